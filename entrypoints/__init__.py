@@ -1,0 +1,1 @@
+"""The MLflow-facing shell: one thin click command per entry point (see MLproject)."""

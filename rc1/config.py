@@ -1,0 +1,322 @@
+"""Pydantic models for every file under configs/, and one loader that turns any problem into a
+single line naming the file, the key and what was wrong (Rc1Error, exit 2)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from rc1.errors import Rc1Error
+
+TASKS = ("hotpotqa", "strategyqa", "gsm8k")
+DIMENSIONS = ("correctness", "reasoning", "grounding", "clarification", "efficiency", "tool_use", "communication")
+CONFIG_DIR = Path("configs")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------- gates.yaml
+class ShadowGate(Strict):
+    n: int = Field(245, gt=0)
+    seed: int = 20250820
+    stratify: bool = True
+
+
+class ValidatePoolGate(Strict):
+    distinct_2_min: float = Field(ge=0, le=1)
+    kl_3gram_vs_v1_min: float = Field(ge=0)
+    roles_min: int = Field(ge=1)
+    styles_min: int = Field(ge=1)
+    dup_rate_max: float = Field(ge=0, le=1)
+    near_dup_jaccard: float = Field(gt=0, le=1)
+    len_tokens_min: int = Field(ge=0)
+    len_tokens_max: int = Field(gt=0)
+    leak_ngram: int = Field(ge=1)
+    leak_sim: float = Field(gt=0, le=1)
+    leak_count_max: int = Field(ge=0)
+    mix_tolerance_pp: float = Field(ge=0)
+
+
+class DifficultyGate(Strict):
+    hard_min: float = Field(ge=0, le=1)
+    easy_max: float = Field(ge=0, le=1)
+    len_tokens_max: int = Field(gt=0)
+    turns_max: int = Field(gt=0)
+    tool_hops_max: int = Field(ge=0)
+    clue_overlap_hard_median_max: float = Field(ge=0, le=1)
+    clue_overlap_easy_median_min: float = Field(ge=0, le=1)
+
+
+class WeightsGate(Strict):
+    max_each: float = Field(gt=0, le=1)
+    sum_tolerance: float = Field(gt=0)
+
+
+class ProbeGate(Strict):
+    billable_min: int = Field(ge=1)
+    latency_ms_min: float = Field(ge=0)
+
+
+class AntiSimulationGate(Strict):
+    cache_hit_lt_round1: float = Field(gt=0, le=1)
+    cache_hit_lt_round2: float = Field(gt=0, le=1)
+
+
+class ConfigCheckGate(Strict):
+    steps_min: int = Field(gt=0)
+    target_kl_min: float = Field(ge=0)
+    target_kl_max: float = Field(gt=0)
+    seeds_min: int = Field(ge=1)
+    finetune: Literal["qlora", "lora"]
+    mix: dict[str, float]
+
+
+class ResourcesGate(Strict):
+    free_disk_gb_min: float = Field(ge=0)
+    accelerator_mem_gb_min: float = Field(ge=0)
+
+
+class ShadowRunGate(Strict):
+    spearman_min: float = Field(ge=-1, le=1)
+    top10_overlap_min: float = Field(ge=0, le=1)
+    corr_improve_pct_min: float
+
+
+class WeightCalibGate(Strict):
+    rank_corr_median_improve_pct_min: float
+    mae_improve_pct_min: float
+
+
+class OverclarGate(Strict):
+    overclar_rate_reduction_pct_min: float
+    avg_turns_increase_max: float
+    success_drop_pp_max: float
+
+
+class EvaluateGate(Strict):
+    hard_success_gain_pp_min: float
+    clarify_success_gain_pp_min: float
+    overclar_reduction_pct_min: float
+    avg_turns_increase_max: float
+
+
+class Gates(Strict):
+    shadow: ShadowGate
+    validate_pool: ValidatePoolGate
+    difficulty: DifficultyGate
+    weights: WeightsGate
+    probe_scorer: ProbeGate
+    anti_simulation: AntiSimulationGate
+    config_check: ConfigCheckGate
+    resources: ResourcesGate
+    shadow_run: ShadowRunGate
+    weight_calib: WeightCalibGate
+    overclar_ablation: OverclarGate
+    evaluate: EvaluateGate
+
+
+# ---------------------------------------------------------------- data.yaml
+class Source(Strict):
+    kind: Literal["local", "hf", "builtin"]
+    path: str | None = None
+    name: str | None = None
+    config: str | None = None
+    split: str | None = None
+    n: int | None = Field(None, gt=0)
+
+    @model_validator(mode="after")
+    def _needs(self):
+        if self.kind == "local" and not self.path:
+            raise ValueError("a local source needs 'path'")
+        if self.kind == "hf" and not self.name:
+            raise ValueError("an hf source needs 'name'")
+        return self
+
+
+class TaskSources(Strict):
+    sources: list[Source] = Field(min_length=1)
+
+
+class DataConfig(Strict):
+    on_bad_record: Literal["error", "skip"] = "error"
+    tasks: dict[str, TaskSources]
+
+    @field_validator("tasks")
+    @classmethod
+    def _known_tasks(cls, v):
+        unknown = set(v) - set(TASKS)
+        if unknown:
+            raise ValueError(f"unknown task(s) {sorted(unknown)}; known: {list(TASKS)}")
+        return v
+
+
+# ---------------------------------------------------------------- ppo_scale.yaml
+class ModelCfg(Strict):
+    base: str
+    finetune: Literal["qlora", "lora"] = "qlora"
+    lora_r: int = Field(16, gt=0)
+    lora_alpha: int = Field(32, gt=0)
+    lora_dropout: float = Field(0.05, ge=0, lt=1)
+    target_modules: list[str] = Field(default_factory=lambda: ["q_proj", "k_proj", "v_proj", "o_proj"])
+
+
+class PPOCfg(Strict):
+    steps: int = Field(gt=0)
+    learning_rate: float = Field(gt=0)
+    clip_range: float = Field(gt=0, lt=1)
+    target_kl: float = Field(gt=0)
+    init_kl_coef: float = Field(ge=0)
+    batch_size: int = Field(gt=0)
+    group_size: int = Field(ge=2)
+    max_new_tokens: int = Field(gt=0)
+    max_turns: int = Field(gt=0)
+    temperature: float = Field(gt=0)
+
+
+class ScheduleStep(Strict):
+    step: int = Field(ge=0)
+    ratio: float = Field(ge=0, le=1)
+
+
+class SamplingCfg(Strict):
+    difficulty: dict[Literal["easy", "medium", "hard"], float]
+    seed_pool_schedule: list[ScheduleStep] = Field(min_length=1)
+    replay_cap: float = Field(ge=0, le=1)
+
+    @field_validator("difficulty")
+    @classmethod
+    def _sums_to_one(cls, v):
+        return check_mix(v, what="difficulty")
+
+
+class RewardCfg(Strict):
+    overclar_alpha: float = Field(ge=0)
+    overclar_cap: int = Field(ge=0)
+    difficulty_beta: float = Field(ge=0.05, le=0.10)
+
+
+class CheckpointCfg(Strict):
+    save_every: int = Field(gt=0)
+    keep_last: int = Field(ge=1)
+
+
+class PPOScale(Strict):
+    run_mode: Literal["prod", "dev"] = "prod"
+    simulate: bool
+    live_mode: bool
+    use_overclar_penalty: bool
+    model: ModelCfg
+    mix: dict[str, float]
+    ppo: PPOCfg
+    seeds: list[int] = Field(min_length=1)
+    sampling: SamplingCfg
+    reward: RewardCfg
+    checkpoint: CheckpointCfg
+
+    @field_validator("mix")
+    @classmethod
+    def _mix(cls, v):
+        return check_mix(v, what="mix", known=TASKS)
+
+
+# ---------------------------------------------------------------- weights.json
+class Weights(Strict):
+    correctness: float
+    reasoning: float
+    grounding: float
+    clarification: float
+    efficiency: float
+    tool_use: float
+    communication: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {d: getattr(self, d) for d in DIMENSIONS}
+
+
+# ---------------------------------------------------------------- helpers
+def check_mix(mix: dict[str, float], what: str = "mix", known: tuple[str, ...] | None = None, tol: float = 1e-6):
+    """A mix is non-negative fractions over known names that sum to 1."""
+    if known is not None:
+        unknown = [k for k in mix if k not in known]
+        if unknown:
+            raise ValueError(f"unknown task {unknown[0]!r} in {what}; known: {', '.join(known)}")
+    if any(v < 0 for v in mix.values()):
+        raise ValueError(f"{what} has a negative fraction")
+    total = sum(mix.values())
+    if not math.isclose(total, 1.0, abs_tol=tol):
+        raise ValueError(f"{what} sums to {total:.4g}, not 1")
+    return mix
+
+
+def parse_mix(text: str, what: str = "--mix", known: tuple[str, ...] | None = TASKS) -> dict[str, float]:
+    """'hotpotqa:0.45,strategyqa:0.30' -> {'hotpotqa': 0.45, ...}; bad text is an Rc1Error."""
+    mix: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, val = part.partition(":")
+        if not sep:
+            raise Rc1Error(f"{what}: {part!r} is not name:fraction")
+        try:
+            mix[name.strip()] = float(val)
+        except ValueError:
+            raise Rc1Error(f"{what}: {val!r} is not a number (in {part!r})") from None
+    if not mix:
+        raise Rc1Error(f"{what}: empty")
+    try:
+        return check_mix(mix, what=what, known=known, tol=1e-3)
+    except ValueError as e:
+        raise Rc1Error(str(e)) from None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def load_config(path: str | Path, model: type[M]) -> M:
+    """Read YAML/JSON at `path` into `model`; any problem -> Rc1Error 'path: key: message'."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise Rc1Error(f"{path}: file not found") from None
+    try:
+        raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as e:
+        line = getattr(e, "lineno", None) or getattr(getattr(e, "problem_mark", None), "line", None)
+        where = f"line {line + (0 if isinstance(e, json.JSONDecodeError) else 1)}: " if line is not None else ""
+        raise Rc1Error(f"{path}: {where}not valid {'JSON' if path.suffix == '.json' else 'YAML'}") from None
+    if not isinstance(raw, dict):
+        raise Rc1Error(f"{path}: expected a mapping at the top level")
+    try:
+        return model.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        msg = err["msg"].removeprefix("Value error, ")
+        raise Rc1Error(f"{path}: key '{key}': {msg}") from None
+
+
+def load_gates(path: str | Path = CONFIG_DIR / "gates.yaml") -> Gates:
+    return load_config(path, Gates)
+
+
+def load_data_config(path: str | Path = CONFIG_DIR / "data.yaml") -> DataConfig:
+    return load_config(path, DataConfig)
+
+
+def load_ppo_scale(path: str | Path = CONFIG_DIR / "ppo_scale.yaml") -> PPOScale:
+    return load_config(path, PPOScale)
+
+
+def load_weights(path: str | Path = CONFIG_DIR / "weights.json") -> Weights:
+    return load_config(path, Weights)
+
+
+def effective_config(model: BaseModel) -> dict[str, Any]:
+    """The validated config as plain data, for logging as an artifact."""
+    return model.model_dump(mode="json")

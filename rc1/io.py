@@ -1,0 +1,118 @@
+"""File IO that never leaves half-written output: every writer goes to a temp file and renames."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Any, Iterable, Iterator
+
+from rc1.errors import Rc1Error
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
+    """Open a temp file beside `path`; rename it onto `path` only if the block finishes."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, mode, encoding=None if "b" in mode else encoding) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_json(path: str | os.PathLike, obj: Any) -> Path:
+    with atomic_open(path) as fh:
+        json.dump(obj, fh, indent=2, sort_keys=False, default=_json_default)
+        fh.write("\n")
+    return Path(path)
+
+
+def write_jsonl(path: str | os.PathLike, rows: Iterable[dict]) -> int:
+    """Stream rows to `path` atomically; returns the number of rows written."""
+    n = 0
+    with atomic_open(path) as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False, default=_json_default))
+            fh.write("\n")
+            n += 1
+    return n
+
+
+def read_json(path: str | os.PathLike) -> Any:
+    path = Path(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        raise Rc1Error(f"{path}: file not found") from None
+    except json.JSONDecodeError as e:
+        raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg})") from None
+
+
+def iter_jsonl(path: str | os.PathLike) -> Iterator[dict]:
+    """Yield one dict per non-empty line; a bad line is an Rc1Error naming file and line."""
+    path = Path(path)
+    try:
+        fh = open(path, encoding="utf-8")
+    except FileNotFoundError:
+        raise Rc1Error(f"{path}: file not found") from None
+    with fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise Rc1Error(f"{path}: line {lineno}: invalid JSON ({e.msg})") from None
+            if not isinstance(row, dict):
+                raise Rc1Error(f"{path}: line {lineno}: expected a JSON object, got {type(row).__name__}")
+            yield row
+
+
+def read_jsonl(path: str | os.PathLike) -> list[dict]:
+    return list(iter_jsonl(path))
+
+
+def sha256_file(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def sha256_dir(path: str | os.PathLike, pattern: str = "**/*") -> str:
+    """Digest of a directory: relative paths and contents of its files, in sorted order."""
+    root = Path(path)
+    h = hashlib.sha256()
+    for p in sorted(q for q in root.glob(pattern) if q.is_file() and "__pycache__" not in q.parts):
+        h.update(str(p.relative_to(root)).encode())
+        h.update(b"\0")
+        h.update(sha256_file(p).encode())
+    return h.hexdigest()
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _json_default(o: Any) -> Any:
+    # numpy scalars and arrays, Paths, sets: the types stage outputs actually carry
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    if isinstance(o, (set, frozenset)):
+        return sorted(o)
+    if isinstance(o, Path):
+        return str(o)
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")

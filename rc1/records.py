@@ -1,0 +1,88 @@
+"""The two record shapes every stage passes around (DESIGN.md, 'Data').
+
+Task: one normalized dataset item.
+    {id, task, question, answer, context, supporting_facts, facts, decomposition}
+    - id: "<task>:<source id>" (HotpotQA _id, StrategyQA qid, GSM8K line number / builtin id)
+    - answer: str (HotpotQA span, "yes"/"no" for StrategyQA, the number after '####' for GSM8K)
+    - context: list of [title, [sentences]] (HotpotQA; [] otherwise)
+    - supporting_facts: list of [title, sent_idx] (HotpotQA; [] otherwise)
+    - facts, decomposition: list[str] (StrategyQA; GSM8K: decomposition = the solution steps)
+
+Seed: one line of rc1_seed.jsonl.
+    {id, task, source_id, template_id, role, style, dialogue: [{role, content, name?}],
+     needs_clarification, hidden_info, tools, expected_tool_calls, answer, context}
+    - dialogue roles: system | user | assistant | tool; the last turn is the user's (the policy answers)
+    - hidden_info: what the user reveals if asked (None unless needs_clarification)
+    - expected_tool_calls: [{name: wiki|calc, arguments: {...}}]
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+TASK_KEYS = ("id", "task", "question", "answer", "context", "supporting_facts", "facts", "decomposition")
+SEED_KEYS = ("id", "task", "source_id", "template_id", "role", "style", "dialogue", "needs_clarification",
+             "hidden_info", "tools", "expected_tool_calls", "answer", "context")
+DIALOGUE_ROLES = ("system", "user", "assistant", "tool")
+
+
+class Task(TypedDict):
+    id: str
+    task: str
+    question: str
+    answer: str
+    context: list
+    supporting_facts: list
+    facts: list[str]
+    decomposition: list[str]
+
+
+class Turn(TypedDict, total=False):
+    role: str
+    content: str
+    name: str
+
+
+class Seed(TypedDict):
+    id: str
+    task: str
+    source_id: str
+    template_id: str
+    role: str
+    style: str
+    dialogue: list[Turn]
+    needs_clarification: bool
+    hidden_info: str | None
+    tools: list[str]
+    expected_tool_calls: list[dict[str, Any]]
+    answer: str
+    context: list
+
+
+def make_task(task: str, source_id: str, question: str, answer: str, *, context=None, supporting_facts=None,
+              facts=None, decomposition=None) -> Task:
+    return Task(id=f"{task}:{source_id}", task=task, question=question, answer=str(answer),
+                context=context or [], supporting_facts=supporting_facts or [], facts=facts or [],
+                decomposition=decomposition or [])
+
+
+def seed_problem(row: Any) -> str | None:
+    """Why `row` is not a valid Seed, or None when it is (used by readers of rc1_seed.jsonl)."""
+    if not isinstance(row, dict):
+        return "not a JSON object"
+    missing = [k for k in SEED_KEYS if k not in row]
+    if missing:
+        return f"missing key(s) {missing}"
+    if not isinstance(row["dialogue"], list) or not row["dialogue"]:
+        return "dialogue must be a non-empty list"
+    for i, turn in enumerate(row["dialogue"]):
+        if not isinstance(turn, dict) or turn.get("role") not in DIALOGUE_ROLES or not isinstance(turn.get("content"), str):
+            return f"dialogue[{i}] must be {{role: {'|'.join(DIALOGUE_ROLES)}, content: str}}"
+    if not isinstance(row["needs_clarification"], bool):
+        return "needs_clarification must be true or false"
+    return None
+
+
+def dialogue_text(seed: Seed, roles: tuple[str, ...] = ("user",)) -> str:
+    """The text of the turns with the given roles, joined (what diversity and leak checks look at)."""
+    return "\n".join(t["content"] for t in seed["dialogue"] if t["role"] in roles)

@@ -1,0 +1,342 @@
+"""Everything rc1 says to MLflow goes through here (the rest of rc1/ never imports mlflow).
+
+A stage is one MLflow run:
+
+    with stage_run("build_pool", params={...}, inputs={"shadow": path}, outputs={"pool": out}) as st:
+        if st.reused:
+            return                       # outputs restored from the matching finished run
+        ...compute, write `out` atomically...
+        st.log_metrics({...})
+        st.log_artifact(out)             # + tag sha256.<name>
+        st.verdict(checks)               # tags rc1.passed, logs checks.json, raises GateFailed
+
+Reuse (as in MLflow's multistep example): a run is keyed by stage + params + input digests + code
+version. When a FINISHED run with the same key exists, the stage is not recomputed: its output
+artifacts are copied back to the requested paths (sha256 verified) and its verdict is re-raised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import mlflow
+from mlflow.entities import Run
+from mlflow.tracking import MlflowClient
+
+import rc1
+from rc1.errors import GateFailed, Rc1Error
+from rc1.io import atomic_open, sha256_dir, sha256_file, sha256_text, write_json
+
+log = logging.getLogger("rc1")
+
+EXPERIMENT = os.environ.get("RC1_EXPERIMENT", "rc1")
+STORE_DIR = Path("mlruns")
+
+
+# ---------------------------------------------------------------- store
+def default_tracking_uri() -> str:
+    """MLFLOW_TRACKING_URI when set, else the embedded sqlite store under ./mlruns."""
+    uri = os.environ.get("MLFLOW_TRACKING_URI")
+    if uri:
+        return uri
+    return f"sqlite:///{(STORE_DIR / 'mlflow.db').resolve()}"
+
+
+def setup_tracking(experiment: str | None = None) -> str:
+    """Point mlflow at the store and make sure the experiment exists; returns its id.
+    With the embedded default, artifacts live beside the db in ./mlruns/<experiment id>/."""
+    uri = default_tracking_uri()
+    mlflow.set_tracking_uri(uri)
+    name = experiment or EXPERIMENT
+    active_id = os.environ.get("MLFLOW_EXPERIMENT_ID")
+    if active_id:  # inside `mlflow run`: use the experiment it chose
+        return active_id
+    client = MlflowClient()
+    exp = client.get_experiment_by_name(name)
+    if exp is None:
+        try:
+            exp_id = client.create_experiment(name)
+        except mlflow.exceptions.MlflowException:  # created meanwhile by a sibling process
+            exp_id = client.get_experiment_by_name(name).experiment_id
+    else:
+        exp_id = exp.experiment_id
+    mlflow.set_experiment(experiment_id=exp_id)
+    return exp_id
+
+
+def code_version() -> str:
+    """sha256 of rc1's own source (library + entry points): the 'code version' part of a reuse key."""
+    pkg = Path(rc1.__file__).parent
+    parts = [sha256_dir(pkg, "**/*.py")]
+    ep = pkg.parent / "entrypoints"
+    if ep.is_dir():
+        parts.append(sha256_dir(ep, "**/*.py"))
+    return sha256_text("|".join(parts))[:16]
+
+
+def digest_of(value: Any) -> str:
+    """A stable digest for an input: a file's or directory's sha256, or the sha256 of a JSON value."""
+    if isinstance(value, (str, os.PathLike)) and Path(value).is_file():
+        return sha256_file(value)
+    if isinstance(value, (str, os.PathLike)) and Path(value).is_dir():
+        return sha256_dir(value)
+    return sha256_text(json.dumps(value, sort_keys=True, default=str))
+
+
+def run_mode() -> str:
+    return os.environ.get("RUN_MODE", "dev")
+
+
+# ---------------------------------------------------------------- stage run
+@dataclass
+class StageRun:
+    stage: str
+    run_id: str
+    reused: bool = False
+    reused_run: Run | None = None
+    artifact_shas: dict[str, str] = field(default_factory=dict)
+    artifact_paths: dict[str, str] = field(default_factory=dict)
+
+    # -- logging ------------------------------------------------------
+    def log_params(self, params: dict[str, Any]) -> None:
+        mlflow.log_params({k: _param_value(v) for k, v in params.items()})
+
+    def log_metrics(self, metrics: dict[str, float], step: int | None = None) -> None:
+        clean = {k: float(v) for k, v in metrics.items() if v is not None and _finite(v)}
+        if clean:
+            mlflow.log_metrics(clean, step=step)
+
+    def set_tags(self, tags: dict[str, Any]) -> None:
+        mlflow.set_tags({k: str(v) for k, v in tags.items()})
+
+    def log_artifact(self, path: str | Path, artifact_path: str | None = None, name: str | None = None) -> str:
+        """Log a file (or directory) and tag it `sha256.<name>`; returns the sha256."""
+        path = Path(path)
+        name = name or path.name
+        if path.is_dir():
+            mlflow.log_artifacts(str(path), artifact_path=f"{artifact_path}/{name}" if artifact_path else name)
+            sha = sha256_dir(path)
+        else:
+            mlflow.log_artifact(str(path), artifact_path=artifact_path)
+            sha = sha256_file(path)
+        self.artifact_shas[name] = sha
+        self.artifact_paths[name] = f"{artifact_path}/{name}" if artifact_path else name
+        mlflow.set_tag(f"sha256.{name}", sha)
+        return sha
+
+    def log_json(self, obj: Any, name: str, artifact_path: str | None = None) -> str:
+        with tempfile.TemporaryDirectory() as d:
+            p = write_json(Path(d) / name, obj)
+            return self.log_artifact(p, artifact_path=artifact_path)
+
+    def log_config(self, model: Any, name: str) -> str:
+        """The effective (validated) config as an artifact under config/."""
+        data = model.model_dump(mode="json") if hasattr(model, "model_dump") else model
+        return self.log_json(data, name, artifact_path="config")
+
+    def log_figure(self, fig: Any, name: str, artifact_path: str = "plots") -> str:
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / name
+            fig.savefig(p, dpi=110, bbox_inches="tight")
+            return self.log_artifact(p, artifact_path=artifact_path)
+
+    def log_file_input(self, path: str | Path, name: str, context: str = "input", sha: str | None = None) -> str:
+        """mlflow.log_input for a file, with the file's sha256 as digest (not a 10k-row pandas digest)."""
+        path = Path(path)
+        sha = sha or sha256_file(path)
+        _log_input(name, source_uri=str(path.resolve()), digest=sha, context=context)
+        mlflow.set_tag(f"input_sha256.{name}", sha)
+        return sha
+
+    def log_source_input(self, name: str, source_uri: str, digest: str, context: str = "input") -> None:
+        """mlflow.log_input for a non-file source (builtin generator, Hugging Face dataset)."""
+        _log_input(name, source_uri=source_uri, digest=digest, context=context)
+        mlflow.set_tag(f"input_sha256.{name}", digest)
+
+    # -- verdict ------------------------------------------------------
+    def verdict(self, checks: list[dict], what: str | None = None) -> bool:
+        """Record the gate result: metrics gate.<name>, tag rc1.passed, checks.json; raise if failed.
+
+        Each check is {name, value, threshold, pass}. Raises GateFailed after recording, so the run
+        still ends FINISHED with its evidence.
+        """
+        passed = all(bool(c["pass"]) for c in checks)
+        self.log_json({"stage": self.stage, "passed": passed, "checks": checks}, "checks.json")
+        self.log_metrics({f"gate.{c['name']}": 1.0 if c["pass"] else 0.0 for c in checks})
+        self.set_tags({"rc1.passed": str(passed).lower()})
+        if not passed:
+            failing = [c for c in checks if not c["pass"]]
+            raise GateFailed(f"{what or self.stage}: {len(failing)} of {len(checks)} checks failed", failing)
+        return passed
+
+
+def _log_input(name: str, source_uri: str, digest: str, context: str) -> None:
+    from mlflow.data.http_dataset_source import HTTPDatasetSource  # noqa: F401  (registers sources)
+    from mlflow.data.meta_dataset import MetaDataset
+    from mlflow.data.artifact_dataset_sources import LocalArtifactDatasetSource
+    from mlflow.data.code_dataset_source import CodeDatasetSource
+
+    if source_uri.startswith("/") or source_uri.startswith("file:"):
+        source = LocalArtifactDatasetSource(source_uri)
+    else:
+        source = CodeDatasetSource(tags={"uri": source_uri})
+    # MLflow keeps at most 36 characters of digest; the full sha256 goes into a tag
+    ds = MetaDataset(source=source, name=name, digest=digest[:32])
+    mlflow.log_input(ds, context=context)
+
+
+def _param_value(v: Any) -> str:
+    if isinstance(v, (dict, list, tuple)):
+        s = json.dumps(v, sort_keys=True, default=str)
+    else:
+        s = str(v)
+    return s if len(s) <= 6000 else s[:5990] + "…"
+
+
+def _finite(v: Any) -> bool:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return False
+    return f == f and f not in (float("inf"), float("-inf"))
+
+
+def reuse_key(stage: str, params: dict[str, Any], input_digests: dict[str, str]) -> str:
+    blob = json.dumps(
+        {"stage": stage, "params": {k: _param_value(v) for k, v in params.items()}, "inputs": input_digests,
+         "code": code_version()},
+        sort_keys=True,
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+
+def find_reusable(stage: str, key: str) -> Run | None:
+    runs = mlflow.search_runs(
+        search_all_experiments=True,
+        filter_string=f"tags.`rc1.stage` = '{stage}' AND tags.`rc1.reuse_key` = '{key}' "
+        f"AND tags.`rc1.computed` = 'true' AND attributes.status = 'FINISHED'",
+        order_by=["attributes.start_time DESC"],
+        max_results=1,
+        output_format="list",
+    )
+    return runs[0] if runs else None
+
+
+def _restore_outputs(run: Run, outputs: dict[str, Path]) -> None:
+    """Copy a finished run's output artifacts to the requested paths, checking their sha256."""
+    client = MlflowClient()
+    for key, dest in outputs.items():
+        art = run.data.tags.get(f"rc1.output.{key}")
+        if art is None:
+            raise Rc1Error(f"run {run.info.run_id} has no output '{key}' to reuse; rerun with --no-reuse")
+        with tempfile.TemporaryDirectory() as d:
+            local = Path(client.download_artifacts(run.info.run_id, art, d))
+            want = run.data.tags.get(f"sha256.{Path(art).name}")
+            got = sha256_dir(local) if local.is_dir() else sha256_file(local)
+            if want and got != want:
+                raise Rc1Error(f"run {run.info.run_id}: artifact {art} sha256 mismatch; rerun with --no-reuse")
+            dest = Path(dest)
+            if local.is_dir():
+                if dest.exists():
+                    shutil.rmtree(dest)
+                shutil.copytree(local, dest)
+            else:
+                with atomic_open(dest, "wb") as out, open(local, "rb") as src:
+                    shutil.copyfileobj(src, out)
+
+
+def _reraise_verdict(run: Run) -> None:
+    if run.data.tags.get("rc1.passed") != "false":
+        return
+    client = MlflowClient()
+    failing: list[dict] = []
+    with tempfile.TemporaryDirectory() as d, contextlib.suppress(Exception):
+        checks = json.loads(Path(client.download_artifacts(run.info.run_id, "checks.json", d)).read_text())
+        failing = [c for c in checks["checks"] if not c["pass"]]
+    stage = run.data.tags.get("rc1.stage", "stage")
+    raise GateFailed(f"{stage}: {len(failing)} checks failed (reused run {run.info.run_id})", failing)
+
+
+@contextlib.contextmanager
+def stage_run(
+    stage: str,
+    params: dict[str, Any],
+    inputs: dict[str, Any] | None = None,
+    outputs: dict[str, str | Path] | None = None,
+    reuse: bool = True,
+    run_name: str | None = None,
+    tags: dict[str, Any] | None = None,
+) -> Iterator[StageRun]:
+    """Open (or reuse) the MLflow run of one stage. See the module docstring.
+
+    `inputs` maps a name to a file/dir path or any JSON value; its digest goes into the reuse key.
+    `outputs` maps a name to the path the stage writes; the stage must `log_artifact` each one
+    (rc1 records which artifact is which output so a later reuse can restore it).
+    A run opened while another is active in this process is its child (nested).
+    """
+    setup_tracking()
+    inputs = inputs or {}
+    outputs = {k: Path(v) for k, v in (outputs or {}).items()}
+    digests = {k: digest_of(v) for k, v in inputs.items()}
+    key = reuse_key(stage, params, digests)
+    nested = mlflow.active_run() is not None
+    base_tags = {
+        "rc1.stage": stage,
+        "rc1.mode": run_mode(),
+        "rc1.reuse_key": key,
+        "rc1.code_version": code_version(),
+        **{f"input_sha256.{k}": v for k, v in digests.items()},
+        **(tags or {}),
+    }
+
+    prior = find_reusable(stage, key) if reuse else None
+    if prior is not None:
+        _restore_outputs(prior, outputs)
+        log.info("%s: inputs unchanged, reusing finished run %s", stage, prior.info.run_id)
+        print(f"[rc1] {stage}: reusing finished run {prior.info.run_id} (same params, inputs, code)")
+        # Inside `mlflow run` (or a parent) a run already exists for this step: mark it as a reuse.
+        if nested or os.environ.get("MLFLOW_RUN_ID"):
+            with mlflow.start_run(run_name=run_name or stage, nested=nested):
+                os.environ.pop("MLFLOW_RUN_ID", None)
+                mlflow.set_tags({**base_tags, "rc1.reused_from": prior.info.run_id,
+                                 **{k: v for k, v in prior.data.tags.items()
+                                    if k.startswith(("sha256.", "rc1.passed", "rc1.output."))}})
+                mlflow.log_params({k: v for k, v in prior.data.params.items()})
+                mlflow.log_metrics(prior.data.metrics)
+                st = StageRun(stage, mlflow.active_run().info.run_id, reused=True, reused_run=prior)
+                yield st
+        else:
+            yield StageRun(stage, prior.info.run_id, reused=True, reused_run=prior)
+        _reraise_verdict(prior)
+        return
+
+    with mlflow.start_run(run_name=run_name or stage, nested=nested) as run:
+        # `mlflow run` hands us its run through MLFLOW_RUN_ID; once we own it, children must not
+        # try to resume it (MLflow would say "Run ... is already active").
+        os.environ.pop("MLFLOW_RUN_ID", None)
+        st = StageRun(stage, run.info.run_id)
+        mlflow.set_tags(base_tags)
+        st.log_params(params)
+        gate_error: GateFailed | None = None
+        try:
+            yield st
+        except GateFailed as e:  # a gate that ran and failed is a finished run with a verdict
+            gate_error = e
+        for key_, path in outputs.items():
+            if path.name in st.artifact_paths:
+                mlflow.set_tag(f"rc1.output.{key_}", st.artifact_paths[path.name])
+        missing = [k for k, p in outputs.items() if p.name not in st.artifact_shas]
+        if missing and gate_error is None:
+            raise RuntimeError(f"stage {stage} did not log its output(s) {missing}")
+        mlflow.set_tag("rc1.computed", "true")
+    if gate_error is not None:
+        raise gate_error
