@@ -107,6 +107,11 @@ class EvaluateGate(Strict):
     avg_turns_increase_max: float
 
 
+class DevMode(Strict):
+    overrides: dict[str, Any] = Field(default_factory=dict)   # "section.key" -> dev value
+    waive: list[str] = Field(default_factory=list)            # step names or "step.check" names
+
+
 class Gates(Strict):
     shadow: ShadowGate
     validate_pool: ValidatePoolGate
@@ -120,6 +125,19 @@ class Gates(Strict):
     weight_calib: WeightCalibGate
     overclar_ablation: OverclarGate
     evaluate: EvaluateGate
+    dev_mode: DevMode = Field(default_factory=DevMode)
+
+    def for_mode(self, mode: str) -> "Gates":
+        """The thresholds in force for `mode`: dev applies dev_mode.overrides, prod uses the file as is."""
+        if mode != "dev" or not self.dev_mode.overrides:
+            return self
+        data = self.model_dump()
+        for dotted, value in self.dev_mode.overrides.items():
+            section, _, key = dotted.partition(".")
+            if section not in data or key not in data[section]:
+                raise Rc1Error(f"configs/gates.yaml: key 'dev_mode.overrides.{dotted}': no such gate")
+            data[section][key] = value
+        return Gates.model_validate(data)
 
 
 # ---------------------------------------------------------------- data.yaml

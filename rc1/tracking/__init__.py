@@ -57,9 +57,11 @@ def setup_tracking(experiment: str | None = None) -> str:
     uri = default_tracking_uri()
     mlflow.set_tracking_uri(uri)
     name = experiment or EXPERIMENT
-    active_id = os.environ.get("MLFLOW_EXPERIMENT_ID")
-    if active_id:  # inside `mlflow run`: use the experiment it chose
-        return active_id
+    active = mlflow.active_run()
+    if active is not None:  # a child stage lives in its parent's experiment
+        return active.info.experiment_id
+    if os.environ.get("MLFLOW_RUN_ID") and os.environ.get("MLFLOW_EXPERIMENT_ID"):
+        return os.environ["MLFLOW_EXPERIMENT_ID"]  # inside `mlflow run`: the experiment it chose
     client = MlflowClient()
     exp = client.get_experiment_by_name(name)
     if exp is None:
@@ -180,18 +182,18 @@ class StageRun:
 
 
 def _log_input(name: str, source_uri: str, digest: str, context: str) -> None:
-    from mlflow.data.http_dataset_source import HTTPDatasetSource  # noqa: F401  (registers sources)
-    from mlflow.data.meta_dataset import MetaDataset
-    from mlflow.data.artifact_dataset_sources import LocalArtifactDatasetSource
     from mlflow.data.code_dataset_source import CodeDatasetSource
+    from mlflow.data.dataset_source_registry import get_registered_sources
+    from mlflow.data.meta_dataset import MetaDataset
 
     if source_uri.startswith("/") or source_uri.startswith("file:"):
-        source = LocalArtifactDatasetSource(source_uri)
+        # LocalArtifactDatasetSource is registered dynamically; look it up instead of importing it
+        local = next(s for s in get_registered_sources() if s.__name__ == "LocalArtifactDatasetSource")
+        source = local(source_uri)
     else:
         source = CodeDatasetSource(tags={"uri": source_uri})
     # MLflow keeps at most 36 characters of digest; the full sha256 goes into a tag
-    ds = MetaDataset(source=source, name=name, digest=digest[:32])
-    mlflow.log_input(ds, context=context)
+    mlflow.log_input(MetaDataset(source=source, name=name, digest=digest[:32]), context=context)
 
 
 def _param_value(v: Any) -> str:

@@ -1,0 +1,88 @@
+"""Preflight's small checks as stages: `rc1 check-config`, `rc1 check-resources`, `rc1 check-weights`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from entrypoints._common import gates_option
+from rc1.config import load_gates, load_ppo_scale, load_weights
+from rc1.preflight import config_checks, resources_checks
+from rc1.tracking import run_mode, stage_run
+
+
+def default_ppo_config(mode: str) -> str:
+    return "configs/ppo_dev.yaml" if mode == "dev" and Path("configs/ppo_dev.yaml").exists() else "configs/ppo_scale.yaml"
+
+
+def run_check_config(config_path: str, gates_path: str = "configs/gates.yaml", mode: str | None = None) -> dict:
+    mode = mode or run_mode()
+    gates = load_gates(gates_path).for_mode(mode)
+    ppo = load_ppo_scale(config_path)
+    with stage_run("config_check", params={"config": config_path, "mode": mode},
+                   inputs={"config": config_path, "gates": gates_path}, reuse=False) as st:
+        st.log_config(ppo, Path(config_path).with_suffix(".json").name)
+        checks = config_checks(ppo, gates)
+        st.verdict(checks)
+    return {"checks": checks}
+
+
+def run_check_resources(path: str = ".", gates_path: str = "configs/gates.yaml", mode: str | None = None,
+                        needs_accelerator: bool = False) -> dict:
+    mode = mode or run_mode()
+    gates = load_gates(gates_path).for_mode(mode)
+    with stage_run("resources", params={"path": path, "mode": mode, "needs_accelerator": needs_accelerator},
+                   reuse=False) as st:
+        checks = resources_checks(path, gates, needs_accelerator=needs_accelerator)
+        st.log_metrics({c["name"]: c["value"] for c in checks if isinstance(c["value"], (int, float))})
+        st.verdict(checks)
+    return {"checks": checks}
+
+
+def run_check_weights(weights_path: str = "configs/weights.json", gates_path: str = "configs/gates.yaml") -> dict:
+    from rc1.reward import weights_check
+
+    gates = load_gates(gates_path)
+    weights = load_weights(weights_path)
+    with stage_run("weights_check", params={"weights": weights_path}, inputs={"weights": weights_path},
+                   reuse=False) as st:
+        st.log_artifact(weights_path)
+        st.log_metrics({f"weight.{k}": v for k, v in weights.as_dict().items()})
+        checks = weights_check(weights, gates)
+        st.verdict(checks)
+    return {"checks": checks}
+
+
+@click.command("check-config")
+@click.option("--config", "config_path", default=None, help="ppo config (default: ppo_scale.yaml; dev: ppo_dev.yaml)")
+@click.option("--mode", type=click.Choice(["dev", "prod"]), default=None, help="default: $RUN_MODE or dev")
+@gates_option
+def check_config(config_path, mode, gates_path):
+    """Check ppo_scale.yaml against configs/gates.yaml config_check (simulate, live mode, mix, steps, KL, seeds...)."""
+    mode = mode or run_mode()
+    run_check_config(config_path or default_ppo_config(mode), gates_path, mode)
+    click.echo("config check passed")
+
+
+@click.command("check-resources")
+@click.option("--path", default=".", show_default=True, help="where checkpoints will be written")
+@click.option("--mode", type=click.Choice(["dev", "prod"]), default=None)
+@click.option("--needs-accelerator/--no-needs-accelerator", default=False)
+@gates_option
+def check_resources(path, mode, needs_accelerator, gates_path):
+    """Free disk (and accelerator memory when present) against configs/gates.yaml resources."""
+    run_check_resources(path, gates_path, mode, needs_accelerator)
+    click.echo("resources check passed")
+
+
+@click.command("check-weights")
+@click.option("--weights", "weights_path", default="configs/weights.json", show_default=True)
+@gates_option
+def check_weights(weights_path, gates_path):
+    """weights.json: non-negative, sums to 1, each at most the configured cap."""
+    run_check_weights(weights_path, gates_path)
+    click.echo("weights check passed")
+
+
+command = [check_config, check_resources, check_weights]

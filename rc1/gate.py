@@ -1,0 +1,65 @@
+"""What the gate runner requires of a preflight run before any training starts (pure: tags and
+metrics in, reasons out). The tracking queries live in rc1/tracking/queries.py."""
+
+from __future__ import annotations
+
+import operator
+from pathlib import Path
+
+from rc1.config import Gates
+from rc1.errors import Rc1Error
+from rc1.io import sha256_file
+
+
+class GateRefusal(Rc1Error):
+    """The gate will not launch training; the message says why."""
+
+
+# (round-2 metric mirrored on the preflight parent, gates section.key, comparison)
+RECHECKS = [
+    ("round2.validate_pool.leak_count", "validate_pool.leak_count_max", operator.le),
+    ("round2.validate_pool.distinct_2", "validate_pool.distinct_2_min", operator.ge),
+    ("round2.validate_pool.dup_rate", "validate_pool.dup_rate_max", operator.le),
+    ("round2.shadow_run.spearman", "shadow_run.spearman_min", operator.ge),
+    ("round2.shadow_run.top10_overlap", "shadow_run.top10_overlap_min", operator.ge),
+    ("round2.shadow_run.corr_improve_pct", "shadow_run.corr_improve_pct_min", operator.ge),
+]
+SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates")
+
+
+def _threshold(gates: Gates, dotted: str) -> float:
+    section, key = dotted.split(".")
+    return getattr(getattr(gates, section), key)
+
+
+def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: Gates,
+                       files_on_disk: bool = True) -> list[str]:
+    """Every reason this preflight run must not open the gate (empty list: it may)."""
+    problems: list[str] = []
+    if tags.get("rc1.round2_pass") != "true" or metrics.get("round2_pass") != 1.0:
+        r1 = tags.get("rc1.round1_pass")
+        problems.append("it did not pass round 1" if r1 != "true" else "it did not pass round 2")
+        return problems
+    step_flags = {k: v for k, v in metrics.items() if k.startswith("round2.") and k.endswith(".passed")}
+    if not step_flags:
+        problems.append("it recorded no round-2 step results")
+    problems += [f"step {k[len('round2.'):-len('.passed')]} did not pass" for k, v in step_flags.items() if v != 1.0]
+    for metric, dotted, op in RECHECKS:
+        if metric not in metrics:
+            problems.append(f"metric {metric} is missing")
+            continue
+        limit = _threshold(gates, dotted)
+        if not op(metrics[metric], limit):
+            problems.append(f"{metric}={metrics[metric]:.4g} no longer meets {dotted}={limit}")
+    if files_on_disk:
+        for name in SHA_NAMES:
+            want, path = tags.get(f"sha256.{name}"), tags.get(f"rc1.path.{name}")
+            if not want or not path:
+                if name in ("pool", "shadow", "weights", "config", "gates"):
+                    problems.append(f"it recorded no sha256 for the {name}")
+                continue
+            if not Path(path).is_file():
+                problems.append(f"{name} file {path} is gone")
+            elif sha256_file(path) != want:
+                problems.append(f"{name} file {path} changed since preflight (sha256 differs): stale, rerun preflight")
+    return problems

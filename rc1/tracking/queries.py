@@ -1,0 +1,47 @@
+"""Questions the gate runner asks the tracking server (works on the embedded store and over HTTP)."""
+
+from __future__ import annotations
+
+import mlflow
+from mlflow.entities import Run
+from mlflow.tracking import MlflowClient
+
+
+def _search(filter_string: str, max_results: int = 1) -> list[Run]:
+    return mlflow.search_runs(
+        search_all_experiments=True,
+        filter_string=filter_string,
+        order_by=["attributes.start_time DESC"],
+        max_results=max_results,
+        output_format="list",
+    )
+
+
+def newest_preflight(mode: str, passing: bool | None = None) -> Run | None:
+    """The newest finished preflight run of `mode` (only passing ones when passing=True)."""
+    f = f"tags.`rc1.stage` = 'preflight' AND tags.`rc1.mode` = '{mode}' AND attributes.status = 'FINISHED'"
+    if passing:
+        f += " AND tags.`rc1.round2_pass` = 'true'"
+    runs = _search(f)
+    return runs[0] if runs else None
+
+
+def child_runs(parent_run_id: str) -> list[Run]:
+    runs = _search(f"tags.`mlflow.parentRunId` = '{parent_run_id}'", max_results=1000)
+    return sorted(runs, key=lambda r: r.info.start_time)
+
+
+def get_run(run_id: str) -> Run:
+    return MlflowClient().get_run(run_id)
+
+
+def log_metrics_to(run_id: str, metrics: dict[str, float]) -> None:
+    """Log metrics onto another (e.g. parent) run, in batches."""
+    from mlflow.entities import Metric
+    import time
+
+    client = MlflowClient()
+    ts = int(time.time() * 1000)
+    items = [Metric(k, float(v), ts, 0) for k, v in metrics.items()]
+    for i in range(0, len(items), 900):
+        client.log_batch(run_id, metrics=items[i:i + 900])

@@ -1,0 +1,68 @@
+"""Config files: the shipped ones load, and every kind of bad input is one line naming file and key."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from entrypoints.cli import main
+from rc1.config import load_data_config, load_gates, load_ppo_scale, load_weights, parse_mix
+from rc1.errors import Rc1Error
+
+CONFIGS = Path(__file__).parents[1] / "configs"
+
+
+def test_shipped_configs_load():
+    gates = load_gates(CONFIGS / "gates.yaml")
+    assert gates.validate_pool.distinct_2_min == 0.60 and gates.validate_pool.leak_count_max == 0
+    assert gates.for_mode("dev").config_check.steps_min == 1
+    assert gates.for_mode("prod").config_check.steps_min == 50000
+    assert load_ppo_scale(CONFIGS / "ppo_scale.yaml").mix["hotpotqa"] == 0.45
+    assert abs(sum(load_weights(CONFIGS / "weights.json").as_dict().values()) - 1) < 1e-9
+    assert "builtin" in [s.kind for s in load_data_config(CONFIGS / "data.yaml").tasks["gsm8k"].sources]
+
+
+@pytest.mark.parametrize("edit, expected", [
+    (lambda s: s.replace("distinct_2_min: 0.60", "distinct_2_min: lots"), "key 'validate_pool.distinct_2_min'"),
+    (lambda s: s.replace("roles_min: 4", "roles_min: 4\n  bogus_key: 1"), "key 'validate_pool.bogus_key'"),
+    (lambda s: s + "\n  : [unclosed", "not valid YAML"),
+])
+def test_bad_gates_file_is_one_clear_line(tmp_path, edit, expected):
+    bad = tmp_path / "gates.yaml"
+    bad.write_text(edit((CONFIGS / "gates.yaml").read_text()))
+    with pytest.raises(Rc1Error) as e:
+        load_gates(bad)
+    assert str(bad) in str(e.value) and expected in str(e.value) and "\n" not in str(e.value)
+
+
+def test_bad_ppo_mix_and_weights(tmp_path):
+    ppo = tmp_path / "ppo.yaml"
+    ppo.write_text((CONFIGS / "ppo_scale.yaml").read_text().replace("gsm8k: 0.25", "gsm8k: 0.35"))
+    with pytest.raises(Rc1Error, match=r"key 'mix': mix sums to 1.1"):
+        load_ppo_scale(ppo)
+    w = tmp_path / "weights.json"
+    w.write_text('{"correctness": "high"}')
+    with pytest.raises(Rc1Error, match=r"weights.json: key 'correctness'"):
+        load_weights(w)
+
+
+def test_parse_mix_refusals():
+    assert parse_mix("hotpotqa:0.5,gsm8k:0.5") == {"hotpotqa": 0.5, "gsm8k": 0.5}
+    with pytest.raises(Rc1Error, match="unknown task 'squad'"):
+        parse_mix("squad:0.5,gsm8k:0.5")
+    with pytest.raises(Rc1Error, match="sums to 0.9"):
+        parse_mix("hotpotqa:0.5,gsm8k:0.4")
+    with pytest.raises(Rc1Error, match="not a number"):
+        parse_mix("hotpotqa:half")
+
+
+def test_cli_exit_2_with_one_line_for_a_bad_config(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    shutil.copytree(CONFIGS, tmp_path / "configs")
+    (tmp_path / "configs" / "ppo_scale.yaml").write_text("simulate: maybe\n")
+    with pytest.raises(SystemExit) as e:
+        main(["check-config", "--mode", "prod", "--config", "configs/ppo_scale.yaml"])
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and "Traceback" not in err
+    assert err.startswith("rc1: error: configs/ppo_scale.yaml: key ") and len(err.splitlines()) == 1

@@ -1,0 +1,58 @@
+"""The gate's requirements on a preflight run (pure part; the tracking-server path is in test_pipeline)."""
+
+from pathlib import Path
+
+from rc1.config import load_gates
+from rc1.gate import RECHECKS, preflight_problems
+from rc1.io import sha256_file
+
+GATES = load_gates(Path(__file__).parents[1] / "configs" / "gates.yaml")
+
+
+def _passing(tmp_path):
+    files = {}
+    for name in ("pool", "balanced", "shadow", "weights", "config", "gates"):
+        p = tmp_path / f"{name}.txt"
+        p.write_text(name)
+        files[name] = p
+    tags = {"rc1.round1_pass": "true", "rc1.round2_pass": "true"}
+    for name, p in files.items():
+        tags[f"sha256.{name}"] = sha256_file(p)
+        tags[f"rc1.path.{name}"] = str(p)
+    metrics = {"round2_pass": 1.0, "round2.validate_pool.passed": 1.0, "round2.shadow_run.passed": 1.0,
+               "round2.validate_pool.leak_count": 0.0, "round2.validate_pool.distinct_2": 0.7,
+               "round2.validate_pool.dup_rate": 0.0, "round2.shadow_run.spearman": 0.9,
+               "round2.shadow_run.top10_overlap": 0.8, "round2.shadow_run.corr_improve_pct": 15.0}
+    return tags, metrics, files
+
+
+def test_a_passing_unchanged_preflight_opens_the_gate(tmp_path):
+    tags, metrics, _ = _passing(tmp_path)
+    assert preflight_problems(tags, metrics, GATES) == []
+
+
+def test_failed_round_refuses(tmp_path):
+    tags, metrics, _ = _passing(tmp_path)
+    tags["rc1.round2_pass"] = "false"
+    assert preflight_problems(tags, metrics, GATES) == ["it did not pass round 2"]
+    tags["rc1.round1_pass"] = "false"
+    assert preflight_problems(tags, metrics, GATES) == ["it did not pass round 1"]
+
+
+def test_pool_edited_after_preflight_refuses(tmp_path):
+    tags, metrics, files = _passing(tmp_path)
+    files["pool"].write_text("edited")
+    (problem,) = preflight_problems(tags, metrics, GATES)
+    assert "pool" in problem and "changed since preflight" in problem
+    files["pool"].unlink()
+    assert "gone" in preflight_problems(tags, metrics, GATES)[0]
+
+
+def test_metrics_are_rechecked_against_current_thresholds(tmp_path):
+    tags, metrics, _ = _passing(tmp_path)
+    metrics["round2.validate_pool.leak_count"] = 1.0
+    metrics["round2.shadow_run.passed"] = 0.0
+    problems = preflight_problems(tags, metrics, GATES)
+    assert any("leak_count" in p for p in problems) and any("shadow_run did not pass" in p for p in problems)
+    del metrics[RECHECKS[3][0]]
+    assert any("missing" in p for p in preflight_problems(tags, metrics, GATES))

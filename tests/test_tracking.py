@@ -1,0 +1,72 @@
+"""The stage-run layer against a real embedded MLflow store: sha256 tags, inputs, reuse, verdicts."""
+
+import mlflow
+import pytest
+
+from rc1.errors import GateFailed
+from rc1.io import sha256_file, write_json
+from rc1.tracking import stage_run
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    monkeypatch.delenv("MLFLOW_RUN_ID", raising=False)
+    return tmp_path
+
+
+def _stage(calls, out="o/out.json", value=1, reuse=True):
+    with stage_run("demo", params={"value": value}, inputs={"cfg": {"a": 1}}, outputs={"out": out}, reuse=reuse) as st:
+        if st.reused:
+            return st
+        calls.append(value)
+        write_json(out, {"v": value})
+        st.log_artifact(out)
+        st.log_metrics({"m": 0.5})
+        st.log_file_input(out, "self")
+    return st
+
+
+def test_finished_run_has_metrics_and_sha_tags(store):
+    st = _stage([])
+    run = mlflow.get_run(st.run_id)
+    assert run.info.status == "FINISHED"
+    assert run.data.tags["rc1.stage"] == "demo" and run.data.metrics["m"] == 0.5
+    assert run.data.tags["sha256.out.json"] == sha256_file(store / "o/out.json")
+    assert run.inputs.dataset_inputs and run.inputs.dataset_inputs[0].dataset.name == "self"
+
+
+def test_same_inputs_reuse_the_first_run_and_restore_outputs(store):
+    calls = []
+    first = _stage(calls)
+    (store / "o/out.json").unlink()
+    second = _stage(calls)
+    assert calls == [1] and second.reused and second.run_id == first.run_id
+    assert (store / "o/out.json").read_text().strip().startswith("{")
+    _stage(calls, value=2)  # other params: computed again
+    _stage(calls, reuse=False)  # --no-reuse: computed again
+    assert calls == [1, 2, 1]
+
+
+def test_failed_gate_is_a_finished_run_and_stays_failed_on_reuse(store):
+    checks = [{"name": "x", "value": 1, "threshold": 0, "pass": False}]
+    with pytest.raises(GateFailed) as e:
+        with stage_run("g", params={}) as st:
+            st.verdict(checks)
+    assert e.value.checks == checks
+    run = mlflow.get_run(st.run_id)
+    assert run.info.status == "FINISHED" and run.data.tags["rc1.passed"] == "false"
+    with pytest.raises(GateFailed, match="reused run"):
+        with stage_run("g", params={}) as st2:
+            assert st2.reused
+
+
+def test_crash_inside_a_stage_leaves_a_failed_run_that_is_never_reused(store):
+    with pytest.raises(RuntimeError):
+        with stage_run("boom", params={}):
+            raise RuntimeError("x")
+    runs = mlflow.search_runs(search_all_experiments=True, filter_string="tags.`rc1.stage` = 'boom'")
+    assert list(runs["status"]) == ["FAILED"]
+    with stage_run("boom", params={}) as st:
+        assert not st.reused
