@@ -96,7 +96,12 @@ def _register() -> None:
     for mod in pkgutil.iter_modules(entrypoints.__path__):
         if mod.name.startswith("_") or mod.name == "cli":
             continue
-        module = importlib.import_module(f"entrypoints.{mod.name}")
+        try:
+            module = importlib.import_module(f"entrypoints.{mod.name}")
+        except Exception as e:  # one broken entry point must not take every other command down
+            print(f"rc1: warning: entry point module entrypoints.{mod.name} failed to import: "
+                  f"{type(e).__name__}: {e}", file=sys.stderr)
+            continue
         cmds = getattr(module, "command", None)
         for cmd in cmds if isinstance(cmds, (list, tuple)) else [cmds] if cmds else []:
             cli.add_command(cmd)
