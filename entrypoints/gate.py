@@ -77,12 +77,12 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
 @click.option("--config", "config_path", default=None, help="ppo config (default: the one preflight checked)")
 @click.option("--gates", "gates_path", default="configs/gates.yaml", show_default=True)
 @click.option("--max-steps", "--max_steps", "max_steps", type=int, default=None,
-              help="cap training steps per seed (default: the config's ppo.steps)")
+              help="cap training steps per seed (0 or unset: the config's ppo.steps)")
 @click.option("--seed", "seeds", type=int, multiple=True, help="train only these seeds (default: the config's seeds)")
 @click.option("--evaluate/--no-evaluate", default=True, show_default=True)
 def command(mode, config_path, gates_path, max_steps, seeds, evaluate):
     """Refuse unless a passing, unchanged preflight is in the tracking store; then train each seed and evaluate."""
     try:
-        run_gate(mode, config_path, gates_path, max_steps, list(seeds) or None, evaluate)
+        run_gate(mode, config_path, gates_path, max_steps or None, list(seeds) or None, evaluate)
     except GateRefusal as e:
         raise Rc1Error(f"gate refused: {e}") from None

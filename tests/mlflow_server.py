@@ -1,0 +1,53 @@
+"""Start a real `mlflow server` (sqlite backend, proxied artifacts) on 127.0.0.1 for a test."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def mlflow_server(root: Path, timeout: float = 120.0):
+    root.mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    log = open(root / "server.log", "w")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port),
+         "--backend-store-uri", f"sqlite:///{root / 'server.db'}",
+         "--artifacts-destination", (root / "artifacts").as_uri(), "--workers", "1"],
+        stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root,
+    )
+    uri = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"mlflow server exited: {(root / 'server.log').read_text()[-2000:]}")
+            with contextlib.suppress(OSError):
+                with urllib.request.urlopen(f"{uri}/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            if time.time() > deadline:
+                raise RuntimeError("mlflow server did not start in time")
+            time.sleep(0.5)
+        yield uri
+    finally:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=15)
+        if proc.poll() is None:
+            proc.kill()
+        log.close()
