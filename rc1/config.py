@@ -107,6 +107,10 @@ class EvaluateGate(Strict):
     avg_turns_increase_max: float
 
 
+class ScoringGate(Strict):
+    unstable_variance_max: float = Field(0.08, gt=0, le=1)   # a judge sample set above this is unstable
+
+
 class DevMode(Strict):
     overrides: dict[str, Any] = Field(default_factory=dict)   # "section.key" -> dev value
     waive: list[str] = Field(default_factory=list)            # step names or "step.check" names
@@ -125,6 +129,7 @@ class Gates(Strict):
     weight_calib: WeightCalibGate
     overclar_ablation: OverclarGate
     evaluate: EvaluateGate
+    scoring: ScoringGate = Field(default_factory=ScoringGate)
     dev_mode: DevMode = Field(default_factory=DevMode)
 
     def for_mode(self, mode: str) -> "Gates":
@@ -207,6 +212,7 @@ class SamplingCfg(Strict):
     difficulty: dict[Literal["easy", "medium", "hard"], float]
     seed_pool_schedule: list[ScheduleStep] = Field(min_length=1)
     replay_cap: float = Field(ge=0, le=1)
+    heldout_frac: float = Field(0.05, ge=0, lt=1)   # pool seeds kept out of training for `rc1 evaluate --heldout pool`
 
     @field_validator("difficulty")
     @classmethod

@@ -1,0 +1,180 @@
+"""`rc1 evaluate [--version N | --alias best] [--shadow PATH] [--heldout pool|PATH|none] [--n N]`.
+
+Runs the registered policy (LoRA adapter on its base) and the base model on the shadow set and a held-out split,
+multi-turn with the training environment, and records the RC1 verdict (configs/gates.yaml `evaluate`) in an
+MLflow run tagged with the model version (rc1.stage=evaluate, rc1.model_version=N). `rc1 promote` reads it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import click
+
+from entrypoints._common import gates_option
+from rc1.config import load_gates, load_ppo_scale
+from rc1.errors import GateFailed, Rc1Error
+from rc1.io import iter_jsonl, read_json, write_json, write_jsonl
+from rc1.tracking import run_mode, setup_tracking, stage_run
+
+
+def _load_records(path: str | Path) -> list[dict]:
+    rows = list(iter_jsonl(path))
+    if not rows:
+        raise Rc1Error(f"{path}: no records")
+    for i, r in enumerate(rows, 1):
+        missing = [k for k in ("id", "task", "answer") if k not in r]
+        if missing or not (r.get("dialogue") or r.get("question")):
+            raise Rc1Error(f"{path}: record {i}: needs id, task, answer and a dialogue or question")
+    return rows
+
+
+def _as_items(records: list[dict], split: str, n: int | None) -> list[tuple[str, dict, str | None]]:
+    from rc1.responder import ShadowItem
+    from rc1.shadow_run import item_difficulties
+
+    records = _stratified(records, n)
+    diffs, _ = item_difficulties(records)
+    return [(split, ShadowItem.from_record(r, diffs.get(str(r["id"]))).as_seed(), diffs.get(str(r["id"])))
+            for r in records]
+
+
+def _stratified(records: list[dict], n: int | None) -> list[dict]:
+    """At most n records, taking tasks in turn (each task's records in id order): a small --n still sees every task."""
+    by_task: dict[str, list[dict]] = {}
+    for r in sorted(records, key=lambda r: (str(r["task"]), str(r["id"]))):
+        by_task.setdefault(str(r["task"]), []).append(r)
+    out: list[dict] = []
+    queues = [list(v) for _, v in sorted(by_task.items())]
+    while queues and (n is None or len(out) < n):
+        for q in queues:
+            if q and (n is None or len(out) < n):
+                out.append(q.pop(0))
+        queues = [q for q in queues if q]
+    return out
+
+
+def _default_shadow(mode: str) -> str | None:
+    from rc1.tracking.queries import newest_preflight
+
+    pre = newest_preflight(mode, passing=True)
+    return pre.data.tags.get("rc1.path.shadow") if pre else None
+
+
+def _load_policy_and_base(mv, workdir: Path):
+    """(policy model, base model, tokenizer, rc1_base info) for a registered version."""
+    from peft import PeftModel
+
+    from rc1.io import sha256_dir
+    from rc1.tracking.registry import download_version
+    from rc1.train.tiny import load_model, load_tokenizer
+
+    adapter = download_version(mv, workdir / "policy")
+    info = read_json(adapter / "rc1_base.json") if (adapter / "rc1_base.json").is_file() else {}
+    if info.get("tiny"):
+        base_dir = download_version(mv, workdir / "base_dl", artifact_path="base")
+        if info.get("base_sha256") and sha256_dir(base_dir) != info["base_sha256"]:
+            raise Rc1Error(f"version {mv.version}: the logged base model does not match its sha256")
+        base_name = str(base_dir)
+    else:
+        base_name = info.get("base") or (mv.tags or {}).get("rc1.base_model")
+        if not base_name:
+            raise Rc1Error(f"version {mv.version}: no base model recorded (rc1_base.json / tag rc1.base_model)")
+    tok = load_tokenizer(str(adapter) if (adapter / "tokenizer_config.json").is_file() else base_name)
+    base = load_model(base_name).eval()
+    policy = PeftModel.from_pretrained(load_model(base_name), str(adapter)).eval()
+    return policy, base, tok, {**info, "base_resolved": base_name}
+
+
+def run_evaluate(version: str | int | None = None, alias: str | None = None, shadow: str | None = None,
+                 heldout: str | None = "pool", n: int | None = None, parent_tags: dict | None = None,
+                 gates_path: str = "configs/gates.yaml", config_path: str | None = None,
+                 raise_on_fail: bool = True, progress: bool = True) -> dict:
+    """Evaluate one registered version against its base; returns {run_id, version, passed, checks, report}."""
+    from rc1.evaluate import ChatPolicy, build_report, flat_metrics, run_items
+    from rc1.train.sampler import split_heldout
+    from rc1.tracking.queries import get_run
+    from rc1.tracking.registry import MODEL_NAME, resolve_version, set_version_tags
+
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    setup_tracking()
+    mode = run_mode()
+    if version is None and alias is None:
+        alias = "best"
+    mv = resolve_version(version, alias)
+    train_run = get_run(mv.run_id)
+    config_path = config_path or train_run.data.params.get("rc1.config")
+    if not config_path or not Path(config_path).is_file():
+        raise Rc1Error(f"version {mv.version}: its training config {config_path!r} is not here; pass --config")
+    ppo = load_ppo_scale(config_path)
+    gates = load_gates(gates_path).for_mode(mode)
+
+    items: list = []
+    shadow = shadow if shadow not in ("", "auto", None) else _default_shadow(mode)
+    if shadow and shadow != "none":
+        items += _as_items(_load_records(shadow), "shadow", n)
+    if heldout and heldout != "none":
+        if heldout == "pool":
+            pool_path = train_run.data.params.get("rc1.pool")
+            if not pool_path or not Path(pool_path).is_file():
+                raise Rc1Error(f"--heldout pool: the training pool {pool_path!r} of version {mv.version} is not here")
+            from entrypoints.train import load_pool
+
+            _, held = split_heldout(load_pool(pool_path), ppo.sampling.heldout_frac)
+            items += _as_items(held, "heldout", n) if held else []
+        else:
+            items += _as_items(_load_records(heldout), "heldout", n)
+    if not items:
+        raise Rc1Error("nothing to evaluate: no shadow set (--shadow) and an empty held-out split (--heldout)")
+
+    params = {"version": mv.version, "alias": alias, "shadow": shadow, "heldout": heldout, "n": n,
+              "config": config_path, "n_items": len(items)}
+    tags = {**(parent_tags or {}), "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,
+            "rc1.train_run_id": mv.run_id}
+    result: dict = {"version": mv.version}
+    try:
+        with stage_run("evaluate", params=params, reuse=False, run_name=f"evaluate v{mv.version}", tags=tags) as st:
+            result["run_id"] = st.run_id
+            with tempfile.TemporaryDirectory() as d:
+                policy, base, tok, info = _load_policy_and_base(mv, Path(d))
+                st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items)})
+                turns, new_tokens = ppo.ppo.max_turns, ppo.ppo.max_new_tokens
+                policy_rows = run_items(ChatPolicy(policy, tok, turns, new_tokens).episode, items, progress)
+                base_rows = run_items(ChatPolicy(base, tok, turns, new_tokens).episode, items, progress)
+                report = build_report(policy_rows, base_rows, gates.evaluate)
+                out = Path(d) / "evaluate_report.json"
+                write_json(out, {"model_version": mv.version, "registered_model": MODEL_NAME, "mode": mode,
+                                 **report.to_json()})
+                st.log_artifact(out)
+                dialogues = Path(d) / "evaluate_dialogues.jsonl"
+                write_jsonl(dialogues, [{"model": who, **r} for who, rows in (("policy", policy_rows),
+                                                                               ("base", base_rows)) for r in rows])
+                st.log_artifact(dialogues)
+            st.log_metrics(flat_metrics(report))
+            result.update(passed=report.passed, checks=report.checks, report=report.to_json())
+            set_version_tags(mv.version, {"rc1.evaluate_run_id": st.run_id,
+                                          "rc1.evaluate_passed": str(report.passed).lower()})
+            click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] evaluate {MODEL_NAME} v{mv.version}: "
+                       f"{len(items)} items, RC1 verdict {'PASS' if report.passed else 'FAIL'}", err=True)
+            st.verdict(report.checks, what=f"RC1 evaluation of {MODEL_NAME} version {mv.version}")
+    except GateFailed:
+        if raise_on_fail:
+            raise
+    return result
+
+
+@click.command("evaluate")
+@click.option("--version", default=None, help="model version of rc1-policy")
+@click.option("--alias", default=None, help="model alias (default: best when no --version)")
+@click.option("--shadow", default=None, help="shadow set JSONL (default: the newest passing preflight's; 'none' skips)")
+@click.option("--heldout", default="pool", show_default=True,
+              help="'pool' = the held-out split of the version's training pool, a JSONL path, or 'none'")
+@click.option("--n", type=int, default=None, help="at most N items per split")
+@click.option("--config", "config_path", default=None, help="ppo config (default: the one the version trained with)")
+@gates_option
+def command(version, alias, shadow, heldout, n, config_path, gates_path):
+    """Evaluate a registered policy version against its base model; record the RC1 verdict."""
+    res = run_evaluate(version, alias, shadow, heldout, n, gates_path=gates_path, config_path=config_path)
+    click.echo(f"evaluate run {res.get('run_id')}: version {res['version']} RC1 {'PASS' if res.get('passed') else 'FAIL'}")

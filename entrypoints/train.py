@@ -1,0 +1,250 @@
+"""`rc1 train --config configs/ppo_scale.yaml [--resume-from DIR] [--seed S] [--max-steps N] [--pool PATH]`.
+
+One MLflow run (tag rc1.stage=train; a child run when the gate's run is active) per seed: GRPO with LoRA/QLoRA,
+tools wiki/calc/ask_user, the judge-based reward; rc1's metrics per step and transformers' MLflowCallback report
+into that same run. The best checkpoint's adapter is logged as artifact `adapter` and registered as a version of
+`rc1-policy` (alias `best`, see rc1.tracking.registry).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import logging
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from rc1.config import PPOScale, load_ppo_scale, load_weights
+from rc1.errors import Rc1Error
+from rc1.io import iter_jsonl, read_json, sha256_dir, write_json
+from rc1.records import seed_problem
+from rc1.tracking import run_mode, stage_run
+
+log = logging.getLogger("rc1.train")
+
+RUN_META = "run_meta.json"
+ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors", "adapter_model.bin", "tokenizer.json",
+                 "tokenizer_config.json", "special_tokens_map.json", "chat_template.jinja", "rc1_state.json",
+                 "trainer_state.json")
+
+
+def load_pool(path: str | Path) -> list[dict]:
+    """Seeds of a pool file (rc1_seed.jsonl / balanced.jsonl); a bad line names file and line (exit 2)."""
+    seeds = []
+    for lineno, row in enumerate(iter_jsonl(path), 1):
+        problem = seed_problem(row)
+        if problem:
+            raise Rc1Error(f"{path}: record {lineno}: {problem}")
+        seeds.append(row)
+    if not seeds:
+        raise Rc1Error(f"{path}: no seeds")
+    return seeds
+
+
+def load_fresh(path: str | Path | None) -> list[dict]:
+    """Fresh items for the non-pool share: Task records (turned into plain prompts) or Seeds."""
+    if not path:
+        return []
+    from rc1.train.sampler import plain_seed
+
+    out = []
+    for lineno, row in enumerate(iter_jsonl(path), 1):
+        if "dialogue" in row:
+            out.append(row)
+        elif {"id", "task", "question", "answer"} <= set(row):
+            out.append(plain_seed(row))
+        else:
+            raise Rc1Error(f"{path}: record {lineno}: neither a seed nor a task record")
+    return out
+
+
+def default_pool(mode: str) -> str:
+    """The balanced pool of the newest passing preflight of `mode` (what the gate would train on)."""
+    from rc1.tracking import setup_tracking
+    from rc1.tracking.queries import newest_preflight
+
+    setup_tracking()
+    pre = newest_preflight(mode, passing=True)
+    path = pre and (pre.data.tags.get("rc1.path.balanced") or pre.data.tags.get("rc1.path.pool"))
+    if not path:
+        raise Rc1Error(f"no --pool given and no passing {mode} preflight names one; pass --pool PATH")
+    return path
+
+
+@contextlib.contextmanager
+def hf_mlflow_env() -> Iterator[None]:
+    """Let rc1's run own the MLflow run: transformers' MLflowCallback then logs into the active run instead of
+    starting its own ("Run ... is already active"), and never logs whole checkpoints as artifacts."""
+    keys = ("MLFLOW_NESTED_RUN", "MLFLOW_RUN_ID", "HF_MLFLOW_LOG_ARTIFACTS")
+    saved = {k: os.environ.get(k) for k in keys}
+    os.environ["MLFLOW_NESTED_RUN"] = "false"
+    os.environ.pop("MLFLOW_RUN_ID", None)
+    os.environ["HF_MLFLOW_LOG_ARTIFACTS"] = "false"
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def export_adapter(ckpt: Path, dst: Path, base_info: dict) -> Path:
+    """The registrable part of a checkpoint: LoRA adapter + tokenizer/chat template + rc1_base.json."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for name in ADAPTER_FILES:
+        if (ckpt / name).is_file():
+            shutil.copy2(ckpt / name, dst / name)
+    if not (dst / "adapter_config.json").is_file():
+        raise Rc1Error(f"{ckpt}: no LoRA adapter in the checkpoint")
+    write_json(dst / "rc1_base.json", base_info)
+    return dst
+
+
+def build_reward_model(ppo: PPOScale, weights_path: str):
+    from rc1.reward import RewardModel, RewardParams
+    from rc1.scoring.judge import make_judge
+
+    return RewardModel(make_judge(), load_weights(weights_path), RewardParams.from_config(ppo))
+
+
+def _resume_meta(resume_from: str, **given: Any) -> tuple[Path, Path, dict, dict]:
+    from rc1.train.checkpoints import resolve_resume
+
+    store, step_dir = resolve_resume(resume_from)
+    meta = read_json(store.root / RUN_META) if (store.root / RUN_META).is_file() else {}
+    for key, value in given.items():
+        if value is not None and key in meta and str(meta[key]) != str(value):
+            raise Rc1Error(f"--resume-from {resume_from}: {key} was {meta[key]!r} in the interrupted run, not "
+                           f"{value!r}; an exact resume needs the same {key}")
+    return store.root, step_dir, meta, store.state(step_dir)
+
+
+def run_train(config_path: str, seed: int | None = None, pool_path: str | None = None, *,
+              max_steps: int | None = None, resume_from: str | None = None, parent_tags: dict | None = None,
+              out_dir: str | Path | None = None, fresh_path: str | None = None,
+              weights_path: str = "configs/weights.json", stop_after: int | None = None) -> dict:
+    """Train one seed; returns {run_id, best_checkpoint, model_version, out_dir, global_step, ...}."""
+    from rc1.train import engine
+    from rc1.train.sampler import split_heldout
+    from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
+    from rc1.tracking.registry import MODEL_NAME, register_adapter
+
+    resume_dir = resume_state = None
+    if resume_from:   # first: a checkpoint that fails its sha256 refuses before anything is loaded
+        root, resume_dir, meta, resume_state = _resume_meta(resume_from, seed=seed, pool=pool_path,
+                                                            max_steps=max_steps)
+        out_dir = root
+        seed = seed if seed is not None else meta.get("seed")
+        pool_path = pool_path or meta.get("pool")
+        max_steps = max_steps or meta.get("max_steps")
+        fresh_path = fresh_path or meta.get("fresh")
+    ppo = load_ppo_scale(config_path)
+    mode = os.environ.get("RUN_MODE") or ppo.run_mode
+    seed = int(seed if seed is not None else ppo.seeds[0])
+    pool_path = pool_path or default_pool(mode)
+    steps = int(max_steps or ppo.ppo.steps)
+    if out_dir is None:
+        ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
+        out_dir = Path("out") / "train" / f"{Path(config_path).stem}-seed{seed}-{ts}-{os.getpid()}"
+    out_dir = Path(out_dir)
+
+    pool = load_pool(pool_path)
+    train_pool, heldout = split_heldout(pool, ppo.sampling.heldout_frac)
+    if not train_pool:
+        raise Rc1Error(f"{pool_path}: every seed is held out (sampling.heldout_frac={ppo.sampling.heldout_frac})")
+    fresh = load_fresh(fresh_path)
+    plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod
+    base = resolve_base(ppo.model.base, corpus_from_seeds(pool), seed=0)
+    reward_model = build_reward_model(ppo, weights_path)
+    if not resume_from:
+        write_json(out_dir / RUN_META, {"config": config_path, "seed": seed, "pool": str(pool_path),
+                                        "max_steps": steps, "fresh": fresh_path, "base": ppo.model.base})
+    parent_tags = dict(parent_tags or {})
+    params = {"rc1.config": config_path, "rc1.seed": seed, "rc1.pool": str(pool_path), "rc1.max_steps": steps,
+              "rc1.base": ppo.model.base, "rc1.resume_from": str(resume_dir or ""), "rc1.out_dir": str(out_dir),
+              "rc1.n_pool_train": len(train_pool), "rc1.n_heldout": len(heldout), "rc1.n_fresh": len(fresh)}
+    tags = {**parent_tags, "rc1.seed": seed, "rc1.mode": mode, "rc1.finetune": plan.requested,
+            "rc1.finetune_effective": plan.effective, "rc1.base_model": ppo.model.base}
+    if plan.warning:
+        tags["rc1.finetune_warning"] = plan.warning
+        click.echo(f"[rc1 DEV] {plan.warning}", err=True)
+    if resume_dir:
+        tags["rc1.resumed_from"] = str(resume_dir)
+    with stage_run("train", params=params, inputs={"pool": str(pool_path), "config": config_path,
+                                                   "weights": weights_path},
+                   reuse=False, run_name=f"train seed={seed}", tags=tags) as st:
+        st.log_config(ppo, "ppo.json")
+        st.log_json([{"ppo": a, "grpo": b, "note": c} for a, b, c in engine.PPO_TO_GRPO], "ppo_to_grpo.json")
+        st.log_file_input(pool_path, "pool", context="training")
+        with hf_mlflow_env():
+            res = engine.train(ppo, base=base, pool=train_pool, seed=seed, out_dir=out_dir, max_steps=steps,
+                               reward_model=reward_model, mode=mode, fresh=fresh, resume_dir=resume_dir,
+                               resume_state=resume_state, log_metrics=st.log_metrics, report_to=["mlflow"],
+                               stop_after=stop_after, finetune=plan)
+        sps = res.sec_per_step[1:] or res.sec_per_step   # the first step includes warm-up
+        st.log_metrics({"rc1.final_step": res.global_step, "rc1.sec_per_step_mean": sum(sps) / max(1, len(sps)),
+                        "rc1.best_reward": res.best_metric, **{f"rc1.{k}": v for k, v in reward_model.stats().items()}})
+        for f in ("metrics.jsonl", "ckpt_manifest.jsonl"):
+            if (out_dir / f).is_file():
+                st.log_artifact(out_dir / f, artifact_path="training")
+        result = {"run_id": st.run_id, "seed": seed, "out_dir": str(out_dir), "global_step": res.global_step,
+                  "best_checkpoint": str(res.best_dir) if res.best_dir else None, "best_reward": res.best_metric,
+                  "model_version": None, "finetune_effective": res.finetune_effective,
+                  "stopped_early": res.stopped_early}
+        if res.stopped_early:
+            st.set_tags({"rc1.stopped_early": "true"})
+            return result
+        if res.best_dir is None:
+            raise Rc1Error(f"run {st.run_id}: no checkpoint was saved (max_steps {steps} < save_every "
+                           f"{ppo.checkpoint.save_every}?); nothing to register")
+        base_info = {"base": ppo.model.base, "tiny": is_tiny(ppo.model.base),
+                     "base_sha256": sha256_dir(base) if is_tiny(ppo.model.base) else None}
+        with tempfile.TemporaryDirectory() as d:
+            adapter = export_adapter(Path(res.best_dir), Path(d) / "adapter", base_info)
+            st.log_artifact(adapter, name="adapter")
+        if is_tiny(ppo.model.base):   # the tiny base is built here, not downloadable: keep it with the run
+            st.log_artifact(base, name="base")
+        version = register_adapter(
+            st.run_id, "adapter", score=res.best_metric, gate_run_id=parent_tags.get("rc1.gate_run_id"),
+            tags={**{k: v for k, v in parent_tags.items() if k.startswith("rc1.")}, "rc1.seed": seed,
+                  "rc1.train_run_id": st.run_id, "rc1.base_model": ppo.model.base,
+                  "rc1.finetune_effective": plan.effective, "rc1.best_checkpoint": Path(res.best_dir).name,
+                  "rc1.mode": mode})
+        st.set_tags({"rc1.model_version": version, "rc1.registered_model": MODEL_NAME})
+        result["model_version"] = version
+        click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] train seed={seed}: {res.global_step} steps, best reward "
+                   f"{res.best_metric if res.best_metric is not None else float('nan'):.4f}, "
+                   f"registered {MODEL_NAME} version {version}", err=True)
+    return result
+
+
+@click.command("train")
+@click.option("--config", "config_path", default=None,
+              help="ppo config (default: configs/ppo_scale.yaml; configs/ppo_dev.yaml when RUN_MODE=dev)")
+@click.option("--resume-from", "--resume_from", "resume_from", default=None,
+              help="a training output dir (resumes its `latest`) or one step_XXXXX/ checkpoint")
+@click.option("--seed", type=int, default=None, help="training seed (default: the config's first seed)")
+@click.option("--max-steps", "--max_steps", "max_steps", type=int, default=None, help="cap on optimizer steps")
+@click.option("--pool", "pool_path", default=None, help="seed pool (default: the newest passing preflight's)")
+@click.option("--out-dir", "--out_dir", "out_dir", default=None, help="checkpoint directory (default out/train/...)")
+@click.option("--fresh", "fresh_path", default=None,
+              help="task records (JSONL) for the non-pool share; default: filled from the pool")
+@click.option("--weights", "weights_path", default="configs/weights.json", show_default=True)
+@click.option("--stop-after", "stop_after", type=int, default=None, hidden=True,
+              help="stop after N steps without a final save (a stand-in for a kill, for resume tests)")
+def command(config_path, resume_from, seed, max_steps, pool_path, out_dir, fresh_path, weights_path, stop_after):
+    """Train the policy with GRPO (one seed), checkpoint it and register its best adapter."""
+    from entrypoints.checks import default_ppo_config
+
+    config_path = config_path or default_ppo_config(run_mode())
+    res = run_train(config_path, seed, pool_path, max_steps=max_steps, resume_from=resume_from, out_dir=out_dir,
+                    fresh_path=fresh_path, weights_path=weights_path, stop_after=stop_after)
+    click.echo(f"run {res['run_id']}: step {res['global_step']}, best {res['best_checkpoint']}, "
+               f"version {res['model_version']}")

@@ -1,0 +1,151 @@
+"""The model registry: training's best checkpoint becomes a version of `rc1-policy`; aliases, not stages.
+
+- `register_adapter(run_id, "adapter", tags=...)`: a new version whose source is that run's logged adapter
+  directory (`MlflowClient.create_model_version(name, source=<run artifact uri>/adapter, run_id=...)`, which
+  works on sqlite and through `mlflow server`; `mlflow.register_model("runs:/...")` wants an MLmodel file).
+  Alias `best` moves to it when no `best` exists, when `best` belongs to another gate run, or when its reward
+  beats the reward of the current `best` (so `best` is the best of the current gate's seeds).
+- `resolve_version(version=N | alias=...)` for `--version` / `--alias`.
+- `evaluation_of(version)`: the newest FINISHED evaluate run of that version (found by search_runs) with its
+  verdict and failing checks; `promote` sets alias `RC1` only when it passed.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import mlflow
+from mlflow.entities.model_registry import ModelVersion
+from mlflow.exceptions import MlflowException
+from mlflow.tracking import MlflowClient
+
+from rc1.errors import Rc1Error
+
+MODEL_NAME = "rc1-policy"
+BEST = "best"
+RC1 = "RC1"
+
+
+def _client() -> MlflowClient:
+    return MlflowClient()
+
+
+def ensure_model(name: str = MODEL_NAME) -> None:
+    client = _client()
+    try:
+        client.get_registered_model(name)
+    except MlflowException:
+        try:
+            client.create_registered_model(name, description="rc1 policy: LoRA adapters trained with GRPO")
+        except MlflowException:  # created meanwhile
+            client.get_registered_model(name)
+
+
+def alias_version(alias: str, name: str = MODEL_NAME) -> ModelVersion | None:
+    try:
+        return _client().get_model_version_by_alias(name, alias)
+    except MlflowException:
+        return None
+
+
+def register_adapter(run_id: str, artifact_path: str = "adapter", *, tags: dict[str, Any] | None = None,
+                     score: float | None = None, gate_run_id: str | None = None, name: str = MODEL_NAME,
+                     alias: str = BEST) -> str:
+    """Register `<run artifacts>/<artifact_path>` as a new version; returns the version number (str)."""
+    ensure_model(name)
+    client = _client()
+    run = client.get_run(run_id)
+    source = f"{run.info.artifact_uri.rstrip('/')}/{artifact_path}"
+    all_tags = {str(k): str(v) for k, v in (tags or {}).items()}
+    if score is not None:
+        all_tags["rc1.best_reward"] = repr(float(score))
+    if gate_run_id:
+        all_tags["rc1.gate_run_id"] = gate_run_id
+    mv = client.create_model_version(name, source=source, run_id=run_id, tags=all_tags,
+                                     description=f"best checkpoint of run {run_id}")
+    current = alias_version(alias, name)
+    if _takes_alias(current, score, gate_run_id):
+        client.set_registered_model_alias(name, alias, mv.version)
+    return str(mv.version)
+
+
+def _takes_alias(current: ModelVersion | None, score: float | None, gate_run_id: str | None) -> bool:
+    if current is None:
+        return True
+    if (current.tags or {}).get("rc1.gate_run_id") != gate_run_id:
+        return True
+    try:
+        current_score = float((current.tags or {}).get("rc1.best_reward", "nan"))
+    except ValueError:
+        return True
+    if current_score != current_score:  # nan
+        return True
+    return score is not None and score > current_score
+
+
+def resolve_version(version: str | int | None = None, alias: str | None = None, name: str = MODEL_NAME) -> ModelVersion:
+    """`--version N` or `--alias A` -> the model version; Rc1Error when it does not exist."""
+    if (version is None) == (alias is None):
+        raise Rc1Error("give exactly one of --version N or --alias NAME")
+    client = _client()
+    if alias is not None:
+        mv = alias_version(alias, name)
+        if mv is None:
+            raise Rc1Error(f"registered model {name!r} has no alias {alias!r} in {mlflow.get_tracking_uri()}")
+        return mv
+    try:
+        return client.get_model_version(name, str(version))
+    except MlflowException:
+        raise Rc1Error(f"registered model {name!r} has no version {version} in {mlflow.get_tracking_uri()}") from None
+
+
+def set_alias(version: str | int, alias: str, name: str = MODEL_NAME) -> None:
+    _client().set_registered_model_alias(name, alias, str(version))
+
+
+def set_version_tags(version: str | int, tags: dict[str, Any], name: str = MODEL_NAME) -> None:
+    client = _client()
+    for k, v in tags.items():
+        client.set_model_version_tag(name, str(version), k, str(v))
+
+
+def download_version(mv: ModelVersion, dst: str | Path, artifact_path: str | None = None) -> Path:
+    """Download the version's adapter directory (or another artifact of its run) into `dst`."""
+    dst = Path(dst)
+    dst.mkdir(parents=True, exist_ok=True)
+    path = artifact_path or mv.source.rstrip("/").rsplit("/", 1)[-1]
+    return Path(_client().download_artifacts(mv.run_id, path, str(dst)))
+
+
+@dataclass
+class Evaluation:
+    run_id: str
+    passed: bool
+    failing: list[dict]
+
+
+def evaluation_of(version: str | int, name: str = MODEL_NAME) -> Evaluation | None:
+    """The newest finished evaluate run of this version (from the tracking store), or None."""
+    runs = mlflow.search_runs(
+        search_all_experiments=True,
+        filter_string=(f"tags.`rc1.stage` = 'evaluate' AND tags.`rc1.registered_model` = '{name}' "
+                       f"AND tags.`rc1.model_version` = '{version}' AND attributes.status = 'FINISHED'"),
+        order_by=["attributes.start_time DESC"], max_results=1, output_format="list",
+    )
+    if not runs:
+        return None
+    run = runs[0]
+    passed = run.data.tags.get("rc1.passed") == "true"
+    failing: list[dict] = []
+    if not passed:
+        with tempfile.TemporaryDirectory() as d:
+            try:
+                checks = json.loads(Path(_client().download_artifacts(run.info.run_id, "checks.json", d)).read_text())
+                failing = [c for c in checks.get("checks", []) if not c.get("pass")]
+            except (MlflowException, OSError, ValueError):
+                failing = [{"name": "checks.json", "value": "missing", "threshold": "present", "pass": False}]
+    return Evaluation(run.info.run_id, passed, failing)

@@ -1,0 +1,380 @@
+"""GRPO training with TRL 1.16 (no MLflow here: metrics leave through a `log_metrics` callable and
+transformers' own MLflowCallback, which reports into whatever run the caller has active).
+
+TRL 1.x has no PPOTrainer. GRPOTrainer optimises the PPO-clip objective with a group-relative baseline
+instead of a value head; `PPO_TO_GRPO` is how ppo_scale.yaml's PPO names map onto it (the README prints it).
+
+Data: the dataset holds one row per prompt slot (max_steps x batch_size); a slot becomes a prompt only when
+the data loader reads it (`datasets` transform), drawn by rc1.train.sampler from the step's plan, so the
+low-performer replay can see the rewards of earlier steps. TRL's sampler reads the slots in order
+(shuffle_dataset=False): step s trains on slots [s*B, (s+1)*B).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from rc1.config import PPOScale
+from rc1.errors import Rc1Error
+from rc1.train.checkpoints import CheckpointStore
+from rc1.train.env import ASK_USER, env_factory, seed_prompt, to_rc1_dialogue
+from rc1.train.sampler import ReplayHistory, Sampler, SamplerSpec, seed_difficulty
+
+log = logging.getLogger("rc1.train")
+
+# (ppo_scale.yaml key, GRPOConfig / rc1 setting, note) -- the README's mapping table
+PPO_TO_GRPO: list[tuple[str, str, str]] = [
+    ("ppo.clip_range", "epsilon", "PPO-clip range on the per-token probability ratio (same meaning)"),
+    ("ppo.init_kl_coef", "beta", "initial KL coefficient against the reference (base) model"),
+    ("ppo.target_kl", "beta, adapted each step", "rc1's adaptive KL controller (PPO's, Ziegler et al.): "
+     "beta *= 1 + clip(kl/target_kl - 1, -0.2, 0.2) * batch_size / 10000"),
+    ("ppo.learning_rate", "learning_rate", "same (AdamW, linear decay to 0 over max_steps)"),
+    ("ppo.batch_size", "prompts per optimizer step", "per_device_train_batch_size = batch_size x group_size "
+     "completions, gradient_accumulation_steps = steps_per_generation = 1 (one fresh rollout batch per step)"),
+    ("ppo.group_size", "num_generations", "completions per prompt; their mean reward is the baseline (no value head)"),
+    ("ppo.max_new_tokens", "max_completion_length", "tokens the policy generates over the whole multi-turn episode"),
+    ("ppo.max_turns", "max_tool_calling_iterations = max_turns - 1", "assistant turns per episode; each tool or "
+     "ask_user round buys one more"),
+    ("ppo.temperature", "temperature", "same (sampling temperature of the rollouts)"),
+    ("ppo.steps", "max_steps", "optimizer steps (`--max-steps` caps it)"),
+    ("checkpoint.save_every", "save_steps", "Trainer checkpoints, moved to step_XXXXX/ with a sha256 manifest"),
+    ("checkpoint.keep_last", "rc1 rotation (save_total_limit unset)", "best/ entries are copies and never rotate"),
+    ("seeds[i]", "seed, data_seed", "one training run per seed"),
+    ("(ppo epochs)", "num_iterations = 1", "on-policy: one update per rollout batch, so the clip ratio stays ~0"),
+]
+
+KL_HORIZON = 10000
+
+
+def adapt_beta(beta: float, kl: float | None, target: float, n_steps: int, horizon: int = KL_HORIZON) -> float:
+    """PPO's adaptive KL controller: move beta toward the value that keeps kl near target."""
+    if kl is None or not math.isfinite(kl) or beta <= 0 or target <= 0:
+        return beta
+    err = max(-0.2, min(0.2, kl / target - 1.0))
+    return beta * (1.0 + err * n_steps / horizon)
+
+
+# ---------------------------------------------------------------- finetune plan
+@dataclass
+class FinetunePlan:
+    requested: str
+    effective: str
+    peft_config: Any
+    quantization_config: Any
+    warning: str | None = None
+
+
+def has_cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def has_bitsandbytes() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("bitsandbytes") is not None
+
+
+def finetune_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, bnb: bool | None = None) -> FinetunePlan:
+    """LoRA always; QLoRA (4-bit NF4 base) only with CUDA and bitsandbytes. Without them a qlora config is refused
+    in prod and falls back to LoRA in dev, loudly (tag rc1.finetune_effective=lora)."""
+    from peft import LoraConfig
+
+    m = ppo.model
+    lora = LoraConfig(r=m.lora_r, lora_alpha=m.lora_alpha, lora_dropout=m.lora_dropout,
+                      target_modules=list(m.target_modules), task_type="CAUSAL_LM")
+    if m.finetune == "lora":
+        return FinetunePlan("lora", "lora", lora, None)
+    cuda = has_cuda() if cuda is None else cuda
+    bnb = has_bitsandbytes() if bnb is None else bnb
+    if cuda and bnb:
+        import torch
+        from transformers import BitsAndBytesConfig
+
+        quant = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True,
+                                   bnb_4bit_compute_dtype=torch.bfloat16)
+        return FinetunePlan("qlora", "qlora", lora, quant)
+    missing = " and ".join(x for x, ok in (("CUDA", cuda), ("bitsandbytes", bnb)) if not ok)
+    if mode == "prod":
+        raise Rc1Error(f"model.finetune=qlora needs CUDA and bitsandbytes; {missing} missing here "
+                       f"(use a GPU machine, or finetune: lora in the config)")
+    return FinetunePlan("qlora", "lora", lora, None,
+                        f"DEV: model.finetune=qlora but {missing} missing: training plain LoRA instead")
+
+
+# ---------------------------------------------------------------- GRPO settings
+def grpo_settings(ppo: PPOScale, *, out_dir: str | Path, seed: int, max_steps: int, report_to: Sequence[str],
+                  cuda: bool | None = None) -> dict[str, Any]:
+    """GRPOConfig keyword arguments from the PPO settings (see PPO_TO_GRPO)."""
+    p = ppo.ppo
+    cuda = has_cuda() if cuda is None else cuda
+    return dict(
+        output_dir=str(out_dir),
+        seed=int(seed), data_seed=int(seed),
+        max_steps=int(max_steps),
+        learning_rate=p.learning_rate,
+        epsilon=p.clip_range,
+        beta=p.init_kl_coef,
+        num_generations=p.group_size,
+        per_device_train_batch_size=p.batch_size * p.group_size,
+        gradient_accumulation_steps=1,
+        steps_per_generation=1,
+        num_iterations=1,
+        max_completion_length=p.max_new_tokens,
+        max_tool_calling_iterations=max(0, p.max_turns - 1),
+        temperature=p.temperature,
+        shuffle_dataset=False,
+        logging_steps=1,
+        save_strategy="steps",
+        save_steps=ppo.checkpoint.save_every,
+        save_total_limit=None,
+        save_only_model=False,
+        report_to=list(report_to),
+        dataloader_num_workers=0,
+        remove_unused_columns=False,
+        use_cpu=not cuda,
+        bf16=bool(cuda),
+        model_init_kwargs={"dtype": "bfloat16" if cuda else "float32"},
+        log_completions=False,
+        disable_tqdm=False,
+    )
+
+
+# ---------------------------------------------------------------- data
+ROW_KEYS = ("prompt", "seed_json", "seed_id", "task", "difficulty", "source", "step")
+
+
+class SlotData:
+    """Prompt slots resolved lazily through the sampler (see module docstring)."""
+
+    def __init__(self, sampler: Sampler, history: ReplayHistory, max_steps: int):
+        self.sampler = sampler
+        self.history = history
+        self.max_steps = max_steps
+        self.batch = sampler.spec.batch_size
+        self._plans: dict[int, list] = {}
+
+    def plan(self, step: int):
+        if step not in self._plans:
+            self._plans[step] = self.sampler.plan(step, self.history)
+            for old in [s for s in self._plans if s < step - 4]:
+                del self._plans[old]
+        return self._plans[step]
+
+    def row(self, slot: int) -> dict:
+        step, pos = divmod(int(slot), self.batch)
+        draw = self.plan(step)[pos]
+        seed = dict(draw.seed)
+        return {"prompt": seed_prompt(seed), "seed_json": json.dumps(seed, sort_keys=True), "seed_id": str(seed["id"]),
+                "task": seed["task"], "difficulty": seed_difficulty(seed), "source": draw.kind, "step": step}
+
+    def _transform(self, batch: dict) -> dict:
+        rows = [self.row(s) for s in batch["slot"]]
+        return {k: [r[k] for r in rows] for k in ROW_KEYS}
+
+    def dataset(self):
+        from datasets import Dataset
+
+        ds = Dataset.from_dict({"slot": list(range(self.max_steps * self.batch))})
+        ds.set_transform(self._transform)
+        return ds
+
+
+# ---------------------------------------------------------------- reward
+def make_reward_func(reward_model, history: ReplayHistory, stats: dict) -> Callable:
+    """TRL reward function: rc1 dialogue per rollout -> RewardModel (judge, weights, penalty, difficulty weighting)."""
+
+    def rc1_reward(prompts, completions, seed_json, step, source, log_metric=None, **_):
+        seeds = [json.loads(s) for s in seed_json]
+        episodes = [to_rc1_dialogue([], c if isinstance(c, list) else [{"role": "assistant", "content": str(c)}])
+                    for c in completions]
+        dialogues = [list(s.get("dialogue") or []) + ep for s, ep in zip(seeds, episodes)]
+        rewards = reward_model.score(seeds, dialogues)
+        groups: dict[tuple[int, str], list[float]] = defaultdict(list)
+        buckets: dict[str, list[float]] = defaultdict(list)
+        for s, st, r in zip(seeds, step, rewards):
+            if r is not None:
+                groups[(int(st), str(s["id"]))].append(r)
+                buckets[seed_difficulty(s)].append(r)
+        for (st, sid), vals in sorted(groups.items()):
+            history.add(st, sid, sum(vals) / len(vals))
+        asked = [sum(1 for c in (comp if isinstance(comp, list) else []) for tc in c.get("tool_calls") or []
+                     if (tc.get("function") or tc).get("name") == ASK_USER) for comp in completions]
+        step_stats = {f"reward/{b}": sum(v) / len(v) for b, v in buckets.items() if v}
+        step_stats["reward_failed"] = sum(r is None for r in rewards) / max(1, len(rewards))
+        step_stats["ask_user_per_rollout"] = sum(asked) / max(1, len(asked))
+        for kind in ("pool", "pool_fill", "fresh", "replay"):
+            step_stats[f"sample/{kind}"] = sum(k == kind for k in source) / max(1, len(source))
+        stats.clear()
+        stats.update(step_stats)
+        if log_metric is not None:
+            for k, v in step_stats.items():
+                log_metric(k, v)
+        return rewards
+
+    return rc1_reward
+
+
+# ---------------------------------------------------------------- callback
+def _mem_used_mb() -> float:
+    import torch
+
+    if torch.cuda.is_available():
+        return torch.cuda.max_memory_allocated() / 2**20
+    import psutil
+
+    return psutil.Process().memory_info().rss / 2**20
+
+
+@dataclass
+class TrainState:
+    """rc1's part of a checkpoint (rc1_state.json): restored on resume for an identical continuation."""
+
+    beta: float
+    history: ReplayHistory = field(default_factory=ReplayHistory)
+    best_metric: float | None = None
+    window: list[float] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"beta": self.beta, "history": self.history.to_json(), "best_metric": self.best_metric,
+                "window": self.window}
+
+    @classmethod
+    def from_json(cls, d: dict, default_beta: float) -> "TrainState":
+        return cls(beta=float(d.get("beta", default_beta)), history=ReplayHistory.from_json(d.get("history", {})),
+                   best_metric=d.get("best_metric"), window=list(d.get("window", [])))
+
+
+def _rc1_callback_class():
+    from transformers import TrainerCallback
+
+    class Rc1Callback(TrainerCallback):
+        """rc1 metrics per step, adaptive beta, checkpoints to step_XXXXX/ + manifest + best/, a simulated kill."""
+
+        def __init__(self, *, store: CheckpointStore, state: TrainState, ppo: PPOScale, log_metrics, metrics_path,
+                     reward_stats: dict, stop_after: int | None = None):
+            self.store, self.st, self.ppo = store, state, ppo
+            self.log_metrics, self.metrics_path, self.reward_stats = log_metrics, Path(metrics_path), reward_stats
+            self.stop_after = stop_after
+            self.trainer = None
+            self._t = None
+            self.sec_per_step: list[float] = []
+            self.best_dirs: list[Path] = []
+
+        def on_train_begin(self, args, state, control, **kw):
+            self._t = time.perf_counter()
+            if self.trainer is not None:
+                self.trainer.beta = self.st.beta
+
+        def on_step_end(self, args, state, control, **kw):
+            now = time.perf_counter()
+            self.sec_per_step.append(now - (self._t or now))
+            self._t = now
+            if self.stop_after is not None and state.global_step >= self.stop_after:
+                control.should_training_stop = True   # the test's stand-in for a kill: no final save
+
+        def on_log(self, args, state, control, logs=None, **kw):
+            logs = logs or {}
+            if "loss" not in logs:
+                return
+            kl = logs.get("kl")
+            reward = logs.get("reward")
+            m = {
+                "rc1.step": state.global_step, "rc1.loss": logs.get("loss"), "rc1.kl": kl,
+                "rc1.clip_ratio": logs.get("clip_ratio/region_mean"), "rc1.lr": logs.get("learning_rate"),
+                "rc1.grad_norm": logs.get("grad_norm"), "rc1.entropy": logs.get("entropy"),
+                "rc1.beta": self.st.beta, "rc1.mem_used_mb": _mem_used_mb(),
+                "rc1.sec_per_step": self.sec_per_step[-1] if self.sec_per_step else None, "rc1.reward": reward,
+                **{f"rc1.{k.replace('/', '.')}": v for k, v in self.reward_stats.items()},
+            }
+            m = {k: float(v) for k, v in m.items() if isinstance(v, (int, float)) and math.isfinite(float(v))}
+            self.log_metrics(m, state.global_step)
+            self.metrics_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.metrics_path, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(m, sort_keys=True) + "\n")
+            if reward is not None and math.isfinite(reward):
+                self.st.window.append(float(reward))
+            self.st.beta = adapt_beta(self.st.beta, kl, self.ppo.ppo.target_kl, self.ppo.ppo.batch_size)
+            if self.trainer is not None:
+                self.trainer.beta = self.st.beta
+
+        def on_save(self, args, state, control, **kw):
+            step = state.global_step
+            src = Path(args.output_dir) / f"checkpoint-{step}"
+            metric = sum(self.st.window) / len(self.st.window) if self.st.window else None
+            self.st.window = []
+            is_best = metric is not None and (self.st.best_metric is None or metric > self.st.best_metric)
+            if is_best:
+                self.st.best_metric = metric
+            self.store.commit_step(src, step, self.st.to_json(), metric)
+            if is_best:
+                self.best_dirs.append(self.store.add_best(step, metric))
+            self.store.rotate(self.ppo.checkpoint.keep_last)
+
+    return Rc1Callback
+
+
+# ---------------------------------------------------------------- train
+@dataclass
+class TrainResult:
+    global_step: int
+    out_dir: Path
+    metrics_path: Path
+    best_dir: Path | None
+    best_metric: float | None
+    finetune_effective: str
+    sec_per_step: list[float]
+    stopped_early: bool
+
+
+def train(ppo: PPOScale, *, base: str, pool: Sequence[dict], seed: int, out_dir: str | Path, max_steps: int,
+          reward_model, mode: str = "dev", fresh: Sequence[dict] = (), resume_dir: Path | None = None,
+          resume_state: dict | None = None, log_metrics: Callable[[dict, int], None] = lambda m, s: None,
+          report_to: Sequence[str] = (), stop_after: int | None = None,
+          finetune: FinetunePlan | None = None) -> TrainResult:
+    """Train one seed. `base` is a local model dir or hub name; `resume_dir` a verified step_XXXXX/ dir."""
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    import torch
+    from transformers import set_seed
+    from trl import GRPOConfig, GRPOTrainer
+
+    from rc1.train.tiny import load_tokenizer
+
+    set_seed(seed)
+    out_dir = Path(out_dir)
+    plan = finetune or finetune_plan(ppo, mode)
+    if plan.warning:
+        log.warning(plan.warning)
+    st = TrainState.from_json(resume_state or {}, ppo.ppo.init_kl_coef)
+    sampler = Sampler(pool, SamplerSpec.from_config(ppo), seed, fresh=fresh)
+    data = SlotData(sampler, st.history, max_steps)
+    reward_stats: dict = {}
+    reward_func = make_reward_func(reward_model, st.history, reward_stats)
+    tokenizer = load_tokenizer(base)
+    cfg = GRPOConfig(**grpo_settings(ppo, out_dir=out_dir, seed=seed, max_steps=max_steps, report_to=report_to))
+    store = CheckpointStore(out_dir)
+    cb = _rc1_callback_class()(store=store, state=st, ppo=ppo, log_metrics=log_metrics,
+                               metrics_path=out_dir / "metrics.jsonl", reward_stats=reward_stats,
+                               stop_after=stop_after)
+    trainer = GRPOTrainer(
+        model=base, reward_funcs=[reward_func], args=cfg, train_dataset=data.dataset(), processing_class=tokenizer,
+        callbacks=[cb], peft_config=plan.peft_config, quantization_config=plan.quantization_config,
+        environment_factory=env_factory(ppo.ppo.max_turns),
+    )
+    cb.trainer = trainer
+    torch.manual_seed(seed)
+    trainer.train(resume_from_checkpoint=str(resume_dir) if resume_dir else None)
+    best = store.best()
+    return TrainResult(global_step=trainer.state.global_step, out_dir=out_dir, metrics_path=out_dir / "metrics.jsonl",
+                       best_dir=best, best_metric=st.best_metric, finetune_effective=plan.effective,
+                       sec_per_step=cb.sec_per_step, stopped_early=stop_after is not None
+                       and trainer.state.global_step < max_steps)

@@ -1,0 +1,147 @@
+"""GRPO training end to end on CPU with the tiny model: MLflow run, checkpoints, registry, exact resume,
+then evaluate and promote against the registered version. (The slow part of the suite: ~1 minute.)"""
+
+import json
+import shutil
+from pathlib import Path
+
+import mlflow
+import pytest
+from mlflow.tracking import MlflowClient
+
+from entrypoints.cli import main
+from entrypoints.evaluate import run_evaluate
+from entrypoints.promote import run_promote
+from entrypoints.train import run_train
+from rc1.errors import GateFailed
+from rc1.io import iter_jsonl
+
+REPO = Path(__file__).resolve().parents[1]
+STEPS = 4
+
+
+def seed_row(i, task, difficulty):
+    question = {"gsm8k": f"Tom has {i} apples and buys {i + 2} more. How many apples does he have?",
+                "hotpotqa": f"In which country is the city where event {i} took place?",
+                "strategyqa": f"Is the number {i} even?"}[task]
+    answer = {"gsm8k": str(2 * i + 2), "hotpotqa": "France", "strategyqa": "yes" if i % 2 == 0 else "no"}[task]
+    return {"id": f"{task}:{i}", "task": task, "source_id": str(i), "template_id": "t1", "role": "student",
+            "style": "terse", "dialogue": [{"role": "system", "content": "You are a careful assistant."},
+                                           {"role": "user", "content": question}],
+            "needs_clarification": i % 3 == 0, "hidden_info": "I mean the one in Europe." if i % 3 == 0 else None,
+            "tools": ["wiki", "calc"], "expected_tool_calls": [], "answer": answer,
+            "context": [["Paris", ["Paris is the capital of France."]], ["Lyon", ["Lyon is a city in France."]]],
+            "difficulty": difficulty}
+
+
+def write_pool(path, n_rep=3):
+    combos = [(t, d) for t in ("gsm8k", "hotpotqa", "strategyqa") for d in ("easy", "medium", "hard")] * n_rep
+    path.write_text("".join(json.dumps(seed_row(i, t, d)) + "\n" for i, (t, d) in enumerate(combos)))
+    return path
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory):
+    root = tmp_path_factory.mktemp("train")
+    shutil.copytree(REPO / "configs", root / "configs")
+    write_pool(root / "pool.jsonl")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        mp.delenv("MLFLOW_TRACKING_URI", raising=False)
+        mp.delenv("MLFLOW_RUN_ID", raising=False)
+        mp.delenv("MLFLOW_EXPERIMENT_ID", raising=False)
+        for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
+                     "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
+            mp.setenv(k, v)
+        first = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=STEPS,
+                          out_dir=root / "full", parent_tags={"rc1.gate_run_id": "g1", "rc1.preflight_run_id": "p1"})
+        yield {"root": root, "first": first}
+        mlflow.set_tracking_uri(None)
+
+
+def last_per_step(path):
+    rows = {}
+    for r in iter_jsonl(path):
+        rows[int(r["rc1.step"])] = r          # a resumed run re-logs the steps after its checkpoint
+    return rows
+
+
+def test_training_leaves_a_finished_run_with_metrics(ws):
+    run = MlflowClient().get_run(ws["first"]["run_id"])
+    assert run.info.status == "FINISHED"
+    tags, metrics, params = run.data.tags, run.data.metrics, run.data.params
+    assert tags["rc1.stage"] == "train" and tags["rc1.finetune_effective"] == "lora"
+    assert tags["rc1.gate_run_id"] == "g1" and tags["rc1.model_version"] == ws["first"]["model_version"]
+    assert params["num_generations"] == "2"            # transformers' MLflowCallback logged into our run
+    hist = MlflowClient().get_metric_history(run.info.run_id, "rc1.loss")
+    assert sorted(m.step for m in hist) == list(range(1, STEPS + 1))
+    for key in ("rc1.kl", "rc1.clip_ratio", "rc1.lr", "rc1.mem_used_mb", "rc1.sec_per_step", "rc1.reward",
+                "loss", "reward"):
+        assert key in metrics, key
+    assert any(k.startswith("rc1.reward.") and k.split(".")[-1] in ("easy", "medium", "hard") for k in metrics)
+    assert {"sha256.adapter", "sha256.base", "sha256.metrics.jsonl"} <= set(tags)
+
+
+def test_checkpoints_and_registered_best(ws):
+    out = Path(ws["first"]["out_dir"])
+    assert (out / "latest").read_text().strip() == f"step_{STEPS:05d}"
+    assert sorted(p.name for p in out.glob("step_*")) == ["step_00002", "step_00004"]
+    assert (out / "best").is_dir() and ws["first"]["best_checkpoint"].startswith(str(out / "best"))
+    client = MlflowClient()
+    mv = client.get_model_version_by_alias("rc1-policy", "best")
+    assert str(mv.version) == ws["first"]["model_version"] and mv.run_id == ws["first"]["run_id"]
+    assert mv.source.endswith("/adapter")
+    assert mv.tags["rc1.preflight_run_id"] == "p1" and mv.tags["rc1.seed"] == "11"
+    files = {a.path for a in client.list_artifacts(mv.run_id, "adapter")}
+    assert {"adapter/adapter_config.json", "adapter/adapter_model.safetensors", "adapter/rc1_base.json"} <= files
+
+
+def test_kill_and_resume_continues_identically(ws):
+    root = ws["root"]
+    killed = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=STEPS,
+                       out_dir=root / "killed", stop_after=3)        # stops after step 3; last checkpoint: step 2
+    assert killed["stopped_early"] and killed["model_version"] is None
+    assert (root / "killed" / "latest").read_text().strip() == "step_00002"
+    resumed = run_train("configs/ppo_dev.yaml", resume_from=str(root / "killed"))
+    assert resumed["global_step"] == STEPS and resumed["out_dir"] == str(root / "killed")
+    full, again = last_per_step(root / "full" / "metrics.jsonl"), last_per_step(root / "killed" / "metrics.jsonl")
+    assert sorted(full) == sorted(again) == list(range(1, STEPS + 1))
+    for step in range(1, STEPS + 1):
+        for key in ("rc1.loss", "rc1.grad_norm", "rc1.reward", "rc1.kl", "rc1.lr", "rc1.beta"):
+            assert again[step][key] == pytest.approx(full[step][key], rel=1e-5, abs=1e-7), (step, key)
+    run = MlflowClient().get_run(resumed["run_id"])
+    assert run.data.tags["rc1.resumed_from"].endswith("step_00002")
+    steps = [m.step for m in MlflowClient().get_metric_history(resumed["run_id"], "rc1.loss")]
+    assert steps == [3, 4]                                            # the step counter continues
+
+
+def test_evaluate_then_promote_by_the_gates(ws, capsys):
+    version = ws["first"]["model_version"]
+    pool = {r["id"]: r for r in iter_jsonl("pool.jsonl")}
+    # hard HotpotQA/StrategyQA items, items that need clarification and items that do not
+    picks = ["gsm8k:0", "hotpotqa:3", "hotpotqa:5", "strategyqa:6", "strategyqa:8", "gsm8k:1"]
+    Path("shadow.jsonl").write_text("".join(json.dumps(pool[i]) + "\n" for i in picks))
+    failed = run_evaluate(version=version, shadow="shadow.jsonl", heldout="none", raise_on_fail=False,
+                          progress=False)
+    assert failed["passed"] is False                                  # a 4-step tiny model gains nothing
+    report = failed["report"]
+    assert {"success_by_task_difficulty", "clarify_success", "overclar_rate", "avg_turns"} <= set(report["policy"])
+    assert "hard_success_gain_pp" in report["deltas"]
+    with pytest.raises(SystemExit) as e:
+        main(["promote", "--version", version])
+    assert e.value.code == 2 and "not promoted" in capsys.readouterr().err
+    assert "RC1" not in MlflowClient().get_registered_model("rc1-policy").aliases
+
+    lenient = Path("configs/gates_lenient.yaml")
+    text = Path("configs/gates.yaml").read_text()
+    for key in ("hard_success_gain_pp_min", "clarify_success_gain_pp_min", "overclar_reduction_pct_min"):
+        text = text.replace(f"  {key}: ", f"  {key}: -1000  #")
+    lenient.write_text(text.replace("  avg_turns_increase_max: 0.0        ", "  avg_turns_increase_max: 1000 #"))
+    passed = run_evaluate(version=version, shadow="shadow.jsonl", heldout="none", gates_path=str(lenient),
+                          progress=False)
+    assert passed["passed"] is True
+    run = MlflowClient().get_run(passed["run_id"])
+    assert run.data.tags["rc1.model_version"] == version and "sha256.evaluate_report.json" in run.data.tags
+    res = run_promote(version=version)
+    assert res["evaluate_run_id"] == passed["run_id"]
+    assert str(MlflowClient().get_model_version_by_alias("rc1-policy", "RC1").version) == version
