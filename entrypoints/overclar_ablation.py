@@ -1,0 +1,88 @@
+"""`rc1 overclar-ablation` / `mlflow run . -e overclar_ablation`: best-of-K with and without the
+over-clarification penalty on scored candidates (--scored, else the newest shadow_run's).
+Gate: configs/gates.yaml overclar_ablation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from entrypoints._common import gates_option, reuse_option
+from entrypoints.shadow_run import resolve_scored, reward_params, scored_tags
+from rc1.config import load_gates, load_weights
+from rc1.errors import Rc1Error
+from rc1.io import read_json, read_jsonl, write_json
+from rc1.overclar import ablation, ablation_checks
+from rc1.tracking import run_mode, stage_run
+
+DEFAULT_REPORT = "reports/overclar_ablation.json"
+
+
+def run_overclar_ablation(alpha: float = 0.07, cap: int = 3, beta: float | None = None, scored: str | None = None,
+                          weights: str = "configs/weights.json", config: str | None = None,
+                          report: str = DEFAULT_REPORT, gates_path: str = "configs/gates.yaml",
+                          reuse: bool = True, subset_k: int = 0) -> dict[str, Any]:
+    gates = load_gates(gates_path).for_mode(run_mode())
+    w = load_weights(weights)
+    params_r = reward_params(config, alpha=alpha, cap=cap, beta=beta)
+    scored_path, scored_source = resolve_scored(scored)
+    rows = read_jsonl(scored_path)
+    report_path = Path(report)
+    if subset_k < 0:
+        raise Rc1Error("--subset-k must be 0 (best of all candidates) or a positive size")
+    params = {"alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta, "subset_k": subset_k,
+              "scored_source": scored_source}
+
+    with stage_run("overclar_ablation", params=params, inputs={"scored": scored_path, "weights": weights, "gates": gates_path},
+                   outputs={"report": report_path}, reuse=reuse, tags=scored_tags(rows)) as st:
+        if st.reused:
+            rep = read_json(report_path)
+            return {"checks": rep["checks"], "passed": rep["passed"], "report": str(report_path),
+                    "run_id": st.run_id, "reused": True}
+        st.log_file_input(scored_path, "scored_candidates")
+        st.log_config(gates.overclar_ablation, "gates_overclar_ablation.json")
+        rep = ablation(rows, w, params_r, subset_k or None)
+        checks = ablation_checks(rep, gates.overclar_ablation)
+        passed = all(c["pass"] for c in checks)
+        rep.update({"stage": "overclar_ablation", "passed": passed, "checks": checks, "weights": w.as_dict(),
+                    "scored": str(scored_path), "scored_source": scored_source})
+        write_json(report_path, rep)
+        st.log_artifact(report_path)
+        metrics = {f"{arm}.{k}": v for arm in ("with_penalty", "without_penalty")
+                   for k, v in rep[arm].items() if isinstance(v, (int, float))}
+        metrics.update({f"delta.{k}": v for k, v in rep["delta"].items() if v is not None})
+        st.log_metrics(metrics)
+        _echo(rep, passed)
+        st.verdict(checks, what="overclar_ablation")
+        return {"checks": checks, "passed": True, "report": str(report_path), "run_id": st.run_id}
+
+
+def _echo(rep: dict, passed: bool) -> None:
+    def f(v, pct=False):
+        return "n/a" if v is None else (f"{100 * v:.1f}%" if pct else f"{v:.4g}")
+
+    a, b, d = rep["without_penalty"], rep["with_penalty"], rep["delta"]
+    click.echo(f"overclar_ablation (alpha={rep['params']['alpha']}, cap={rep['params']['cap']}): over-clarification "
+               f"{f(a['overclar_rate'], True)} -> {f(b['overclar_rate'], True)} "
+               f"(-{f(d['overclar_rate_reduction_pct'])}%), avg turns {f(a['avg_turns'])} -> {f(b['avg_turns'])}, "
+               f"success {f(a['success'], True)} -> {f(b['success'], True)} -> {'PASS' if passed else 'FAIL'}")
+
+
+@click.command("overclar-ablation")
+@click.option("--alpha", default=0.07, show_default=True, help="penalty per needless clarifying question")
+@click.option("--cap", default=3, show_default=True, help="questions counted at most")
+@click.option("--beta", type=float, default=None, help="difficulty weighting (default: config)")
+@click.option("--scored", default=None, help="scored_candidates.jsonl (default: newest shadow_run's)")
+@click.option("--weights", default="configs/weights.json", show_default=True)
+@click.option("--config", default=None, help="ppo config for beta (default by RUN_MODE)")
+@click.option("--report", default=DEFAULT_REPORT, show_default=True)
+@click.option("--subset-k", "--subset_k", "subset_k", default=0, show_default=True,
+              help="0: best of all K candidates per item; k: best of k, averaged over every k-subset")
+@gates_option
+@reuse_option
+def command(alpha, cap, beta, scored, weights, config, report, subset_k, gates_path, reuse):
+    """Best-of-K selection with and without the penalty: over-clarification rate, avg turns, success."""
+    run_overclar_ablation(alpha=alpha, cap=cap, beta=beta, scored=scored, weights=weights, config=config,
+                          report=report, gates_path=gates_path, reuse=reuse, subset_k=subset_k)

@@ -1,0 +1,107 @@
+"""`rc1 weight-calib` / `mlflow run . -e weight_calib`: calibrate the reward weights on scored candidates.
+
+Input: --scored PATH, else the scored_candidates.jsonl of the newest finished shadow_run, else a fresh
+shadow run. Output: calibration_report_<ts>.json (always) and the weights file (--out, default
+configs/weights.json), written only when the gate (configs/gates.yaml weight_calib) and the weights
+constraints pass; on a failed gate the proposed weights are in the report and the run's
+weights_proposed.json artifact, and the weights file is left as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+from typing import Any
+
+import click
+
+from entrypoints._common import gates_option, reuse_option
+from entrypoints.shadow_run import resolve_scored, scored_tags
+from rc1.calibrate import calibrate, calibration_checks, design_matrix
+from rc1.config import DIMENSIONS, load_gates, load_weights
+from rc1.io import read_json, read_jsonl, write_json
+from rc1.reward import weights_check
+from rc1.tracking import run_mode, stage_run
+
+
+def run_weight_calib(cv: int = 5, boot: int = 200, l2: float = 0.1, seed: int = 42, scored: str | None = None,
+                     weights: str = "configs/weights.json", out: str | None = None, report: str | None = None,
+                     gates_path: str = "configs/gates.yaml", reuse: bool = True, progress: bool = True) -> dict[str, Any]:
+    gates = load_gates(gates_path).for_mode(run_mode())
+    w0 = load_weights(weights)
+    out_path = Path(out or weights)
+    ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
+    report_path = Path(report or f"reports/calibration_report_{ts}.json")
+    scored_path, scored_source = resolve_scored(scored)
+    rows = read_jsonl(scored_path)
+    cap = gates.weights.max_each
+    params = {"cv": cv, "boot": boot, "l2": l2, "seed": seed, "cap": cap, "out": str(out_path),
+              "scored_source": scored_source}
+
+    with stage_run("weight_calib", params=params, inputs={"scored": scored_path, "weights": weights, "gates": gates_path},
+                   outputs={"report": report_path, "weights": out_path}, reuse=reuse, tags=scored_tags(rows)) as st:
+        if st.reused:
+            rep = read_json(report_path)
+            return {"checks": rep["checks"], "passed": rep["passed"], "report": str(report_path),
+                    "weights": str(out_path), "run_id": st.run_id, "reused": True}
+        st.log_file_input(scored_path, "scored_candidates")
+        st.log_config(gates.weight_calib, "gates_weight_calib.json")
+        X, y, s, skipped = design_matrix(rows, str(scored_path))
+        w0_vec = [w0.as_dict()[d] for d in DIMENSIONS]
+        rep = calibrate(X, y, w0_vec, cv=cv, boot=boot, l2=l2, seed=seed, cap=cap, sample_weight=s,
+                        progress=progress)
+        checks = calibration_checks(rep, gates.weight_calib) + weights_check(rep["weights"], gates)
+        passed = all(c["pass"] for c in checks)
+        rep.update({"stage": "weight_calib", "passed": passed, "checks": checks, "skipped_failed_rows": skipped,
+                    "scored": str(scored_path), "scored_source": scored_source,
+                    "weights_written": str(out_path) if passed else None})
+        write_json(report_path, rep)
+        st.log_artifact(report_path)
+        st.log_json(rep["weights"], "weights_proposed.json")
+        imp, summ = rep["improvement"], rep["summary"]
+        st.log_metrics({
+            "n": rep["n"], "skipped_failed_rows": skipped, "success_rate": rep["success_rate"],
+            "rank_corr_median_old": summ["old"]["rank_corr_median"], "rank_corr_median_new": summ["new"]["rank_corr_median"],
+            "mae_median_old": summ["old"]["mae_median"], "mae_median_new": summ["new"]["mae_median"],
+            "rank_corr_median_improve_pct": imp["rank_corr_median_improve_pct"],
+            "mae_improve_pct": imp["mae_improve_pct"],
+            **{f"weight.{d}": v for d, v in rep["weights"].items()},
+            **{f"weight_ci_low.{d}": v["ci_low"] for d, v in rep["bootstrap"]["weights"].items()},
+            **{f"weight_ci_high.{d}": v["ci_high"] for d, v in rep["bootstrap"]["weights"].items()},
+        })
+        if passed:
+            write_json(out_path, rep["weights"])
+            st.log_artifact(out_path)
+        _echo(rep, passed, out_path)
+        st.verdict(checks, what="weight_calib")
+        return {"checks": checks, "passed": True, "report": str(report_path), "weights": str(out_path),
+                "run_id": st.run_id}
+
+
+def _echo(rep: dict, passed: bool, out: Path) -> None:
+    def f(v):
+        return "n/a" if v is None else f"{v:.4g}"
+
+    imp, s = rep["improvement"], rep["summary"]
+    click.echo(f"weight_calib: n={rep['n']}, rank-corr median old {f(s['old']['rank_corr_median'])} -> new "
+               f"{f(s['new']['rank_corr_median'])} ({f(imp['rank_corr_median_improve_pct'])}%), MAE median old "
+               f"{f(s['old']['mae_median'])} -> new {f(s['new']['mae_median'])} ({f(imp['mae_improve_pct'])}% lower); "
+               + ", ".join(f"{d}={v:.3f}" for d, v in rep["weights"].items())
+               + (f" -> PASS, written to {out}" if passed else " -> FAIL, weights not written"))
+
+
+@click.command("weight-calib")
+@click.option("--cv", default=5, show_default=True, help="cross-validation folds")
+@click.option("--boot", default=200, show_default=True, help="bootstrap resamples")
+@click.option("--l2", default=0.1, show_default=True, help="L2 prior strength toward the current weights")
+@click.option("--seed", default=42, show_default=True)
+@click.option("--scored", default=None, help="scored_candidates.jsonl (default: newest shadow_run's)")
+@click.option("--weights", default="configs/weights.json", show_default=True, help="current weights (the prior)")
+@click.option("--out", default=None, help="where to write the calibrated weights (default: --weights)")
+@click.option("--report", default=None, help="report path (default: reports/calibration_report_<ts>.json)")
+@gates_option
+@reuse_option
+def command(cv, boot, l2, seed, scored, weights, out, report, gates_path, reuse):
+    """NNLS + L2 prior, CV and bootstrap; writes weights.json (projected onto the capped simplex) and a report."""
+    run_weight_calib(cv=cv, boot=boot, l2=l2, seed=seed, scored=scored, weights=weights, out=out, report=report,
+                     gates_path=gates_path, reuse=reuse)

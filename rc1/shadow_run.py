@@ -1,0 +1,267 @@
+"""Shadow run core: score the same candidates with the old score and the new reward, and compare them.
+
+Definitions (every number in the report):
+- spearman, kendall_tau: rank correlation of old vs new over all scored candidates (global, not per item).
+- topK_overlap (K = 10, 20): global over all candidates of the shadow set: |top-K by old ∩ top-K by new| / K.
+  Judge scores tie a lot, so membership is tie-aware: a candidate inside a tie group that straddles the
+  K-th place counts with probability (free places / group size), i.e. the expected overlap under random
+  tie-breaking, not an artefact of sort order. `top10pct_overlap` is the same for K = 10% of candidates.
+- corr_to_success_old/new: Spearman correlation between the score and success (0/1) over all candidates.
+  success = rc1.answers.is_correct(final answer) and, when the item needs clarification, at least one
+  clarifying question asked.
+- corr_improve_pct = 100 * (corr_new - corr_old) / |corr_old|.
+A candidate whose judge result failed has no score: it is counted (n_failed) and left out of every metric.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+from scipy import stats
+
+from rc1.answers import is_correct
+from rc1.config import DIMENSIONS, ShadowRunGate
+from rc1.dialogue import analyze
+from rc1.reward import RewardParams, judge_request, old_score, weights_dict
+from rc1.scoring.base import Judge
+
+TOPK = (10, 20)
+_ROUND = 9  # scores equal up to float noise are ties
+
+
+# ---------------------------------------------------------------- rank metrics
+def _clean(x: Sequence[float]) -> np.ndarray:
+    return np.round(np.asarray(x, dtype=float), _ROUND)
+
+
+def _corr(fn, a: Sequence[float], b: Sequence[float]) -> float | None:
+    a, b = _clean(a), _clean(b)
+    if len(a) < 2 or np.all(a == a[0]) or np.all(b == b[0]):
+        return None  # undefined for constant input
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = float(fn(a, b)[0])
+    return None if math.isnan(value) else value
+
+
+def spearman(a, b) -> float | None:
+    return _corr(stats.spearmanr, a, b)
+
+
+def kendall_tau(a, b) -> float | None:
+    return _corr(stats.kendalltau, a, b)
+
+
+def topk_membership(scores: Sequence[float], k: int) -> np.ndarray:
+    """P(candidate i is in the top k) under uniform random tie-breaking."""
+    s = _clean(scores)
+    n = len(s)
+    k = min(k, n)
+    member = np.zeros(n)
+    if k <= 0:
+        return member
+    threshold = np.sort(s)[::-1][k - 1]
+    above = s > threshold
+    tied = s == threshold
+    member[above] = 1.0
+    member[tied] = (k - above.sum()) / tied.sum()
+    return member
+
+
+def topk_overlap(old: Sequence[float], new: Sequence[float], k: int) -> float | None:
+    """Expected |top-k(old) ∩ top-k(new)| / k (tie-aware); None when there are no candidates."""
+    n = len(old)
+    if n == 0:
+        return None
+    k = min(k, n)
+    return float(np.dot(topk_membership(old, k), topk_membership(new, k)) / k)
+
+
+def improve_pct(old: float | None, new: float | None) -> float | None:
+    if old is None or new is None or abs(old) < 1e-12:
+        return None
+    return 100.0 * (new - old) / abs(old)
+
+
+# ---------------------------------------------------------------- scoring
+def success_of(task: str, gold: Any, needs_clarification: bool, clarifications: int, final_answer: str) -> bool:
+    return is_correct(task, final_answer, gold) and (not needs_clarification or clarifications >= 1)
+
+
+def score_candidates(items: Mapping[str, Mapping[str, Any]], candidates: Sequence[Any], judge: Judge,
+                     weights, params: RewardParams, progress: bool = True) -> list[dict]:
+    """Judge every candidate once; one row per candidate with the 7 dims, old, new and success.
+
+    `items` maps item id -> the item as a seed-shaped mapping (see rc1.responder.ShadowItem.as_seed);
+    each candidate has item_id, candidate_id, kind, dialogue and prefix_len.
+    """
+    w = weights_dict(weights)
+    requests = [judge_request(items[c.item_id], c.dialogue, candidate_id=c.candidate_id) for c in candidates]
+    results = judge.score_many(requests, progress=progress)
+    if len(results) != len(requests):
+        raise RuntimeError(f"judge returned {len(results)} results for {len(requests)} requests")
+    rows = []
+    for cand, req, res in zip(candidates, requests, results):
+        ep = analyze(list(cand.dialogue), cand.prefix_len)
+        item = items[cand.item_id]
+        correct = is_correct(req.task, ep.final_answer, item["answer"])
+        row = {
+            "item_id": cand.item_id, "candidate_id": cand.candidate_id, "kind": cand.kind, "task": req.task,
+            "difficulty": req.difficulty, "needs_clarification": req.needs_clarification,
+            "clarifications": ep.clarifications, "tool_calls": ep.tool_calls, "turns": ep.turns,
+            "final_answer": ep.final_answer, "correct": correct,
+            "success": success_of(req.task, item["answer"], req.needs_clarification, ep.clarifications,
+                                  ep.final_answer),
+            "failed": bool(res.failed or res.scores is None), "unstable": res.unstable, "weight": res.weight,
+            "cached": res.cached, "error": res.error,
+        }
+        if row["failed"]:
+            row.update({"scores": None, "old": None, "new": None})
+        else:
+            row.update({
+                "scores": {d: float(res.scores[d]) for d in DIMENSIONS},
+                "old": old_score(res.scores),
+                "new": params.reward(res.scores, w, needs_clarification=req.needs_clarification,
+                                     clarifications=ep.clarifications, difficulty=req.difficulty),
+            })
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------- report
+def block_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    old = [r["old"] for r in rows]
+    new = [r["new"] for r in rows]
+    succ = [float(r["success"]) for r in rows]
+    c_old, c_new = spearman(old, succ), spearman(new, succ)
+    out = {
+        "n": len(rows),
+        "spearman": spearman(old, new),
+        "kendall_tau": kendall_tau(old, new),
+        **{f"top{k}_overlap": topk_overlap(old, new, k) for k in TOPK},
+        "top10pct_overlap": topk_overlap(old, new, max(1, round(0.10 * len(rows)))) if rows else None,
+        "corr_to_success_old": c_old,
+        "corr_to_success_new": c_new,
+        "corr_improve_pct": improve_pct(c_old, c_new),
+        "success_rate": float(np.mean(succ)) if rows else None,
+        "mean_old": float(np.mean(old)) if rows else None,
+        "mean_new": float(np.mean(new)) if rows else None,
+    }
+    return out
+
+
+def shadow_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    rows = list(rows)
+    ok = [r for r in rows if not r["failed"]]
+    m = block_metrics(ok)
+    m.update({"n_candidates": len(rows), "n_scored": len(ok), "n_failed": len(rows) - len(ok),
+              "n_items": len({r["item_id"] for r in rows}), "topk_scope": "global"})
+    m.update(within_item_metrics(ok))
+    key = lambda v: v if v is not None else "unknown"  # noqa: E731
+    m["by_difficulty"] = {b: block_metrics([r for r in ok if key(r["difficulty"]) == b])
+                          for b in sorted({key(r["difficulty"]) for r in ok})}
+    m["by_task"] = {t: block_metrics([r for r in ok if r["task"] == t]) for t in sorted({r["task"] for r in ok})}
+    m["by_kind"] = {k: {"n": len(g), "mean_old": float(np.mean([r["old"] for r in g])),
+                        "mean_new": float(np.mean([r["new"] for r in g])),
+                        "success_rate": float(np.mean([r["success"] for r in g]))}
+                    for k in sorted({r["kind"] for r in ok}) for g in [[r for r in ok if r["kind"] == k]]}
+    return m
+
+
+def within_item_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+    """Ungated context: the same comparisons inside each item's candidates (what a group-relative policy
+    gradient sees), averaged over the items where they are defined. The difficulty factor is constant
+    within an item, so it cannot move these."""
+    groups: dict[str, list] = {}
+    for r in rows:
+        groups.setdefault(r["item_id"], []).append(r)
+    rank, c_old, c_new = [], [], []
+    for g in groups.values():
+        old, new, succ = [r["old"] for r in g], [r["new"] for r in g], [float(r["success"]) for r in g]
+        rank.append(spearman(old, new))
+        c_old.append(spearman(old, succ))
+        c_new.append(spearman(new, succ))
+
+    def mean(vals):
+        vals = [v for v in vals if v is not None]
+        return float(np.mean(vals)) if vals else None
+
+    co, cn = mean(c_old), mean(c_new)
+    return {"spearman_within_item_mean": mean(rank), "corr_to_success_within_item_old": co,
+            "corr_to_success_within_item_new": cn, "corr_improve_pct_within_item": improve_pct(co, cn)}
+
+
+def shadow_checks(metrics: Mapping[str, Any], gate: ShadowRunGate) -> list[dict]:
+    def check(name, value, threshold):
+        return {"name": name, "value": value, "threshold": f">= {threshold:g}",
+                "pass": value is not None and value >= threshold}
+
+    return [
+        check("spearman", metrics["spearman"], gate.spearman_min),
+        check("top10_overlap", metrics["top10_overlap"], gate.top10_overlap_min),
+        check("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min),
+    ]
+
+
+def flat_metrics(metrics: Mapping[str, Any]) -> dict[str, float]:
+    """Numbers for mlflow.log_metrics: the global ones plus by_difficulty.<b>.<m> and by_task.<t>.<m>."""
+    out = {k: v for k, v in metrics.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    for group in ("by_difficulty", "by_task"):
+        for name, block in metrics.get(group, {}).items():
+            out.update({f"{group}.{name}.{k}": v for k, v in block.items() if isinstance(v, (int, float))})
+    return {k: float(v) for k, v in out.items() if v is not None}
+
+
+# ---------------------------------------------------------------- difficulty of shadow items
+def item_difficulties(records: Sequence[Mapping[str, Any]]) -> tuple[dict[str, str], str]:
+    """Difficulty bucket per item id, and where it came from.
+
+    The records' own `difficulty` when every record has one; otherwise rc1.difficulty's score and its
+    per-task tertiles computed over the shadow set itself (the same rule the difficulty stage uses)."""
+    from rc1.reward import seed_difficulty
+
+    own = {str(r["id"]): seed_difficulty(r) for r in records}
+    if records and all(own.values()):
+        return own, "records"
+    from rc1.difficulty import BUCKETS, assign_buckets, build_table
+
+    table = build_table(records)
+    _, bucket = assign_buckets(table.columns, table.tasks, table.ids)
+    return {i: BUCKETS[int(b)] for i, b in zip(table.ids, bucket)}, "rc1.difficulty tertiles over the shadow set"
+
+
+# ---------------------------------------------------------------- clarification items
+VAGUE = ("the one I mentioned", "a certain one", "that one")
+
+
+def clarify_items(records: Sequence[Mapping[str, Any]], rate: float, seed: int) -> tuple[list[dict], int]:
+    """Make a `rate` share of plain Task records (per task) clarification items, deterministically.
+
+    A record that already says whether it needs clarification (a seed, or a shadow set made with
+    clarification) is kept as it is. For the others, rc1.clarify finds the facts the question needs;
+    items that have one are shuffled with the seed, and the first round(rate x task items) of them get
+    that fact removed from the question and kept as hidden_info (what the user reveals when asked).
+    Returns (records, number converted)."""
+    import random
+
+    from rc1.clarify import removals
+
+    out = [dict(r) for r in records]
+    plain = [i for i, r in enumerate(out) if "needs_clarification" not in r and not r.get("dialogue")]
+    converted = 0
+    for task in sorted({out[i]["task"] for i in plain}):
+        idx = [i for i in plain if out[i]["task"] == task]
+        options = {i: removals(out[i]) for i in idx}
+        able = [i for i in idx if options[i]]
+        rng = random.Random(f"{seed}:clarify:{task}")
+        rng.shuffle(able)
+        for i in able[: min(len(able), round(rate * len(idx)))]:
+            removal = rng.choice(options[i])
+            out[i]["question"] = removal.apply(out[i]["question"], rng.choice(VAGUE))
+            out[i]["hidden_info"] = f"Sorry, I left that out: {removal.fact}."
+            out[i]["needs_clarification"] = True
+            converted += 1
+    return out, converted

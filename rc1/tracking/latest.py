@@ -1,0 +1,38 @@
+"""Fetch an output of the newest finished run of a stage (weight_calib and overclar_ablation read the
+scored candidates of the newest shadow_run this way)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import mlflow
+from mlflow.tracking import MlflowClient
+
+from rc1.errors import Rc1Error
+from rc1.io import sha256_file
+
+
+def newest_stage_output(stage: str, output: str, dest_dir: str | Path,
+                        mode: str | None = None) -> tuple[Path, str] | None:
+    """(local copy, run id) of output `output` (the stage_run outputs key) of the newest FINISHED run of
+    `stage` (of RUN_MODE `mode` when given) that computed it; reused runs hold no artifacts of their own.
+    None when there is no such run. The copy's sha256 is checked against the run's `sha256.<name>` tag."""
+    from rc1.tracking import setup_tracking
+
+    setup_tracking()
+    where = f"tags.`rc1.stage` = '{stage}' AND tags.`rc1.computed` = 'true' AND attributes.status = 'FINISHED'"
+    if mode:
+        where += f" AND tags.`rc1.mode` = '{mode}'"
+    runs = mlflow.search_runs(search_all_experiments=True, filter_string=where,
+                              order_by=["attributes.start_time DESC"], max_results=20, output_format="list")
+    for run in runs:
+        art = run.data.tags.get(f"rc1.output.{output}")
+        if not art:
+            continue
+        Path(dest_dir).mkdir(parents=True, exist_ok=True)
+        local = Path(MlflowClient().download_artifacts(run.info.run_id, art, str(dest_dir)))
+        want = run.data.tags.get(f"sha256.{Path(art).name}")
+        if want and sha256_file(local) != want:
+            raise Rc1Error(f"run {run.info.run_id}: artifact {art} does not match its sha256 tag")
+        return local, run.info.run_id
+    return None
