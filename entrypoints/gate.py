@@ -67,7 +67,14 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         g.log_json({"preflight_run_id": pre.info.run_id, "trained": trained}, "gate_summary.json")
         result = {"run_id": g.run_id, "preflight_run_id": pre.info.run_id, "trained": trained}
         if evaluate:
-            result["evaluate"] = run_evaluate(alias="best", shadow=shadow, parent_tags=link)
+            # the RC1 verdict is recorded on the evaluate run and decides `promote`; the gate itself
+            # succeeded once training ran, so a failing verdict is reported, not raised
+            ev = run_evaluate(alias="best", shadow=shadow, parent_tags=link, raise_on_fail=False)
+            result["evaluate"] = ev
+            g.set_tags({"rc1.evaluated_version": ev.get("version"), "rc1.rc1_verdict": "pass" if ev.get("passed") else "fail"})
+            click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] evaluate: version {ev.get('version')} "
+                       f"{'meets' if ev.get('passed') else 'does not meet'} the RC1 gates "
+                       f"(`rc1 promote --alias best` {'will set' if ev.get('passed') else 'will refuse'} RC1)", err=True)
     return result
 
 

@@ -9,7 +9,6 @@ explicitly waived) does the parent get rc1.round2_pass=true and reports/prefligh
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -109,14 +108,15 @@ def _difficulty(c: Ctx, r: int) -> dict:
 def _probe_scorer(c: Ctx, r: int) -> dict:
     from entrypoints.probe_scorer import run_probe_scorer
 
-    return run_probe_scorer(n=8, provider=None, live=c.mode == "prod")
+    return run_probe_scorer(n=8, provider=None, live=c.mode == "prod", gates_path=c.gates_path)
 
 
 def _assert_not_simulated(c: Ctx, r: int) -> dict:
     from entrypoints.assert_not_simulated import run_assert_not_simulated
 
     g = load_gates(c.gates_path).anti_simulation
-    return run_assert_not_simulated(cache_hit_lt=g.cache_hit_lt_round1 if r == 1 else g.cache_hit_lt_round2)
+    return run_assert_not_simulated(cache_hit_lt=g.cache_hit_lt_round1 if r == 1 else g.cache_hit_lt_round2,
+                                    round_no=r, config_path=c.config_path, gates_path=c.gates_path)
 
 
 def _shadow_run(c: Ctx, r: int) -> dict:
@@ -124,7 +124,8 @@ def _shadow_run(c: Ctx, r: int) -> dict:
 
     g = load_gates(c.gates_path).shadow
     return run_shadow_run(data_dir=c.data_dir, n=g.n, seed=g.seed, stratify=True, tag="pre_run_check",
-                          shadow=str(c.shadow), report=str(c.out / "shadow_run_report.json"), reuse=c.reuse)
+                          shadow=str(c.shadow), report=str(c.out / "shadow_run_report.json"),
+                          config=c.config_path, gates_path=c.gates_path, reuse=c.reuse)
 
 
 # ---- rounds ---------------------------------------------------------------------------------------
@@ -163,16 +164,13 @@ def _run_round(round_no: int, c: Ctx, gates) -> dict:
 
 
 def _print_summary(summary: dict) -> None:
-    from entrypoints.cli import print_checks_table
-
+    """One line per step; the failing checks' table is printed once, by the CLI, from GateFailed."""
     state = "PASSED" if summary["passed"] else "FAILED"
     click.echo(f"[rc1{' DEV' if summary['mode'] == 'dev' else ''}] preflight round {summary['round']}: {state}", err=True)
     for s in summary["steps"]:
         mark = "ok " if s["passed"] else "FAIL"
         extra = f" (waived in dev: {', '.join(s['waived'])})" if s["waived"] else ""
         click.echo(f"    {mark} {s['step']}{extra}" + (f": {s['error']}" if s["error"] else ""), err=True)
-    if summary["failing"]:
-        print_checks_table([{**c, "name": f"{c['step']}.{c['name']}"} for c in summary["failing"]], stream=sys.stderr)
 
 
 def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000, out_dir: str = "out",

@@ -56,3 +56,12 @@ def test_metrics_are_rechecked_against_current_thresholds(tmp_path):
     assert any("leak_count" in p for p in problems) and any("shadow_run did not pass" in p for p in problems)
     del metrics[RECHECKS[3][0]]
     assert any("missing" in p for p in preflight_problems(tags, metrics, GATES))
+
+
+def test_dev_waived_steps_are_not_rechecked_but_prod_ones_are(tmp_path):
+    tags, metrics, _ = _passing(tmp_path)
+    metrics["round2.shadow_run.top10_overlap"] = 0.4
+    tags["rc1.mode"] = "prod"
+    assert any("top10_overlap" in p for p in preflight_problems(tags, metrics, GATES))
+    tags.update({"rc1.mode": "dev", "rc1.waived": "shadow_run.top10_overlap"})
+    assert preflight_problems(tags, metrics, GATES.for_mode("dev")) == []

@@ -1,0 +1,137 @@
+"""`rc1 assert-not-simulated --cache_hit_lt 0.90` / `mlflow run . -e assert_not_simulated`.
+
+Passes only when scoring is real: RUN_MODE=prod, simulate=false in the ppo config, a live provider
+(never the heuristic), billable calls >= 1, latency > 0 and a cache hit rate under the bar.
+
+Where the counters come from:
+- default: its own small scoring pass through the judge cache. Without --seed the probe prompts are
+  new (a random session line), so a real judge must be called. With --seed S they are the same on
+  every run: a re-run is then fully cached, makes zero provider calls, and fails, as it should.
+- --run-id R: the counters a scoring run logged with rc1.scoring.judge.stats_metrics (billable_count,
+  avg_latency_ms, cache_hit_rate, ..., optionally prefixed `scorer.`) and its provider (tag
+  scorer.provider / rc1.judge_provider, or param judge_provider).
+The stage is never reused from an earlier run (a reused verdict would itself be a simulation).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+
+import click
+
+from entrypoints._common import gates_option
+from entrypoints.probe_scorer import _unset
+from rc1.config import load_gates, load_ppo_scale
+from rc1.errors import Rc1Error
+from rc1.scoring.judge import make_judge, scorer_tags, stats_metrics
+from rc1.scoring.probe import anti_simulation_checks, probe_requests
+from rc1.scoring.providers import HEURISTIC, PROVIDERS
+from rc1.scoring.settings import run_mode
+from rc1.scoring.spec import JUDGE_SPEC_VERSION
+from rc1.tracking import stage_run
+
+_COUNTERS = ("billable_count", "avg_latency_ms", "cache_hit_rate", "cache_hits", "cache_misses", "calls",
+             "429_rate", "rps", "failed", "requests")
+
+
+def counters_of_run(run_id: str) -> dict:
+    """The judge counters a scoring run logged (scorer.<name> metrics, or unprefixed ones)."""
+    from rc1.tracking.queries import get_run
+
+    try:
+        run = get_run(run_id)
+    except Exception as e:  # MlflowException: unknown id, unreachable server
+        raise Rc1Error(f"--run-id {run_id}: {type(e).__name__}: {str(e).splitlines()[0][:200]}") from None
+    m, tags, params = run.data.metrics, run.data.tags, run.data.params
+    stats = {k: m.get(f"scorer.{k}", m.get(k)) for k in _COUNTERS}
+    if stats["avg_latency_ms"] is None:
+        stats["avg_latency_ms"] = m.get("latency_ms")
+    if stats["billable_count"] is None or stats["cache_hit_rate"] is None:
+        raise Rc1Error(f"--run-id {run_id}: the run logged no judge counters "
+                       "(scorer.billable_count, scorer.cache_hit_rate); was it a scoring run?")
+    stats = {k: v for k, v in stats.items() if v is not None}
+    stats["provider"] = (tags.get("scorer.provider") or tags.get("rc1.judge_provider") or params.get("judge_provider")
+                         or params.get("provider"))
+    if "scorer.live" in tags:
+        stats["live"] = tags["scorer.live"].lower() == "true"
+    else:  # runs that name their provider only: every provider but the heuristic is an HTTP endpoint
+        stats["live"] = stats["provider"] in PROVIDERS and stats["provider"] != HEURISTIC
+    return stats
+
+
+def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | None = None, n: int = 8,
+                             seed: int | None = None, provider: str | None = None, model: str | None = None,
+                             round_no: int = 1, config_path: str = "configs/ppo_scale.yaml",
+                             gates_path: str = "configs/gates.yaml", progress: bool = True) -> dict:
+    gates = load_gates(gates_path)
+    if cache_hit_lt is None:
+        cache_hit_lt = (gates.anti_simulation.cache_hit_lt_round1 if round_no == 1
+                        else gates.anti_simulation.cache_hit_lt_round2)
+    if not 0 < cache_hit_lt <= 1:
+        raise Rc1Error(f"--cache_hit_lt {cache_hit_lt}: expected a fraction in (0, 1]")
+    if n < 1:
+        raise Rc1Error(f"--n {n}: need at least 1 request")
+    mode = run_mode()
+    simulate = load_ppo_scale(config_path).simulate
+    params = {"cache_hit_lt": cache_hit_lt, "run_id": run_id or "", "n": n, "seed": "fresh" if seed is None else seed,
+              "provider": provider or "env", "model": model or "env", "round": round_no, "run_mode": mode,
+              "config": config_path, "spec_version": JUDGE_SPEC_VERSION}
+    with stage_run("assert_not_simulated", params=params, reuse=False) as st:
+        st.log_config(gates.anti_simulation, "gates.json")
+        st.set_tags({"rc1.simulate": str(simulate).lower()})
+        refused, stats = None, {"provider": provider or os.environ.get("SCORER_PROVIDER") or "unset"}
+        if run_id:
+            stats = counters_of_run(run_id)
+            st.set_tags({"scorer.source_run": run_id, "scorer.provider": stats.get("provider")})
+        else:
+            try:
+                judge = make_judge(provider, model, live=True, gates_path=gates_path)
+            except Rc1Error as e:
+                refused = str(e)
+                st.set_tags({"scorer.refused": refused[:500]})
+            else:
+                st.set_tags(scorer_tags(judge))
+                nonce = uuid.uuid4().hex if seed is None else f"seed-{seed}"
+                judge.score_many(probe_requests(n, seed=seed or 0, nonce=nonce), progress=progress)
+                stats = judge.stats()
+        st.log_metrics({**stats_metrics(stats), "latency_ms": stats.get("avg_latency_ms", 0.0)})
+        st.log_json({"stats": stats, "refused": refused, "source_run": run_id}, "anti_simulation.json")
+        g = gates.probe_scorer
+        checks = anti_simulation_checks(stats, cache_hit_lt, mode, simulate, g.billable_min, g.latency_ms_min, refused)
+        st.verdict(checks, what="assert_not_simulated")
+    return {"checks": checks, "stats": stats, "run_id": st.run_id}
+
+
+def _seed(value: str | None) -> int | None:
+    if value in (None, "", "fresh", "none", "None"):
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an integer or 'fresh'", param_hint="--seed") from None
+
+
+@click.command("assert-not-simulated")
+@click.option("--cache_hit_lt", "--cache-hit-lt", "cache_hit_lt", type=float, default=None,
+              help="pass only below this cache hit rate (default: gates.yaml anti_simulation for --round)")
+@click.option("--run-id", "--run_id", "run_id", default=None, help="judge the counters of this scoring run instead")
+@click.option("--n", default=8, show_default=True, type=int, help="requests of the own scoring pass")
+@click.option("--seed", default="fresh", show_default=True, callback=lambda ctx, p, v: _seed(v),
+              help="an integer fixes the probe prompts (a re-run is then cached); 'fresh': new prompts every run")
+@click.option("--provider", default=None, help="judge provider (default or 'env': $SCORER_PROVIDER)")
+@click.option("--model", default=None, help="judge model (default: $SCORER_MODEL)")
+@click.option("--round", "round_no", type=click.Choice(["1", "2"]), default="1", show_default=True,
+              help="preflight round whose bar applies when --cache_hit_lt is not given")
+@click.option("--config", "config_path", default="configs/ppo_scale.yaml", show_default=True,
+              help="ppo config whose `simulate` must be false")
+@gates_option
+def command(cache_hit_lt, run_id, n, seed, provider, model, round_no, config_path, gates_path):
+    """Refuse simulated scoring: prod mode, simulate=false, live billable calls, cache hit rate under the bar."""
+    out = run_assert_not_simulated(cache_hit_lt, _unset(run_id), n, seed, _unset(provider), _unset(model),
+                                   int(round_no), config_path, gates_path)
+    s = out["stats"]
+    click.echo(json.dumps({k: s.get(k) for k in ("provider", "billable_count", "avg_latency_ms", "cache_hit_rate",
+                                                  "calls")}))
+    click.echo("assert_not_simulated passed")

@@ -1,0 +1,55 @@
+"""`rc1 scorecache stat | invalidate --spec V | replay-bad`: look after the judge cache
+($RC1_CACHE_DIR/judge_cache.sqlite, default ~/.cache/rc1/judge_cache.sqlite)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from rc1.errors import Rc1Error
+from rc1.scoring.cache import JudgeCache
+from rc1.scoring.settings import JudgeSettings
+
+
+def _cache() -> JudgeCache:
+    return JudgeCache(ttl_days=JudgeSettings.from_env().cache_ttl_days)
+
+
+@click.group("scorecache")
+def command():
+    """The sqlite judge cache: counters, invalidation by judge spec version, replay of failed/unstable items."""
+
+
+@command.command("stat")
+@click.option("--purge-expired", is_flag=True, help="also delete entries older than the TTL")
+def stat(purge_expired):
+    """Entries by spec/provider/model, expired entries, failed/unstable records, lifetime hit rate."""
+    cache = _cache()
+    purged = cache.purge_expired() if purge_expired else None
+    out = cache.totals()
+    if purged is not None:
+        out["purged"] = purged
+    click.echo(json.dumps(out, indent=2))
+
+
+@command.command("invalidate")
+@click.option("--spec", required=True, help="judge spec version whose entries are dropped (e.g. judge-v1)")
+def invalidate(spec):
+    """Drop every cached sample and failed/unstable record of one judge spec version."""
+    click.echo(json.dumps({"spec": spec, "deleted": _cache().invalidate(spec)}))
+
+
+@command.command("replay-bad")
+@click.option("--provider", default=None, help="judge provider (default: $SCORER_PROVIDER)")
+@click.option("--model", default=None, help="judge model (default: $SCORER_MODEL)")
+def replay_bad_cmd(provider, model):
+    """Re-score the recorded failed/unstable requests with the current provider (fresh samples).
+    Exit 2 when some still fail."""
+    from rc1.scoring.judge import make_judge
+    from rc1.scoring.replay import replay_bad
+
+    out = replay_bad(make_judge(provider, model, cache=_cache()))
+    click.echo(json.dumps(out))
+    if out["after"]["failed"]:
+        raise Rc1Error(f"replay-bad: {out['after']['failed']} of {out['replayed']} requests still fail")

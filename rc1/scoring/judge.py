@@ -1,0 +1,336 @@
+"""The K-sample judge: cache -> rate limiter -> provider -> strict parser, median per dimension.
+
+    judge = make_judge()                       # SCORER_PROVIDER, SCORER_MODEL, REWARD_LIVE_MODE, RUN_MODE
+    results = judge.score_many(requests)       # one JudgeResult per request, in order
+    judge.stats()                              # calls, billable_count, cache_hit_rate, rps, 429_rate, ...
+
+Every request gets K samples (distinct sample index, so distinct cache keys). A sample that cannot
+be obtained (bounded retries on 429/5xx/timeouts, then bounded re-asks on malformed replies) makes
+the request failed: failed=True, scores=None. Nothing is ever filled in with 0, 1 or another judge.
+A request whose variance exceeds the bound on any dimension is unstable: with policy `downweight`
+it gets weight `unstable_weight`; with `rescore` it gets K more samples and the median over all of
+them (still unstable after that: down-weighted too). Unstable requests become unstable_rows.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import statistics
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from rc1.config import DIMENSIONS
+from rc1.errors import Rc1Error
+from rc1.io import write_jsonl
+from rc1.scoring.base import JudgeRequest, JudgeResult
+from rc1.scoring.cache import JudgeCache
+from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, TokenBucket, backoff_s
+from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, Transient, make_provider
+from rc1.scoring.settings import JudgeSettings, live_mode, resolve_unstable_variance, run_mode
+from rc1.scoring.spec import JUDGE_SPEC_VERSION, MalformedReply, parse_reply
+
+log = logging.getLogger("rc1.scoring")
+
+CACHE_MODES = ("readwrite", "refresh", "off")  # refresh: never read, always write (fresh samples)
+_CIRCUIT_STATUSES = (401, 403, 404)            # configuration errors: stop calling at once
+
+
+class SampleFailed(Exception):
+    pass
+
+
+class ScoringJudge:
+    def __init__(self, provider: Provider, settings: JudgeSettings | None = None, cache: JudgeCache | None = None,
+                 cache_mode: str = "readwrite", unstable_variance: float = 0.08, seed: int = 0):
+        if cache_mode not in CACHE_MODES:
+            raise Rc1Error(f"cache mode {cache_mode!r}: expected one of {CACHE_MODES}")
+        self._p = provider
+        self.provider, self.model, self.live = provider.name, provider.model, bool(provider.live)
+        self.settings = settings or JudgeSettings()
+        self.cache = cache
+        self.cache_mode = cache_mode if cache is not None else "off"
+        self.unstable_variance = unstable_variance
+        s = self.settings
+        self.bucket = TokenBucket(s.rate, s.burst, decrease=s.rate_decrease, increase=s.rate_increase,
+                                  cooldown_s=s.throttle_cooldown_s)
+        self.concurrency = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency,
+                                               s.window, s.shrink_429_ratio, s.grow_after)
+        self.calls = CallStats()
+        self.unstable_rows: list[dict[str, Any]] = []
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._circuit: str | None = None  # set once the provider refused us or looks down: fail fast
+        self._consecutive_errors = 0
+        self._n = {"requests": 0, "failed": 0, "unstable": 0, "cache_hits": 0, "cache_misses": 0}
+
+    # ------------------------------------------------------------ public
+    def describe(self) -> dict[str, Any]:
+        """Loggable description (never the API key)."""
+        return {**self._p.describe(), "samples": self.settings.samples, "cache_mode": self.cache_mode,
+                "unstable_variance": self.unstable_variance, "unstable_policy": self.settings.unstable_policy}
+
+    def score(self, request: JudgeRequest) -> JudgeResult:
+        return self.score_many([request], progress=False)[0]
+
+    def score_many(self, requests: list[JudgeRequest], progress: bool = True, fresh: bool = False) -> list[JudgeResult]:
+        """Score every request, in order; one result per request. fresh=True skips cache reads."""
+        t0 = time.perf_counter()
+        requests = list(requests)
+        k = self.settings.samples
+        try:
+            samples, errors, latency = self._collect(requests, range(k), fresh, progress, "judge")
+            results = [self._aggregate(r, samples[i], errors[i], latency[i]) for i, r in enumerate(requests)]
+            if self.settings.unstable_policy == "rescore":
+                again = [i for i, res in enumerate(results) if res.unstable]
+                if again:
+                    extra, _, lat2 = self._collect([requests[i] for i in again], range(k, 2 * k), fresh, progress,
+                                                   "rescore")
+                    for j, i in enumerate(again):
+                        first = results[i]
+                        merged = self._aggregate(requests[i], samples[i] + extra[j], errors[i], latency[i] + lat2[j])
+                        self._note_unstable(first, merged, rescored=True)
+                        results[i] = merged
+            else:
+                for res in results:
+                    if res.unstable:
+                        self._note_unstable(res, res, rescored=False)
+            for res in results:
+                self._book(res)
+            return results
+        finally:
+            self.calls.add_busy(time.perf_counter() - t0)
+
+    def stats(self) -> dict[str, Any]:
+        with self._lock:
+            n = dict(self._n)
+        looked = n["cache_hits"] + n["cache_misses"]
+        return {
+            **self.calls.snapshot(), **n,
+            "cache_hit_rate": n["cache_hits"] / looked if looked else 0.0,
+            "concurrency": self.concurrency.limit, "rate_limit_rps": self.bucket.rate,
+            "concurrency_min_seen": min(self.concurrency.history),
+            "provider": self.provider, "model": self.model, "live": self.live, "spec_version": JUDGE_SPEC_VERSION,
+        }
+
+    def write_unstable(self, path: str | Path) -> int:
+        """unstable_samples.jsonl (atomic); returns the row count."""
+        return write_jsonl(path, self.unstable_rows)
+
+    # ------------------------------------------------------------ sampling
+    def _collect(self, requests, indices, fresh, progress, what):
+        """Sample indices for every request: cached where allowed, the rest from the provider."""
+        indices = list(indices)
+        samples = [[None] * len(indices) for _ in requests]
+        errors: list[list[str]] = [[] for _ in requests]
+        latency = [[] for _ in requests]  # ms of every provider reply obtained for the request
+        jobs = []
+        for i, req in enumerate(requests):
+            digest = req.digest()
+            for j, idx in enumerate(indices):
+                hit = self._cache_get(digest, idx) if (self.cache_mode == "readwrite" and not fresh) else None
+                if hit is not None:
+                    samples[i][j] = hit
+                else:
+                    jobs.append((i, j, idx, digest))
+        if not jobs:
+            return samples, errors, latency
+        bar = tqdm(total=len(jobs), desc=f"{what} ({self.provider})", unit="call", file=sys.stderr,
+                   disable=not progress, leave=False)
+        workers = self.settings.max_concurrency if self.live else 1
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
+            futures = {pool.submit(self._sample, requests[i], digest, idx): (i, j) for i, j, idx, digest in jobs}
+            for fut in as_completed(futures):
+                i, j = futures[fut]
+                try:
+                    scores, ms = fut.result()
+                    samples[i][j] = scores
+                    latency[i].append(ms)
+                except SampleFailed as e:
+                    errors[i].append(str(e))
+                except Exception as e:  # an unexpected error fails this sample, never the whole batch
+                    log.warning("judge sample failed unexpectedly: %s", type(e).__name__)
+                    errors[i].append(self._redact(f"{type(e).__name__}: {e}"))
+                bar.update(1)
+        bar.close()
+        return samples, errors, latency
+
+    def _redact(self, text: str) -> str:
+        redact = getattr(self._p, "_redact", None)
+        return redact(text) if redact else text
+
+    def _cache_get(self, digest: str, idx: int):
+        hit = self.cache.get(JUDGE_SPEC_VERSION, self.provider, self.model, digest, idx)
+        with self._lock:
+            self._n["cache_hits" if hit is not None else "cache_misses"] += 1
+        return hit
+
+    def _sample(self, req: JudgeRequest, digest: str, idx: int) -> tuple[dict[str, float], float]:
+        tries = 1 + self.settings.malformed_retries
+        last: Exception | None = None
+        for _ in range(tries):
+            reply = self._call(req, idx)
+            ms = reply.latency_ms
+            try:
+                scores = parse_reply(reply.text)
+            except MalformedReply as e:
+                self.calls.add_malformed()
+                last = e
+                continue
+            if self.cache is not None and self.cache_mode != "off":
+                self.cache.put(JUDGE_SPEC_VERSION, self.provider, self.model, digest, idx, scores)
+            return scores, ms
+        raise SampleFailed(f"malformed reply after {tries} tries: {last}")
+
+    def _call(self, req: JudgeRequest, idx: int):
+        s = self.settings
+        if not self.live:  # the local heuristic: no HTTP, nothing to limit, never billable
+            reply = self._p.complete(req, idx)
+            self.calls.record("ok", reply.latency_ms, billable=False)
+            return reply
+        err: Exception | None = None
+        for attempt in range(1, s.max_attempts + 1):
+            if self._circuit:
+                raise SampleFailed(self._circuit)
+            with self.concurrency.slot():
+                self.bucket.acquire()
+                try:
+                    reply = self._p.complete(req, idx)
+                except RateLimited as e:
+                    self.calls.record("429")
+                    self.concurrency.record(True)
+                    self.bucket.throttled(cut=self.concurrency.ratio_429() > s.rate_cut_429_ratio)
+                    err, wait = e, e.retry_after
+                except Transient as e:
+                    self.calls.record("error")
+                    self.concurrency.record(False)
+                    err, wait = e, e.retry_after
+                    with self._lock:
+                        self._consecutive_errors += 1
+                        if self._consecutive_errors >= s.circuit_after and not self._circuit:
+                            self._circuit = (f"provider unreachable: {self._consecutive_errors} calls in a row "
+                                             f"failed (last: {e}); no further calls")
+                except Fatal as e:
+                    self.calls.record("error")
+                    if e.status in _CIRCUIT_STATUSES:
+                        self._circuit = f"{e} (provider refused; no further calls)"
+                    raise SampleFailed(str(e)) from None
+                else:
+                    with self._lock:
+                        self._consecutive_errors = 0
+                    self.calls.record("ok", reply.latency_ms)
+                    self.concurrency.record(False)
+                    self.bucket.succeeded()
+                    return reply
+            if attempt == s.max_attempts:
+                break
+            if wait is None:
+                with self._lock:
+                    wait = backoff_s(attempt, s.backoff_base_s, s.backoff_max_s, self._rng)
+            elif wait > s.max_retry_after_s:
+                raise SampleFailed(f"{err} (Retry-After {wait:.0f}s exceeds {s.max_retry_after_s:g}s)")
+            else:
+                with self._lock:
+                    wait += self._rng.uniform(0, 0.1 * wait + 0.01)  # never earlier than asked
+            time.sleep(wait)
+        raise SampleFailed(f"{err} (gave up after {s.max_attempts} attempts)")
+
+    # ------------------------------------------------------------ results
+    def _aggregate(self, req: JudgeRequest, samples: list, errors: list[str], latencies: list[float]) -> JudgeResult:
+        got = [x for x in samples if x is not None]
+        k = self.settings.samples
+        cached = not errors and not latencies and len(got) == len(samples)
+        latency_ms = sum(latencies) / len(latencies) if latencies else 0.0  # mean per provider reply
+        if len(got) < k:
+            why = errors[0] if errors else "missing samples"
+            return JudgeResult(req, None, samples=got, failed=True, latency_ms=latency_ms,
+                               error=f"{k - len(got)} of {k} judge samples failed: {why}")
+        scores = {d: float(statistics.median(x[d] for x in got)) for d in DIMENSIONS}
+        variance = {d: float(statistics.pvariance([x[d] for x in got])) for d in DIMENSIONS}
+        unstable = any(v > self.unstable_variance for v in variance.values())
+        return JudgeResult(req, scores, variance=variance, samples=got, unstable=unstable, cached=cached,
+                           latency_ms=latency_ms, weight=self.settings.unstable_weight if unstable else 1.0,
+                           error=errors[0] if errors else None)
+
+    def _note_unstable(self, first: JudgeResult, final: JudgeResult, rescored: bool) -> None:
+        r = first.request
+        self.unstable_rows.append({
+            "item_id": r.item_id, "candidate_id": r.candidate_id, "task": r.task, "digest": r.digest(),
+            "provider": self.provider, "model": self.model, "spec_version": JUDGE_SPEC_VERSION,
+            "variance": first.variance, "samples": first.samples, "bound": self.unstable_variance,
+            "policy": self.settings.unstable_policy, "rescored": rescored,
+            "still_unstable": final.unstable, "final_scores": final.scores, "final_variance": final.variance,
+            "weight": final.weight,
+        })
+
+    def _book(self, res: JudgeResult) -> None:
+        with self._lock:
+            self._n["requests"] += 1
+            self._n["failed"] += int(res.failed)
+            self._n["unstable"] += int(res.unstable)
+        if self.cache is None or self.cache_mode == "off":
+            return
+        if res.failed:
+            self.cache.record_bad(JUDGE_SPEC_VERSION, self.provider, self.model, res.request, "failed", res.error or "")
+        elif res.unstable:
+            detail = ", ".join(f"{d}={v:.3f}" for d, v in res.variance.items() if v > self.unstable_variance)
+            self.cache.record_bad(JUDGE_SPEC_VERSION, self.provider, self.model, res.request, "unstable", detail)
+        else:
+            self.cache.clear_bad(JUDGE_SPEC_VERSION, res.request.digest())
+
+
+def make_judge(provider: str | None = None, model: str | None = None, *, live: bool | None = None,
+               settings: JudgeSettings | None = None, cache: JudgeCache | bool | None = True,
+               cache_mode: str = "readwrite", base_url: str | None = None, api_key: str | None = None,
+               gates_path: str | Path | None = "configs/gates.yaml") -> ScoringJudge:
+    """The judge the environment asks for.
+
+    provider: SCORER_PROVIDER when None; unset means `heuristic` in dev/stub mode and is an error in
+    live mode or RUN_MODE=prod, where the heuristic is refused as well (Rc1Error). live: REWARD_LIVE_MODE
+    when None (unset: live iff RUN_MODE=prod). cache: True = the default sqlite file (RC1_CACHE_DIR),
+    a JudgeCache, or False/None for none (the heuristic is never cached). There is no fallback: a
+    provider that fails gives failed results.
+    """
+    settings = settings or JudgeSettings.from_env()
+    live = live_mode() if live is None else bool(live)
+    mode = run_mode()
+    name = (provider or os.environ.get("SCORER_PROVIDER", "")).strip().lower()
+    strict = live or mode == "prod"
+    if not name:
+        if strict:
+            raise Rc1Error("no judge provider: set SCORER_PROVIDER (live mode / RUN_MODE=prod has no default judge)")
+        name = HEURISTIC
+    if name == HEURISTIC and strict:
+        raise Rc1Error("the heuristic judge is a dev-mode stand-in and is refused in live mode and RUN_MODE=prod: "
+                       "set SCORER_PROVIDER to a real endpoint")
+    p = make_provider(name, model=model, base_url=base_url, api_key=api_key, settings=settings)
+    if not p.live:  # the heuristic is cheaper than a cache lookup, and a cache would outlive its code changes
+        cache = None
+    if cache is True:
+        cache_obj = JudgeCache(ttl_days=settings.cache_ttl_days)
+    else:
+        cache_obj = cache or None
+    return ScoringJudge(p, settings, cache_obj, cache_mode if cache_obj else "off",
+                        resolve_unstable_variance(settings, gates_path))
+
+
+METRIC_KEYS = ("calls", "answered", "billable_count", "n_429", "429_rate", "errors", "malformed", "avg_latency_ms",
+               "rps", "cache_hits", "cache_misses", "cache_hit_rate", "requests", "failed", "unstable",
+               "concurrency", "concurrency_min_seen", "rate_limit_rps")
+
+
+def stats_metrics(stats: dict[str, Any], prefix: str = "") -> dict[str, float]:
+    """The numeric counters of Judge.stats(), ready for StageRun.log_metrics."""
+    return {f"{prefix}{k}": float(stats[k]) for k in METRIC_KEYS if k in stats}
+
+
+def scorer_tags(judge: ScoringJudge) -> dict[str, Any]:
+    """Tags naming the judge of a run (scorer.provider, scorer.model, scorer.live, ...; never the key)."""
+    return {f"scorer.{k}": v for k, v in judge.describe().items()}

@@ -1,0 +1,206 @@
+"""Judge providers: any OpenAI-compatible chat endpoint through the `openai` SDK, and the local
+deterministic `heuristic` judge (dev mode only; never live).
+
+A provider answers one call for one sample of one request with the raw reply text. Failures are
+typed so the judge's retry layer can act on them: RateLimited (429, with Retry-After), Transient
+(5xx, timeouts, connection errors: back off and retry) and Fatal (auth, unknown model, bad request:
+no retry). The SDK's own retries are off (max_retries=0) so attempts do not multiply.
+API keys are held by the provider only: describe() and every error message leave them out.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import os
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+from rc1.errors import Rc1Error
+from rc1.scoring.base import JudgeRequest
+from rc1.scoring.settings import JudgeSettings
+from rc1.scoring.spec import JUDGE_SPEC_VERSION, build_messages
+
+# name -> (default base URL, default model, conventional key variable)
+HOSTED = {
+    "openai": ("https://api.openai.com/v1", "gpt-4o-mini", "OPENAI_API_KEY"),
+    "deepseek": ("https://api.deepseek.com/v1", "deepseek-chat", "DEEPSEEK_API_KEY"),
+    "gemini": ("https://generativelanguage.googleapis.com/v1beta/openai/", "gemini-2.0-flash", "GEMINI_API_KEY"),
+}
+LOCAL = ("vllm", "ollama", "llamacpp", "openai-compatible")  # need SCORER_BASE_URL and SCORER_MODEL
+HEURISTIC = "heuristic"
+PROVIDERS = (HEURISTIC, *HOSTED, *LOCAL)
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str | None
+    latency_ms: float
+
+
+class ProviderError(Exception):
+    """A call that got no usable answer. `billable` is False: the provider did not answer it."""
+
+    def __init__(self, message: str, retry_after: float | None = None, status: int | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.status = status
+
+
+class RateLimited(ProviderError):
+    pass
+
+
+class Transient(ProviderError):
+    pass
+
+
+class Fatal(ProviderError):
+    pass
+
+
+class Provider(Protocol):
+    name: str
+    model: str
+    live: bool
+
+    def complete(self, req: JudgeRequest, sample_index: int) -> Reply: ...
+
+    def describe(self) -> dict[str, Any]: ...
+
+
+def parse_retry_after(headers: Any, now: float | None = None) -> float | None:
+    """Seconds to wait from `retry-after-ms`, or `Retry-After` as seconds or an HTTP date; None if absent."""
+    if headers is None:
+        return None
+    get = headers.get
+    ms = get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    raw = get("retry-after")
+    if not raw:
+        return None
+    raw = raw.strip()
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def safe_url(url: str) -> str:
+    """The base URL without user info or query (either could carry a credential)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+class OpenAICompatibleProvider:
+    live = True
+
+    def __init__(self, name: str, base_url: str, api_key: str, model: str, settings: JudgeSettings):
+        import openai
+
+        self._openai = openai
+        self.name, self.model, self.base_url = name, model, base_url
+        self._key = api_key
+        self._settings = settings
+        self._client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=settings.timeout_s)
+
+    def describe(self) -> dict[str, Any]:
+        return {"provider": self.name, "model": self.model, "base_url": safe_url(self.base_url), "live": True,
+                "spec_version": JUDGE_SPEC_VERSION}
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._key, "***") if self._key and len(self._key) >= 4 else text
+
+    def complete(self, req: JudgeRequest, sample_index: int) -> Reply:
+        oa = self._openai
+        s = self._settings
+        kwargs: dict[str, Any] = {"model": self.model, "messages": build_messages(req, s.context_chars),
+                                  "temperature": s.temperature, "max_tokens": s.max_tokens}
+        if s.json_mode:
+            kwargs["response_format"] = {"type": "json_object"}
+        t0 = time.perf_counter()
+        try:
+            resp = self._client.chat.completions.create(**kwargs)
+        except oa.RateLimitError as e:
+            raise RateLimited(self._redact(f"HTTP 429: {e.message}"), parse_retry_after(e.response.headers), 429) from None
+        except oa.APITimeoutError:
+            raise Transient(f"timeout after {s.timeout_s:g}s") from None
+        except oa.APIConnectionError as e:
+            raise Transient(self._redact(f"connection error: {e.message}")) from None
+        except oa.APIStatusError as e:
+            msg = self._redact(f"HTTP {e.status_code}: {e.message}")
+            if e.status_code >= 500 or e.status_code in (408, 409):
+                raise Transient(msg, parse_retry_after(e.response.headers), e.status_code) from None
+            raise Fatal(msg, status=e.status_code) from None
+        except (oa.APIResponseValidationError, json.JSONDecodeError):
+            # answered (and billed) but unreadable: the judge treats it like a malformed reply
+            return Reply(None, (time.perf_counter() - t0) * 1000.0)
+        latency = (time.perf_counter() - t0) * 1000.0
+        choices = getattr(resp, "choices", None) or []
+        text = choices[0].message.content if choices and choices[0].message is not None else None
+        return Reply(text if isinstance(text, str) else None, latency)
+
+
+class HeuristicProvider:
+    """Deterministic local judge (rc1.scoring.heuristic): dev mode only, never live, never billable."""
+
+    name = HEURISTIC
+    model = "heuristic-v1"
+    live = False
+
+    def describe(self) -> dict[str, Any]:
+        return {"provider": self.name, "model": self.model, "base_url": "", "live": False,
+                "spec_version": JUDGE_SPEC_VERSION}
+
+    def complete(self, req: JudgeRequest, sample_index: int) -> Reply:
+        from rc1.scoring.heuristic import heuristic_scores
+
+        t0 = time.perf_counter()
+        text = json.dumps(heuristic_scores(req))
+        return Reply(text, (time.perf_counter() - t0) * 1000.0)
+
+
+def make_provider(name: str, model: str | None = None, base_url: str | None = None, api_key: str | None = None,
+                  settings: JudgeSettings | None = None) -> Provider:
+    """Build a provider; base URL, key and model default to SCORER_BASE_URL, SCORER_API_KEY, SCORER_MODEL."""
+    name = (name or "").strip().lower()
+    if name not in PROVIDERS:
+        raise Rc1Error(f"SCORER_PROVIDER={name!r}: expected one of {', '.join(PROVIDERS)}")
+    if name == HEURISTIC:
+        return HeuristicProvider()
+    settings = settings or JudgeSettings()
+    base_url = base_url or os.environ.get("SCORER_BASE_URL", "").strip() or None
+    model = model or os.environ.get("SCORER_MODEL", "").strip() or None
+    api_key = api_key or os.environ.get("SCORER_API_KEY", "").strip() or None
+    if name in HOSTED:
+        default_url, default_model, key_var = HOSTED[name]
+        base_url = base_url or default_url
+        model = model or default_model
+        api_key = api_key or os.environ.get(key_var, "").strip() or None
+        if not api_key:
+            raise Rc1Error(f"provider {name}: set SCORER_API_KEY (or {key_var})")
+    else:
+        if not base_url:
+            raise Rc1Error(f"provider {name}: set SCORER_BASE_URL (e.g. http://127.0.0.1:8000/v1)")
+        if not model:
+            raise Rc1Error(f"provider {name}: set SCORER_MODEL (the model name the server serves)")
+        api_key = api_key or "not-needed"  # local servers usually ignore it; the SDK wants one
+    if not base_url.startswith(("http://", "https://")):
+        raise Rc1Error(f"SCORER_BASE_URL={safe_url(base_url)!r}: expected an http(s) URL")
+    return OpenAICompatibleProvider(name, base_url, api_key, model, settings)

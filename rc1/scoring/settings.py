@@ -1,0 +1,102 @@
+"""Judge client settings (sampling, stability policy, rate limiting, timeouts, cache TTL) and the
+environment switches RUN_MODE and REWARD_LIVE_MODE.
+
+Gate thresholds are not here: the unstable-variance bound lives in configs/gates.yaml `scoring:`
+(None below means "read it from there").
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from rc1.errors import Rc1Error
+
+DEFAULT_UNSTABLE_VARIANCE = 0.08
+
+
+class JudgeSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    samples: int = Field(3, ge=1, le=10, description="K judge samples per request (median per dimension)")
+    temperature: float = Field(0.7, gt=0, le=2, description="sampling temperature of live judge calls")
+    max_tokens: int = Field(400, gt=0)
+    json_mode: bool = Field(True, description="send response_format=json_object")
+    context_chars: int = Field(4000, ge=0, description="context excerpt length in the prompt")
+    unstable_variance: float | None = Field(None, gt=0, description="None: gates.yaml scoring.unstable_variance_max")
+    unstable_policy: Literal["downweight", "rescore"] = "downweight"
+    unstable_weight: float = Field(0.5, ge=0, le=1)
+    malformed_retries: int = Field(2, ge=0, description="extra calls after a malformed reply, per sample")
+    max_attempts: int = Field(6, ge=1, description="provider calls per sample on 429/5xx/timeouts")
+    circuit_after: int = Field(20, ge=1, description="this many 5xx/timeouts/connection errors in a row: stop")
+    rate: float = Field(8.0, gt=0, description="token bucket refill, requests per second")
+    burst: int = Field(4, ge=1, description="token bucket capacity")
+    rate_cut_429_ratio: float = Field(0.05, ge=0, le=1, description="cut the rate on a 429 above this 429 ratio")
+    rate_decrease: float = Field(0.9, gt=0, le=1, description="rate factor of a cut (at most once per cooldown)")
+    rate_increase: float = Field(0.001, gt=0, le=1, description="fraction of `rate` regained per answered call")
+    throttle_cooldown_s: float = Field(0.2, ge=0, description="429s closer together count as one cut")
+    min_concurrency: int = Field(2, ge=1)
+    max_concurrency: int = Field(8, ge=1)
+    initial_concurrency: int = Field(4, ge=1)
+    window: int = Field(20, ge=4, description="recent outcomes the 429 ratio is computed over")
+    shrink_429_ratio: float = Field(0.20, gt=0, le=1, description="shrink concurrency above this 429 ratio")
+    grow_after: int = Field(20, ge=1, description="clean outcomes before concurrency grows by one")
+    timeout_s: float = Field(60.0, gt=0, description="per HTTP call")
+    backoff_base_s: float = Field(0.5, gt=0)
+    backoff_max_s: float = Field(20.0, gt=0)
+    max_retry_after_s: float = Field(120.0, gt=0, description="a longer Retry-After fails the sample")
+    cache_ttl_days: float = Field(14.0, gt=0)
+
+    @model_validator(mode="after")
+    def _bounds(self):
+        if not self.min_concurrency <= self.initial_concurrency <= self.max_concurrency:
+            raise ValueError("need min_concurrency <= initial_concurrency <= max_concurrency")
+        return self
+
+    @classmethod
+    def from_env(cls, **overrides) -> "JudgeSettings":
+        """Defaults, then SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE, then overrides."""
+        env = {"rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
+               "json_mode": "SCORER_JSON_MODE"}
+        values = {k: os.environ[v] for k, v in env.items() if os.environ.get(v, "").strip()}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls.model_validate(values)
+        except ValidationError as e:
+            err = e.errors()[0]
+            key = ".".join(str(p) for p in err["loc"])
+            raise Rc1Error(f"judge settings: {key}: {err['msg']}") from None
+
+
+def resolve_unstable_variance(settings: JudgeSettings, gates_path: str | Path | None = "configs/gates.yaml") -> float:
+    if settings.unstable_variance is not None:
+        return settings.unstable_variance
+    if gates_path and Path(gates_path).is_file():
+        from rc1.config import load_gates
+
+        scoring = getattr(load_gates(gates_path), "scoring", None)
+        if scoring is not None:
+            return scoring.unstable_variance_max
+    return DEFAULT_UNSTABLE_VARIANCE
+
+
+def run_mode() -> str:
+    mode = os.environ.get("RUN_MODE", "dev").strip().lower() or "dev"
+    if mode not in ("dev", "prod"):
+        raise Rc1Error(f"RUN_MODE={mode!r}: expected dev or prod")
+    return mode
+
+
+def live_mode() -> bool:
+    """REWARD_LIVE_MODE: 1/live/true or 0/stub/false; unset follows RUN_MODE (prod -> live)."""
+    raw = os.environ.get("REWARD_LIVE_MODE", "").strip().lower()
+    if not raw:
+        return run_mode() == "prod"
+    if raw in ("1", "live", "true", "yes", "on"):
+        return True
+    if raw in ("0", "stub", "false", "no", "off"):
+        return False
+    raise Rc1Error(f"REWARD_LIVE_MODE={raw!r}: expected 0/1 or stub/live")

@@ -1,0 +1,261 @@
+"""A local OpenAI-compatible /v1/chat/completions server for tests and benchmarks.
+
+    with FakeJudgeServer(rate_limit=50, p_429=0.02) as srv:
+        client = OpenAI(base_url=srv.url, api_key="sk-test")
+        ...
+        srv.stats()          # requests, outcomes, ...
+        srv.headers          # received request headers (to check which key was sent)
+
+It answers judge prompts with deterministic, plausible JSON scores (correctness follows whether the
+gold answer appears in the assistant's last turn; a prompt containing UNSTABLE gets alternating 0/1
+scores). Faults: a fixed rate limit (token bucket; 429 with Retry-After and retry-after-ms beyond it),
+injected 429/500/timeouts/malformed replies by probability (seeded) or by request number
+(`schedule={1: "429", 2: "500"}`), and a base delay. Kinds: ok, 429, 500, timeout, malformed (reply
+text not JSON), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
+`reject_all_keys=True` answers every request so).
+It binds 127.0.0.1 on an ephemeral port, serves from a thread, and stops itself after
+`max_lifetime_s` or refuses (503) beyond `max_requests`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import re
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+DIMENSIONS = ("correctness", "reasoning", "grounding", "clarification", "efficiency", "tool_use", "communication")
+FAULT_KINDS = ("ok", "429", "500", "timeout", "malformed", "partial", "range", "badjson", "401")
+
+
+class _Bucket:
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, burst
+        self.tokens, self.last = float(burst), time.monotonic()
+        self.lock = threading.Lock()
+
+    def take(self) -> float:
+        """0 when admitted, else seconds until the next token."""
+        with self.lock:
+            now = time.monotonic()
+            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+            self.last = now
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return 0.0
+            return (1 - self.tokens) / self.rate
+
+
+def judge_scores(prompt: str, nth: int) -> dict[str, float]:
+    """Deterministic plausible scores for a judge prompt (nth: how often this prompt was seen)."""
+    if "UNSTABLE" in prompt:
+        v = float(nth % 2)
+        return {d: v for d in DIMENSIONS}
+    h = hashlib.sha256(prompt.encode()).digest()
+    scores = {d: round(0.35 + 0.6 * h[i] / 255, 3) for i, d in enumerate(DIMENSIONS)}
+    gold = re.search(r"Gold answer: (.+)", prompt)
+    last = [ln for ln in prompt.splitlines() if ln.startswith("[assistant]")]
+    if gold and last:
+        scores["correctness"] = 0.95 if gold.group(1).strip().lower() in last[-1].lower() else 0.15
+    return scores
+
+
+class FakeJudgeServer:
+    def __init__(self, *, rate_limit: float | None = None, burst: int | None = None, delay_s: float = 0.0,
+                 p_429: float = 0.0, p_500: float = 0.0, p_timeout: float = 0.0, p_malformed: float = 0.0,
+                 schedule: dict[int, str] | None = None, retry_after: str | None = "1", retry_after_ms: bool = True,
+                 timeout_delay_s: float = 2.0, seed: int = 0, reject_all_keys: bool = False, max_requests: int = 20000,
+                 max_lifetime_s: float = 120.0):
+        self.rate_limit, self.delay_s = rate_limit, delay_s
+        self.p = {"429": p_429, "500": p_500, "timeout": p_timeout, "malformed": p_malformed}
+        self.schedule = dict(schedule or {})
+        self.retry_after, self.retry_after_ms = retry_after, retry_after_ms
+        self.timeout_delay_s = timeout_delay_s
+        self.reject_all_keys = reject_all_keys
+        self.max_requests, self.max_lifetime_s = max_requests, max_lifetime_s
+        self._bucket = _Bucket(rate_limit, burst or max(1, math.ceil(rate_limit / 10))) if rate_limit else None
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._seen: Counter[str] = Counter()
+        self.requests = 0
+        self.outcomes: Counter[str] = Counter()
+        self.headers: list[dict[str, str]] = []
+        self.events: list[tuple[float, str]] = []   # (monotonic time, outcome) per request
+        self._httpd: ThreadingHTTPServer | None = None
+        self._threads: list[threading.Thread] = []
+
+    # ------------------------------------------------------------ lifecycle
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def start(self) -> "FakeJudgeServer":
+        server = self
+
+        class Handler(_Handler):
+            srv = server
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        serve = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        serve.start()
+        timer = threading.Timer(self.max_lifetime_s, self.stop)
+        timer.daemon = True
+        timer.start()
+        self._threads = [serve]
+        self._timer = timer
+        return self
+
+    def stop(self) -> None:
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        self._timer.cancel()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+
+    def __enter__(self) -> "FakeJudgeServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def stats(self) -> dict:
+        with self._lock:
+            return {"requests": self.requests, **{k: self.outcomes.get(k, 0) for k in FAULT_KINDS},
+                    "rate_limited": self.outcomes.get("429_limit", 0)}
+
+    def reset_counts(self) -> None:
+        with self._lock:
+            self.requests = 0
+            self.outcomes.clear()
+            self.headers.clear()
+            self.events.clear()
+
+    # ------------------------------------------------------------ decisions
+    def _decide(self) -> tuple[int, str, float]:
+        """(request number, outcome, wait for Retry-After)."""
+        with self._lock:
+            self.requests += 1
+            n = self.requests
+            if n > self.max_requests:
+                return n, "exhausted", 0.0
+            kind = "401" if self.reject_all_keys else self.schedule.get(n)
+            if kind is None:
+                r = self._rng.random()
+                acc = 0.0
+                for name, p in self.p.items():
+                    acc += p
+                    if r < acc:
+                        kind = name
+                        break
+            if kind == "malformed":  # rotate the ways a reply can be malformed
+                kind = ("malformed", "partial", "range")[self.outcomes["malformed_rot"] % 3]
+                self.outcomes["malformed_rot"] += 1
+        wait = 0.0
+        if kind is None and self._bucket is not None:
+            wait = self._bucket.take()
+            if wait > 0:
+                kind = "429_limit"
+        return n, kind or "ok", wait
+
+    def _count(self, outcome: str, headers: dict[str, str]) -> None:
+        with self._lock:
+            self.outcomes[outcome] += 1
+            if len(self.headers) < 5000:
+                self.headers.append(headers)
+            self.events.append((time.monotonic(), outcome))
+
+
+class _Handler(BaseHTTPRequestHandler):
+    srv: FakeJudgeServer
+    protocol_version = "HTTP/1.1"
+    timeout = 10  # idle keep-alive connections close
+
+    def log_message(self, *args) -> None:  # quiet
+        pass
+
+    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def do_POST(self) -> None:  # noqa: N802
+        srv = self.srv
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send(404, b'{"error": {"message": "not found"}}')
+            return
+        n, kind, wait = srv._decide()
+        srv._count(kind, headers)
+        if kind == "429_limit":
+            hdrs = {"Retry-After": str(max(1, math.ceil(wait)))}
+            if srv.retry_after_ms:
+                hdrs["retry-after-ms"] = f"{wait * 1000:.0f}"
+            self._send(429, b'{"error": {"message": "rate limit exceeded", "type": "rate_limit"}}', hdrs)
+            return
+        if kind == "exhausted":
+            self._send(503, b'{"error": {"message": "fake server request budget exhausted"}}')
+            return
+        if srv.delay_s:
+            srv._stop.wait(srv.delay_s)
+        if kind == "429":
+            hdrs = {"Retry-After": srv.retry_after} if srv.retry_after else {}
+            self._send(429, b'{"error": {"message": "injected 429", "type": "rate_limit"}}', hdrs)
+            return
+        if kind == "401":
+            self._send(401, b'{"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}')
+            return
+        if kind == "500":
+            self._send(500, b'{"error": {"message": "injected server error"}}')
+            return
+        if kind == "timeout":
+            srv._stop.wait(srv.timeout_delay_s)
+            self._send(504, b'{"error": {"message": "too late"}}')
+            return
+        if kind == "badjson":
+            self._send(200, b'{"id": "x", "choices": [ this is not json')
+            return
+        try:
+            body = json.loads(raw or b"{}")
+            prompt = "\n".join(m.get("content") or "" for m in body.get("messages", []))
+        except (json.JSONDecodeError, AttributeError):
+            self._send(400, b'{"error": {"message": "request body is not JSON"}}')
+            return
+        with srv._lock:
+            srv._seen[prompt] += 1
+            nth = srv._seen[prompt]
+        scores = judge_scores(prompt, nth)
+        if kind == "malformed":
+            content = "The assistant did well overall; I would rate it highly."
+        elif kind == "partial":
+            content = json.dumps({k: v for k, v in scores.items() if k != "grounding"})
+        elif kind == "range":
+            content = json.dumps({**scores, "correctness": 1.7})
+        else:
+            content = json.dumps(scores)
+        reply = {
+            "id": f"chatcmpl-fake-{n}", "object": "chat.completion", "created": int(time.time()),
+            "model": body.get("model", "fake"),
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": 40, "total_tokens": len(prompt) // 4 + 40},
+        }
+        self._send(200, json.dumps(reply).encode())

@@ -1,0 +1,128 @@
+"""probe-scorer, assert-not-simulated and scorecache as a user runs them: real MLflow store in tmp,
+a local OpenAI-compatible server, exit codes, and no API key anywhere in the store, cache or logs."""
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+from mlflow.tracking import MlflowClient
+
+from entrypoints.assert_not_simulated import run_assert_not_simulated
+from entrypoints.cli import main
+from entrypoints.probe_scorer import run_probe_scorer
+from rc1.errors import GateFailed
+
+pytestmark = pytest.mark.timeout(240)
+
+REPO = Path(__file__).resolve().parents[1]
+GATES = str(REPO / "configs" / "gates.yaml")
+PPO = str(REPO / "configs" / "ppo_scale.yaml")
+KEY = "sk-test-SECRET"
+
+
+def rc(args) -> int:
+    try:
+        main(args)
+    except SystemExit as e:
+        return e.code
+    return 0
+
+
+def runs_of(stage):
+    client = MlflowClient()
+    exp = client.get_experiment_by_name("rc1")
+    return client.search_runs([exp.experiment_id], f"tags.`rc1.stage` = '{stage}'", order_by=["attributes.start_time ASC"])
+
+
+@pytest.fixture
+def live_env(scorer_env, monkeypatch, fake_judge_server):
+    monkeypatch.chdir(scorer_env)
+    srv = fake_judge_server()
+    for k, v in {"SCORER_PROVIDER": "openai-compatible", "SCORER_BASE_URL": srv.url, "SCORER_MODEL": "fake",
+                 "SCORER_API_KEY": KEY, "RUN_MODE": "prod", "SCORER_RATE": "200", "SCORER_BURST": "10"}.items():
+        monkeypatch.setenv(k, v)
+    return srv
+
+
+def test_probe_passes_live_and_no_key_reaches_store_cache_or_logs(live_env, scorer_env, capsys, caplog):
+    caplog.set_level(logging.DEBUG)
+    assert rc(["probe-scorer", "--n", "4", "--live", "--gates", GATES]) == 0
+    assert live_env.headers and all(h["authorization"] == f"Bearer {KEY}" for h in live_env.headers)  # key used
+    (run,) = runs_of("probe_scorer")
+    m = run.data.metrics
+    assert m["billable_count"] == 12 and m["latency_ms"] > 0 and m["cache_hit_rate"] == 0.0
+    assert {"rps", "429_rate", "gate.provider_live"} <= set(m) and run.data.tags["rc1.passed"] == "true"
+    assert run.data.tags["scorer.provider"] == "openai-compatible"
+    # the key in nothing MLflow recorded, nothing the cache holds, nothing printed or logged
+    assert KEY not in json.dumps([run.data.params, run.data.tags, m])
+    leaked = [p for p in scorer_env.rglob("*") if p.is_file() and KEY.encode() in p.read_bytes()]
+    assert leaked == []
+    assert any(p.name == "probe_results.json" for p in scorer_env.rglob("*"))  # artifacts were searched
+    out = capsys.readouterr()
+    assert KEY not in out.out + out.err and KEY not in caplog.text
+
+
+def test_cached_rerun_makes_zero_calls_and_fails_anti_simulation(live_env):
+    args = ["assert-not-simulated", "--cache_hit_lt", "0.90", "--seed", "11", "--n", "4", "--config", PPO,
+            "--gates", GATES]
+    assert rc(args) == 0
+    calls = live_env.stats()["requests"]
+    assert calls == 4 * 3
+    assert rc(args) == 2                                    # the same prompts: fully cached
+    assert live_env.stats()["requests"] == calls            # zero provider calls
+    first, second = runs_of("assert_not_simulated")
+    assert first.data.tags["rc1.passed"] == "true" and second.data.tags["rc1.passed"] == "false"
+    assert second.data.metrics["billable_count"] == 0 and second.data.metrics["cache_hit_rate"] == 1.0
+    # without --seed the prompts are new every run: a real judge passes again
+    assert rc(args[:5] + args[7:]) == 0
+    assert live_env.stats()["requests"] == calls + 4 * 3
+
+
+def test_anti_simulation_from_a_scoring_runs_counters_and_prod_only(live_env, monkeypatch):
+    probe = run_probe_scorer(n=2, live=True, gates_path=GATES, progress=False)
+    out = run_assert_not_simulated(run_id=probe["run_id"], config_path=PPO, gates_path=GATES, progress=False)
+    assert all(c["pass"] for c in out["checks"]) and out["stats"]["billable_count"] == 6
+    monkeypatch.setenv("RUN_MODE", "dev")
+    with pytest.raises(GateFailed) as e:
+        run_assert_not_simulated(run_id=probe["run_id"], config_path=PPO, gates_path=GATES, progress=False)
+    assert [c["name"] for c in e.value.checks] == ["run_mode"]
+
+
+def test_heuristic_always_fails_probe_and_anti_simulation(scorer_env, monkeypatch):
+    monkeypatch.chdir(scorer_env)
+    with pytest.raises(GateFailed) as e:   # dev mode: it scores, quickly, and still fails
+        run_probe_scorer(n=2, provider="heuristic", gates_path=GATES, progress=False)
+    assert {"provider_live", "billable_count"} <= {c["name"] for c in e.value.checks}
+    assert rc(["probe-scorer", "--n", "2", "--provider", "heuristic", "--live", "--gates", GATES]) == 2
+    monkeypatch.setenv("RUN_MODE", "prod")
+    with pytest.raises(GateFailed) as e:
+        run_assert_not_simulated(provider="heuristic", config_path=PPO, gates_path=GATES, progress=False)
+    failing = {c["name"] for c in e.value.checks}
+    assert {"provider_live", "billable_count", "latency_ms"} <= failing and "run_mode" not in failing
+    refused = [r for r in runs_of("assert_not_simulated")][-1]
+    assert "heuristic" in refused.data.tags["scorer.refused"] and refused.data.tags["rc1.passed"] == "false"
+
+
+def test_scorecache_commands(live_env, scorer_env, capsys):
+    from rc1.scoring.judge import make_judge
+    from rc1.scoring.probe import probe_requests
+
+    make_judge().score_many(probe_requests(3), progress=False)               # fills the cache (K=3 each)
+    capsys.readouterr()
+    assert rc(["scorecache", "stat"]) == 0
+    stat = json.loads(capsys.readouterr().out)
+    assert stat["entries"] == 9 and stat["by_key"][0]["provider"] == "openai-compatible"
+    assert stat["path"] == str(scorer_env / "cache" / "judge_cache.sqlite")
+    assert rc(["scorecache", "replay-bad"]) == 0
+    assert json.loads(capsys.readouterr().out)["replayed"] == 0
+    assert rc(["scorecache", "invalidate", "--spec", "judge-v1"]) == 0
+    assert json.loads(capsys.readouterr().out)["deleted"]["samples"] == 9
+    assert rc(["scorecache", "invalidate"]) == 2                              # --spec is required
+
+
+def test_heuristic_is_never_cached(scorer_env):
+    from rc1.scoring.judge import make_judge
+
+    judge = make_judge("heuristic")
+    assert judge.cache is None and judge.cache_mode == "off"

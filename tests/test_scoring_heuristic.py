@@ -1,0 +1,123 @@
+"""The heuristic judge ranks candidates sensibly, is deterministic, is never live, and is refused in
+live mode and in prod; provider selection follows the environment."""
+
+import pytest
+
+from rc1.config import DIMENSIONS
+from rc1.errors import Rc1Error
+from rc1.scoring.base import JudgeRequest
+from rc1.scoring.heuristic import heuristic_scores
+from rc1.scoring.judge import make_judge
+from rc1.scoring.probe import PROBE_ITEMS, _dialogue
+from rc1.scoring.providers import make_provider
+
+
+def _req(item, kind="correct", dialogue=None):
+    return JudgeRequest(item_id=item["id"], candidate_id=kind, task=item["task"], question=item["question"],
+                        gold_answer=item["answer"], needs_clarification=item["needs_clarification"],
+                        dialogue=dialogue or _dialogue(item, kind, None), hidden_info=item["hidden_info"],
+                        context=tuple(item["context"]))
+
+
+def _mean(s):
+    return sum(s.values()) / len(s)
+
+
+@pytest.mark.parametrize("item", PROBE_ITEMS, ids=[i["id"] for i in PROBE_ITEMS])
+def test_correct_beats_wrong_and_verbose(item):
+    good, wrong, verbose = (heuristic_scores(_req(item, k)) for k in ("correct", "wrong", "verbose"))
+    assert set(good) == set(DIMENSIONS) and all(0 <= v <= 1 for v in good.values())
+    assert good["correctness"] == 1.0 and wrong["correctness"] < 0.5
+    assert _mean(good) > _mean(wrong)
+    assert good["efficiency"] > verbose["efficiency"]
+    assert _mean(good) > _mean(verbose)
+
+
+def test_clarification_is_right_exactly_when_needed():
+    needs = next(i for i in PROBE_ITEMS if i["needs_clarification"])
+    plain = next(i for i in PROBE_ITEMS if not i["needs_clarification"])
+    asked = heuristic_scores(_req(needs, "correct"))
+    not_asked_dialogue = tuple(t for t in _dialogue(needs, "correct", None)
+                               if "Before I answer" not in (t.get("content") or "")
+                               and t.get("content") != needs["hidden_info"])
+    missing = heuristic_scores(_req(needs, dialogue=not_asked_dialogue))
+    assert asked["clarification"] == 1.0 and missing["clarification"] == 0.0
+    needless = heuristic_scores(_req(plain, "needless_clarification"))
+    direct = heuristic_scores(_req(plain, "correct"))
+    assert direct["clarification"] == 1.0 and needless["clarification"] <= 0.5
+    assert direct["efficiency"] > needless["efficiency"]
+
+
+def test_tool_use_counts_when_it_helps():
+    item = next(i for i in PROBE_ITEMS if i["task"] == "gsm8k" and not i["needs_clarification"])
+    with_calc = heuristic_scores(_req(item))
+    no_tool = tuple(t for t in _dialogue(item, "correct", None) if t["role"] in ("user",) or
+                    (t["role"] == "assistant" and not t.get("tool_calls")))
+    without = heuristic_scores(_req(item, dialogue=no_tool))
+    assert with_calc["tool_use"] > without["tool_use"]
+
+
+def test_unanswered_dialogue_scores_low_but_is_not_a_failure():
+    item = PROBE_ITEMS[0]
+    s = heuristic_scores(_req(item, dialogue=({"role": "user", "content": item["question"]},)))
+    assert s["correctness"] == 0.0 and s["communication"] < 0.2
+
+
+def test_deterministic_and_never_live(scorer_env):
+    judge = make_judge(cache=False)  # dev, stub: the default is the heuristic
+    assert judge.provider == "heuristic" and judge.live is False
+    reqs = [_req(i) for i in PROBE_ITEMS[:3]]
+    a = judge.score_many(reqs, progress=False)
+    b = judge.score_many(reqs, progress=False)
+    assert [r.scores for r in a] == [r.scores for r in b]
+    assert all(not r.unstable and r.variance[d] == 0.0 for r in a for d in DIMENSIONS)
+    stats = judge.stats()
+    assert stats["billable_count"] == 0 and stats["calls"] == 2 * 3 * judge.settings.samples
+
+
+@pytest.mark.parametrize("env", [{"RUN_MODE": "prod"}, {"REWARD_LIVE_MODE": "1"}, {"REWARD_LIVE_MODE": "live"}])
+def test_heuristic_refused_in_prod_and_live_mode(scorer_env, monkeypatch, env):
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    with pytest.raises(Rc1Error, match="heuristic judge"):
+        make_judge("heuristic", cache=False)
+    monkeypatch.setenv("SCORER_PROVIDER", "heuristic")
+    with pytest.raises(Rc1Error, match="heuristic judge"):
+        make_judge(cache=False)
+    monkeypatch.delenv("SCORER_PROVIDER")
+    with pytest.raises(Rc1Error, match="SCORER_PROVIDER"):
+        make_judge(cache=False)  # no silent default in live mode / prod
+
+
+def test_heuristic_refused_when_live_is_requested(scorer_env):
+    with pytest.raises(Rc1Error, match="heuristic judge"):
+        make_judge("heuristic", live=True, cache=False)
+
+
+def test_bad_switch_values_are_one_line_errors(scorer_env, monkeypatch):
+    monkeypatch.setenv("REWARD_LIVE_MODE", "maybe")
+    with pytest.raises(Rc1Error, match="REWARD_LIVE_MODE"):
+        make_judge(cache=False)
+    monkeypatch.delenv("REWARD_LIVE_MODE")
+    monkeypatch.setenv("RUN_MODE", "staging")
+    with pytest.raises(Rc1Error, match="RUN_MODE"):
+        make_judge(cache=False)
+
+
+def test_provider_selection(scorer_env, monkeypatch):
+    with pytest.raises(Rc1Error, match="expected one of"):
+        make_provider("claude-direct")
+    with pytest.raises(Rc1Error, match="SCORER_API_KEY"):
+        make_provider("deepseek")
+    with pytest.raises(Rc1Error, match="SCORER_BASE_URL"):
+        make_provider("vllm", model="m")
+    monkeypatch.setenv("SCORER_BASE_URL", "http://127.0.0.1:9/v1")
+    with pytest.raises(Rc1Error, match="SCORER_MODEL"):
+        make_provider("ollama")
+    monkeypatch.setenv("SCORER_API_KEY", "sk-test-abc")
+    p = make_provider("deepseek")
+    assert p.model == "deepseek-chat" and p.base_url == "http://127.0.0.1:9/v1"  # SCORER_BASE_URL overrides
+    monkeypatch.delenv("SCORER_BASE_URL")
+    g = make_provider("gemini", model="gemini-x")
+    assert "generativelanguage.googleapis.com" in g.base_url and g.model == "gemini-x"
+    assert "sk-test-abc" not in repr(g.describe())

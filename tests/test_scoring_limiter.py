@@ -1,0 +1,94 @@
+"""Retry-After parsing, the token bucket and the adaptive concurrency limit."""
+
+import email.utils
+import random
+import threading
+import time
+
+from rc1.scoring.limiter import AdaptiveConcurrency, TokenBucket, backoff_s
+from rc1.scoring.providers import parse_retry_after
+
+
+def test_retry_after_forms():
+    assert parse_retry_after({"retry-after": "3"}) == 3.0
+    assert parse_retry_after({"retry-after": "0.5"}) == 0.5
+    assert parse_retry_after({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
+    now = 1_700_000_000.0
+    date = email.utils.formatdate(now + 7, usegmt=True)
+    assert abs(parse_retry_after({"retry-after": date}, now=now) - 7.0) < 1e-6
+    assert parse_retry_after({"retry-after": email.utils.formatdate(now - 30, usegmt=True)}, now=now) == 0.0
+    assert parse_retry_after({"retry-after": "soon"}) is None
+    assert parse_retry_after({}) is None and parse_retry_after(None) is None
+
+
+class FakeClock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+    def sleep(self, s):
+        self.t += s
+
+
+def test_token_bucket_allows_burst_then_rate():
+    clk = FakeClock()
+    b = TokenBucket(rate=10, burst=3, clock=clk, sleep=clk.sleep)
+    for _ in range(3):
+        b.acquire()
+    assert clk.t == 0.0
+    for _ in range(10):
+        b.acquire()
+    assert abs(clk.t - 1.0) < 1e-9  # 10 more tokens at 10/s
+
+
+def test_token_bucket_backs_off_on_throttling_and_recovers():
+    clk = FakeClock()
+    b = TokenBucket(rate=50, burst=1, clock=clk, sleep=clk.sleep, decrease=0.9, increase=0.01, cooldown_s=0.2)
+    b.throttled(cut=True)
+    b.throttled(cut=True)          # same congestion event (within the cooldown): one cut
+    assert abs(b.rate - 45) < 1e-9
+    b.throttled(cut=False)         # an isolated 429 does not slow the client down
+    assert abs(b.rate - 45) < 1e-9
+    for _ in range(200):
+        b.succeeded()
+    assert b.rate == 50            # never above the configured rate
+
+
+def test_concurrency_shrinks_on_429s_and_grows_when_clean():
+    c = AdaptiveConcurrency(min_limit=2, max_limit=8, initial=8, window=10, shrink_ratio=0.2, grow_after=5)
+    for _ in range(40):
+        c.record(True)
+    assert c.limit == 2 and min(c.history) == 2
+    for _ in range(200):
+        c.record(False)
+    assert c.limit == 8
+    assert all(2 <= x <= 8 for x in c.history)
+
+
+def test_concurrency_slots_are_never_exceeded():
+    c = AdaptiveConcurrency(min_limit=2, max_limit=3, initial=3)
+    in_flight, peak, lock = [0], [0], threading.Lock()
+
+    def work():
+        with c.slot():
+            with lock:
+                in_flight[0] += 1
+                peak[0] = max(peak[0], in_flight[0])
+            time.sleep(0.01)
+            with lock:
+                in_flight[0] -= 1
+
+    threads = [threading.Thread(target=work) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert peak[0] == 3
+
+
+def test_backoff_grows_and_is_capped():
+    rng = random.Random(0)
+    assert all(0.125 <= backoff_s(1, 0.5, 10, rng) <= 0.5 for _ in range(50))
+    assert all(2.5 <= backoff_s(8, 0.5, 10, rng) <= 10 for _ in range(50))
