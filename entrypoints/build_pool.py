@@ -1,0 +1,187 @@
+"""`rc1 build-pool --data-dir D --out OUT --n N --mix ... --max_turns 6 --clarify_rate 0.30 --tools "wiki,calc"
+--templates_dir templates/pack_v2 --shadow SHADOW --seed S`"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+from tqdm import tqdm
+
+from entrypoints._common import data_dir_option, gates_option, norm_data_dir, reuse_option
+from rc1.config import load_gates, parse_mix
+from rc1.data import default_data_config, load_tasks
+from rc1.errors import Rc1Error
+from rc1.io import atomic_open, iter_jsonl, read_json, write_json
+from rc1.pool import PoolSpec, PoolStats, build_pool, parse_tools, seed_lines
+from rc1.quality.views import record_question
+from rc1.templates import load_pack
+from rc1.text import normalize
+from rc1.tracking import stage_run
+
+DEFAULT_MIX = "hotpotqa:0.45,strategyqa:0.30,gsm8k:0.25"
+
+
+def shadow_exclusions(path: str | Path) -> frozenset[str]:
+    """Task ids and normalized questions of a shadow set (JSONL of Task records, or seeds)."""
+    out: set[str] = set()
+    for k, row in enumerate(iter_jsonl(path), 1):
+        q = record_question(row)
+        if not q:
+            raise Rc1Error(f"{path}: line {k}: no 'question' to exclude")
+        if row.get("id"):
+            out.add(str(row["id"]))
+        if row.get("source_id"):
+            out.add(str(row["source_id"]))
+        out.add(normalize(q))
+    return frozenset(out)
+
+
+def run_build_pool(
+    data_dir: str | None = None,
+    out: str = "out/rc1_seed.jsonl",
+    n: int = 30000,
+    mix: str | dict[str, float] = DEFAULT_MIX,
+    max_turns: int = 6,
+    clarify_rate: float = 0.30,
+    tools: str = "wiki,calc",
+    templates_dir: str = "templates/pack_v2",
+    shadow: str | None = None,
+    seed: int = 20250820,
+    on_bad_record: str | None = None,
+    gates_path: str = "configs/gates.yaml",
+    reuse: bool = True,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Build the seed pool; returns {path, n, counts, clarify_rate, tool_seeds, seconds, stats, run_id, reused}."""
+    mix_d = parse_mix(mix) if isinstance(mix, str) else dict(mix)
+    tools_t = parse_tools(tools)
+    n = int(n)
+    data_dir = norm_data_dir(data_dir)
+    out_p = Path(out)
+    pack = load_pack(templates_dir)
+    if shadow and not Path(shadow).is_file():
+        raise Rc1Error(f"--shadow {shadow}: file not found")
+    exclude = shadow_exclusions(shadow) if shadow else frozenset()
+    leak = load_gates(gates_path).validate_pool
+    spec = PoolSpec(n=n, mix=mix_d, max_turns=int(max_turns), clarify_rate=float(clarify_rate), tools=tools_t,
+                    seed=int(seed), exclude=exclude, leak_ngram=leak.leak_ngram, leak_sim=leak.leak_sim)
+    spec.validate()
+    data_cfg = default_data_config()
+    loaded = {t: load_tasks(t, data_dir, data_cfg, on_bad_record) for t, w in mix_d.items() if w > 0}
+    if not shadow:
+        click.echo("[rc1] build-pool: no --shadow given, so no question is held out of the pool", err=True)
+
+    params = {"n": n, "mix": mix_d, "max_turns": spec.max_turns, "clarify_rate": spec.clarify_rate,
+              "tools": ",".join(tools_t), "templates_dir": str(templates_dir), "seed": spec.seed,
+              "data_dir": data_dir or "auto", "shadow": str(shadow or ""), "out": str(out_p),
+              "on_bad_record": on_bad_record or data_cfg.on_bad_record, "leak_ngram": spec.leak_ngram,
+              "leak_sim": spec.leak_sim}
+    inputs: dict[str, Any] = {f"data.{t}": lt.digest for t, lt in loaded.items()}
+    inputs["templates"] = Path(templates_dir)
+    if shadow:
+        inputs["shadow"] = Path(shadow)
+    with stage_run("build_pool", params, inputs=inputs, outputs={"pool": out_p}, reuse=reuse) as st:
+        if st.reused:
+            summary_p = out_p.with_name(out_p.stem + ".summary.json")
+            saved = read_json(summary_p) if summary_p.is_file() else {}
+            return {**saved, "path": str(out_p), "run_id": st.run_id, "reused": True}
+        stats = PoolStats()
+        t0 = time.perf_counter()
+        seeds = build_pool({t: lt.records for t, lt in loaded.items()}, pack, spec, stats)
+        bar = tqdm(seeds, total=n, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
+                   disable=not progress)
+        written = 0
+        with atomic_open(out_p) as fh:
+            for line in seed_lines(bar):
+                fh.write(line)
+                written += 1
+        seconds = time.perf_counter() - t0
+        n_clar = sum(stats.clarify.values())
+        summary = {"stage": "build_pool", "path": str(out_p), "n": written, "counts": stats.counts,
+                   "clarify": stats.clarify, "clarify_rate": n_clar / written if written else 0.0,
+                   "tool_seeds": stats.tool_seeds, "worked_seeds": stats.worked_seeds, "items": stats.items,
+                   "excluded": stats.excluded, "items_used": stats.items_used,
+                   "seeds_per_item": {t: round(stats.counts.get(t, 0) / u, 2) for t, u in stats.items_used.items() if u},
+                   "sources": {t: lt.summary() for t, lt in loaded.items()}, "pack": pack.summary(),
+                   "seconds": round(seconds, 3), "samples_per_s": round(written / seconds, 1) if seconds else None}
+        write_json(out_p.with_name(out_p.stem + ".summary.json"), summary)
+
+        for t, lt in loaded.items():
+            if lt.source_kind == "local":
+                st.log_file_input(lt.source_uri, f"data.{t}", sha=lt.digest)
+            else:
+                st.log_source_input(f"data.{t}", lt.source_uri, lt.digest)
+        if shadow:
+            st.log_file_input(shadow, "shadow")
+        st.log_source_input("templates", str(Path(templates_dir).resolve()), inputs_digest(templates_dir))
+        st.log_config(data_cfg, "data.json")
+        st.set_tags({f"data_source.{t}": lt.source_kind for t, lt in loaded.items()})
+        st.log_metrics({
+            "n": written, **{f"n.{t}": c for t, c in stats.counts.items()},
+            **{f"clarify.{t}": c for t, c in stats.clarify.items()}, "clarify_rate": summary["clarify_rate"],
+            "tool_seeds": stats.tool_seeds, "worked_seeds": stats.worked_seeds,
+            **{f"excluded.{t}": c for t, c in stats.excluded.items()},
+            **{f"skipped.{t}": lt.skipped for t, lt in loaded.items()},
+            **{f"seeds_per_item.{t}": v for t, v in summary["seeds_per_item"].items()},
+            "seconds": seconds, "samples_per_s": summary["samples_per_s"] or 0.0,
+        })
+        st.log_json(summary, "pool_summary.json")
+        st.log_artifact(out_p)
+    return {**summary, "run_id": st.run_id, "reused": False}
+
+
+def inputs_digest(path: str | Path) -> str:
+    from rc1.io import sha256_dir
+
+    return sha256_dir(path)
+
+
+class _IntLike(click.ParamType):
+    """An integer that also accepts MLflow's float rendering of it ('245.0')."""
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        try:
+            f = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not an integer", param, ctx)
+        if not f.is_integer():
+            self.fail(f"{value!r} is not an integer", param, ctx)
+        return int(f)
+
+
+INT = _IntLike()
+
+
+@click.command("build-pool")
+@data_dir_option
+@click.option("--out", default="out/rc1_seed.jsonl", show_default=True, help="Output JSONL of seeds.")
+@click.option("--n", type=INT, default=30000, show_default=True, help="Number of seeds.")
+@click.option("--mix", default=DEFAULT_MIX, show_default=True, help="Task mix, fractions summing to 1.")
+@click.option("--max_turns", "--max-turns", "max_turns", type=INT, default=6, show_default=True,
+              help="Most non-system turns a seed's dialogue may have.")
+@click.option("--clarify_rate", "--clarify-rate", "clarify_rate", type=float, default=0.30, show_default=True,
+              help="Share of seeds whose question lacks a needed fact (kept in hidden_info).")
+@click.option("--tools", default="wiki,calc", show_default=True, help="Tools seeds may offer ('' for none).")
+@click.option("--templates_dir", "--templates-dir", "templates_dir", default="templates/pack_v2", show_default=True)
+@click.option("--shadow", default=None, help="Shadow set JSONL whose questions the pool must not use.")
+@click.option("--seed", type=INT, default=20250820, show_default=True)
+@click.option("--on-bad-record", "--on_bad_record", "on_bad_record", type=click.Choice(["error", "skip"]),
+              default=None, help="Override configs/data.yaml on_bad_record.")
+@gates_option
+@reuse_option
+def command(data_dir, out, n, mix, max_turns, clarify_rate, tools, templates_dir, shadow, seed, on_bad_record,
+            gates_path, reuse):
+    """Build the seed pool (rc1_seed.jsonl) from the task sources and a template pack."""
+    res = run_build_pool(data_dir=data_dir, out=out, n=n, mix=mix, max_turns=max_turns, clarify_rate=clarify_rate,
+                         tools=tools, templates_dir=templates_dir, shadow=shadow, seed=seed,
+                         on_bad_record=on_bad_record, gates_path=gates_path, reuse=reuse)
+    counts = ", ".join(f"{t} {c}" for t, c in (res.get("counts") or {}).items())
+    click.echo(f"build-pool: {res.get('n')} seeds -> {res['path']} [{counts}]"
+               + (" (reused)" if res["reused"] else f" in {res.get('seconds')} s"))

@@ -1,0 +1,43 @@
+"""Builtin deterministic data: the three generators, in the official schemas, run through the same
+normalizers as the file and Hugging Face loaders. What makes a fresh offline machine able to run rc1."""
+
+from __future__ import annotations
+
+from rc1.data.builtin_math import generate_gsm8k
+from rc1.data.builtin_multihop import generate_hotpotqa
+from rc1.data.builtin_yesno import generate_strategyqa
+from rc1.data.formats import normalize_gsm8k, normalize_hotpotqa, normalize_strategyqa
+from rc1.errors import Rc1Error
+from rc1.io import sha256_text
+from rc1.records import Task
+
+GENERATOR_VERSION = "1"
+DEFAULT_SEED = 0
+DEFAULT_N = 2000
+
+
+def generate_raw(task: str, n: int = DEFAULT_N, seed: int = DEFAULT_SEED) -> list[dict]:
+    """Records in the dataset's official schema (GSM8K: {question, answer})."""
+    if task == "hotpotqa":
+        return generate_hotpotqa(n, seed)
+    if task == "strategyqa":
+        return generate_strategyqa(n, seed)
+    if task == "gsm8k":
+        return generate_gsm8k(n, seed)
+    raise Rc1Error(f"unknown task {task!r}; known: hotpotqa, strategyqa, gsm8k")
+
+
+def builtin_tasks(task: str, n: int = DEFAULT_N, seed: int = DEFAULT_SEED) -> list[Task]:
+    raw = generate_raw(task, n, seed)
+    if task == "gsm8k":
+        return [normalize_gsm8k(r, f"builtin-{i:05d}") for i, r in enumerate(raw)]
+    normalize = normalize_hotpotqa if task == "hotpotqa" else normalize_strategyqa
+    return [normalize(r) for r in raw]
+
+
+def builtin_uri(task: str, n: int, seed: int) -> str:
+    return f"builtin://rc1.data.builtin/{task}?version={GENERATOR_VERSION}&n={n}&seed={seed}"
+
+
+def builtin_digest(task: str, n: int, seed: int) -> str:
+    return sha256_text(f"rc1.data.builtin|{task}|v{GENERATOR_VERSION}|n={n}|seed={seed}")

@@ -1,0 +1,109 @@
+"""Which source a task's records come from: --data-dir, else configs/data.yaml's sources in order
+(local file, Hugging Face when online, builtin generator)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rc1.config import TASKS, DataConfig, Source, TaskSources, load_data_config
+from rc1.data.builtin import DEFAULT_N, DEFAULT_SEED, builtin_digest, builtin_tasks, builtin_uri
+from rc1.data.files import DATA_FILES, read_task_file
+from rc1.data.hf import hub_online, load_hf
+from rc1.errors import Rc1Error
+from rc1.io import sha256_file
+from rc1.records import Task
+
+log = logging.getLogger("rc1.data")
+DATA_CONFIG = Path("configs") / "data.yaml"
+
+
+@dataclass
+class LoadedTasks:
+    records: list[Task]
+    source_kind: str            # local | hf | builtin
+    source_uri: str             # absolute file path, hf://name/config@split, builtin://...
+    digest: str                 # file sha256 | sha256 of the HF fingerprint | sha256(generator version, n, seed)
+    skipped: int = 0            # bad records left out (on_bad_record=skip)
+    task: str = ""
+    skip_examples: list[str] = field(default_factory=list)
+    tried: list[str] = field(default_factory=list)   # earlier sources passed over, and why
+
+    def summary(self) -> dict:
+        return {"task": self.task, "n": len(self.records), "source_kind": self.source_kind,
+                "source_uri": self.source_uri, "digest": self.digest, "skipped": self.skipped}
+
+
+def default_data_config() -> DataConfig:
+    """configs/data.yaml from the working directory, else the one beside the package, else builtin only."""
+    for path in (DATA_CONFIG, Path(__file__).resolve().parents[2] / DATA_CONFIG):
+        if path.is_file():
+            return load_data_config(path)
+    return DataConfig(tasks={t: TaskSources(sources=[Source(kind="builtin")]) for t in TASKS})
+
+
+def _from_file(task: str, path: Path, on_bad_record: str) -> LoadedTasks:
+    res = read_task_file(task, path, on_bad_record)  # type: ignore[arg-type]
+    if res.skipped:
+        log.warning("%s: skipped %d bad record(s), e.g. %s", path, res.skipped, res.skip_examples[0])
+    return LoadedTasks(res.records, "local", str(path.resolve()), sha256_file(path), res.skipped, task,
+                       res.skip_examples)
+
+
+def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConfig | None = None,
+               on_bad_record: str | None = None) -> LoadedTasks:
+    """The records of one task from the first available source (see module doc).
+
+    data_dir given: DIR/<official file> must exist (else Rc1Error). on_bad_record (error|skip) overrides
+    data.yaml's. A malformed file is an Rc1Error naming it, never a silent fall-through to another source.
+    """
+    if task not in TASKS:
+        raise Rc1Error(f"unknown task {task!r}; known: {', '.join(TASKS)}")
+    cfg = data_cfg or default_data_config()
+    mode = on_bad_record or cfg.on_bad_record
+    if mode not in ("error", "skip"):
+        raise Rc1Error(f"on_bad_record: {mode!r} is not 'error' or 'skip'")
+    if data_dir is not None:
+        path = Path(data_dir) / DATA_FILES[task]
+        if not path.is_file():
+            raise Rc1Error(f"{path}: file not found (--data-dir DIR needs DIR/{DATA_FILES[task]})")
+        return _from_file(task, path, mode)
+
+    sources = cfg.tasks[task].sources if task in cfg.tasks else [Source(kind="builtin")]
+    tried: list[str] = []
+    for src in sources:
+        if src.kind == "local":
+            path = Path(src.path or "")
+            if not path.is_file():
+                tried.append(f"local {path}: not found")
+                continue
+            loaded = _from_file(task, path, mode)
+        elif src.kind == "hf":
+            if not hub_online():
+                tried.append(f"hf {src.name}: offline")
+                continue
+            try:
+                records, uri, digest, skipped = load_hf(task, src.name or "", src.config, src.split, mode)
+            except Rc1Error:
+                raise
+            except Exception as e:  # network, auth, missing config: try the next source
+                tried.append(f"hf {src.name}: {type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}")
+                log.warning("%s: Hugging Face source %s unavailable (%s); trying the next source", task, src.name, e)
+                continue
+            loaded = LoadedTasks(records, "hf", uri, digest, skipped, task)
+        else:
+            n = src.n or DEFAULT_N
+            loaded = LoadedTasks(builtin_tasks(task, n, DEFAULT_SEED), "builtin", builtin_uri(task, n, DEFAULT_SEED),
+                                 builtin_digest(task, n, DEFAULT_SEED), 0, task)
+        if not loaded.records:
+            tried.append(f"{loaded.source_kind} {loaded.source_uri}: no records")
+            continue
+        loaded.tried = tried
+        return loaded
+    raise Rc1Error(f"{task}: no data source available ({'; '.join(tried) or 'none configured'})")
+
+
+def load_all(tasks: list[str] | tuple[str, ...], data_dir: str | Path | None = None,
+             data_cfg: DataConfig | None = None, on_bad_record: str | None = None) -> dict[str, LoadedTasks]:
+    return {t: load_tasks(t, data_dir, data_cfg, on_bad_record) for t in tasks}

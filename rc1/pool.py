@@ -1,0 +1,507 @@
+"""The seed pool: Tasks x a template pack -> Seeds (rc1.records.Seed), streamed and deterministic.
+
+build_pool(tasks, pack, spec) yields exactly spec.n seeds:
+- task counts: largest-remainder rounding of n x mix; seeds of the tasks are interleaved so any prefix of
+  the stream keeps the mix;
+- within a task the (non-excluded) source items are visited in a seeded order and share the task's count
+  as evenly as possible (an item gets floor or ceil of count / items);
+- exactly round(n x clarify_rate) seeds need clarification, shared over tasks by largest remainder and
+  spread evenly over the items where a needed fact can be removed (rc1.clarify);
+- the seeds of one item differ genuinely: each takes a different (template, role, style) combination
+  (and, for clarification, a different hidden fact where the item has several), then draws its wording
+  variants, the evidence shown, distractor passages and their order;
+- tool-use templates may open with a worked exchange whose tool result is the real output of rc1.tools.
+
+Exclusion (the shadow set): spec.exclude holds Task ids ("task:source id") and normalized question texts
+(rc1.text.normalize); an item is left out when its id or normalized question is there, or when its
+question would count as a leak of one of those questions (rc1.quality.leak: a shared leak_ngram-gram
+and containment >= leak_sim).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Iterator, Mapping, Sequence
+
+from rc1.clarify import Removal, removals
+from rc1.config import TASKS, check_mix
+from rc1.errors import Rc1Error
+from rc1.records import Seed, Task
+from rc1.templates import Role, Style, Template, TemplatePack
+from rc1.quality.views import seed_question
+from rc1.text import normalize, words
+from rc1.tools import TOOLS, WikiIndex, calc
+
+TASK_TOOLS = {"hotpotqa": ("wiki",), "strategyqa": ("wiki",), "gsm8k": ("calc",)}
+TOOL_SIGNATURES = {"wiki": "wiki(query)", "calc": "calc(expression)"}
+EXTRA_PASSAGES = (0, 2)
+LEAK_MARGIN = 0.1        # items this close to the leak rule are not used at all (see _ShadowGuard)
+LEAK_REDRAWS = 25  # distractor passages drawn from other items, per 'paragraphs' seed
+
+
+@dataclass(frozen=True)
+class PoolSpec:
+    n: int
+    mix: Mapping[str, float]
+    max_turns: int = 6
+    clarify_rate: float = 0.0
+    tools: tuple[str, ...] = ()
+    seed: int = 0
+    exclude: frozenset[str] = frozenset()   # shadow Task ids and normalized shadow questions
+    leak_ngram: int = 5
+    leak_sim: float = 0.85
+    max_tool_calls: int = 8     # a seed expecting more tool calls offers no tools (difficulty gate tool_hops_max)
+
+    def validate(self) -> None:
+        if self.n < 0:
+            raise Rc1Error(f"--n must be >= 0, got {self.n}")
+        try:
+            check_mix(dict(self.mix), what="--mix", known=TASKS, tol=1e-3)
+        except ValueError as e:
+            raise Rc1Error(str(e)) from None
+        if not 0.0 <= self.clarify_rate <= 1.0:
+            raise Rc1Error(f"--clarify_rate must be within [0, 1], got {self.clarify_rate}")
+        if self.max_turns < 1:
+            raise Rc1Error(f"--max_turns must be >= 1, got {self.max_turns}")
+        unknown = [t for t in self.tools if t not in TOOLS]
+        if unknown:
+            raise Rc1Error(f"--tools: unknown tool {unknown[0]!r}; known: {', '.join(TOOLS)}")
+
+
+def largest_remainder(total: int, weights: Mapping[str, float]) -> dict[str, int]:
+    """Integer shares of `total` proportional to `weights` that sum to `total` exactly (Hamilton)."""
+    s = sum(weights.values())
+    if total <= 0 or s <= 0:
+        return {k: 0 for k in weights}
+    quotas = {k: total * w / s for k, w in weights.items()}
+    counts = {k: math.floor(q) for k, q in quotas.items()}
+    rest = total - sum(counts.values())
+    for k in sorted(quotas, key=lambda k: (-(quotas[k] - counts[k]), list(weights).index(k)))[:rest]:
+        counts[k] += 1
+    return counts
+
+
+def parse_tools(text: str | Sequence[str] | None) -> tuple[str, ...]:
+    """'wiki,calc' -> ('wiki', 'calc'); '' or 'none' -> ()."""
+    if text is None:
+        return ()
+    items = text.split(",") if isinstance(text, str) else list(text)
+    out = tuple(dict.fromkeys(t.strip() for t in items if t.strip() and t.strip().lower() != "none"))
+    unknown = [t for t in out if t not in TOOLS]
+    if unknown:
+        raise Rc1Error(f"--tools: unknown tool {unknown[0]!r}; known: {', '.join(TOOLS)}")
+    return out
+
+
+# ---------------------------------------------------------------- per-item material
+_EXPR = re.compile(r"((?:\(?\$?-?\d[\d,]*(?:\.\d+)?\)?\s*[-+*/x×÷]\s*)+\(?\$?-?\d[\d,]*(?:\.\d+)?\)?)\s*=\s*\$?\s*(-?\d[\d,]*(?:\.\d+)?)")
+
+
+def calc_steps(decomposition: Sequence[str]) -> list[tuple[str, str]]:
+    """(expression, result) pairs written in solution steps ('48/2 = 24'), kept only when calc agrees."""
+    out = []
+    for line in decomposition:
+        for m in _EXPR.finditer(line):
+            expr = re.sub(r"\s*([-+*/])\s*", r" \1 ", m.group(1).replace("$", "").replace(",", "")
+                          .replace("×", "*").replace("÷", "/").replace("x", "*")).strip()
+            got = calc(expr)
+            want = m.group(2).replace(",", "")
+            try:
+                if not got.startswith("error") and math.isclose(float(got), float(want), rel_tol=1e-6, abs_tol=1e-6):
+                    out.append((expr, got))
+            except ValueError:
+                continue
+    return out
+
+
+class _Item:
+    """What the seeds of one source item share (computed once per item)."""
+
+    def __init__(self, task: Task, others: Sequence[Task], rng: random.Random, found: list[Removal] | None = None,
+                 max_calls: int = 8):
+        self.task = task
+        self.max_calls = max_calls
+        self.kind = task["task"]
+        self.removals: list[Removal] = found if found is not None else removals(task)
+        ctx = task.get("context") or []
+        if self.kind == "strategyqa":
+            ctx = [[f"Fact {i + 1}", [f]] for i, f in enumerate(task.get("facts") or [])]
+        self.context = [list(p) for p in ctx]
+        self._index: WikiIndex | None = None
+        paras = {t: s for t, s in self.context}
+        self.gold_titles = [t for t in dict.fromkeys(t for t, _ in task.get("supporting_facts") or []) if t in paras]
+        self.support: list[str] = []
+        if self.kind == "hotpotqa":
+            self.support = [paras[t][i].strip() for t, i in task.get("supporting_facts") or []
+                            if t in paras and 0 <= i < len(paras[t])]
+        elif self.kind == "strategyqa":
+            self.support = list(task.get("facts") or [])
+        else:
+            steps = list(task.get("decomposition") or [])
+            self.support = steps[:-1]  # the worked solution but its last step
+        self.calcs = calc_steps(task.get("decomposition") or []) if self.kind == "gsm8k" else []
+        self.queries = self._queries()
+        self.distractor_facts: list[str] = []
+        if self.kind == "strategyqa" and others:
+            for o in rng.sample(others, k=min(4, len(others))):
+                if o["id"] != task["id"] and o.get("facts"):
+                    self.distractor_facts.append(rng.choice(o["facts"]))
+
+    def _queries(self) -> list[str]:
+        if self.kind == "hotpotqa":
+            return list(self.gold_titles)
+        if self.kind == "strategyqa":
+            steps = [d for d in self.task.get("decomposition") or [] if "#" not in d]
+            return steps[:3] or [self.task["question"]]
+        return []
+
+    @property
+    def index(self) -> WikiIndex:
+        if self._index is None:
+            self._index = WikiIndex(self.context)
+        return self._index
+
+    def applicable(self, t: Template) -> bool:
+        if t.clarify:
+            return t.mode == "plain" or self.kind in ("hotpotqa", "strategyqa")
+        if t.mode == "support":
+            return bool(self.support)
+        if t.mode == "paragraphs":
+            return (self.kind == "hotpotqa" and bool(self.gold_titles)) or \
+                   (self.kind == "strategyqa" and bool(self.support))
+        if t.mode == "worked":
+            return 0 < len(self.calcs) <= self.max_calls + 1 if self.kind == "gsm8k" else bool(self.context)
+        return True
+
+    def expected_calls(self, tools: Sequence[str]) -> list[dict]:
+        if self.kind == "gsm8k":
+            return [{"name": "calc", "arguments": {"expression": e}} for e, _ in self.calcs] if "calc" in tools else []
+        return [{"name": "wiki", "arguments": {"query": q}} for q in self.queries] if "wiki" in tools else []
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _tidy(text: str) -> str:
+    if "\n" not in text:
+        return " ".join(text.split())
+    lines = [" ".join(line.split()) for line in text.split("\n")]
+    out: list[str] = []
+    for line in lines:
+        if not line and (not out or not out[-1]):
+            continue
+        out.append(line)
+    return "\n".join(out).strip()
+
+
+def _first_sentence(text: str) -> str:
+    m = re.match(r"(.+?[.!?])(\s|$)", text.strip())
+    return (m.group(1) if m else text.strip())[:400]
+
+
+class _Renderer:
+    def __init__(self, pack: TemplatePack, spec: PoolSpec, passages: Sequence[tuple[str, str]] = ()):
+        self.pack = pack
+        self.spec = spec
+        self.passages = passages  # (title, text) of other items' paragraphs: extra distractors
+
+    def system(self, rng: random.Random, task: str, role: Role, style: Style, tools: Sequence[str]) -> str:
+        p = self.pack
+        parts = [rng.choice(p.intro), rng.choice(role.system), rng.choice(style.system)]
+        if tools and p.tools_lines:
+            parts.append(rng.choice(p.tools_lines).format(tools=", ".join(TOOL_SIGNATURES[t] for t in tools)))
+        if p.clarify_lines:
+            parts.append(rng.choice(p.clarify_lines))
+        parts.append(rng.choice(p.answer_lines[task]))
+        return " ".join(x.strip() for x in parts if x.strip())
+
+    def evidence(self, rng: random.Random, item: _Item, mode: str, removal: Removal | None = None) -> str:
+        """support: the supporting sentences / facts / earlier solution steps; paragraphs: gold passages
+        among distractors (for a clarification seed: distractors only, none naming the hidden fact)."""
+        if mode == "support":
+            lines = list(item.support)
+            if item.kind == "strategyqa":
+                rng.shuffle(lines)
+            return "\n".join(f"- {s}" for s in lines)
+        hidden = removal.text.strip('"“” ') if removal is not None else None
+        if item.kind == "hotpotqa":
+            paras = {t: s for t, s in item.context}
+            shown: list[tuple[str, str]] = []
+            if hidden is None:
+                own = [t for t in paras if t not in item.gold_titles]
+                shown = [(t, "".join(paras[t]).strip()) for t in item.gold_titles]
+                shown += [(t, "".join(paras[t]).strip()) for t in rng.sample(own, rng.randint(0, min(2, len(own))))]
+            if self.passages:
+                for _ in range(rng.randint(*EXTRA_PASSAGES)):
+                    title, text = self.passages[rng.randrange(len(self.passages))]
+                    if title in paras or any(title == t for t, _ in shown) or (hidden and hidden in text):
+                        continue
+                    shown.append((title, text))
+            rng.shuffle(shown)
+            return "\n".join(f"{t}: {text}" for t, text in shown)
+        lines = [] if hidden is not None else list(item.support)
+        extra = [f for f in item.distractor_facts if not hidden or hidden not in f]
+        if extra:
+            lines += rng.sample(extra, k=rng.randint(1, len(extra)))
+        rng.shuffle(lines)
+        return "\n".join(f"- {s}" for s in lines)
+
+    def worked(self, rng: random.Random, item: _Item, t: Template, opener: str) -> tuple[list[dict], str | None]:
+        """The earlier exchange (user asks, assistant calls a tool, real result, assistant reply) and the
+        tool call it already made (left out of the expected calls)."""
+        if item.kind == "gsm8k":
+            expr, _ = item.calcs[0]
+            name, args, lookup = "calc", {"expression": expr}, expr
+            result = calc(expr)
+            short = result
+        else:
+            pool = list(item.queries) if item.kind == "strategyqa" else list(item.gold_titles[:1])
+            distractors = [p[0] for p in item.context if p[0] not in item.gold_titles]
+            if item.kind == "hotpotqa" and distractors and (not pool or rng.random() < 0.5):
+                pool = [rng.choice(distractors)]
+            lookup = rng.choice(pool) if pool else item.context[0][0]
+            name, args = "wiki", {"query": lookup}
+            result = item.index.search(lookup)
+            top = item.index.rank(lookup)[0]
+            short = _first_sentence("".join(item.context[top][1]))
+        turns = [
+            {"role": "user", "content": _tidy(rng.choice(t.worked_user).format(opener=opener, lookup=lookup))},
+            {"role": "assistant", "content": "", "tool_calls": [{"name": name, "arguments": args}]},
+            {"role": "tool", "name": name, "content": result},
+            {"role": "assistant", "content": _tidy(rng.choice(t.worked_reply).format(result=short))},
+        ]
+        return turns, lookup
+
+    def seed(self, rng: random.Random, seed_id: str, item: _Item, t: Template, role: Role, style: Style,
+             removal: Removal | None) -> Seed:
+        task = item.task
+        kind = item.kind
+        tools = [x for x in t.tools if x in self.spec.tools and x in TASK_TOOLS[kind]]
+        expected = item.expected_calls(tools)
+        if len(expected) > self.spec.max_tool_calls + (t.mode == "worked"):
+            tools, expected = [], []
+        question = task["question"]
+        hidden = None
+        if removal is not None:
+            question = removal.apply(question, rng.choice(self.pack.vague_names))
+            hidden = _tidy(rng.choice(t.hidden_reply).format(fact=removal.fact))
+        opener, closer = rng.choice(role.openers), rng.choice(style.closers)
+        dialogue: list[dict] = [{"role": "system", "content": self.system(rng, kind, role, style, tools)}]
+        done = None
+        if t.mode == "worked":
+            turns, done = self.worked(rng, item, t, opener)
+            dialogue += turns
+            opener = ""
+        evidence = self.evidence(rng, item, t.mode, removal) if t.mode in ("support", "paragraphs") else ""
+        user = rng.choice(t.user).format(opener=opener, question=question, closer=closer, evidence=evidence,
+                                         header=rng.choice(self.pack.evidence_headers))
+        dialogue.append({"role": "user", "content": _tidy(user)})
+        if done is not None:
+            for i, c in enumerate(expected):
+                if done in c["arguments"].values():
+                    del expected[i]
+                    break
+        return {
+            "id": seed_id, "task": kind, "source_id": task["id"], "template_id": t.id, "role": role.id,
+            "style": style.id, "dialogue": dialogue, "needs_clarification": removal is not None,
+            "hidden_info": hidden, "tools": tools, "expected_tool_calls": expected, "answer": task["answer"],
+            "context": item.context,
+            "supporting_facts": task.get("supporting_facts") or [], "facts": task.get("facts") or [],
+            "decomposition": task.get("decomposition") or [],
+        }
+
+
+# ---------------------------------------------------------------- the pool
+class _ShadowGuard:
+    """The shadow set as the pool must avoid it. An item is dropped when its id or normalized question is a
+    shadow one, or when its question comes within LEAK_MARGIN of the leak rule (a shared leak_ngram-gram
+    and containment >= leak_sim - LEAK_MARGIN: templated questions that differ only in names sit there).
+    Each seed is then checked with the validator's exact rule on its question (user turns + hidden_info)
+    and redrawn if it would count as a leak."""
+
+    def __init__(self, spec: PoolSpec):
+        self.ids = {e for e in spec.exclude if ":" in e}
+        self.questions = {e for e in spec.exclude if ":" not in e}
+        self.strict = self.loose = None
+        if self.questions:
+            from rc1.quality.leak import ShadowIndex  # the validator's own leak rule, so build and check agree
+
+            qs = [(str(i), q) for i, q in enumerate(sorted(self.questions))]
+            self.strict = ShadowIndex(qs, ngram=spec.leak_ngram, sim=spec.leak_sim)
+            self.loose = ShadowIndex(qs, ngram=spec.leak_ngram, sim=max(0.0, spec.leak_sim - LEAK_MARGIN))
+
+    def keep(self, task: Task) -> bool:
+        if task["id"] in self.ids:
+            return False
+        norm = normalize(task["question"])
+        return norm not in self.questions and not (self.loose is not None and self.loose.match(task["id"], norm.split()))
+
+    def leaks(self, seed: Seed) -> bool:
+        if self.strict is None:
+            return False
+        return bool(self.strict.match(seed["id"], words(seed_question(seed))))
+
+
+def _excluded(tasks: list[Task], guard: _ShadowGuard) -> tuple[list[Task], int]:
+    keep = [t for t in tasks if guard.keep(t)]
+    return keep, len(tasks) - len(keep)
+
+
+@dataclass
+class PoolStats:
+    """Filled while build_pool runs (pass one in to read it afterwards)."""
+    counts: dict[str, int] = field(default_factory=dict)
+    clarify: dict[str, int] = field(default_factory=dict)
+    items: dict[str, int] = field(default_factory=dict)
+    excluded: dict[str, int] = field(default_factory=dict)
+    items_used: dict[str, int] = field(default_factory=dict)
+    tool_seeds: int = 0
+    worked_seeds: int = 0
+    leak_redraws: int = 0
+
+    def as_dict(self) -> dict:
+        return {"counts": self.counts, "clarify": self.clarify, "items": self.items, "excluded": self.excluded,
+                "items_used": self.items_used, "tool_seeds": self.tool_seeds, "worked_seeds": self.worked_seeds,
+                "leak_redraws": self.leak_redraws}
+
+
+def _passages(items: Sequence[Task]) -> list[tuple[str, str]]:
+    """Every distinct paragraph of the items' contexts, as (title, text)."""
+    out: dict[str, str] = {}
+    for t in items:
+        for title, sents in t.get("context") or []:
+            out.setdefault(title, "".join(sents).strip())
+    return [(t, x) for t, x in out.items() if x]
+
+
+def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack: TemplatePack, spec: PoolSpec,
+                 stats: PoolStats, guard: _ShadowGuard) -> Iterator[Seed]:
+    order = list(items)
+    random.Random(f"{spec.seed}|order|{task}").shuffle(order)
+    used = order[: min(count, len(order))]
+    per = [count // len(used) + (1 if i < count % len(used) else 0) for i in range(len(used))] if used else []
+    plain_t = pack.for_task(task, clarify=False, max_turns=spec.max_turns)
+    clar_t = pack.for_task(task, clarify=True, max_turns=spec.max_turns)
+    if count and not plain_t:
+        raise Rc1Error(f"{pack.directory}: no template for task {task!r} within max_turns={spec.max_turns}")
+    if n_clarify and not clar_t:
+        raise Rc1Error(f"{pack.directory}: no clarification template for task {task!r} (clarify_rate > 0)")
+    cache: dict[str, list[Removal]] = {}
+    if n_clarify:
+        cache = {t["id"]: removals(t) for t in used}
+    clar_ok = [bool(cache.get(t["id"])) for t in used]
+    k_clar = sum(k for k, ok in zip(per, clar_ok) if ok)
+    n_clarify = min(n_clarify, k_clar)
+    stats.clarify[task] = n_clarify
+    stats.items_used[task] = len(used)
+    render = _Renderer(pack, spec, _passages(items) if task == "hotpotqa" else ())
+    roles, styles = pack.roles, pack.styles
+    j = 0
+    cum = 0
+    for item_task, k, ok in zip(used, per, clar_ok):
+        rng = random.Random(f"{spec.seed}|{item_task['id']}")
+        c = 0
+        if ok and k_clar:
+            c = (n_clarify * (cum + k)) // k_clar - (n_clarify * cum) // k_clar
+            cum += k
+        item = _Item(item_task, items, rng, cache.get(item_task["id"]), spec.max_tool_calls)
+        plain = [t for t in plain_t if item.applicable(t)] or plain_t[:1]
+        for slot in _combos(rng, len(plain), len(roles), len(styles), 1, k - c):
+            t_i, r_i, s_i, _ = slot
+            seed = render.seed(rng, f"{task}-{j:06d}", item, plain[t_i], roles[r_i], styles[s_i], None)
+            if guard.leaks(seed):
+                seed = _redraw(rng, render, guard, stats, f"{task}-{j:06d}", item, plain, [None], pack)
+            j += 1
+            stats.tool_seeds += bool(seed["tools"])
+            stats.worked_seeds += plain[t_i].mode == "worked"
+            yield seed
+        if c:
+            clar = [t for t in clar_t if item.applicable(t)] or clar_t[:1]
+            for slot in _combos(rng, len(clar), len(roles), len(styles), len(item.removals), c):
+                t_i, r_i, s_i, h_i = slot
+                seed = render.seed(rng, f"{task}-{j:06d}", item, clar[t_i], roles[r_i], styles[s_i],
+                                   item.removals[h_i])
+                if guard.leaks(seed):
+                    seed = _redraw(rng, render, guard, stats, f"{task}-{j:06d}", item, clar, item.removals, pack)
+                j += 1
+                stats.tool_seeds += bool(seed["tools"])
+                yield seed
+
+
+def _redraw(rng: random.Random, render: "_Renderer", guard: _ShadowGuard, stats: PoolStats, seed_id: str,
+            item: _Item, templates: list[Template], hidden: list, pack: TemplatePack) -> Seed:
+    """Another rendering of the same item that the leak rule does not flag (wording, evidence, role, style)."""
+    for _ in range(LEAK_REDRAWS):
+        stats.leak_redraws += 1
+        seed = render.seed(rng, seed_id, item, rng.choice(templates), rng.choice(pack.roles), rng.choice(pack.styles),
+                           rng.choice(hidden))
+        if not guard.leaks(seed):
+            return seed
+    raise Rc1Error(f"{item.task['id']}: every rendering of this item matches a shadow question by the leak rule; "
+                   f"the shadow set and the pool sources overlap (check --shadow and the data sources)")
+
+
+def _combos(rng: random.Random, a: int, b: int, c: int, d: int, k: int) -> list[tuple[int, int, int, int]]:
+    """k combinations of (template, role, style, hidden fact) indices, all different while k allows."""
+    total = a * b * c * d
+    if k <= 0 or total <= 0:
+        return []
+    picks = rng.sample(range(total), k) if k <= total else \
+        rng.sample(range(total), total) + [rng.randrange(total) for _ in range(k - total)]
+    out = []
+    for x in picks:
+        x, h = divmod(x, d)
+        x, s = divmod(x, c)
+        t, r = divmod(x, b)
+        out.append((t, r, s, h))
+    return out
+
+
+def build_pool(tasks: Mapping[str, list[Task]], pack: TemplatePack, spec: PoolSpec,
+               stats: PoolStats | None = None) -> Iterator[Seed]:
+    """Yield spec.n seeds (see the module docstring). Raises Rc1Error on an impossible spec."""
+    spec.validate()
+    stats = stats if stats is not None else PoolStats()
+    mix = {t: w for t, w in spec.mix.items() if w > 0}
+    counts = largest_remainder(spec.n, mix)
+    kept: dict[str, list[Task]] = {}
+    guard = _ShadowGuard(spec)
+    for task in mix:
+        if counts[task] == 0:
+            continue
+        records = list(tasks.get(task) or [])
+        kept[task], dropped = _excluded(records, guard)
+        stats.items[task], stats.excluded[task] = len(records), dropped
+        if not kept[task]:
+            raise Rc1Error(f"task {task!r}: no source items left"
+                           + (f" after excluding {dropped} shadow item(s)" if dropped else ""))
+    clar_total = round(spec.n * spec.clarify_rate)
+    clar = largest_remainder(clar_total, {t: counts[t] for t in kept})
+    streams = {task: _task_stream(task, kept[task], counts[task], clar[task], pack, spec, stats, guard)
+               for task in kept}
+    stats.counts = {t: 0 for t in streams}
+    # interleave: next comes the task furthest behind its share (stride scheduling)
+    order = [t for t in mix if t in streams]
+    for _ in range(spec.n):
+        task = min(order, key=lambda t: ((stats.counts[t] + 1) / counts[t], order.index(t)))
+        stats.counts[task] += 1
+        yield next(streams[task])
+
+
+def seed_lines(seeds: Iterator[Seed]) -> Iterator[str]:
+    """JSON lines of seeds. The seeds of one item share their (large) context list: it is encoded once
+    per item and spliced in, which is most of the encoding time of a HotpotQA-heavy pool."""
+    cache: dict[int, tuple[list, str]] = {}
+    for seed in seeds:
+        ctx = seed["context"]
+        hit = cache.get(id(ctx))
+        if hit is None or hit[0] is not ctx:
+            if len(cache) > 64:
+                cache.clear()
+            hit = cache[id(ctx)] = (ctx, json.dumps(ctx, ensure_ascii=False))
+        rest = {k: v for k, v in seed.items() if k != "context"}
+        yield json.dumps(rest, ensure_ascii=False)[:-1] + ', "context": ' + hit[1] + "}\n"

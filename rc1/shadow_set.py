@@ -1,0 +1,83 @@
+"""The shadow evaluation set: n Task records held out from the pool, stratified by task, deterministic.
+
+select_shadow picks from already loaded records (pure); build_shadow_set loads the sources first.
+Per task the count is the largest-remainder share of n under the mix (stratify) or whatever a seeded
+draw from all records gives (no stratify). Within a task the records are drawn with a seeded RNG over
+the records sorted by id, so the choice does not depend on file order.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Mapping
+
+from rc1.config import TASKS, DataConfig, load_gates
+from rc1.data import LoadedTasks, load_tasks
+from rc1.errors import Rc1Error
+from rc1.pool import largest_remainder
+from rc1.records import Task
+
+DEFAULT_MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
+
+
+def default_mix(gates_path: str | Path = "configs/gates.yaml") -> dict[str, float]:
+    """The configured task mix (gates.yaml config_check.mix), else the DESIGN.md mix."""
+    try:
+        return dict(load_gates(gates_path).config_check.mix)
+    except Rc1Error:
+        if Path(gates_path).exists():
+            raise
+        return dict(DEFAULT_MIX)
+
+
+def shadow_counts(n: int, mix: Mapping[str, float], available: Mapping[str, int]) -> dict[str, int]:
+    counts = largest_remainder(n, {t: w for t, w in mix.items() if w > 0})
+    short = {t: (k, available.get(t, 0)) for t, k in counts.items() if k > available.get(t, 0)}
+    if short:
+        t, (k, have) = next(iter(short.items()))
+        raise Rc1Error(f"shadow set: task {t!r} needs {k} records, the source has {have}")
+    return counts
+
+
+def select_shadow(records: Mapping[str, list[Task]], n: int, seed: int, stratify: bool = True,
+                  mix: Mapping[str, float] | None = None) -> list[Task]:
+    """n records: per task by the mix (stratify) or uniformly over all of them; ordered by task, then draw."""
+    if n <= 0:
+        raise Rc1Error(f"shadow set: --n must be positive, got {n}")
+    mix = dict(mix or DEFAULT_MIX)
+    tasks = [t for t in mix if mix[t] > 0]
+    pools = {t: sorted(records.get(t) or [], key=lambda r: r["id"]) for t in tasks}
+    if stratify:
+        counts = shadow_counts(n, mix, {t: len(p) for t, p in pools.items()})
+        out: list[Task] = []
+        for t in tasks:
+            rng = random.Random(f"{seed}|shadow|{t}")
+            out += [pools[t][i] for i in rng.sample(range(len(pools[t])), counts[t])]
+        return out
+    everything = [r for t in tasks for r in pools[t]]
+    if n > len(everything):
+        raise Rc1Error(f"shadow set: needs {n} records, the sources have {len(everything)}")
+    rng = random.Random(f"{seed}|shadow")
+    picked = [everything[i] for i in rng.sample(range(len(everything)), n)]
+    return sorted(picked, key=lambda r: tasks.index(r["task"]))
+
+
+def build_shadow_set(data_dir: str | Path | None = None, n: int = 245, seed: int = 20250820, stratify: bool = True,
+                     mix: Mapping[str, float] | None = None, data_cfg: DataConfig | None = None,
+                     on_bad_record: str | None = None) -> list[Task]:
+    """Load the task sources (rc1.data.load_tasks) and select the shadow set."""
+    rows, _ = load_and_select(data_dir, n, seed, stratify, mix, data_cfg, on_bad_record)
+    return rows
+
+
+def load_and_select(data_dir: str | Path | None, n: int, seed: int, stratify: bool,
+                    mix: Mapping[str, float] | None = None, data_cfg: DataConfig | None = None,
+                    on_bad_record: str | None = None) -> tuple[list[Task], dict[str, LoadedTasks]]:
+    mix = dict(mix or DEFAULT_MIX)
+    unknown = [t for t in mix if t not in TASKS]
+    if unknown:
+        raise Rc1Error(f"shadow set: unknown task {unknown[0]!r} in the mix; known: {', '.join(TASKS)}")
+    loaded = {t: load_tasks(t, data_dir, data_cfg, on_bad_record) for t in mix if mix[t] > 0}
+    rows = select_shadow({t: lt.records for t, lt in loaded.items()}, n, seed, stratify, mix)
+    return rows, loaded

@@ -1,0 +1,191 @@
+"""The two tools the policy may call: `wiki` (BM25 over an item's paragraphs) and `calc` (AST-whitelisted
+arithmetic, never `eval`).
+
+Both are plain typed functions with Google-style docstrings, because TRL's GRPOTrainer(tools=[...])
+builds each tool's JSON schema from the signature and docstring. A tool never raises on bad input: the
+model reads the result, so problems come back as a string starting with "error: ".
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import re
+from typing import Any, Callable, Sequence
+
+from rank_bm25 import BM25Okapi
+
+TOOLS = ("wiki", "calc")
+
+# ---------------------------------------------------------------- calc
+MAX_EXPRESSION_CHARS = 400
+MAX_EXPONENT = 64
+MAX_ABS_VALUE = 1e18
+MAX_NODES = 200
+
+_BINARY = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+}
+_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+
+
+class _CalcError(ValueError):
+    pass
+
+
+def _eval_node(node: ast.AST) -> int | float:
+    if isinstance(node, ast.Expression):
+        return _eval_node(node.body)
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+        return _UNARY[type(node.op)](_eval_node(node.operand))
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        left, right = _eval_node(node.left), _eval_node(node.right)
+        if isinstance(node.op, ast.Pow):
+            if abs(right) > MAX_EXPONENT:
+                raise _CalcError(f"exponent {right} is too large (limit {MAX_EXPONENT})")
+            if abs(left) > 1 and abs(right) * math.log10(abs(left)) > math.log10(MAX_ABS_VALUE):
+                raise _CalcError("result is too large")
+            if left == 0 and right < 0:
+                raise _CalcError("division by zero")
+        try:
+            value = _BINARY[type(node.op)](left, right)
+        except ZeroDivisionError:
+            raise _CalcError("division by zero") from None
+        if isinstance(value, complex):
+            raise _CalcError("result is not a real number")
+        if abs(value) > MAX_ABS_VALUE:
+            raise _CalcError("result is too large")
+        return value
+    what = type(node).__name__
+    if isinstance(node, ast.Name):
+        what = f"name {node.id!r}"
+    elif isinstance(node, ast.Call):
+        what = "function call"
+    elif isinstance(node, ast.Attribute):
+        what = "attribute access"
+    elif isinstance(node, ast.Constant):
+        what = f"constant {node.value!r}"
+    raise _CalcError(f"{what} is not allowed (numbers, + - * / // % ** and parentheses only)")
+
+
+def format_number(value: int | float) -> str:
+    """12.0 -> '12', 0.1+0.2 -> '0.3': what a person would write down."""
+    if isinstance(value, float):
+        if value.is_integer():
+            return str(int(value))
+        return f"{round(value, 10):.10g}"
+    return str(value)
+
+
+def calc(expression: str) -> str:
+    """Evaluate an arithmetic expression exactly as written.
+
+    Args:
+        expression: Numbers with + - * / // % ** and parentheses, for example "(48 / 2) + 48".
+
+    Returns:
+        The numeric result as text, or a message starting with "error:" when the expression is not allowed.
+    """
+    if not isinstance(expression, str) or not expression.strip():
+        return "error: empty expression"
+    text = expression.strip().replace("×", "*").replace("÷", "/").replace("−", "-")
+    if len(text) > MAX_EXPRESSION_CHARS:
+        return f"error: expression longer than {MAX_EXPRESSION_CHARS} characters"
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return f"error: cannot parse {expression!r} as arithmetic"
+    if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
+        return "error: expression too complex"
+    try:
+        return format_number(_eval_node(tree))
+    except _CalcError as e:
+        return f"error: {e}"
+    except (OverflowError, ValueError) as e:
+        return f"error: {e}"
+
+
+# ---------------------------------------------------------------- wiki
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+
+
+def bm25_tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+class WikiIndex:
+    """BM25 (Okapi) over the paragraphs of one item's HotpotQA-style context [[title, [sentences]], ...]."""
+
+    def __init__(self, context: Sequence[Sequence[Any]]):
+        self.paragraphs: list[tuple[str, str]] = []
+        for entry in context or []:
+            title, sentences = entry[0], entry[1]
+            text = "".join(sentences) if isinstance(sentences, (list, tuple)) else str(sentences)
+            self.paragraphs.append((str(title), text.strip()))
+        corpus = [bm25_tokens(f"{t} {p}") or ["_"] for t, p in self.paragraphs]
+        self._vocab = [set(doc) for doc in corpus]
+        self._bm25 = BM25Okapi(corpus) if corpus else None
+
+    def rank(self, query: str) -> list[int]:
+        """Paragraph indices, best first.
+
+        Okapi's idf is zero for a term in half the paragraphs, so on tiny contexts every score can tie;
+        ties then go to the paragraph sharing more query terms, then to context order.
+        """
+        if self._bm25 is None:
+            return []
+        q = bm25_tokens(query)
+        scores = self._bm25.get_scores(q)
+        overlap = [sum(t in vocab for t in set(q)) for vocab in self._vocab]
+        return sorted(range(len(self.paragraphs)), key=lambda i: (-round(float(scores[i]), 9), -overlap[i], i))
+
+    def search(self, query: str, k: int = 2) -> str:
+        if not isinstance(query, str) or not bm25_tokens(query):
+            return "error: empty query"
+        if self._bm25 is None:
+            return "error: no documents to search"
+        top = self.rank(query)[: max(1, int(k))]
+        return "\n".join(f"{self.paragraphs[i][0]}: {self.paragraphs[i][1]}" for i in top)
+
+
+def make_wiki_tool(context: Sequence[Sequence[Any]], k: int = 2) -> Callable[[str], str]:
+    """A `wiki(query)` tool bound to one item's paragraphs."""
+    index = WikiIndex(context)
+
+    def wiki(query: str) -> str:
+        """Search the encyclopedia paragraphs available for this question.
+
+        Args:
+            query: A few keywords naming the entity or fact to look up.
+
+        Returns:
+            The best matching paragraphs, one per line, each as "title: text".
+        """
+        return index.search(query, k=k)
+
+    return wiki
+
+
+def run_tool(name: str, arguments: dict, context: Sequence[Sequence[Any]] | None = None,
+             index: WikiIndex | None = None) -> str:
+    """Run tool `name` with JSON `arguments` as the policy would; problems come back as 'error: ...'."""
+    if not isinstance(arguments, dict):
+        return "error: arguments must be a JSON object"
+    if name == "calc":
+        expr = arguments.get("expression")
+        return calc(expr) if isinstance(expr, str) else "error: calc needs {\"expression\": str}"
+    if name == "wiki":
+        query = arguments.get("query")
+        if not isinstance(query, str):
+            return "error: wiki needs {\"query\": str}"
+        return (index or WikiIndex(context or [])).search(query)
+    return f"error: unknown tool {name!r}; available: {', '.join(TOOLS)}"
