@@ -47,7 +47,8 @@ def _setup_logging() -> None:
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
-def print_checks_table(checks: list[dict], stream=sys.stderr) -> None:
+def print_checks_table(checks: list[dict], stream=None) -> None:
+    stream = stream or sys.stderr  # resolved per call, so captured stderr (pytest, tools) sees it
     if not checks:
         return
     rows = [(str(c.get("name")), _fmt(c.get("value")), _fmt(c.get("threshold")), "PASS" if c.get("pass") else "FAIL")

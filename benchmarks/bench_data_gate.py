@@ -1,0 +1,125 @@
+"""Benchmark of the data gate: build-pool, validate-pool and difficulty at 30k and 300k seeds.
+
+    python benchmarks/bench_data_gate.py                      # builtin / configured sources
+    python benchmarks/bench_data_gate.py --data-dir ../shared/data --sizes 30000,300000
+
+Each stage runs as its own `python -m entrypoints.cli ...` process (as a user runs it), so its
+peak RSS is its own (os.wait4 rusage). Runs go to a throwaway tracking store in the work directory,
+with --no-reuse. A stage whose gate fails still counts (exit 2 is a verdict, not a crash).
+
+Bars (issue 2): the whole gate at 30k <= 60 s on 2 cores, peak RSS <= 2 GB, 300k <= 10.5x the 30k time.
+Timings depend on what else the machine runs: say so when you quote them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BAR_30K_S = 60.0
+BAR_RSS_MB = 2048.0
+BAR_RATIO = 10.5
+
+
+def run_stage(args: list[str], env: dict, log: Path) -> tuple[float, float, int]:
+    """(wall seconds, peak RSS MB of that process, exit code)."""
+    t0 = time.perf_counter()
+    with open(log, "ab") as fh:
+        fh.write(f"\n$ rc1 {' '.join(args)}\n".encode())
+        fh.flush()
+        proc = subprocess.Popen([sys.executable, "-m", "entrypoints.cli", *args], cwd=REPO, env=env,
+                                stdout=fh, stderr=fh)
+        _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - t0, usage.ru_maxrss / 1024.0, proc.returncode
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data-dir", default=None, help="Directory laid out like ../shared/data (default: configured sources)")
+    ap.add_argument("--sizes", default="30000,300000")
+    ap.add_argument("--workdir", default=None, help="default: a temporary directory, removed afterwards")
+    ap.add_argument("--seed", type=int, default=1)
+    opts = ap.parse_args()
+    sizes = [int(s) for s in opts.sizes.split(",") if s.strip()]
+    work = Path(opts.workdir or tempfile.mkdtemp(prefix="rc1-bench-")).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    log = work / "bench.log"
+    env = {**os.environ, "MLFLOW_TRACKING_URI": f"sqlite:///{work / 'mlflow.db'}", "OMP_NUM_THREADS": "1",
+           "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TQDM_DISABLE": "1", "PYTHONHASHSEED": "0"}
+    for var in ("MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID"):
+        env.pop(var, None)
+    data = ["--data-dir", opts.data_dir] if opts.data_dir else []
+    print(f"rc1 data-gate benchmark: cpus={os.cpu_count()} load={os.getloadavg()[0]:.2f} "
+          f"data={opts.data_dir or 'configured sources'} work={work}", flush=True)
+
+    # store creation (db migrations) and the shadow set are set-up, not part of a stage's time
+    subprocess.run([sys.executable, "-c", "from rc1.tracking import setup_tracking; setup_tracking()"],
+                   cwd=REPO, env=env, check=True)
+    shadow = work / "shadow.jsonl"
+    t, rss, rc = run_stage(["materialize-shadow", *data, "--n", "245", "--seed", "20250820", "--stratify",
+                            "--materialize", str(shadow), "--dump-manifest", str(work / "shadow_manifest.json"),
+                            "--no-reuse"], env, log)
+    print(f"  setup materialize-shadow: {t:.1f} s, peak RSS {rss:.0f} MB, exit {rc}", flush=True)
+    if rc not in (0, 2):
+        print(f"materialize-shadow crashed; see {log}")
+        return 1
+
+    rows = []
+    totals: dict[int, float] = {}
+    for n in sizes:
+        pool = work / f"pool_{n}.jsonl"
+        stages = [
+            ("build", ["build-pool", *data, "--out", str(pool), "--n", str(n), "--seed", str(opts.seed),
+                       "--shadow", str(shadow), "--no-reuse"]),
+            ("validate", ["validate-pool", str(pool), "--leak_check", str(shadow), "--leak_ngram", "5",
+                          "--leak_sim", "0.85", "--report", str(work / f"validation_{n}.json"),
+                          "--diversity_report", str(work / f"diversity_{n}.json"), *data, "--no-reuse"]),
+            ("difficulty", ["difficulty", "--in", str(pool), "--out", str(work / f"metrics_{n}.jsonl"),
+                            "--balanced", str(work / f"balanced_{n}.jsonl"), "--target",
+                            "easy:0.25,medium:0.45,hard:0.30", "--by_task", "hotpotqa,strategyqa,gsm8k",
+                            "--report", str(work / f"difficulty_{n}.json"), "--no-reuse"]),
+        ]
+        totals[n] = 0.0
+        for name, args in stages:
+            t, rss, rc = run_stage(args, env, log)
+            totals[n] += t
+            rows.append((name, n, t, n / t if t else 0.0, rss, rc))
+            print(f"  {name:<10} n={n:<7} {t:7.1f} s  {n / t:9.0f} samples/s  peak RSS {rss:7.0f} MB  exit {rc}",
+                  flush=True)
+            if rc not in (0, 2):
+                print(f"{name} crashed at n={n}; see {log}")
+                return 1
+        print(f"  gate total n={n}: {totals[n]:.1f} s", flush=True)
+
+    peak = max(r[4] for r in rows)
+    print("\nbars:")
+    ok = True
+    if sizes and sizes[0] == 30000:
+        b = totals[30000] <= BAR_30K_S
+        ok &= b
+        print(f"  gate at 30k {totals[30000]:.1f} s <= {BAR_30K_S:.0f} s: {'PASS' if b else 'FAIL'}")
+    b = peak <= BAR_RSS_MB
+    ok &= b
+    print(f"  peak RSS {peak:.0f} MB <= {BAR_RSS_MB:.0f} MB: {'PASS' if b else 'FAIL'}")
+    if 30000 in totals and 300000 in totals:
+        ratio = totals[300000] / totals[30000]
+        b = ratio <= BAR_RATIO
+        ok &= b
+        print(f"  300k / 30k time {ratio:.2f} <= {BAR_RATIO}: {'PASS' if b else 'FAIL'}")
+    if opts.workdir or not ok:
+        print(f"log and outputs: {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if ok else 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""`rc1 difficulty --in POOL --out METRICS --balanced OUT --target ... --by_task ... --report OUT.json`:
+per-sample metrics, easy/medium/hard buckets, a pool resampled to the target, and the difficulty gate."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Iterator
+
+import click
+import numpy as np
+
+from entrypoints._common import gates_option, reuse_option
+from rc1.config import TASKS, load_gates, parse_mix
+from rc1.errors import Rc1Error
+from rc1.io import atomic_open, read_json, write_json, write_jsonl
+from rc1.text import make_token_counter
+from rc1.tracking import run_mode, stage_run
+
+BUCKETS = ("easy", "medium", "hard")  # rc1.difficulty.bucket.BUCKETS, kept here so `rc1 --help` skips scipy
+DEFAULT_TARGET = "easy:0.25,medium:0.45,hard:0.30"
+DEFAULT_SEED = 20250820
+
+
+def parse_tasks(text: str) -> list[str]:
+    tasks = [t.strip() for t in text.split(",") if t.strip()]
+    unknown = [t for t in tasks if t not in TASKS]
+    if unknown or not tasks:
+        raise Rc1Error(f"--by_task: unknown task {unknown[0]!r}; known: {', '.join(TASKS)}" if unknown
+                       else "--by_task: empty")
+    return tasks
+
+
+def _raw_lines(path: Path) -> Iterator[str]:
+    """Non-empty lines, in the order iter_seeds yields their seeds."""
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                yield line.rstrip("\r\n")
+
+
+def _with_difficulty(line: str, bucket: str, metrics: dict) -> str:
+    extra = json.dumps({"difficulty": bucket, "difficulty_metrics": metrics}, ensure_ascii=False)
+    if '"difficulty' in line:  # already labelled (a balanced pool run again): replace, don't duplicate keys
+        row = json.loads(line)
+        row.update(json.loads(extra))
+        return json.dumps(row, ensure_ascii=False)
+    body = line.rstrip()
+    return f"{body[:-1]}, {extra[1:]}"
+
+
+def run_difficulty(
+    pool: str,
+    out: str = "out/difficulty_metrics.jsonl",
+    balanced: str = "out/rc1_seed_balanced.jsonl",
+    target: str | dict[str, float] = DEFAULT_TARGET,
+    by_task: str | list[str] = ",".join(TASKS),
+    report: str = "out/difficulty_report.json",
+    size: int | None = None,
+    seed: int = DEFAULT_SEED,
+    tokenizer: str | None = None,
+    plots_dir: str | None = None,
+    gates_path: str = "configs/gates.yaml",
+    reuse: bool = True,
+    progress: bool = True,
+) -> dict:
+    """Metrics, buckets, resampling and the difficulty gate for `pool`. Returns {passed, checks, report,
+    metrics, balanced, n_in, n_out, run_id}; raises GateFailed when a check fails. `size`: total
+    balanced size (split over the balanced tasks by their input shares; default: no replacement)."""
+    gate = load_gates(gates_path).for_mode(run_mode()).difficulty
+    target_d = parse_mix(target, what="--target", known=BUCKETS) if isinstance(target, str) else dict(target)
+    tasks_l = parse_tasks(by_task) if isinstance(by_task, str) else list(by_task)
+    pool_p, out_p, bal_p, rep_p = Path(pool), Path(out), Path(balanced), Path(report)
+    if not pool_p.is_file():
+        raise Rc1Error(f"{pool}: pool file not found")
+    if len({p.resolve() for p in (pool_p, out_p, bal_p, rep_p)}) < 4 or len({out_p.name, bal_p.name, rep_p.name}) < 3:
+        raise Rc1Error("--in, --out, --balanced and --report must be four different files (and file names)")
+    if size is not None and size < 1:
+        raise Rc1Error("--size must be a positive number of seeds")
+    plots = Path(plots_dir) if plots_dir else rep_p.with_name("plots")
+    counter = make_token_counter(tokenizer)
+    params = {"pool": str(pool_p), "target": target_d, "by_task": tasks_l, "size": size or "auto", "seed": seed,
+              "tokenizer": tokenizer or "approx", **gate.model_dump()}
+    outputs = {"metrics": out_p, "balanced": bal_p, "report": rep_p}
+
+    from rc1.difficulty import assign_buckets, build_table, difficulty_checks, difficulty_report, resample
+    from rc1.difficulty.report import DEFINITIONS
+    from rc1.quality.reader import iter_seeds
+
+    with stage_run("difficulty", params, inputs={"pool": pool_p}, outputs=outputs, reuse=reuse) as st:
+        if st.reused:
+            saved = read_json(rep_p)
+            return {**_result(saved, out_p, bal_p, rep_p), "run_id": st.run_id, "reused": True}
+        table = build_table(iter_seeds(pool_p), counter, progress=progress)
+        if not len(table):
+            raise Rc1Error(f"{pool}: no seeds")
+        score, bucket = assign_buckets(table.columns, table.tasks, table.ids)
+        sizes = None
+        if size:
+            shares = Counter(t for t in table.tasks.tolist() if t in tasks_l)
+            total = sum(shares.values())
+            sizes = {t: max(1, round(size * c / total)) for t, c in shares.items()}
+        idx, summary = resample(bucket, table.tasks, target_d, tasks_l, seed, sizes)
+        checks = difficulty_checks(table, bucket, idx, tasks_l, gate)
+        rep = difficulty_report(table, score, bucket, idx, summary, target_d, tasks_l, seed, checks, DEFINITIONS)
+        rep.update({"stage": "difficulty", "pool": str(pool_p), "metrics_file": str(out_p),
+                    "balanced_file": str(bal_p), "plots": str(plots), "run_id": st.run_id})
+
+        write_jsonl(out_p, ({"id": table.ids[i], "task": table.tasks[i], "difficulty": BUCKETS[bucket[i]],
+                             "score": round(float(score[i]), 5), **table.row(i)} for i in range(len(table))))
+        _write_balanced(pool_p, bal_p, idx, bucket, table)
+        write_json(rep_p, rep)
+        figures = _plots(table, bucket, rep, plots)
+
+        st.log_file_input(pool_p, "pool")
+        st.log_config(gate, "gates.json")
+        st.log_metrics(_metrics(rep, checks))
+        for p in (out_p, bal_p, rep_p):
+            st.log_artifact(p)
+        for p in figures:
+            st.log_artifact(p, artifact_path="plots")
+        st.verdict(checks, what="difficulty")
+    return {**_result(rep, out_p, bal_p, rep_p), "reused": False}
+
+
+def _result(rep: dict, out_p: Path, bal_p: Path, rep_p: Path) -> dict:
+    return {"passed": rep["passed"], "checks": rep["checks"], "n_in": rep["n_in"], "n_out": rep["n_out"],
+            "report": str(rep_p), "metrics": str(out_p), "balanced": str(bal_p), "run_id": rep.get("run_id")}
+
+
+def _write_balanced(pool_p: Path, bal_p: Path, idx: np.ndarray, bucket: np.ndarray, table) -> None:
+    """Stream the pool once more and copy each chosen line (as often as it was drawn) with its labels."""
+    times = np.bincount(idx, minlength=len(table)) if len(idx) else np.zeros(len(table), dtype=np.int64)
+    with atomic_open(bal_p) as fh:
+        for i, line in enumerate(_raw_lines(pool_p)):
+            k = int(times[i]) if i < len(times) else 0
+            if k:
+                labelled = _with_difficulty(line, BUCKETS[bucket[i]], table.row(i))
+                for _ in range(k):
+                    fh.write(labelled)
+                    fh.write("\n")
+
+
+def _metrics(rep: dict, checks: list[dict]) -> dict:
+    m = {c["name"]: c["value"] for c in checks if isinstance(c["value"], (int, float)) and not isinstance(c["value"], bool)}
+    m.update({"n_in": rep["n_in"], "n_out": rep["n_out"], "drawn_with_replacement": rep["drawn_with_replacement"]})
+    for name, st in rep["metrics"].items():
+        m.update({f"{name}_p10": st["p10"], f"{name}_p50": st["p50"], f"{name}_p90": st["p90"]})
+    for b in BUCKETS:
+        if rep["clue_overlap_median"].get(b) is not None:
+            m[f"clue_overlap_median.{b}"] = rep["clue_overlap_median"][b]
+    return m
+
+
+def _plots(table, bucket: np.ndarray, rep: dict, plots: Path) -> list[Path]:
+    from rc1.difficulty import plots as P
+
+    plots.mkdir(parents=True, exist_ok=True)
+    made = []
+    for name, fig in (
+        ("difficulty_metrics.png", P.metrics_figure(table.columns, bucket,
+                                                    f"difficulty metrics of {len(table)} seeds, stacked by bucket")),
+        ("difficulty_buckets.png", P.buckets_figure(rep["buckets_in"], rep["buckets_balanced"])),
+    ):
+        path = plots / name
+        with atomic_open(path, "wb", encoding=None) as fh:
+            fig.savefig(fh, format="png", dpi=100, bbox_inches="tight")
+        P.close(fig)
+        made.append(path)
+    return made
+
+
+@click.command("difficulty")
+@click.option("--in", "pool", required=True, type=click.Path(dir_okay=False), help="Seed pool (rc1_seed.jsonl).")
+@click.option("--out", default="out/difficulty_metrics.jsonl", show_default=True, help="Per-sample metrics (JSONL).")
+@click.option("--balanced", default="out/rc1_seed_balanced.jsonl", show_default=True,
+              help="Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each seed.")
+@click.option("--target", default=DEFAULT_TARGET, show_default=True, help="Bucket mix of the balanced pool.")
+@click.option("--by_task", "--by-task", "by_task", default=",".join(TASKS), show_default=True,
+              help="Tasks balanced (and checked) one by one; other tasks pass through.")
+@click.option("--report", default="out/difficulty_report.json", show_default=True)
+@click.option("--size", type=int, default=None, help="Balanced pool size (default: largest without replacement).")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option("--tokenizer", default=None, help="Local tokenizer directory for exact token counts (default: approximation).")
+@click.option("--plots_dir", default=None, help="Where the histogram PNGs go (default: plots/ beside --report).")
+@gates_option
+@reuse_option
+def command(pool, out, balanced, target, by_task, report, size, seed, tokenizer, plots_dir, gates_path, reuse):
+    """Per-sample difficulty metrics, easy/medium/hard buckets, resampling to --target, the difficulty gate."""
+    res = run_difficulty(pool, out=out, balanced=balanced, target=target, by_task=by_task, report=report, size=size,
+                         seed=seed, tokenizer=tokenizer, plots_dir=plots_dir, gates_path=gates_path,
+                         reuse=reuse)
+    click.echo(f"difficulty: {len(res['checks'])} checks passed; {res['n_in']} seeds -> {res['n_out']} balanced "
+               f"({res['balanced']}); report {res['report']}")

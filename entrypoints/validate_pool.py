@@ -1,0 +1,190 @@
+"""`rc1 validate-pool POOL --leak_check SHADOW ...`: diversity report + the validate_pool gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from entrypoints._common import data_dir_option, gates_option, norm_data_dir, reuse_option
+from rc1.config import ValidatePoolGate, load_gates, parse_mix
+from rc1.errors import Rc1Error
+from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
+from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, record_question
+from rc1.text import make_token_counter
+from rc1.tracking import run_mode, stage_run
+
+THRESHOLDS = tuple(ValidatePoolGate.model_fields)
+V1_PACK = Path("templates/pack_v1")
+
+
+def load_shadow(path: str | Path) -> list[tuple[str, str]]:
+    """(id, question) of every shadow record (Task rows with `question`, or Seed rows)."""
+    out = []
+    for k, row in enumerate(iter_jsonl(path), 1):
+        q = record_question(row)
+        if not q:
+            raise Rc1Error(f"{path}: record {k}: no 'question' (or seed dialogue) to check leaks against")
+        out.append((str(row.get("id") or row.get("source_id") or k), q))
+    return out
+
+
+def baseline_seeds(n: int, mix: dict[str, float], data_dir: str | None, seed: int):
+    """A pack_v1 pool of n seeds over the same task sources and mix, built in memory (the KL reference).
+    pack_v1 is the plain baseline: no tools, no clarification (PoolSpec's defaults)."""
+    from rc1.data import load_tasks
+    from rc1.pool import PoolSpec, build_pool
+    from rc1.templates import load_pack
+
+    if not V1_PACK.is_dir():
+        raise Rc1Error(f"{V1_PACK}: not found; pass --baseline_pool PATH (a pack_v1 pool)")
+    tasks = {t: load_tasks(t, data_dir).records for t, share in mix.items() if share > 0}
+    return build_pool(tasks, load_pack(V1_PACK), PoolSpec(n=n, mix=mix, seed=seed))
+
+
+def count_lines(path: str | Path) -> int:
+    n = 0
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            n += block.count(b"\n")
+    return n
+
+
+def run_validate_pool(
+    pool: str,
+    leak_check: str | None = None,
+    report: str = "out/validation_report.json",
+    diversity_report: str | None = None,
+    mix: str | dict[str, float] | None = None,
+    baseline_pool: str | None = None,
+    data_dir: str | None = None,
+    gates_path: str = "configs/gates.yaml",
+    tokenizer: str | None = None,
+    seed: int = SAMPLE_SEED,
+    reuse: bool = True,
+    progress: bool = True,
+    **thresholds: Any,
+) -> dict:
+    """Validate `pool`; returns {passed, checks, report, diversity_report, leaks, n, run_id}.
+    Threshold keyword arguments (names of configs/gates.yaml validate_pool, e.g. leak_sim=0.9)
+    override the file; None means "use the file". Raises GateFailed when a check fails."""
+    unknown = set(thresholds) - set(THRESHOLDS)
+    if unknown:
+        raise Rc1Error(f"unknown threshold(s) {sorted(unknown)}; known: {', '.join(THRESHOLDS)}")
+    gates = load_gates(gates_path).for_mode(run_mode())
+    gate = gates.validate_pool.model_copy(update={k: v for k, v in thresholds.items() if v is not None})
+    gate = ValidatePoolGate.model_validate(gate.model_dump())  # re-validate the overrides
+    mix_d = parse_mix(mix) if isinstance(mix, str) else dict(mix or gates.config_check.mix)
+    pool_p = Path(pool)
+    if not pool_p.is_file():
+        raise Rc1Error(f"{pool}: pool file not found")
+    report_p = Path(report)
+    div_p = Path(diversity_report) if diversity_report else report_p.with_name("diversity_report.json")
+    leaks_p = report_p.with_name("leaks.jsonl")
+    if len({report_p.name, div_p.name, leaks_p.name}) < 3:
+        raise Rc1Error("--report and --diversity_report need different file names")
+    data_dir = norm_data_dir(data_dir)
+    if baseline_pool and not Path(baseline_pool).is_file():
+        raise Rc1Error(f"--baseline_pool {baseline_pool}: file not found")
+    shadow = load_shadow(leak_check) if leak_check else None
+    counter = make_token_counter(tokenizer)
+
+    params = {"pool": str(pool), "leak_check": leak_check or "", "mix": mix_d, "baseline_pool": baseline_pool or "",
+              "data_dir": data_dir or "auto", "tokenizer": tokenizer or "approx", "seed": seed,
+              "sample_size": SAMPLE_SIZE, "kl_sample_size": KL_SAMPLE_SIZE, **gate.model_dump()}
+    inputs: dict[str, Any] = {"pool": pool_p}
+    if leak_check:
+        inputs["shadow"] = Path(leak_check)
+    if baseline_pool:
+        inputs["baseline_pool"] = Path(baseline_pool)
+    else:
+        inputs["pack_v1"] = sha256_dir(V1_PACK) if V1_PACK.is_dir() else "missing"
+        if data_dir:
+            inputs["data_dir"] = Path(data_dir)
+    outputs = {"report": report_p, "diversity_report": div_p, "leaks": leaks_p}
+
+    from rc1.quality.reader import iter_seeds
+    from rc1.quality.validate import validate_pool
+
+    with stage_run("validate_pool", params, inputs=inputs, outputs=outputs, reuse=reuse) as st:
+        if st.reused:
+            saved = read_json(report_p)
+            return {**saved, "report": str(report_p), "diversity_report": str(div_p), "leaks": str(leaks_p),
+                    "run_id": st.run_id, "reused": True}
+        n_base = min(count_lines(pool_p), KL_SAMPLE_SIZE)
+        baseline = (iter_seeds(baseline_pool) if baseline_pool else baseline_seeds(n_base, mix_d, data_dir, seed))
+        result = validate_pool(iter_seeds(pool_p), gate=gate, mix=mix_d, shadow=shadow, baseline=baseline,
+                               token_counter=counter, sample_seed=seed, progress=progress)
+        checks = result.checks
+        diversity = {"pool": str(pool_p), "baseline": baseline_pool or f"built in memory from {V1_PACK} "
+                     f"({n_base} seeds, same sources and mix)", "shadow": leak_check, **result.diversity}
+        write_json(div_p, diversity)
+        write_jsonl(leaks_p, result.leaks)
+        passed = all(c["pass"] for c in checks)
+        rep = {"stage": "validate_pool", "pool": str(pool_p), "n": result.diversity["n"], "passed": passed,
+               "checks": checks, "definitions": result.diversity["definitions"], "thresholds": gate.model_dump(),
+               "mix": mix_d, "diversity_report": str(div_p), "leaks": str(leaks_p), "run_id": st.run_id}
+        write_json(report_p, rep)
+
+        st.log_file_input(pool_p, "pool")
+        if leak_check:
+            st.log_file_input(leak_check, "shadow")
+        if baseline_pool:
+            st.log_file_input(baseline_pool, "baseline_pool")
+        else:
+            st.log_source_input("baseline_pack_v1", f"rc1://build_pool/{V1_PACK.as_posix()}?n={n_base}",
+                                str(inputs["pack_v1"]))
+        st.log_config(gate, "gates.json")
+        d = result.diversity
+        st.log_metrics({
+            **result.metrics(),
+            "n": d["n"], "distinct_1": d["distinct_1"], "ttr": d["ttr"], "zipf_slope": d["zipf_slope"],
+            "templates": d["templates"], "needs_clarification_rate": d["needs_clarification_rate"],
+            "len_tokens_p50": d["len_tokens"]["p50"], "len_out_of_bounds_rate": d["len_tokens"]["out_of_bounds_rate"],
+            "baseline_distinct_2": d["baseline"]["distinct_2"],
+            **{f"mix_share.{t}": row["share"] for t, row in d["mix"].items()},
+        })
+        for p in (div_p, leaks_p, report_p):
+            st.log_artifact(p)
+        st.verdict(checks, what="validate_pool")
+    return {**rep, "report": str(report_p), "reused": False}
+
+
+def _threshold_options(f):
+    fields = ValidatePoolGate.model_fields
+    for name in reversed(THRESHOLDS):
+        if name in ("leak_ngram", "leak_sim"):
+            continue
+        typ = int if fields[name].annotation is int else float
+        f = click.option(f"--{name}", name, type=typ, default=None,
+                         help=f"default: configs/gates.yaml validate_pool.{name}")(f)
+    return f
+
+
+@click.command("validate-pool")
+@click.argument("pool", type=click.Path(dir_okay=False))
+@click.option("--leak_check", "--leak-check", "leak_check", default=None,
+              help="Shadow set (JSONL of records with `question`, or seeds) that no pool seed may pose.")
+@click.option("--leak_ngram", type=int, default=None, help="Shared word n-gram length (default: gates.yaml).")
+@click.option("--leak_sim", type=float, default=None, help="Containment at or above which a match leaks (default: gates.yaml).")
+@click.option("--report", default="out/validation_report.json", show_default=True, help="Validation report (checks).")
+@click.option("--diversity_report", default=None, help="Default: diversity_report.json beside --report.")
+@click.option("--mix", default=None, help='Expected task mix "hotpotqa:0.45,...". Default: gates.yaml config_check.mix.')
+@click.option("--baseline_pool", default=None,
+              help="pack_v1 pool for the 3-gram KL. Default: built in memory from templates/pack_v1 (min(n, 5000) seeds).")
+@click.option("--tokenizer", default=None, help="Local tokenizer directory for exact token counts (default: approximation).")
+@click.option("--seed", type=int, default=SAMPLE_SEED, show_default=True, help="Seed of the diversity samples.")
+@_threshold_options
+@data_dir_option
+@gates_option
+@reuse_option
+def command(pool, leak_check, leak_ngram, leak_sim, report, diversity_report, mix, baseline_pool, tokenizer, seed,
+            data_dir, gates_path, reuse, **thresholds):
+    """Diversity, duplicates, lengths, leaks and task mix of a seed pool; exit 2 when a check fails."""
+    out = run_validate_pool(pool, leak_check=leak_check, report=report, diversity_report=diversity_report, mix=mix,
+                            baseline_pool=baseline_pool, data_dir=data_dir, gates_path=gates_path,
+                            tokenizer=tokenizer, seed=seed, reuse=reuse, leak_ngram=leak_ngram, leak_sim=leak_sim,
+                            **thresholds)
+    click.echo(f"validate-pool: {len(out['checks'])} checks passed on {out['n']} seeds; report {out['report']}")
+

@@ -1,0 +1,57 @@
+"""The metrics of a whole pool as columns (numpy), built in one streaming pass."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+import numpy as np
+from tqdm import tqdm
+
+from rc1.difficulty.metrics import METRICS, seed_metrics
+from rc1.records import Seed
+from rc1.text import count_tokens
+
+
+@dataclass
+class MetricTable:
+    ids: list[str] = field(default_factory=list)
+    tasks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
+    columns: dict[str, np.ndarray] = field(default_factory=dict)
+    flags: list[list[str]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def row(self, i: int) -> dict:
+        out = {name: _py(self.columns[name][i]) for name in METRICS}
+        out["needs_clarification"] = bool(out["needs_clarification"])
+        out["ambiguity_flags"] = self.flags[i]
+        return out
+
+
+def _py(v):
+    return v.item() if hasattr(v, "item") else v
+
+
+def build_table(seeds: Iterable[Seed], counter: Callable[[str], int] = count_tokens,
+                progress: bool = False) -> MetricTable:
+    ids: list[str] = []
+    tasks: list[str] = []
+    flags: list[list[str]] = []
+    cols: dict[str, list] = {m: [] for m in METRICS}
+    for seed in tqdm(seeds, desc="difficulty", unit=" seeds", disable=not progress, file=sys.stderr, mininterval=2):
+        m = seed_metrics(seed, counter)
+        ids.append(str(seed["id"]))
+        tasks.append(str(seed["task"]))
+        flags.append(m["ambiguity_flags"])
+        for name in METRICS:
+            cols[name].append(m[name])
+    floats = {"connector_density", "clue_overlap"}
+    return MetricTable(
+        ids=ids,
+        tasks=np.array(tasks, dtype=object),
+        columns={k: np.asarray(v, dtype=np.float64 if k in floats else np.int64) for k, v in cols.items()},
+        flags=flags,
+    )

@@ -1,0 +1,115 @@
+"""Lexical diversity of a sample of texts: distinct-n, TTR, n-gram KL, Zipf slope.
+
+Definitions (the validation report repeats them next to the values):
+- distinct-n (Li et al., 2016): distinct word n-grams / all word n-grams, pooled over the sample.
+  Corpus-level distinct-n falls as the sample grows, so it is only comparable at a fixed sample size.
+- TTR: the mean over texts of (distinct words / words) of each text.
+- KL: KL(P || Q) in nats between the word n-gram distributions of two samples, both add-one
+  (Laplace) smoothed over the union of their n-gram vocabularies.
+- Zipf slope: least-squares slope of log(frequency) on log(rank) of the sample's words (about -1
+  for natural text; flatter = more even use of the vocabulary).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from typing import Generic, Iterable, Sequence, TypeVar
+
+import numpy as np
+from scipy import stats
+
+from rc1.text import ngrams
+
+T = TypeVar("T")
+
+
+def distinct_n(token_lists: Iterable[Sequence[str]], n: int) -> float:
+    """Distinct n-grams / total n-grams over all texts (0.0 when there are none)."""
+    seen: set = set()
+    total = 0
+    for toks in token_lists:
+        grams = ngrams(toks, n)
+        total += len(grams)
+        seen.update(grams)
+    return len(seen) / total if total else 0.0
+
+
+def type_token_ratio(token_lists: Iterable[Sequence[str]]) -> float:
+    """Mean per-text type/token ratio (texts without words are skipped)."""
+    ratios = [len(set(t)) / len(t) for t in token_lists if t]
+    return float(np.mean(ratios)) if ratios else 0.0
+
+
+def ngram_counts(token_lists: Iterable[Sequence[str]], n: int) -> Counter:
+    c: Counter = Counter()
+    for toks in token_lists:
+        c.update(ngrams(toks, n))
+    return c
+
+
+def kl_divergence(p: Counter, q: Counter, alpha: float = 1.0) -> float:
+    """KL(P || Q) in nats, both distributions add-`alpha` smoothed over the union vocabulary."""
+    vocab = p.keys() | q.keys()
+    if not vocab:
+        return 0.0
+    v = len(vocab)
+    cp = np.fromiter((p.get(g, 0) for g in vocab), dtype=np.float64, count=v) + alpha
+    cq = np.fromiter((q.get(g, 0) for g in vocab), dtype=np.float64, count=v) + alpha
+    pp, qq = cp / cp.sum(), cq / cq.sum()
+    return float(np.sum(pp * np.log(pp / qq)))
+
+
+def zipf_slope(counts: Counter) -> float | None:
+    """Slope of log frequency against log rank (None with fewer than 2 distinct words)."""
+    freqs = np.sort(np.fromiter(counts.values(), dtype=np.float64))[::-1]
+    if len(freqs) < 2:
+        return None
+    ranks = np.arange(1, len(freqs) + 1, dtype=np.float64)
+    return float(stats.linregress(np.log(ranks), np.log(freqs)).slope)
+
+
+class Reservoir(Generic[T]):
+    """A uniform sample of k items from a stream of unknown length (Algorithm R), seeded: the same
+    stream and seed give the same sample."""
+
+    def __init__(self, k: int, seed: int):
+        self.k = k
+        self.items: list[T] = []
+        self.seen = 0
+        self._rng = random.Random(seed)
+
+    def offer(self, item: T) -> None:
+        self.seen += 1
+        if len(self.items) < self.k:
+            self.items.append(item)
+            return
+        j = self._rng.randrange(self.seen)
+        if j < self.k:
+            self.items[j] = item
+
+    def subsample(self, k: int, seed: int) -> list[T]:
+        """A uniform k-subset of the reservoir (itself a uniform sample of the stream)."""
+        if k >= len(self.items):
+            return list(self.items)
+        idx = sorted(random.Random(seed).sample(range(len(self.items)), k))
+        return [self.items[i] for i in idx]
+
+
+def lexical_summary(token_lists: Sequence[Sequence[str]]) -> dict:
+    """distinct-1/2, TTR and word counts of one sample."""
+    words = sum(len(t) for t in token_lists)
+    return {
+        "texts": len(token_lists),
+        "words": words,
+        "distinct_1": distinct_n(token_lists, 1),
+        "distinct_2": distinct_n(token_lists, 2),
+        "ttr": type_token_ratio(token_lists),
+        "mean_words": words / len(token_lists) if token_lists else 0.0,
+    }
+
+
+def entropy_bits(counts: Counter) -> float:
+    total = sum(counts.values())
+    return -sum(c / total * math.log2(c / total) for c in counts.values() if c) if total else 0.0

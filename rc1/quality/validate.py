@@ -1,0 +1,210 @@
+"""validate_pool's core: one streaming pass over the pool, then the checks.
+
+Memory stays flat in the pool size except for what dedup needs per seed (a digest, a MinHash
+signature, LSH keys) and one small int per seed for its token length; text is kept only for the
+seeded samples.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+from tqdm import tqdm
+
+from rc1.config import ValidatePoolGate
+from rc1.quality.dedup import DuplicateFinder, shingle_hashes
+from rc1.quality.diversity import Reservoir, kl_divergence, lexical_summary, ngram_counts, zipf_slope
+from rc1.quality.leak import ShadowIndex
+from rc1.quality.mix import mix_deviation
+from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, seed_question, user_text
+from rc1.records import Seed
+from rc1.text import TURN_OVERHEAD, count_tokens, words
+
+def check(name: str, value, threshold: str, passed: bool) -> dict:
+    return {"name": name, "value": value, "threshold": threshold, "pass": bool(passed)}
+
+
+@dataclass
+class ValidationResult:
+    checks: list[dict]
+    diversity: dict
+    leaks: list[dict] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(c["pass"] for c in self.checks)
+
+    def metrics(self) -> dict[str, float]:
+        """Every numeric check value, keyed by check name (what the stage logs to MLflow)."""
+        return {c["name"]: float(c["value"]) for c in self.checks
+                if isinstance(c["value"], (int, float)) and not isinstance(c["value"], bool)}
+
+
+@dataclass
+class _Scan:
+    """What one pass over a pool accumulates."""
+    n: int = 0
+    tasks: Counter = field(default_factory=Counter)
+    roles: Counter = field(default_factory=Counter)
+    styles: Counter = field(default_factory=Counter)
+    templates: Counter = field(default_factory=Counter)
+    clarify: int = 0
+    lengths: list[int] = field(default_factory=list)
+    source_ids: set = field(default_factory=set)
+
+
+def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], list[str], list[int], int]:
+    """(user words, system+user words, their word 3-shingle hashes (shingled per turn), token count)."""
+    user: list[str] = []
+    prompt: list[str] = []
+    hashes: list[int] = []
+    n_tokens = 0
+    for t in dialogue:
+        role, content = t["role"], t["content"]
+        n_tokens += counter(content) + TURN_OVERHEAD
+        if role in ("system", "user"):
+            w = words(content)
+            prompt += w
+            hashes += shingle_hashes(w)
+            if role == "user":
+                user += w
+    return user, prompt, hashes, n_tokens
+
+
+def _sample_tokens(seeds: Iterable[Seed], k: int, seed: int) -> list[list[str]]:
+    res: Reservoir[list[str]] = Reservoir(k, seed)
+    for s in seeds:
+        res.offer(words(user_text(s)))
+    return res.items
+
+
+def validate_pool(
+    seeds: Iterable[Seed],
+    *,
+    gate: ValidatePoolGate,
+    mix: dict[str, float],
+    shadow: Sequence[tuple[str, str]] | None,
+    baseline: Iterable[Seed] | Sequence[list[str]],
+    token_counter: Callable[[str], int] = count_tokens,
+    sample_size: int = SAMPLE_SIZE,
+    kl_sample_size: int = KL_SAMPLE_SIZE,
+    sample_seed: int = SAMPLE_SEED,
+    num_perm: int = 64,
+    progress: bool = False,
+) -> ValidationResult:
+    """Scan `seeds` once and evaluate every validate_pool check.
+
+    `shadow`: (id, question) pairs; None = no shadow set given, and then the leak check cannot pass
+    (a leak gate that ran against nothing must not look green);
+    `baseline`: the pack_v1 pool's seeds (or already sampled user-turn
+    token lists), the reference of the 3-gram KL.
+    """
+    scan = _Scan()
+    dups = DuplicateFinder(threshold=gate.near_dup_jaccard, num_perm=num_perm)
+    index = ShadowIndex(shadow or [], ngram=gate.leak_ngram, sim=gate.leak_sim)
+    sample: Reservoir[list[str]] = Reservoir(max(sample_size, kl_sample_size), sample_seed)
+    leaks: list[dict] = []
+    for seed in tqdm(seeds, desc="validate", unit=" seeds", disable=not progress, file=sys.stderr, mininterval=2):
+        scan.n += 1
+        scan.tasks[seed["task"]] += 1
+        scan.roles[seed["role"]] += 1
+        scan.styles[seed["style"]] += 1
+        scan.templates[seed["template_id"]] += 1
+        scan.clarify += bool(seed["needs_clarification"])
+        scan.source_ids.add(str(seed["source_id"]))
+        user_words, prompt_words, prompt_hashes, n_tokens = _turn_features(seed["dialogue"], token_counter)
+        scan.lengths.append(n_tokens)
+        sample.offer(user_words)
+        dups.add(seed["id"], prompt_words, prompt_hashes)
+        if len(index):
+            hidden = seed.get("hidden_info")
+            hidden_words = words(hidden) if hidden else ()
+            for leak in index.match(seed["id"], user_words, lambda: seed_question(seed), hidden_words):
+                leaks.append(leak.as_dict())
+
+    div_sample = sample.subsample(sample_size, sample_seed)
+    kl_pool = sample.items if kl_sample_size >= len(sample.items) else sample.subsample(kl_sample_size, sample_seed)
+    base_tokens = _as_token_lists(baseline, kl_sample_size, sample_seed)
+    lex = lexical_summary(div_sample)
+    p3, q3 = ngram_counts(kl_pool, 3), ngram_counts(base_tokens, 3)
+    kl = kl_divergence(p3, q3)
+    zipf = zipf_slope(ngram_counts(kl_pool, 1))
+    base_lex = lexical_summary(_subsample(base_tokens, sample_size, sample_seed))
+
+    lengths = np.asarray(scan.lengths, dtype=np.int64)
+    oob = int(((lengths < gate.len_tokens_min) | (lengths > gate.len_tokens_max)).sum()) if scan.n else 0
+    mix_rows = mix_deviation(scan.tasks, mix)
+    shadow_ids = {sid for sid, _ in shadow or []}
+    id_overlap = sorted(scan.source_ids & (shadow_ids | {s.split(":", 1)[-1] for s in shadow_ids}))
+
+    g = gate
+    checks = [
+        check("distinct_2", lex["distinct_2"], f">= {g.distinct_2_min}", lex["distinct_2"] >= g.distinct_2_min),
+        check("kl_3gram_vs_v1", kl, f">= {g.kl_3gram_vs_v1_min}", kl >= g.kl_3gram_vs_v1_min),
+        check("roles", len(scan.roles), f">= {g.roles_min}", len(scan.roles) >= g.roles_min),
+        check("styles", len(scan.styles), f">= {g.styles_min}", len(scan.styles) >= g.styles_min),
+        check("dup_rate", dups.exact_rate, f"<= {g.dup_rate_max}", dups.exact_rate <= g.dup_rate_max),
+        check("near_dup_rate", dups.near_rate, f"<= {g.dup_rate_max}", dups.near_rate <= g.dup_rate_max),
+        check("len_tokens_min", int(lengths.min()) if scan.n else 0, f">= {g.len_tokens_min}",
+              scan.n > 0 and int(lengths.min()) >= g.len_tokens_min),
+        check("len_tokens_max", int(lengths.max()) if scan.n else 0, f"<= {g.len_tokens_max}",
+              scan.n > 0 and int(lengths.max()) <= g.len_tokens_max),
+        check("leak_count", len(leaks), f"<= {g.leak_count_max}", len(leaks) <= g.leak_count_max)
+        if shadow is not None else check("leak_count", None, f"<= {g.leak_count_max} (needs a shadow set)", False),
+        *[check(f"mix_dev_pp.{t}", row["dev_pp"], f"<= {g.mix_tolerance_pp}", row["dev_pp"] <= g.mix_tolerance_pp)
+          for t, row in mix_rows.items()],
+    ]
+    diversity = {
+        "n": scan.n,
+        "definitions": DEFINITIONS,
+        "sample": {"size": len(div_sample), "requested": sample_size, "seed": sample_seed, "text": "user turns"},
+        "distinct_1": lex["distinct_1"],
+        "distinct_2": lex["distinct_2"],
+        "ttr": lex["ttr"],
+        "mean_user_words": lex["mean_words"],
+        "zipf_slope": zipf,
+        "kl_3gram_vs_v1": kl,
+        "kl": {"direction": "KL(pool || v1)", "smoothing": "add-one over the union vocabulary", "unit": "nats",
+               "pool_sample": len(kl_pool), "baseline_sample": len(base_tokens),
+               "pool_3gram_types": len(p3), "baseline_3gram_types": len(q3)},
+        "baseline": {"distinct_1": base_lex["distinct_1"], "distinct_2": base_lex["distinct_2"],
+                     "ttr": base_lex["ttr"], "sample": base_lex["texts"]},
+        "roles": dict(scan.roles.most_common()),
+        "styles": dict(scan.styles.most_common()),
+        "templates": len(scan.templates),
+        "template_counts": dict(scan.templates.most_common()),
+        "needs_clarification_rate": scan.clarify / scan.n if scan.n else 0.0,
+        "dedup": dups.summary(),
+        "len_tokens": {**_quantiles(lengths), "min_allowed": g.len_tokens_min, "max_allowed": g.len_tokens_max,
+                       "out_of_bounds": oob, "out_of_bounds_rate": oob / scan.n if scan.n else 0.0},
+        "mix": mix_rows,
+        "leaks": {"count": len(leaks) if shadow is not None else None, "shadow_questions": len(shadow or []),
+                  "ngram": g.leak_ngram, "sim": g.leak_sim, "examples": leaks[:10],
+                  "shadow_source_id_overlap": id_overlap[:50]},
+    }
+    return ValidationResult(checks=checks, diversity=diversity, leaks=leaks)
+
+
+def _subsample(items: list, k: int, seed: int) -> list:
+    r: Reservoir = Reservoir(len(items), seed)
+    r.items = list(items)
+    return r.subsample(k, seed)
+
+
+def _as_token_lists(baseline, k: int, seed: int) -> list[list[str]]:
+    """Token lists of up to k baseline seeds; already-tokenized baselines are only subsampled."""
+    if isinstance(baseline, list) and baseline and not isinstance(baseline[0], dict):
+        return _subsample(baseline, k, seed)
+    return _sample_tokens(baseline, k, seed)
+
+
+def _quantiles(a: np.ndarray) -> dict:
+    if not len(a):
+        return {"min": None, "p10": None, "p50": None, "p90": None, "max": None, "mean": None}
+    p10, p50, p90 = np.percentile(a, [10, 50, 90])
+    return {"min": int(a.min()), "p10": float(p10), "p50": float(p50), "p90": float(p90), "max": int(a.max()),
+            "mean": float(a.mean())}

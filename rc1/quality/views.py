@@ -1,0 +1,69 @@
+"""What each pool check looks at: the text views of a seed, the sample sizes, and the definitions
+the reports repeat next to the values (one place, so code and report cannot drift apart)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from rc1.records import Seed
+
+SAMPLE_SIZE = 1000        # seeds whose user turns distinct-n and TTR are measured on
+KL_SAMPLE_SIZE = 5000     # seeds per pool for the 3-gram KL and the Zipf fit
+SAMPLE_SEED = 20250820
+
+DEFINITIONS = {
+    "text": "user turns of a seed, normalized words (rc1.text.words: NFKC, lower case, punctuation dropped, "
+            "numbers kept)",
+    "distinct_n": f"distinct word n-grams / all word n-grams, pooled over the user turns of a seeded uniform "
+                  f"sample of {SAMPLE_SIZE} seeds (reservoir sampling, seed {SAMPLE_SEED}); corpus-level "
+                  f"distinct-n falls with sample size, so it is only comparable at this size",
+    "ttr": "mean over the same sample of each seed's distinct words / words (user turns); distinct_1 is the "
+           "sample's pooled type/token ratio",
+    "kl_3gram_vs_v1": f"KL(P_pool || Q_v1) in nats over word 3-grams of the user turns, P and Q from seeded "
+                      f"samples of up to {KL_SAMPLE_SIZE} seeds of the pool and of the pack_v1 baseline pool, "
+                      f"both add-one (Laplace) smoothed over the union 3-gram vocabulary",
+    "zipf_slope": "slope of log frequency on log rank of the words of the KL sample (scipy linregress)",
+    "dup_rate": "share of seeds whose normalized system+user text equals an earlier seed's",
+    "near_dup_rate": "share of seeds with an earlier seed whose word 3-shingle set (system+user turns, shingled "
+                     "per turn) has "
+                     "MinHash-estimated Jaccard >= near_dup_jaccard (datasketch MinHash + MinHashLSH); "
+                     "exact duplicates included",
+    "len_tokens": "rc1.text.count_tokens over every dialogue turn's content + 5 template tokens per turn "
+                  "(or the exact count of --tokenizer)",
+    "leak": "a seed leaks a shadow question when its user turns share >= 1 word leak_ngram-gram with it AND "
+            ">= leak_sim of the shadow question's distinct words occur in the stretch of the user turns that the "
+            "shared n-gram aligns with it (+- max(3, 20% of its length) words) or in the seed's hidden_info",
+    "mix_dev_pp": "|task share of the pool - requested share| in percentage points",
+    "roles/styles": "number of distinct `role` / `style` values over the whole pool",
+}
+
+
+def turns_text(seed: Seed, roles: Iterable[str]) -> str:
+    roles = tuple(roles)
+    return "\n".join(t["content"] for t in seed["dialogue"] if t.get("role") in roles)
+
+
+def user_text(seed: Seed) -> str:
+    """The user turns: what distinct-n, TTR, 3-gram KL and Zipf are measured on."""
+    return turns_text(seed, ("user",))
+
+
+def prompt_text(seed: Seed) -> str:
+    """System + user turns: what the near-duplicate check shingles."""
+    return turns_text(seed, ("system", "user"))
+
+
+def seed_question(seed: Seed) -> str:
+    """The question a seed poses: its user turns plus `hidden_info` (a clarify template moves a
+    needed fact there, and a leaked question must still be recognised without it)."""
+    hidden = seed.get("hidden_info") or ""
+    return user_text(seed) + ("\n" + hidden if hidden else "")
+
+
+def record_question(row: dict) -> str:
+    """The question of a shadow record: a Task's `question`, or a Seed's question."""
+    if isinstance(row.get("question"), str):
+        return row["question"]
+    if isinstance(row.get("dialogue"), list):
+        return seed_question(row)  # type: ignore[arg-type]
+    return ""

@@ -1,0 +1,224 @@
+"""The pool checks on tiny hand-made inputs with known answers (rc1.quality)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from rc1.config import load_gates
+from rc1.quality import DuplicateFinder, ShadowIndex, distinct_n, kl_divergence, mix_deviation, ngram_counts, \
+    type_token_ratio, validate_pool, zipf_slope
+from rc1.quality.diversity import Reservoir
+from rc1.records import SEED_KEYS, seed_problem
+from rc1.text import words
+
+GATE = load_gates(__import__("pathlib").Path(__file__).parents[1] / "configs" / "gates.yaml").validate_pool
+MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
+ROLES = ("student", "analyst", "teacher", "journalist")
+STYLES = ("concise", "socratic", "detailed")
+_VOCAB = [f"{a}{b}{c}" for a in "bcdfgklmnprstvz" for b in "aeiou" for c in ("ra", "lo", "ne", "ki", "tu", "sa")]
+
+
+def random_text(rng: random.Random, n_words: int) -> str:
+    return " ".join(rng.choice(_VOCAB) for _ in range(n_words)).capitalize() + "?"
+
+
+def make_seed(i: int, task: str = "hotpotqa", question: str | None = None, *, role: str | None = None,
+              style: str | None = None, system: str | None = None, wrapper: str = "Please help me with this:",
+              **extra) -> dict:
+    """A Seed with exactly the keys of rc1.records.SEED_KEYS (plus `extra`)."""
+    rng = random.Random(i)
+    role = role or ROLES[i % len(ROLES)]
+    style = style or STYLES[i % len(STYLES)]
+    question = question if question is not None else random_text(rng, 18)
+    system = system if system is not None else (
+        f"You are a {role} assistant who answers in a {style} way. " + random_text(rng, 45))
+    seed = {
+        "id": f"seed-{i}", "task": task, "source_id": f"{task}:{i}", "template_id": f"{task}.t{i % 6}",
+        "role": role, "style": style,
+        "dialogue": [{"role": "system", "content": system}, {"role": "user", "content": f"{wrapper} {question}"}],
+        "needs_clarification": False, "hidden_info": None, "tools": ["wiki", "calc"],
+        "expected_tool_calls": [], "answer": "x", "context": [],
+    }
+    seed.update(extra)
+    assert seed_problem(seed) is None and set(SEED_KEYS) <= set(seed)
+    return seed
+
+
+def make_pool(n: int, mix: dict[str, float] = MIX, start: int = 0, wrapper: str = "Please help me with this:") -> list[dict]:
+    tasks = [t for t, share in mix.items() for _ in range(round(share * n))]
+    return [make_seed(start + i, task, wrapper=wrapper) for i, task in enumerate(tasks)]
+
+
+# ---------------------------------------------------------------- diversity
+def test_distinct_n_and_ttr_known_values():
+    toks = ["a", "b", "a", "b"]
+    assert distinct_n([toks], 1) == pytest.approx(2 / 4)
+    assert distinct_n([toks], 2) == pytest.approx(2 / 3)       # (a b) (b a) (a b)
+    assert distinct_n([toks, ["c", "d"]], 2) == pytest.approx(3 / 4)
+    assert distinct_n([[]], 2) == 0.0
+    assert type_token_ratio([toks, ["c", "c"]]) == pytest.approx((0.5 + 0.5) / 2)
+
+
+def test_kl_is_zero_for_identical_pools_and_positive_and_asymmetric_otherwise():
+    p = ngram_counts([words("the cat sat on the mat today"), words("a dog ran in the park")], 3)
+    q = ngram_counts([words("the cat sat on the mat today"), words("birds sing in the early morning sun")], 3)
+    assert kl_divergence(p, p) == pytest.approx(0.0, abs=1e-12)
+    assert kl_divergence(p, q) > 0.0
+    big = Counter({("x", "y", "z"): 50, ("a", "b", "c"): 1})
+    small = Counter({("a", "b", "c"): 1})
+    assert kl_divergence(big, small) != pytest.approx(kl_divergence(small, big))
+
+
+def test_zipf_slope_of_a_zipf_distribution_is_minus_one():
+    counts = Counter({f"w{r}": int(round(10000 / r)) for r in range(1, 200)})
+    assert zipf_slope(counts) == pytest.approx(-1.0, abs=0.02)
+    assert zipf_slope(Counter({"only": 3})) is None
+
+
+def test_reservoir_is_deterministic_and_bounded():
+    a, b = Reservoir(10, seed=7), Reservoir(10, seed=7)
+    for i in range(1000):
+        a.offer(i)
+        b.offer(i)
+    assert a.items == b.items and len(a.items) == 10 and a.seen == 1000
+    assert len(set(a.subsample(4, 1))) == 4 and set(a.subsample(4, 1)) <= set(a.items)
+
+
+# ---------------------------------------------------------------- duplicates
+def test_exact_and_near_duplicates_are_found_and_distinct_texts_are_not():
+    rng = random.Random(0)
+    base = words(random_text(rng, 80))
+    near = list(base)
+    near[40] = "changedword"                       # one word of 80: Jaccard of 3-shingles about 0.93
+    other = words(random_text(rng, 80))
+    f = DuplicateFinder(threshold=0.85)
+    assert f.add("a", base) == (False, False)
+    assert f.add("b", other) == (False, False)
+    assert f.add("c", list(base)) == (True, True)     # exact copy
+    assert f.add("d", near) == (False, True)          # near copy
+    assert f.exact_dups == 1 and f.near_dups == 2
+    assert f.near_rate == pytest.approx(2 / 4)
+    assert {e["id"]: e["duplicate_of"] for e in f.examples} == {"c": "a", "d": "a"}
+
+
+def test_numbers_keep_math_problems_apart():
+    f = DuplicateFinder(threshold=0.85)
+    a = words("Ann buys 3 boxes of 12 pencils and gives away 5 pencils. How many pencils are left?")
+    b = words("Ann buys 7 boxes of 14 pencils and gives away 9 pencils. How many pencils are left?")
+    f.add("a", a)
+    assert f.add("b", b) == (False, False)
+
+
+# ---------------------------------------------------------------- leaks
+SHADOW = [
+    ("hotpotqa:s1", "Which magazine was started first, Arthur's Magazine or First for Women?"),
+    ("strategyqa:s2", "Would a pear sink in water if it were dropped into a bathtub full of water?"),
+    ("gsm8k:s3", "Natalia sold clips to 48 of her friends in April, and then she sold half as many clips in May. "
+                 "How many clips did Natalia sell altogether in April and May?"),
+]
+
+
+def test_verbatim_and_lightly_reworded_shadow_questions_leak():
+    idx = ShadowIndex(SHADOW, ngram=5, sim=0.85)
+    verbatim = "Hi! As a student I wonder: " + SHADOW[0][1]
+    reworded = "would a pear sink in water if it was dropped into a bathtub full of water"   # were -> was, no '?'
+    case_and_punctuation = SHADOW[2][1].upper().replace(",", "").replace("?", " ?")
+    assert [l.shadow_id for l in idx.match("p1", words(verbatim), verbatim)] == ["hotpotqa:s1"]
+    hit = idx.match("p2", words(reworded), reworded)
+    assert [l.shadow_id for l in hit] == ["strategyqa:s2"] and 0.85 <= hit[0].similarity < 1.0
+    assert idx.match("p3", words(case_and_punctuation))[0].similarity == 1.0
+
+
+def test_a_clarify_seed_that_hides_a_name_of_a_shadow_question_leaks():
+    idx = ShadowIndex([("hotpotqa:x", "What notable radio personality was born in North Bend, Oregon?")])
+    user = "What notable radio personality was born in the one whose name I forgot, Oregon? Just tell me."
+    assert idx.match("c1", words(user)) == []                                # 7 of 9 words
+    hit = idx.match("c1", words(user), extra=words("Oh, North Bend."))       # the user reveals the rest
+    assert [l.shadow_id for l in hit] == ["hotpotqa:x"] and hit[0].similarity >= 0.85
+
+
+def test_different_questions_do_not_leak():
+    idx = ShadowIndex(SHADOW, ngram=5, sim=0.85)
+    same_topic = "Which magazine was started first, Vogue or Harper's Bazaar, and who founded it?"
+    shares_5gram_only = ("Natalia sold clips to 48 of her neighbours last summer; each clip cost 2 dollars. "
+                         "What was her income over the whole summer season?")
+    assert idx.match("q1", words(same_topic)) == []
+    assert idx.match("q2", words(shares_5gram_only)) == []     # shared 5-gram but low containment
+
+
+def test_evidence_passages_next_to_a_question_do_not_make_it_a_leak():
+    idx = ShadowIndex(SHADOW, ngram=5, sim=0.85)
+    rng = random.Random(1)
+    passage = (f"{random_text(rng, 40)} Arthur's Magazine was started first in 1844 in Philadelphia. "
+               f"{random_text(rng, 30)} First for Women is a magazine which was started in 1989, or so. "
+               f"{random_text(rng, 40)}")
+    other_question = "Who edited Arthur's Magazine?"
+    text = f"Passages:\n{passage}\n\nQuestion: {other_question}"
+    # the passage shares the 5-gram "arthur's magazine was started first" and holds every word of the
+    # shadow question somewhere, but not where the shared phrase puts it
+    assert set(words(SHADOW[0][1])) <= set(words(text))
+    assert idx.match("e1", words(text)) == []
+    planted = f"Passages:\n{passage}\n\nQuestion: {SHADOW[0][1]}"
+    assert [l.shadow_id for l in idx.match("e2", words(planted))] == ["hotpotqa:s1"]
+
+
+# ---------------------------------------------------------------- mix
+def test_mix_deviation_in_percentage_points():
+    dev = mix_deviation(Counter({"hotpotqa": 50, "strategyqa": 30, "gsm8k": 20}), MIX)
+    assert dev["hotpotqa"]["dev_pp"] == pytest.approx(5.0)
+    assert dev["gsm8k"]["dev_pp"] == pytest.approx(5.0)
+    assert dev["strategyqa"]["dev_pp"] == pytest.approx(0.0)
+    assert mix_deviation(Counter({"other": 1}), {"gsm8k": 1.0})["other"]["dev_pp"] == pytest.approx(100.0)
+
+
+# ---------------------------------------------------------------- the whole check list
+def _by_name(checks):
+    return {c["name"]: c for c in checks}
+
+
+def test_validate_pool_passes_a_clean_diverse_pool_and_names_every_check():
+    pool = make_pool(200)
+    base = make_pool(200, start=10_000, wrapper="Answer the following question as well as you can please:")
+    res = validate_pool(iter(pool), gate=GATE, mix=MIX, shadow=SHADOW, baseline=base)
+    checks = _by_name(res.checks)
+    assert set(checks) == {"distinct_2", "kl_3gram_vs_v1", "roles", "styles", "dup_rate", "near_dup_rate",
+                           "len_tokens_min", "len_tokens_max", "leak_count", "mix_dev_pp.hotpotqa",
+                           "mix_dev_pp.strategyqa", "mix_dev_pp.gsm8k"}
+    assert all(set(c) == {"name", "value", "threshold", "pass"} for c in res.checks)
+    assert res.passed, [c for c in res.checks if not c["pass"]]
+    assert checks["leak_count"]["value"] == 0 and res.leaks == []
+    assert res.diversity["sample"]["size"] == 200 and "distinct_n" in res.diversity["definitions"]
+
+
+def test_validate_pool_fails_on_planted_leaks_duplicates_and_a_skewed_mix():
+    pool = make_pool(100, mix={"hotpotqa": 1.0})
+    pool.append(make_seed(5000, question=SHADOW[0][1]))
+    pool.append(make_seed(5001, question=SHADOW[1][1].replace("were", "was")))
+    pool.append(dict(pool[0], id="copy-of-0"))
+    res = validate_pool(iter(pool), gate=GATE, mix=MIX, shadow=SHADOW, baseline=make_pool(50, start=9000))
+    checks = _by_name(res.checks)
+    assert checks["leak_count"]["value"] == 2 and not checks["leak_count"]["pass"]
+    assert {l["seed_id"] for l in res.leaks} == {"seed-5000", "seed-5001"}
+    assert checks["dup_rate"]["value"] == pytest.approx(1 / 103)
+    assert not checks["mix_dev_pp.hotpotqa"]["pass"] and not checks["mix_dev_pp.gsm8k"]["pass"]
+    # identical pool and baseline: KL 0, so the 'differs from v1' check fails
+    same = validate_pool(iter(pool), gate=GATE, mix=MIX, shadow=[], baseline=pool)
+    assert _by_name(same.checks)["kl_3gram_vs_v1"]["value"] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_token_length_bounds():
+    short = [make_seed(i, system="Hi.", question="Why?") for i in range(5)]
+    res = validate_pool(iter(short), gate=GATE, mix={"hotpotqa": 1.0}, shadow=[], baseline=short)
+    checks = _by_name(res.checks)
+    assert not checks["len_tokens_min"]["pass"] and checks["len_tokens_max"]["pass"]
+    assert res.diversity["len_tokens"]["out_of_bounds_rate"] == 1.0
+
+
+def test_without_a_shadow_set_the_leak_check_cannot_pass():
+    pool = make_pool(20)
+    res = validate_pool(iter(pool), gate=GATE, mix=MIX, shadow=None, baseline=pool)
+    leak = _by_name(res.checks)["leak_count"]
+    assert leak["value"] is None and leak["pass"] is False

@@ -1,0 +1,116 @@
+"""`rc1 validate-pool`: exit codes, one-line errors, reports, and the MLflow run it leaves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from entrypoints.cli import main
+from rc1.io import read_json, sha256_file, write_jsonl
+from test_quality import SHADOW, make_pool, make_seed
+
+REPO = Path(__file__).resolve().parents[1]
+GATES = str(REPO / "configs" / "gates.yaml")
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    monkeypatch.delenv("MLFLOW_RUN_ID", raising=False)
+    monkeypatch.delenv("MLFLOW_EXPERIMENT_ID", raising=False)
+    return tmp_path
+
+
+def _files(d: Path, pool: list[dict]) -> dict[str, str]:
+    write_jsonl(d / "pool.jsonl", pool)
+    write_jsonl(d / "base.jsonl", make_pool(200, start=50_000, wrapper="Answer the following question as well as you can:"))
+    write_jsonl(d / "shadow.jsonl", [{"id": sid, "task": sid.split(":")[0], "question": q} for sid, q in SHADOW])
+    return {"pool": str(d / "pool.jsonl"), "base": str(d / "base.jsonl"), "shadow": str(d / "shadow.jsonl")}
+
+
+def _run(args: list[str]) -> int:
+    """main()'s exit code (it returns normally on success)."""
+    try:
+        main(args)
+    except SystemExit as e:
+        return e.code or 0
+    return 0
+
+
+def _cmd(f, report="out/validation_report.json", *extra):
+    return ["validate-pool", f["pool"], "--leak_check", f["shadow"], "--leak_ngram", "5", "--leak_sim", "0.85",
+            "--report", report, "--baseline_pool", f["base"], "--gates", GATES, "--no-reuse", *extra]
+
+
+def test_clean_pool_exits_0_and_leaves_a_finished_run_with_sha256_tags(store, capsys):
+    from mlflow.tracking import MlflowClient
+
+    f = _files(store, make_pool(200))
+    assert _run(_cmd(f)) == 0
+    rep = read_json(store / "out" / "validation_report.json")
+    assert rep["passed"] is True and rep["n"] == 200
+    assert all(set(c) == {"name", "value", "threshold", "pass"} for c in rep["checks"])
+    assert {"leak_count", "distinct_2", "kl_3gram_vs_v1", "near_dup_rate"} <= {c["name"] for c in rep["checks"]}
+    div = read_json(store / "out" / "diversity_report.json")
+    assert div["leaks"]["count"] == 0 and "distinct_n" in div["definitions"]
+    assert (store / "out" / "leaks.jsonl").read_text() == ""
+
+    run = MlflowClient().get_run(rep["run_id"])
+    assert run.info.status == "FINISHED" and run.data.tags["rc1.stage"] == "validate_pool"
+    assert run.data.tags["rc1.passed"] == "true"
+    assert run.data.tags["sha256.validation_report.json"] == sha256_file(store / "out" / "validation_report.json")
+    assert run.data.tags["sha256.diversity_report.json"] == sha256_file(store / "out" / "diversity_report.json")
+    assert "sha256.leaks.jsonl" in run.data.tags
+    assert run.data.metrics["leak_count"] == 0
+    assert {"distinct_2", "kl_3gram_vs_v1", "dup_rate", "near_dup_rate", "len_tokens_max",
+            "mix_dev_pp.gsm8k"} <= set(run.data.metrics)
+    assert "checks passed" in capsys.readouterr().out
+
+
+def test_planted_leaks_exit_2_with_a_table_and_a_leaks_artifact(store, capsys):
+    pool = make_pool(200)
+    pool[3] = make_seed(3, pool[3]["task"], question=SHADOW[0][1])                               # verbatim
+    pool[7] = make_seed(7, pool[7]["task"], question=SHADOW[2][1].replace("altogether", "in total"))  # reworded
+    f = _files(store, pool)
+    assert _run(_cmd(f)) == 2
+    err = capsys.readouterr().err
+    assert "gate failed: validate_pool: 1 of 12 checks failed" in err
+    leaks = [json.loads(line) for line in (store / "out" / "leaks.jsonl").read_text().splitlines()]
+    assert {(l["seed_id"], l["shadow_id"]) for l in leaks} == {("seed-3", "hotpotqa:s1"), ("seed-7", "gsm8k:s3")}
+    rep = read_json(store / "out" / "validation_report.json")
+    assert rep["passed"] is False
+    assert next(c for c in rep["checks"] if c["name"] == "leak_count")["value"] == 2
+
+
+def test_threshold_options_override_gates_yaml(store):
+    pool = make_pool(200)
+    pool[3] = make_seed(3, pool[3]["task"], question=SHADOW[0][1])
+    f = _files(store, pool)
+    assert _run(_cmd(f, "out/r.json", "--leak_count_max", "1")) == 0
+    assert read_json(store / "out" / "r.json")["thresholds"]["leak_count_max"] == 1
+
+
+@pytest.mark.parametrize("bad, expect", [
+    ('{"id": "x"}\n', "line 2: not a seed: missing key(s)"),
+    ('{"id": \n', "line 2: invalid JSON"),
+])
+def test_malformed_pool_line_is_one_line_exit_2(store, capsys, bad, expect):
+    f = _files(store, make_pool(10))
+    good = Path(f["pool"]).read_text().splitlines()[0]
+    Path(f["pool"]).write_text(good + "\n" + bad)
+    assert _run(_cmd(f)) == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("rc1:")]
+    assert len(lines) == 1 and expect in lines[0] and "pool.jsonl" in lines[0] and "Traceback" not in err
+    assert not (store / "out" / "validation_report.json").exists()
+
+
+def test_bad_mix_and_missing_pool_are_one_line_errors(store, capsys):
+    f = _files(store, make_pool(10))
+    assert _run(_cmd(f, "out/r.json", "--mix", "hotpotqa:0.5,chess:0.5")) == 2
+    assert "unknown task 'chess'" in capsys.readouterr().err
+    assert _run(_cmd(dict(f, pool=str(store / "nope.jsonl")))) == 2
+    assert "not found" in capsys.readouterr().err
