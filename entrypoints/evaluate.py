@@ -36,7 +36,8 @@ def _as_items(records: list[dict], split: str, n: int | None) -> list[tuple[str,
     from rc1.shadow_run import item_difficulties
 
     records = _stratified(records, n)
-    diffs, _ = item_difficulties(records)
+    # plain Task records (a shadow set) carry no dialogue: bucket them as the seeds they become
+    diffs, _ = item_difficulties([ShadowItem.from_record(r).as_seed() for r in records])
     return [(split, ShadowItem.from_record(r, diffs.get(str(r["id"]))).as_seed(), diffs.get(str(r["id"])))
             for r in records]
 

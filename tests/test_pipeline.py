@@ -1,0 +1,113 @@
+"""The user's path end to end, in dev mode: preflight -> gate (train per seed, evaluate) -> promote,
+against a real `mlflow server` on 127.0.0.1 (sqlite backend), and the gate's refusals."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import mlflow
+import pytest
+from mlflow.tracking import MlflowClient
+
+from entrypoints.cli import main
+from mlflow_server import mlflow_server
+
+REPO = Path(__file__).parents[1]
+POOL_N = "1500"
+
+
+def _project(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for d in ("configs", "templates"):
+        shutil.copytree(REPO / d, root / d)
+    return root
+
+
+def _rc1(*args: str) -> int:
+    with pytest.raises(SystemExit) as e:
+        main([*args])
+        raise SystemExit(0)
+    return e.value.code or 0
+
+
+def _runs(stage: str) -> list:
+    return mlflow.search_runs(search_all_experiments=True, filter_string=f"tags.`rc1.stage` = '{stage}'",
+                              order_by=["attributes.start_time DESC"], output_format="list")
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.chdir(_project(tmp_path / "proj"))
+    for var in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "RUN_MODE", "SCORER_PROVIDER",
+                "REWARD_LIVE_MODE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    return tmp_path / "proj"
+
+
+def test_gate_refuses_without_a_preflight(project, capsys):
+    assert _rc1("gate", "--mode", "dev") == 2
+    err = capsys.readouterr().err
+    assert "gate refused: no finished dev preflight" in err and "Traceback" not in err
+
+
+def test_gate_refuses_a_failed_preflight(project, capsys):
+    gates = project / "configs" / "gates.yaml"
+    gates.write_text(gates.read_text().replace("roles_min: 4", "roles_min: 400"))
+    assert _rc1("preflight", "--mode", "dev", "--n", "600") == 2
+    err = capsys.readouterr().err
+    assert "validate_pool.roles" in err and "FAIL" in err
+    assert not (project / "reports/preflight/round2_pass.json").exists()
+    assert json.loads((project / "reports/preflight/round1.json").read_text())["passed"] is False
+    assert _rc1("gate", "--mode", "dev") == 2
+    assert "did not pass round 1" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsys):
+    with mlflow_server(tmp_path / "server") as uri:
+        monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
+        mlflow.set_tracking_uri(uri)
+
+        # preflight: parent, two rounds, a child run per step, the verdict files
+        assert _rc1("preflight", "--mode", "dev", "--n", POOL_N) == 0, capsys.readouterr().err
+        (pf,) = _runs("preflight")
+        assert pf.data.tags["rc1.round2_pass"] == "true" and pf.data.tags["rc1.mode"] == "dev"
+        assert "probe_scorer" in pf.data.tags["rc1.waived"]  # dev says what it waived
+        rounds = {r.data.tags["rc1.stage"]: r for r in _runs("round1") + _runs("round2")}
+        assert {r.data.tags["mlflow.parentRunId"] for r in rounds.values()} == {pf.info.run_id}
+        r2_steps = {r.data.tags["rc1.stage"] for r in mlflow.search_runs(
+            search_all_experiments=True, output_format="list",
+            filter_string=f"tags.`mlflow.parentRunId` = '{rounds['round2'].info.run_id}'")}
+        assert {"validate_pool", "difficulty", "probe_scorer", "assert_not_simulated", "shadow_run"} <= r2_steps
+        (sr,) = [r for r in _runs("shadow_run") if r.data.tags.get("mlflow.parentRunId") == rounds["round2"].info.run_id]
+        assert sr.data.tags["rc1.tag"] == "pre_run_check" and sr.data.tags["pre_run_check"] == "true"
+        verdict = json.loads((project / "reports/preflight/round2_pass.json").read_text())
+        assert verdict["preflight_run_id"] == pf.info.run_id and set(verdict["sha256"]) >= {"pool", "shadow", "weights"}
+
+        # gate: finds that preflight over HTTP, trains each seed as a child, evaluates `best`
+        assert _rc1("gate", "--mode", "dev", "--max-steps", "2") == 0, capsys.readouterr().err
+        (gate,) = _runs("gate")
+        assert gate.data.tags["rc1.preflight_run_id"] == pf.info.run_id
+        trains = [r for r in _runs("train") if r.data.tags.get("mlflow.parentRunId") == gate.info.run_id]
+        assert len(trains) == 3 and all(r.info.status == "FINISHED" for r in trains)
+        client = MlflowClient()
+        best = client.get_model_version_by_alias("rc1-policy", "best")
+        assert best.run_id in {r.info.run_id for r in trains}
+        (ev,) = [r for r in _runs("evaluate") if r.data.tags.get("mlflow.parentRunId") == gate.info.run_id]
+
+        # promote follows the evaluate verdict
+        code = _rc1("promote", "--alias", "best")
+        passed = gate.data.tags["rc1.rc1_verdict"] == "pass"
+        assert code == (0 if passed else 2)
+        aliases = client.get_registered_model("rc1-policy").aliases
+        assert ("RC1" in aliases) == passed
+
+        # a pool edited after preflight makes the preflight stale
+        pool = Path(pf.data.tags["rc1.path.balanced"])
+        pool.write_text(pool.read_text() + "\n")
+        capsys.readouterr()
+        assert _rc1("gate", "--mode", "dev", "--max-steps", "1") == 2
+        assert "changed since preflight" in capsys.readouterr().err
