@@ -110,7 +110,14 @@ class StageRun:
 
     # -- logging ------------------------------------------------------
     def log_params(self, params: dict[str, Any]) -> None:
-        mlflow.log_params({k: _param_value(v) for k, v in params.items()})
+        # `mlflow run` has already logged the MLproject parameters on the run we adopt; MLflow forbids
+        # changing a param, so a value rc1 resolved differently (out -> out/dev) goes in as <key>.effective
+        existing = mlflow.get_run(self.run_id).data.params
+        clean = {}
+        for k, v in params.items():
+            v = _param_value(v)
+            clean[f"{k}.effective" if k in existing and existing[k] != v else k] = v
+        mlflow.log_params(clean)
 
     def log_metrics(self, metrics: dict[str, float], step: int | None = None) -> None:
         clean = {k: float(v) for k, v in metrics.items() if v is not None and _finite(v)}
