@@ -23,6 +23,7 @@ def run_check_config(config_path: str, gates_path: str = "configs/gates.yaml", m
     with stage_run("config_check", params={"config": config_path, "mode": mode},
                    inputs={"config": config_path, "gates": gates_path}, reuse=False) as st:
         st.log_config(ppo, Path(config_path).with_suffix(".json").name)
+        st.log_config(gates.config_check, "gates_config_check.json")
         checks = config_checks(ppo, gates)
         st.verdict(checks)
     return {"checks": checks}
@@ -34,6 +35,7 @@ def run_check_resources(path: str = ".", gates_path: str = "configs/gates.yaml",
     gates = load_gates(gates_path).for_mode(mode)
     with stage_run("resources", params={"path": path, "mode": mode, "needs_accelerator": needs_accelerator},
                    reuse=False) as st:
+        st.log_config(gates.resources, "gates_resources.json")
         checks = resources_checks(path, gates, needs_accelerator=needs_accelerator)
         st.log_metrics({c["name"]: c["value"] for c in checks if isinstance(c["value"], (int, float))})
         st.verdict(checks)
@@ -48,6 +50,7 @@ def run_check_weights(weights_path: str = "configs/weights.json", gates_path: st
     with stage_run("weights_check", params={"weights": weights_path}, inputs={"weights": weights_path},
                    reuse=False) as st:
         st.log_artifact(weights_path)
+        st.log_config(gates.weights, "gates_weights.json")
         st.log_metrics({f"weight.{k}": v for k, v in weights.as_dict().items()})
         checks = weights_check(weights, gates)
         st.verdict(checks)

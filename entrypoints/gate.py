@@ -59,6 +59,8 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
     with stage_run("gate", params=params, reuse=False, tags={**link, "rc1.mode": mode}) as g:
         click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] gate: preflight {pre.info.run_id} passed; "
                    f"training {len(seeds)} seed(s)", err=True)
+        g.log_config(gates, "gates_effective.json")
+        g.log_config(ppo, "ppo.json")
         link["rc1.gate_run_id"] = g.run_id
         trained = []
         for seed in seeds:
