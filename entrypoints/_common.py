@@ -20,3 +20,22 @@ gates_option = click.option("--gates", "gates_path", default="configs/gates.yaml
 def norm_data_dir(value: str | None) -> str | None:
     """MLproject passes 'auto' for 'no --data-dir'."""
     return None if value in (None, "", "auto", "none", "None") else value
+
+
+class _IntLike(click.ParamType):
+    """An integer that also accepts MLflow's float rendering of it ('245.0'): MLproject has no int type."""
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        try:
+            f = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not an integer", param, ctx)
+        if not f.is_integer():
+            self.fail(f"{value!r} is not an integer", param, ctx)
+        return int(f)
+
+
+INT = _IntLike()

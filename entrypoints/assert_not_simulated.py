@@ -21,7 +21,7 @@ import uuid
 
 import click
 
-from entrypoints._common import gates_option
+from entrypoints._common import INT, gates_option
 from entrypoints.probe_scorer import _unset
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import Rc1Error
@@ -117,7 +117,7 @@ def _seed(value: str | None) -> int | None:
 @click.option("--cache_hit_lt", "--cache-hit-lt", "cache_hit_lt", type=float, default=None,
               help="pass only below this cache hit rate (default: gates.yaml anti_simulation for --round)")
 @click.option("--run-id", "--run_id", "run_id", default=None, help="judge the counters of this scoring run instead")
-@click.option("--n", default=8, show_default=True, type=int, help="requests of the own scoring pass")
+@click.option("--n", default=8, show_default=True, type=INT, help="requests of the own scoring pass")
 @click.option("--seed", default="fresh", show_default=True, callback=lambda ctx, p, v: _seed(v),
               help="an integer fixes the probe prompts (a re-run is then cached); 'fresh': new prompts every run")
 @click.option("--provider", default=None, help="judge provider (default or 'env': $SCORER_PROVIDER)")

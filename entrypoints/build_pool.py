@@ -11,7 +11,7 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from entrypoints._common import data_dir_option, gates_option, norm_data_dir, reuse_option
+from entrypoints._common import INT, data_dir_option, gates_option, norm_data_dir, reuse_option
 from rc1.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks
 from rc1.errors import Rc1Error
@@ -139,24 +139,6 @@ def inputs_digest(path: str | Path) -> str:
 
     return sha256_dir(path)
 
-
-class _IntLike(click.ParamType):
-    """An integer that also accepts MLflow's float rendering of it ('245.0')."""
-    name = "integer"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, int):
-            return value
-        try:
-            f = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not an integer", param, ctx)
-        if not f.is_integer():
-            self.fail(f"{value!r} is not an integer", param, ctx)
-        return int(f)
-
-
-INT = _IntLike()
 
 
 @click.command("build-pool")

@@ -11,7 +11,7 @@ from typing import Iterator
 import click
 import numpy as np
 
-from entrypoints._common import gates_option, reuse_option
+from entrypoints._common import INT, gates_option, reuse_option
 from rc1.config import TASKS, load_gates, parse_mix
 from rc1.errors import Rc1Error
 from rc1.io import atomic_open, read_json, write_json, write_jsonl
@@ -180,8 +180,8 @@ def _plots(table, bucket: np.ndarray, rep: dict, plots: Path) -> list[Path]:
 @click.option("--by_task", "--by-task", "by_task", default=",".join(TASKS), show_default=True,
               help="Tasks balanced (and checked) one by one; other tasks pass through.")
 @click.option("--report", default="out/difficulty_report.json", show_default=True)
-@click.option("--size", type=int, default=None, help="Balanced pool size (default: largest without replacement).")
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option("--size", type=INT, default=None, help="Balanced pool size (default: largest without replacement).")
+@click.option("--seed", type=INT, default=DEFAULT_SEED, show_default=True)
 @click.option("--tokenizer", default=None, help="Local tokenizer directory for exact token counts (default: approximation).")
 @click.option("--plots_dir", default=None, help="Where the histogram PNGs go (default: plots/ beside --report).")
 @gates_option

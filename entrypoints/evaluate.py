@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from entrypoints._common import gates_option
+from entrypoints._common import INT, gates_option
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
 from rc1.io import iter_jsonl, read_json, write_json, write_jsonl
@@ -172,7 +172,7 @@ def run_evaluate(version: str | int | None = None, alias: str | None = None, sha
 @click.option("--shadow", default=None, help="shadow set JSONL (default: the newest passing preflight's; 'none' skips)")
 @click.option("--heldout", default="pool", show_default=True,
               help="'pool' = the held-out split of the version's training pool, a JSONL path, or 'none'")
-@click.option("--n", type=int, default=None, help="at most N items per split")
+@click.option("--n", type=INT, default=None, help="at most N items per split")
 @click.option("--config", "config_path", default=None, help="ppo config (default: the one the version trained with)")
 @gates_option
 def command(version, alias, shadow, heldout, n, config_path, gates_path):

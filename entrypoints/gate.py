@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from entrypoints._common import INT
+
 from entrypoints.checks import default_ppo_config
 from rc1.config import Gates, load_gates, load_ppo_scale
 from rc1.errors import Rc1Error
@@ -85,9 +87,9 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
               show_default="$RUN_MODE or dev")
 @click.option("--config", "config_path", default=None, help="ppo config (default: the one preflight checked)")
 @click.option("--gates", "gates_path", default="configs/gates.yaml", show_default=True)
-@click.option("--max-steps", "--max_steps", "max_steps", type=int, default=None,
+@click.option("--max-steps", "--max_steps", "max_steps", type=INT, default=None,
               help="cap training steps per seed (0 or unset: the config's ppo.steps)")
-@click.option("--seed", "seeds", type=int, multiple=True, help="train only these seeds (default: the config's seeds)")
+@click.option("--seed", "seeds", type=INT, multiple=True, help="train only these seeds (default: the config's seeds)")
 @click.option("--evaluate/--no-evaluate", default=True, show_default=True)
 def command(mode, config_path, gates_path, max_steps, seeds, evaluate):
     """Refuse unless a passing, unchanged preflight is in the tracking store; then train each seed and evaluate."""

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from entrypoints._common import data_dir_option, gates_option, norm_data_dir, reuse_option
+from entrypoints._common import INT, data_dir_option, gates_option, norm_data_dir, reuse_option
 from rc1.config import load_gates
 from rc1.data import default_data_config
 from rc1.io import read_json, sha256_file, write_json, write_jsonl
@@ -86,24 +86,6 @@ def run_materialize_shadow(
     return {"path": str(out), "manifest": str(manifest_p), "n": len(rows), "per_task": per_task, "sha256": sha,
             "run_id": st.run_id, "reused": False}
 
-
-class _IntLike(click.ParamType):
-    """An integer that also accepts MLflow's float rendering of it ('245.0')."""
-    name = "integer"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, int):
-            return value
-        try:
-            f = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not an integer", param, ctx)
-        if not f.is_integer():
-            self.fail(f"{value!r} is not an integer", param, ctx)
-        return int(f)
-
-
-INT = _IntLike()
 
 
 @click.command("materialize-shadow")

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from entrypoints._common import gates_option, reuse_option
+from entrypoints._common import INT, gates_option, reuse_option
 from entrypoints.shadow_run import resolve_scored, reward_params, scored_tags
 from rc1.config import load_gates, load_weights
 from rc1.errors import Rc1Error
@@ -72,13 +72,13 @@ def _echo(rep: dict, passed: bool) -> None:
 
 @click.command("overclar-ablation")
 @click.option("--alpha", default=0.07, show_default=True, help="penalty per needless clarifying question")
-@click.option("--cap", default=3, show_default=True, help="questions counted at most")
+@click.option("--cap", default=3, type=INT, show_default=True, help="questions counted at most")
 @click.option("--beta", type=float, default=None, help="difficulty weighting (default: config)")
 @click.option("--scored", default=None, help="scored_candidates.jsonl (default: newest shadow_run's)")
 @click.option("--weights", default="configs/weights.json", show_default=True)
 @click.option("--config", default=None, help="ppo config for beta (default by RUN_MODE)")
 @click.option("--report", default=DEFAULT_REPORT, show_default=True)
-@click.option("--subset-k", "--subset_k", "subset_k", default=0, show_default=True,
+@click.option("--subset-k", "--subset_k", "subset_k", default=0, type=INT, show_default=True,
               help="0: best of all K candidates per item; k: best of k, averaged over every k-subset")
 @gates_option
 @reuse_option

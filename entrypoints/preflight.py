@@ -15,7 +15,7 @@ from typing import Callable
 
 import click
 
-from entrypoints._common import data_dir_option, norm_data_dir, reuse_option
+from entrypoints._common import INT, data_dir_option, norm_data_dir, reuse_option
 from entrypoints.checks import default_ppo_config, run_check_config, run_check_resources, run_check_weights
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
@@ -245,12 +245,12 @@ def _waived(*rounds) -> list[str]:
 @click.option("--mode", type=click.Choice(["dev", "prod"]), default=lambda: os.environ.get("RUN_MODE", "dev"),
               show_default="$RUN_MODE or dev")
 @data_dir_option
-@click.option("--n", default=30000, show_default=True, help="seed pool size")
+@click.option("--n", default=30000, type=INT, show_default=True, help="seed pool size")
 @click.option("--out-dir", "--out_dir", "out_dir", default="out", show_default=True,
               help="where the pool, shadow set and reports go (a <mode>/ folder inside)")
 @click.option("--config", "config_path", default=None, help="ppo config (default: dev ppo_dev.yaml, prod ppo_scale.yaml)")
 @click.option("--gates", "gates_path", default="configs/gates.yaml", show_default=True)
-@click.option("--seed", default=20250820, show_default=True)
+@click.option("--seed", default=20250820, type=INT, show_default=True)
 @reuse_option
 def command(mode, data_dir, n, out_dir, config_path, gates_path, seed, reuse):
     """Run preflight rounds 1 and 2; exit 2 with a table of what failed."""

@@ -15,7 +15,7 @@ import uuid
 
 import click
 
-from entrypoints._common import gates_option
+from entrypoints._common import INT, gates_option
 from rc1.config import load_gates
 from rc1.errors import Rc1Error
 from rc1.scoring.judge import make_judge, scorer_tags, stats_metrics
@@ -62,7 +62,7 @@ def run_probe_scorer(n: int = 8, provider: str | None = None, live: bool = False
 
 
 @click.command("probe-scorer")
-@click.option("--n", default=8, show_default=True, type=int, help="probe requests to score (K samples each)")
+@click.option("--n", default=8, show_default=True, type=INT, help="probe requests to score (K samples each)")
 @click.option("--provider", default=None, help="judge provider (default or 'env': $SCORER_PROVIDER)")
 @click.option("--model", default=None, help="judge model (default: $SCORER_MODEL or the provider's default)")
 @click.option("--live/--no-live", default=False, show_default=True,

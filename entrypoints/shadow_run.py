@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from entrypoints._common import data_dir_option, gates_option, norm_data_dir, reuse_option
+from entrypoints._common import INT, data_dir_option, gates_option, norm_data_dir, reuse_option
 from rc1.config import load_gates, load_ppo_scale, load_weights
 from rc1.errors import Rc1Error
 from rc1.io import read_json, read_jsonl, write_json, write_jsonl
@@ -205,15 +205,15 @@ def _echo_summary(metrics: dict, checks: list[dict]) -> None:
 
 @click.command("shadow-run")
 @data_dir_option
-@click.option("--n", default=245, show_default=True, help="shadow items (when the set is built, not --shadow)")
-@click.option("--seed", default=20250820, show_default=True, help="shadow set and responder seed")
+@click.option("--n", default=245, type=INT, show_default=True, help="shadow items (when the set is built, not --shadow)")
+@click.option("--seed", default=20250820, type=INT, show_default=True, help="shadow set and responder seed")
 @click.option("--stratify/--no-stratify", default=True, show_default=True, help="stratify the built set by task")
 @click.option("--tag", default=None, help="run tag (preflight round 2 uses pre_run_check): rc1.tag=T and T=true")
 @click.option("--report", default=DEFAULT_REPORT, show_default=True, help="report JSON")
 @click.option("--shadow", default=None, help="a materialized shadow set (JSONL) instead of building one")
 @click.option("--responder", type=click.Choice(["reference", "model", "endpoint"]), default="reference",
               show_default=True, help="candidate source (reference = contrastive variants of the gold data)")
-@click.option("--k", default=6, show_default=True, help="candidates per item")
+@click.option("--k", default=6, type=INT, show_default=True, help="candidates per item")
 @click.option("--responder-model", "--responder_model", "responder_model", default=None,
               help="model: local model directory; endpoint: model name (or RESPONDER_MODEL)")
 @click.option("--responder-base-url", "--responder_base_url", "responder_base_url", default=None,
@@ -221,7 +221,7 @@ def _echo_summary(metrics: dict, checks: list[dict]) -> None:
 @click.option("--weights", default="configs/weights.json", show_default=True)
 @click.option("--config", default=None, help="ppo config for alpha/cap/beta (default by RUN_MODE)")
 @click.option("--alpha", type=float, default=None, help="over-clarification penalty (default: config)")
-@click.option("--cap", type=int, default=None, help="penalty cap on questions (default: config)")
+@click.option("--cap", type=INT, default=None, help="penalty cap on questions (default: config)")
 @click.option("--beta", type=float, default=None, help="difficulty weighting in [0.05, 0.10] (default: config)")
 @click.option("--scored-out", "--scored_out", "scored_out", default=None,
               help="scored candidates JSONL (default: scored_candidates.jsonl beside the report)")

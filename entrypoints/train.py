@@ -19,6 +19,8 @@ from typing import Any, Iterator
 
 import click
 
+from entrypoints._common import INT
+
 from rc1.config import PPOScale, load_ppo_scale, load_weights
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, sha256_dir, write_json
@@ -230,14 +232,14 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
               help="ppo config (default: configs/ppo_scale.yaml; configs/ppo_dev.yaml when RUN_MODE=dev)")
 @click.option("--resume-from", "--resume_from", "resume_from", default=None,
               help="a training output dir (resumes its `latest`) or one step_XXXXX/ checkpoint")
-@click.option("--seed", type=int, default=None, help="training seed (default: the config's first seed)")
-@click.option("--max-steps", "--max_steps", "max_steps", type=int, default=None, help="cap on optimizer steps")
+@click.option("--seed", type=INT, default=None, help="training seed (default: the config's first seed)")
+@click.option("--max-steps", "--max_steps", "max_steps", type=INT, default=None, help="cap on optimizer steps")
 @click.option("--pool", "pool_path", default=None, help="seed pool (default: the newest passing preflight's)")
 @click.option("--out-dir", "--out_dir", "out_dir", default=None, help="checkpoint directory (default out/train/...)")
 @click.option("--fresh", "fresh_path", default=None,
               help="task records (JSONL) for the non-pool share; default: filled from the pool")
 @click.option("--weights", "weights_path", default="configs/weights.json", show_default=True)
-@click.option("--stop-after", "stop_after", type=int, default=None, hidden=True,
+@click.option("--stop-after", "stop_after", type=INT, default=None, hidden=True,
               help="stop after N steps without a final save (a stand-in for a kill, for resume tests)")
 def command(config_path, resume_from, seed, max_steps, pool_path, out_dir, fresh_path, weights_path, stop_after):
     """Train the policy with GRPO (one seed), checkpoint it and register its best adapter."""

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from entrypoints._common import data_dir_option, gates_option, norm_data_dir, reuse_option
+from entrypoints._common import INT, data_dir_option, gates_option, norm_data_dir, reuse_option
 from rc1.config import ValidatePoolGate, load_gates, parse_mix
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
@@ -166,7 +166,7 @@ def _threshold_options(f):
 @click.argument("pool", type=click.Path(dir_okay=False))
 @click.option("--leak_check", "--leak-check", "leak_check", default=None,
               help="Shadow set (JSONL of records with `question`, or seeds) that no pool seed may pose.")
-@click.option("--leak_ngram", type=int, default=None, help="Shared word n-gram length (default: gates.yaml).")
+@click.option("--leak_ngram", type=INT, default=None, help="Shared word n-gram length (default: gates.yaml).")
 @click.option("--leak_sim", type=float, default=None, help="Containment at or above which a match leaks (default: gates.yaml).")
 @click.option("--report", default="out/validation_report.json", show_default=True, help="Validation report (checks).")
 @click.option("--diversity_report", default=None, help="Default: diversity_report.json beside --report.")
@@ -174,7 +174,7 @@ def _threshold_options(f):
 @click.option("--baseline_pool", default=None,
               help="pack_v1 pool for the 3-gram KL. Default: built in memory from templates/pack_v1 (min(n, 5000) seeds).")
 @click.option("--tokenizer", default=None, help="Local tokenizer directory for exact token counts (default: approximation).")
-@click.option("--seed", type=int, default=SAMPLE_SEED, show_default=True, help="Seed of the diversity samples.")
+@click.option("--seed", type=INT, default=SAMPLE_SEED, show_default=True, help="Seed of the diversity samples.")
 @_threshold_options
 @data_dir_option
 @gates_option

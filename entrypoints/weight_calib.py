@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from entrypoints._common import gates_option, reuse_option
+from entrypoints._common import INT, gates_option, reuse_option
 from entrypoints.shadow_run import resolve_scored, scored_tags
 from rc1.calibrate import calibrate, calibration_checks, design_matrix
 from rc1.config import DIMENSIONS, load_gates, load_weights
@@ -91,10 +91,10 @@ def _echo(rep: dict, passed: bool, out: Path) -> None:
 
 
 @click.command("weight-calib")
-@click.option("--cv", default=5, show_default=True, help="cross-validation folds")
-@click.option("--boot", default=200, show_default=True, help="bootstrap resamples")
+@click.option("--cv", default=5, type=INT, show_default=True, help="cross-validation folds")
+@click.option("--boot", default=200, type=INT, show_default=True, help="bootstrap resamples")
 @click.option("--l2", default=0.1, show_default=True, help="L2 prior strength toward the current weights")
-@click.option("--seed", default=42, show_default=True)
+@click.option("--seed", default=42, type=INT, show_default=True)
 @click.option("--scored", default=None, help="scored_candidates.jsonl (default: newest shadow_run's)")
 @click.option("--weights", default="configs/weights.json", show_default=True, help="current weights (the prior)")
 @click.option("--out", default=None, help="where to write the calibrated weights (default: --weights)")
