@@ -3,6 +3,7 @@ normalizers as the file and Hugging Face loaders. What makes a fresh offline mac
 
 from __future__ import annotations
 
+from rc1.data.builtin_easy import EASY_GENERATORS
 from rc1.data.builtin_math import generate_gsm8k
 from rc1.data.builtin_multihop import generate_hotpotqa
 from rc1.data.builtin_yesno import generate_strategyqa
@@ -11,20 +12,21 @@ from rc1.errors import Rc1Error
 from rc1.io import sha256_text
 from rc1.records import Task
 
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 DEFAULT_SEED = 0
 DEFAULT_N = 2000
+EASY_SHARE = 0.35   # share of each task's items from the easy (lookup-style) family, rc1.data.builtin_easy
 
 
 def generate_raw(task: str, n: int = DEFAULT_N, seed: int = DEFAULT_SEED) -> list[dict]:
-    """Records in the dataset's official schema (GSM8K: {question, answer})."""
-    if task == "hotpotqa":
-        return generate_hotpotqa(n, seed)
-    if task == "strategyqa":
-        return generate_strategyqa(n, seed)
-    if task == "gsm8k":
-        return generate_gsm8k(n, seed)
-    raise Rc1Error(f"unknown task {task!r}; known: hotpotqa, strategyqa, gsm8k")
+    """Records in the dataset's official schema (GSM8K: {question, answer}): round(EASY_SHARE x n) from the
+    easy family, spread evenly through the list, the rest from the task's main generator."""
+    if task not in EASY_GENERATORS:
+        raise Rc1Error(f"unknown task {task!r}; known: hotpotqa, strategyqa, gsm8k")
+    n_easy = round(EASY_SHARE * n)
+    main = {"hotpotqa": generate_hotpotqa, "strategyqa": generate_strategyqa, "gsm8k": generate_gsm8k}[task]
+    hard, easy = iter(main(n - n_easy, seed)), iter(EASY_GENERATORS[task](n_easy, seed))
+    return [next(easy) if (i + 1) * n_easy // n > i * n_easy // n else next(hard) for i in range(n)]
 
 
 def builtin_tasks(task: str, n: int = DEFAULT_N, seed: int = DEFAULT_SEED) -> list[Task]:

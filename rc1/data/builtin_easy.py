@@ -1,0 +1,410 @@
+"""The easy family of the builtin generators: single-step items whose question closely restates its evidence.
+
+Real QA data has lookup-style items next to the multi-step ones; without them a builtin pool has no seed whose
+question overlaps its support, and "easy" would mean nothing. Each family writes one fact sentence and asks
+about it in nearly the same words, in the official schema of its dataset:
+- HotpotQA: a cloze-style single-hop question on one sentence of a gold paragraph (type 'bridge', level 'easy'),
+  the paragraph among generated distractor paragraphs, `supporting_facts` pointing at that sentence, which
+  contains the answer;
+- StrategyQA: a yes/no question restating one fact (as asked, or with one detail changed: then the answer is
+  no), with `facts` and a two-step `decomposition` consistent with the answer;
+- GSM8K: one- or two-step word problems whose solution lines restate the givens before computing,
+  with <<a+b=c>> annotations and a '#### n' line.
+Deterministic for (n, seed); ids are 'easy-NNNNN'.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from rc1.data.builtin_vocab import FEMALE_NAMES, MALE_NAMES
+
+# ------------------------------------------------------------------ vocabulary
+_SUR_A = """Ash Bel Bran Cal Dun El Fen Gar Hal Ith Jor Kel Lor Mar Nor Os Pell Quin Ros Sel Tor Ul Var Wen Yar Zel
+Ard Bry Cor Dal Ev Fal Grim Hol Ker Lin Mor Ner Ost Ren Stav Tam Vel Wil""".split()
+_SUR_B = """brook by combe dale den field ford gate hart holm hurst ley mere mont ridge stead ton vale well wick worth
+more ling sen berg strom ani etti ova enko ez ar ic in ez quist""".split()
+_PLACE_A = """Al Bar Cor Dra Es Fal Gil Hav Ir Kar Lun Mor Nes Or Pra Quel Rav Sal Tam Ul Vel Wyn Yor Zan Bel Cas Dor
+Ember Fen Gor Hel Isk Jun Kel Lor Mir Nor Ost Pel Ros Sev Tor Ves""".split()
+_PLACE_B = """aro bury dale enza haven ia ika ino mont ora port sk stad tova ville wick yne zia ford grad holm mouth
+bridge field lund vik esse ano ost mar""".split()
+_COUNTRIES = """Valdoria Mereth Kastovia Ostrelle Brunmark Teralind Quorvath Silvane Harrowmere Dalvania Estrond
+Corvenna Lysmark Thessaly Norwend Palvera Sundria Vorland Ambria Kelmora""".split()
+_NATS = """Valdorian Merethi Kastovian Ostrellan Brunmarkish Teralindic Quorvathi Silvanese Harrowmerian Dalvanian
+Estrondi Corvennan Lysmarkish Norwendish Palveran Sundrian Vorlandic Ambrian Kelmoran""".split()
+_REGIONS = ["north", "south", "east", "west", "north-east", "north-west", "south-east", "south-west", "central highlands", "lowlands", "coastal plain", "river delta", "upland interior", "lake district"]
+_ADJ = """Silent Hidden Broken Golden Distant Burning Quiet Winter Crimson Endless Hollow Northern Paper Glass Iron
+Amber Sleeping Falling Bright Last Second Velvet Salt Lonely Wandering Borrowed Painted Frozen Secret Open Narrow
+Restless Drowned Scarlet Tender Wild Patient Little Long Stolen""".split()
+_NOUN = """Harbor Orchard Lantern Meridian Garden Tide Archive Compass Valley Season Mirror Border River Delta Kingdom
+Letters Hours Bridge Staircase Lighthouse Parade Feast Horizon Atlas Choir Winter Summer Country Window Road Station
+Ferry Island Quarry Market Canal Forest Tower Cathedral Threshold""".split()
+_GENRES = ["novel", "short story collection", "memoir", "play", "poetry collection", "detective novel",
+           "children's book", "historical novel", "travel book", "graphic novel"]
+_FILMS = ["drama film", "comedy film", "documentary", "thriller", "animated film", "war film", "musical film",
+          "science fiction film", "romantic comedy", "crime film"]
+_ARTS = ["painter", "sculptor", "photographer", "printmaker", "illustrator", "muralist", "ceramicist", "architect"]
+_WRITERS = ["writer", "novelist", "poet", "playwright", "journalist", "essayist", "screenwriter", "historian"]
+_MUSIC = ["composer", "singer-songwriter", "pianist", "jazz saxophonist", "conductor", "folk singer", "cellist",
+          "rapper", "organist", "guitarist"]
+_SCIENCE = ["physicist", "chemist", "botanist", "astronomer", "geologist", "mathematician", "cartographer",
+            "marine biologist", "engineer", "economist", "linguist", "surgeon"]
+_SPORTS = ["football", "rowing", "handball", "ice hockey", "rugby", "basketball", "cricket", "volleyball",
+           "water polo", "bandy", "field hockey", "cycling"]
+_CLUBS = ["Rovers", "United", "Athletic", "Wanderers", "Rangers", "City", "Albion", "Harriers", "Town", "Olympic",
+          "Sporting", "Dynamo"]
+_ORG = ["Institute", "Company", "Works", "Foundation", "Observatory", "Academy", "Press", "Laboratories", "Society",
+        "Trust", "Brewery", "Shipyard", "Museum", "Conservatory", "Library"]
+_LANDMARK = ["Clock Tower", "Old Bridge", "Town Hall", "Grand Theatre", "Central Station", "Opera House",
+             "Lighthouse", "Botanical Garden", "Covered Market", "Cathedral", "Water Tower", "Customs House"]
+_INDUSTRY = ["shipbuilding", "publishing", "textile", "optics", "railway", "pharmaceutical", "printing", "glassmaking",
+             "brewing", "fishing", "timber", "porcelain", "watchmaking", "salt mining", "wine"]
+_AWARD_A = ["Golden", "Silver", "Crystal", "Laurel", "Northern", "Meridian", "Harbor", "Lantern", "Amber", "Iron"]
+_AWARD_B = ["Quill", "Medal", "Prize", "Star", "Compass", "Wreath", "Key", "Crown", "Anchor", "Lyre"]
+_CRE_A = """Marsh Dune Cliff Glacier Ember Moss Reed Thorn Ridge Lagoon Cinder Frost Canyon Tundra Kelp Pebble Ash
+Fern Silt Bramble Heath Coral Willow""".split()
+_CRE_B = """Strider Lopper Glider Warbler Muncher Prowler Skimmer Burrower Dasher Stalker Hopper Creeper Finch Vole
+Newt Shrike Gecko Loach Marten Plover""".split()
+_ANIMAL = ["lizard", "bird", "fish", "frog", "beetle", "rodent", "bat", "snail", "moth", "turtle", "salamander"]
+_TERRAIN = ["hills", "marshes", "pine forests", "salt flats", "limestone cliffs", "sand dunes", "river valleys",
+            "mangrove swamps", "alpine meadows", "coastal reefs", "cloud forests", "volcanic islands"]
+_FOODS = {"herbivore": ["grass", "fruit", "leaves", "seeds", "bark", "roots", "berries", "nectar", "moss", "algae"],
+          "carnivore": ["insects", "snails", "small fish", "frogs", "worms", "crabs", "mice", "spiders"]}
+_MATERIALS = ["red brick", "granite", "limestone", "timber", "sandstone", "marble", "cast iron", "basalt", "glass"]
+_DISH_A = ["Kel", "Bor", "Tam", "Lus", "Vor", "Pel", "Zan", "Mir", "Quo", "Dras", "Fen", "Osk"]
+_DISH_B = ["ava", "eni", "ruk", "olo", "ista", "ami", "ezza", "undo", "alka", "ishi"]
+_INGREDIENTS = ["lentils", "rice", "buckwheat", "chickpeas", "smoked fish", "lamb", "goat cheese", "chestnuts",
+                "cabbage", "barley", "corn", "mushrooms", "beets", "plums"]
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"]
+_FESTIVALS = ["lantern", "harvest", "kite", "boat", "cheese", "jazz", "puppet", "folk dance", "film", "poetry",
+              "chess", "flower", "bread", "street theatre"]
+
+
+_A_AN = re.compile(r"\b([Aa]) (?=(?![Uu]ni)[AEIOUaeiou]|18\d\d\b)")
+
+
+_ERAS = ["1920s", "1950s", "1970s", "Second World War", "civil war", "great flood", "gold rush", "long winter of 1903",
+         "last years of the monarchy", "railway boom", "occupation", "cold war"]
+_TOWNS = ["market town", "port town", "fishing village", "mill town", "spa town", "cathedral city", "river town",
+          "mining town", "garrison town", "university town"]
+_WATERS = ["banks of a wide river", "shore of a deep lake", "edge of a sheltered bay", "mouth of a tidal estuary",
+           "slopes of an old volcano", "edge of a salt marsh"]
+_CHARACTERS = ["retired detective", "lighthouse keeper", "young widow", "travelling salesman", "ship's cook",
+               "disgraced surgeon", "village schoolteacher", "border guard", "chess prodigy", "runaway bride"]
+_PARTIES = ["Liberal", "Labour", "Green", "Conservative", "Agrarian", "Social Democratic", "Radical", "independent"]
+
+
+def _an(text: str) -> str:
+    """'a Ambrian poet' -> 'an Ambrian poet', 'a 1869 play' -> 'an 1869 play'."""
+    return _A_AN.sub(r"\1n ", text)
+
+
+def _person(rng: random.Random) -> str:
+    first = rng.choice(FEMALE_NAMES if rng.random() < 0.5 else MALE_NAMES)
+    return f"{first} {rng.choice(_SUR_A)}{rng.choice(_SUR_B)}"
+
+
+def _place(rng: random.Random) -> str:
+    return rng.choice(_PLACE_A) + rng.choice(_PLACE_B)
+
+
+def _title(rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.4:
+        return f"The {rng.choice(_ADJ)} {rng.choice(_NOUN)}"
+    if r < 0.7:
+        return f"{rng.choice(_ADJ)} {rng.choice(_NOUN)}"
+    return f"The {rng.choice(_NOUN)} of {_place(rng)}"
+
+
+def _year(rng: random.Random, lo: int = 1850, hi: int = 2015) -> int:
+    return rng.randint(lo, hi)
+
+
+def _other(rng: random.Random, options, value):
+    alts = [o for o in options if o != value]
+    return rng.choice(alts)
+
+
+# ------------------------------------------------------------------ HotpotQA: one sentence, restated
+# A fact: (title of its paragraph, intro sentence, fact sentence, question frames, answer). Each question frame
+# keeps the fact's word order around the asked slot, as lookup questions in real data do.
+def _hp_fact(rng: random.Random) -> tuple[str, str, str, list[str], str]:
+    """(paragraph title, intro sentence, fact sentence, question frames, answer). The first frame keeps the
+    fact's words and order and puts a wh-phrase where the answer was (most lookup questions in real data read
+    so); the others reorder it."""
+    k = rng.randrange(12)
+    p, pl, y, nat, c = _person(rng), _place(rng), _year(rng), rng.choice(_NATS), rng.choice(_COUNTRIES)
+    reg = rng.choice(_REGIONS)
+    if k == 0:
+        t, g, occ = _title(rng), rng.choice(_GENRES), rng.choice(_WRITERS)
+        sent = f"{t} is a {y} {g} by the {nat} {occ} {p}, set in the {reg} of {c} during the {rng.choice(_ERAS)}."
+        tail = sent.split(", set in ", 1)[1]
+        return t, f"{t} is a {g}.", sent, [
+            f"{t} is a {y} {g} by what {nat} {occ}, set in {tail[:-1]}?",
+            f"Which {nat} {occ} wrote {t}, a {y} {g} set in {tail[:-1]}?"], p
+    if k == 1:
+        t, occ = _title(rng), rng.choice(_ARTS)
+        sent = f"{p} is a {nat} {occ} who created {t} in {pl}, a town in the {reg} of {c}, in {y}."
+        return p, f"{p} (born {y - rng.randint(25, 60)}) is a {nat} {occ}.", sent, [
+            f"{p} is a {nat} {occ} who created {t} in {pl}, a town in the {reg} of {c}, in what year?",
+            f"In what year did the {nat} {occ} {p} create {t} in {pl}?"], str(y)
+    if k == 2:
+        club, sp, home = f"{pl} {rng.choice(_CLUBS)}", rng.choice(_SPORTS), _place(rng)
+        sent = f"{club} is a {nat} {sp} club founded in {y} and based in the town of {home}."
+        return club, f"{club} plays in the {nat} {sp} league.", sent, [
+            f"{club} is a {nat} {sp} club founded in {y} and based in what town?",
+            f"In what town is {club}, the {sp} club founded in {y}, based?"], home
+    if k == 3:
+        riv = f"{rng.choice(_ADJ)} River" if rng.random() < 0.5 else f"River {_place(rng)}"
+        lake = f"Lake {_place(rng)}"
+        sent = f"The {riv} rises in the {rng.choice(_TERRAIN)} of {c} and flows through {pl} before emptying into {lake}."
+        return riv, f"The {riv} is a river in {c}.", sent, [
+            sent.replace(f"into {lake}.", "into what lake?"),
+            f"Into what lake does the {riv} empty after it flows through {pl}?"], lake
+    if k == 4:
+        org, city = f"{pl} {rng.choice(_ORG)}", _place(rng)
+        sent = f"The {org} is a {nat} institution established in {y} by {p} and headquartered in the city of {city}."
+        return org, f"The {org} has about {rng.randint(2, 90) * 10} staff.", sent, [
+            sent.replace(f"the city of {city}.", "what city?"),
+            f"What city is the {org}, established in {y} by {p}, headquartered in?"], city
+    if k == 5:
+        ind = rng.choice(_INDUSTRY)
+        sent = f"{pl} is a {rng.choice(_TOWNS)} on the {rng.choice(_WATERS)} in the {reg} of {c}, known for its {ind} industry."
+        return pl, f"{pl} has a population of about {rng.randint(3, 300) * 1000:,}.", sent, [
+            sent.replace(f" of {c},", " of what country,").replace(".", "?"),
+            f"The town of {pl}, known for its {ind} industry, lies in the {reg} of what country?"], c
+    if k == 6:
+        t, occ = _title(rng), rng.choice(_MUSIC)
+        award = f"{rng.choice(_AWARD_A)} {rng.choice(_AWARD_B)}"
+        sent = f"In {y} the {nat} {occ} {p} won the {award} for the album {t}."
+        return p, f"{p} is a {nat} {occ}.", sent, [
+            f"In {y} the {nat} {occ} {p} won the {award} for what album?",
+            f"For which album did {p} win the {award} in {y}?"], t
+    if k == 7:
+        lm = f"{pl} {rng.choice(_LANDMARK)}"
+        mat = rng.choice(_MATERIALS)
+        sent = f"The {lm} is a {mat} building designed by the {nat} architect {p} and completed in {y}."
+        return lm, f"The {lm} stands in the old town of {pl}.", sent, [
+            f"The {lm} is a {mat} building designed by what {nat} architect and completed in {y}?",
+            f"Which architect designed the {lm}, completed in {y}?"], p
+    if k == 8:
+        t, f, star = _title(rng), rng.choice(_FILMS), _person(rng)
+        sent = f"{t} is a {y} {nat} {f} directed by {p} and starring {star} as a {rng.choice(_CHARACTERS)}."
+        return t, f"{t} was shot in {pl}.", sent, [
+            sent.replace(f"directed by {p}", "directed by whom").replace(".", "?"),
+            f"Who directed {t}, the {y} {nat} {f} starring {star}?"], p
+    if k == 9:
+        y2 = y + rng.randint(2, 14)
+        party = rng.choice(_PARTIES)
+        sent = f"{p} was the {party} politician who served as mayor of {pl} from {y} to {y2}."
+        return p, f"{p} was born in {c}.", sent, [
+            f"Who was the {party} politician who served as mayor of {pl} from {y} to {y2}?",
+            f"From {y} to {y2}, who served as mayor of {pl}?"], p
+    if k == 10:
+        cr, an, ter = f"{rng.choice(_CRE_A)} {rng.choice(_CRE_B)}", rng.choice(_ANIMAL), rng.choice(_TERRAIN)
+        sent = f"The {cr} is a small species of {an} native to the {ter} in the {reg} of {c}."
+        return cr, f"The {cr} was first described in {y}.", sent, [
+            sent.replace(f" of {c}.", " of what country?"),
+            f"The {cr}, a species of {an}, is native to the {ter} of which country?"], c
+    fest, mon = rng.choice(_FESTIVALS), rng.choice(_MONTHS)
+    sent = f"The {pl} {fest} festival, founded by {p}, has been held every {mon} since {y}."
+    return f"{pl} {fest.title()} Festival", f"The {pl} {fest} festival draws visitors from across {c}.", sent, [
+        f"The {pl} {fest} festival, founded by {p}, has been held every year in what month since {y}?",
+        f"In what month has the {pl} {fest} festival been held every year since {y}?"], mon
+
+
+def _hp_paragraph(rng: random.Random) -> tuple[str, list[str], int, list[str], str]:
+    """(title, sentences, index of the fact sentence, question frames, answer)."""
+    title, intro, sent, frames, answer = _hp_fact(rng)
+    intro, sent, frames = _an(intro), _an(sent), [_an(f) for f in frames]
+    if rng.random() < 0.5:
+        return title, [intro, " " + sent], 1, frames, answer
+    return title, [sent, " " + intro], 0, frames, answer
+
+
+def generate_easy_hotpotqa(n: int, seed: int, n_distractors: int = 6) -> list[dict]:
+    rng = random.Random(f"easy-hotpotqa|{seed}")
+    out = []
+    while len(out) < n:
+        title, sents, idx, frames, answer = _hp_paragraph(rng)
+        context = [[title, sents]]
+        titles = {title}
+        while len(context) < 1 + n_distractors:
+            t, s, _, _, _ = _hp_paragraph(rng)
+            if t not in titles:
+                titles.add(t)
+                context.append([t, s])
+        rng.shuffle(context)
+        out.append({"_id": f"easy-{len(out):05d}", "question": frames[0] if rng.random() < 0.85 else rng.choice(frames[1:]), "answer": answer,
+                    "supporting_facts": [[title, idx]], "context": context, "type": "bridge", "level": "easy"})
+    return out
+
+
+# ------------------------------------------------------------------ StrategyQA: a fact asked back
+# (fact, question with {v} for the key detail, step 1 of the decomposition, step 2 with {v}, key value,
+#  alternative values, term, description)
+def _sq_item(rng: random.Random):
+    k = rng.randrange(10)
+    p, pl, y, nat, c = _person(rng), _place(rng), _year(rng), rng.choice(_NATS), rng.choice(_COUNTRIES)
+    if k == 0:
+        cr = f"{rng.choice(_CRE_A)} {rng.choice(_CRE_B)}"
+        diet = rng.choice(list(_FOODS))
+        food = rng.choice(_FOODS[diet])
+        ter = rng.choice(_TERRAIN)
+        return (f"The {cr} is a {diet} that feeds mainly on {{v}} in the {ter} of {c}.",
+                f"Is the {cr} a {diet} that feeds mainly on {{v}} in the {ter} of {c}?",
+                f"What does the {cr} mainly feed on?", "Is #1 {v}?", food, _FOODS[diet], cr, "species of animal")
+    if k == 1:
+        cr = f"{rng.choice(_CRE_A)} {rng.choice(_CRE_B)}"
+        act = rng.choice(["hold its breath", "stay under water", "go without food", "fly without landing",
+                          "survive without water", "stay buried in the mud"])
+        num = rng.choice(["two", "three", "five", "ten", "twenty", "forty"])
+        unit = rng.choice(["minutes", "hours", "days", "weeks"])
+        an = rng.choice(_ANIMAL)
+        return (f"The {cr}, a small {an} of {c}, can {act} for up to {num} {{v}}.",
+                f"Can the {cr}, a small {an} of {c}, {act} for up to {num} {{v}}?",
+                f"For how long can the {cr} {act}?", f"Is #1 at least {num} {{v}}?", unit,
+                ["minutes", "hours", "days", "weeks", "months"], cr, "species of animal")
+    if k == 2:
+        reg = rng.choice(_REGIONS)
+        town, side, ind = rng.choice(_TOWNS), rng.choice(_REGIONS[:8]), rng.choice(_INDUSTRY)
+        return (f"{pl} is a {town} on the {side} coast of {{v}}, known for its {ind} industry.",
+                f"Is {pl}, known for its {ind} industry, a {town} on the {side} coast of {{v}}?",
+                f"What country is {pl} in?", "Is #1 {v}?", c, _COUNTRIES, pl, "town")
+    if k == 3:
+        occ = rng.choice(_WRITERS + _ARTS + _SCIENCE + _MUSIC)
+        return (f"{p} was a {nat} {occ} born in {pl} in {{v}}.", f"Was {p} a {nat} {occ} born in {pl} in {{v}}?",
+                f"In what year was {p} born?", "Is #1 {v}?", str(y), [str(y + d) for d in (-12, -7, -3, 4, 9, 15)],
+                p, f"{nat} {occ}")
+    if k == 4:
+        org = f"{pl} {rng.choice(_ORG)}"
+        return (f"The {org} was founded in {y} by the {nat} {{v}} {p}.",
+                f"Was the {org} founded in {y} by the {nat} {{v}} {p}?",
+                f"What was the profession of {p}, who founded the {org}?", "Is #1 {v}?", rng.choice(_SCIENCE),
+                _SCIENCE, org, "organization")
+    if k == 5:
+        dish = rng.choice(_DISH_A) + rng.choice(_DISH_B)
+        occ = rng.choice(["festivals", "weddings", "harvest time", "winter evenings", "funerals", "market days"])
+        return (f"{dish} is a {nat} dish made mainly from {{v}} and served at {occ}.",
+                f"Is {dish} a {nat} dish made mainly from {{v}} and served at {occ}?",
+                f"What is {dish} mainly made from?", "Is #1 {v}?", rng.choice(_INGREDIENTS), _INGREDIENTS, dish,
+                f"{nat} dish")
+    if k == 6:
+        lm = f"{pl} {rng.choice(_LANDMARK)}"
+        return (f"The {lm} was built entirely of {{v}} in {y} by the architect {p}.",
+                f"Was the {lm} built entirely of {{v}} in {y} by the architect {p}?",
+                f"What material was the {lm} built of?", "Is #1 {v}?", rng.choice(_MATERIALS), _MATERIALS, lm,
+                "building")
+    if k == 7:
+        t = _title(rng)
+        lang = rng.choice(_NATS)
+        return (f"{t} is a {y} novel written entirely in {{v}} by {p}.",
+                f"Is {t} a {y} novel written entirely in {{v}} by {p}?",
+                f"What language is {t} written in?", "Is #1 {v}?", lang, _NATS, t, "novel")
+    if k == 8:
+        fest = rng.choice(_FESTIVALS)
+        return (f"The {pl} {fest} festival has been held every {{v}} since {y}.",
+                f"Has the {pl} {fest} festival been held every {{v}} since {y}?",
+                f"In what month is the {pl} {fest} festival held?", "Is #1 {v}?", rng.choice(_MONTHS), _MONTHS,
+                f"{pl} {fest} festival", "festival")
+    club = f"{pl} {rng.choice(_CLUBS)}"
+    sp = rng.choice(_SPORTS)
+    wins = rng.randint(2, 19)
+    return (f"{club} is a {{v}} club that has won the {nat} championship {wins} times.",
+            f"Is {club} a {{v}} club that has won the {nat} championship {wins} times?",
+            f"What sport does {club} play?", "Is #1 {v}?", sp, _SPORTS, club, "sports club")
+
+
+def generate_easy_strategyqa(n: int, seed: int) -> list[dict]:
+    rng = random.Random(f"easy-strategyqa|{seed}")
+    out = []
+    while len(out) < n:
+        fact, question, step1, step2, value, alts, term, description = _sq_item(rng)
+        yes = rng.random() < 0.55
+        asked = value if yes else _other(rng, alts, value)
+        facts = [_an(fact.format(v=value))]
+        out.append({"qid": f"easy-{len(out):05d}", "term": term, "description": description,
+                    "question": _an(question.format(v=asked)), "answer": yes, "facts": facts,
+                    "decomposition": [step1, step2.format(v=asked)]})
+    return out
+
+
+# ------------------------------------------------------------------ GSM8K: one or two steps, givens restated
+_THINGS = ["apples", "stickers", "marbles", "books", "pencils", "stamps", "shells", "postcards", "cookies", "coins",
+           "beads", "seashells", "comic books", "trading cards", "tomatoes", "eggs", "candles", "buttons", "plants",
+           "balloons", "crayons", "ribbons", "jars of jam", "bottles of juice", "notebooks", "bracelets", "puzzles"]
+_GET = [("buys", "bought"), ("finds", "found"), ("gets", "got"), ("is given", "was given"), ("picks up", "picked up"),
+        ("collects", "collected"), ("receives", "received"), ("wins", "won")]
+_LOSE = [("gives away", "gave away"), ("sells", "sold"), ("loses", "lost"), ("donates", "donated"),
+         ("uses", "used"), ("trades away", "traded away"), ("eats", "ate"), ("breaks", "broke")]
+_WHERE = ["at the market", "at a yard sale", "at school", "from a neighbor", "at the fair", "at the library sale",
+          "from her aunt", "from his uncle", "on Saturday", "on the way home", "at the corner shop", "at camp",
+          "from a friend", "during the holidays", "at the flea market", "on Monday", "at the museum shop"]
+_GROUPS = [("box", "boxes"), ("bag", "bags"), ("crate", "crates"), ("pack", "packs"), ("tray", "trays"),
+           ("basket", "baskets"), ("jar", "jars"), ("shelf", "shelves"), ("row", "rows"), ("tin", "tins")]
+
+
+_HAS = ["{n} has {a} {t}.", "{n} owns {a} {t}.", "{n} starts the week with {a} {t}.", "{n} keeps {a} {t} in a {box}.",
+        "{n} already has {a} {t} at home.", "At first {n} has {a} {t}."]
+_BOXES = ["shoebox", "drawer", "cupboard", "backpack", "tin", "cardboard box", "basket", "cabinet", "crate"]
+_ASK = {"now": ["How many {t} does {n} have now?", "How many {t} does {n} have altogether now?",
+                "What is the number of {t} {n} has now?"],
+        "left": ["How many {t} does {n} have left?", "How many {t} are left for {n}?",
+                 "How many {t} does {n} still have left?"],
+        "all": ["How many {t} does {n} have in all?", "How many {t} are there in all?",
+                "What is the total number of {t} in all?"],
+        "end": ["How many {t} does {n} have at the end?", "At the end, how many {t} does {n} have?",
+                "How many {t} are left with {n} at the end?"]}
+
+
+def _gsm_item(rng: random.Random) -> dict:
+    """A one- or two-step problem; each solution line first restates the givens it uses, in the question's words."""
+    n = rng.choice(FEMALE_NAMES + MALE_NAMES)
+    t, where, box = rng.choice(_THINGS), rng.choice(_WHERE), rng.choice(_BOXES)
+    k = rng.randrange(5)
+    a, b = rng.randint(8, 90), rng.randint(3, 60)
+    if k == 1:
+        a += b
+    has = rng.choice(_HAS).format(n=n, a=a, t=t, box=box)
+    get, lose = rng.choice(_GET)[0], rng.choice(_LOSE)[0]
+    if k == 0:
+        s2 = f"{n} {get} {b} more {t} {where}."
+        q, ans = [has, s2, rng.choice(_ASK["now"]).format(n=n, t=t)], a + b
+        sol = [f"{has} {s2[:-1]}, so {n} has {a} + {b} = <<{a}+{b}={ans}>>{ans} {t} now."]
+    elif k == 1:
+        s2 = f"{n} {lose} {b} of the {t} {where}."
+        q, ans = [has, s2, rng.choice(_ASK["left"]).format(n=n, t=t)], a - b
+        sol = [f"{has} {s2[:-1]}, so {n} has {a} - {b} = <<{a}-{b}={ans}>>{ans} {t} left."]
+    elif k == 2:
+        g, gs = rng.choice(_GROUPS)
+        a, b = rng.randint(3, 15), rng.randint(4, 24)
+        s1, s2 = f"{n} has {a} {gs} of {t}.", f"Each {g} holds {b} {t}."
+        q, ans = [s1, s2, rng.choice(_ASK["all"]).format(n=n, t=t)], a * b
+        sol = [f"{s1} {s2[:-1]}, so there are {a} * {b} = <<{a}*{b}={ans}>>{ans} {t} in all."]
+    elif k == 3:
+        g, gs = rng.choice(_GROUPS)
+        per, ans = rng.randint(3, 12), rng.randint(2, 12)
+        a = per * ans
+        s1 = f"{n} has {a} {t} and puts them into {gs} of {per} {t} each."
+        q = [s1, rng.choice([f"How many {gs} does {n} fill?", f"How many {gs} of {per} does {n} fill?",
+                             f"How many full {gs} does {n} end up with?"])]
+        sol = [f"{s1[:-1]}, so {n} fills {a} / {per} = <<{a}/{per}={ans}>>{ans} {gs}."]
+    else:
+        c = rng.randint(2, a + b - 1)
+        s2, s3 = f"{n} {get} {b} more {t} {where}.", f"Then {n} {lose} {c} of the {t}."
+        q, ans = [has, s2, s3, rng.choice(_ASK["end"]).format(n=n, t=t)], a + b - c
+        sol = [f"{has} {s2[:-1]}, so {n} has {a} + {b} = <<{a}+{b}={a + b}>>{a + b} {t}.",
+               f"{s3[:-1]}, so {n} has {a + b} - {c} = <<{a + b}-{c}={ans}>>{ans} {t} at the end."]
+    return {"question": " ".join(q), "answer": "\n".join(sol) + f"\n#### {ans}"}
+
+
+def generate_easy_gsm8k(n: int, seed: int) -> list[dict]:
+    rng = random.Random(f"easy-gsm8k|{seed}")
+    return [_gsm_item(rng) for _ in range(n)]
+
+
+EASY_GENERATORS = {"hotpotqa": generate_easy_hotpotqa, "strategyqa": generate_easy_strategyqa,
+                   "gsm8k": generate_easy_gsm8k}
