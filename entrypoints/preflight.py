@@ -194,7 +194,8 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
               "gates": gates_path, "seed": seed}
     with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode}) as pf:
         if mode == "dev":
-            click.echo("[rc1 DEV] preflight in DEV mode: builtin data, heuristic judge, tiny model. "
+            data = f"data from {c.data_dir}" if c.data_dir else "data from configs/data.yaml (offline: builtin)"
+            click.echo(f"[rc1 DEV] preflight in DEV mode: {data}, heuristic judge, tiny model. "
                        "Live-judge checks run and are recorded, then waived. Not a production verdict.", err=True)
         pf.log_config(gates, "gates_effective.json")
         r1 = _run_round(1, c, gates)
