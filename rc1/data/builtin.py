@@ -12,10 +12,10 @@ from rc1.errors import Rc1Error
 from rc1.io import sha256_text
 from rc1.records import Task
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 DEFAULT_SEED = 0
 DEFAULT_N = 2000
-EASY_SHARE = 0.35   # share of each task's items from the easy (lookup-style) family, rc1.data.builtin_easy
+EASY_SHARE = 0.5    # share of each task's items from the easy (lookup-style) family, rc1.data.builtin_easy
 
 
 def generate_raw(task: str, n: int = DEFAULT_N, seed: int = DEFAULT_SEED) -> list[dict]:

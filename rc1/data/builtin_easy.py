@@ -96,6 +96,82 @@ _CHARACTERS = ["retired detective", "lighthouse keeper", "young widow", "travell
 _PARTIES = ["Liberal", "Labour", "Green", "Conservative", "Agrarian", "Social Democratic", "Radical", "independent"]
 
 
+# Wording variants: each item draws one variant per group and applies it to its fact, its question and its
+# decomposition alike, so the question keeps restating its evidence word for word while the family as a whole
+# does not repeat one frame. Groups are (forms...) -> variants with the same number of forms; lower-case phrases
+# on word boundaries, so names, titles and answers (capitalized or numeric) are never touched.
+_REWORD: list[tuple[tuple[str, ...], list[tuple[str, ...]]]] = [
+    (("founded in",), [("founded in",), ("established in",), ("set up in",), ("formed in",), ("started in",),
+                       ("created in",), ("launched in",), ("organised in",)]),
+    (("founded by",), [("founded by",), ("started by",), ("launched by",), ("set up by",), ("begun by",),
+                       ("created by",), ("organised by",), ("initiated by",)]),
+    (("founded",), [("founded",), ("established",), ("started",), ("set up",), ("formed",), ("chartered",)]),
+    (("based in the town of",), [("based in the town of",), ("located in the town of",),
+                                 ("settled in the town of",), ("at home in the town of",),
+                                 ("playing its home games in the town of",), ("rooted in the town of",)]),
+    (("rises in",), [("rises in",), ("begins in",), ("has its source in",), ("springs from",), ("starts in",),
+                     ("originates in",)]),
+    (("flows through",), [("flows through",), ("passes through",), ("runs through",), ("winds through",),
+                          ("cuts through",), ("meanders through",), ("travels through",)]),
+    (("emptying into",), [("emptying into",), ("draining into",), ("discharging into",), ("spilling into",),
+                          ("flowing out into",), ("ending in",)]),
+    (("institution",), [("institution",), ("body",), ("organisation",), ("establishment",), ("enterprise",),
+                        ("concern",)]),
+    (("headquartered in",), [("headquartered in",), ("seated in",), ("run from",), ("managed from",),
+                             ("administered from",)]),
+    (("known for its",), [("known for its",), ("famous for its",), ("noted for its",), ("renowned for its",),
+                          ("celebrated for its",), ("remembered for its",), ("prized for its",)]),
+    (("won the", "win the"), [("won the", "win the"), ("received the", "receive the"),
+                              ("collected the", "collect the"), ("earned the", "earn the"),
+                              ("took home the", "take home the"), ("was awarded the", "get awarded the")]),
+    (("designed",), [("designed",), ("planned",), ("conceived",), ("laid out",), ("drew up",)]),
+    (("completed in",), [("completed in",), ("finished in",), ("opened in",), ("inaugurated in",),
+                         ("dedicated in",), ("unveiled in",)]),
+    (("directed",), [("directed",), ("helmed",), ("filmed",), ("shot",)]),
+    (("starring",), [("starring",), ("featuring",), ("casting",), ("headlined by",)]),
+    (("served as mayor of",), [("served as mayor of",), ("was mayor of",), ("held office as mayor of",),
+                               ("governed",), ("led the council of",), ("presided over",)]),
+    (("politician",), [("politician",), ("party member",), ("activist",), ("councillor",), ("campaigner",),
+                       ("reformer",)]),
+    (("small",), [("small",), ("little",), ("rare",), ("tiny",), ("shy",), ("secretive",), ("nocturnal",),
+                  ("slender",), ("dwarf",)]),
+    (("native to",), [("native to",), ("endemic to",), ("at home in",), ("confined to",), ("restricted to",)]),
+    (("held every",), [("held every",), ("celebrated every",), ("staged every",), ("organised every",),
+                       ("hosted every",), ("put on every",)]),
+    (("set in",), [("set in",), ("taking place in",), ("unfolding in",), ("situated in",), ("located in",)]),
+    (("during the",), [("during the",), ("in the time of the",), ("in the days of the",), ("at the time of the",),
+                       ("throughout the",)]),
+    (("a town in",), [("a town in",), ("a village in",), ("a settlement in",), ("a borough in",),
+                      ("a hamlet in",), ("a commune in",)]),
+    (("created",), [("created",), ("made",), ("produced",), ("completed",), ("finished",), ("executed",)]),
+    (("feeds mainly on",), [("feeds mainly on",), ("lives mostly on",), ("survives chiefly on",),
+                            ("feeds largely on",), ("subsists mainly on",), ("depends mostly on",)]),
+    (("coast",), [("coast",), ("shore",), ("seaboard",), ("coastline",)]),
+    (("made mainly from",), [("made mainly from",), ("prepared mostly from",), ("cooked chiefly from",),
+                             ("based mainly on",), ("built around",), ("made largely from",)]),
+    (("served at",), [("served at",), ("eaten at",), ("enjoyed at",), ("shared at",), ("offered at",)]),
+    (("built entirely of",), [("built entirely of",), ("constructed wholly of",), ("made entirely of",),
+                              ("raised entirely in",), ("put up entirely in",), ("built solely of",)]),
+    (("written entirely in",), [("written entirely in",), ("composed wholly in",), ("penned entirely in",),
+                                ("written only in",), ("published entirely in",)]),
+    (("has won", "won"), [("has won", "won"), ("has claimed", "claimed"), ("has taken", "taken"),
+                          ("has captured", "captured"), ("has secured", "secured")]),
+    (("championship",), [("championship",), ("title",), ("league title",), ("cup",), ("national crown",)]),
+]
+_REWORD_RES = [(tuple(re.compile(rf"\b{re.escape(f)}\b") for f in forms), variants) for forms, variants in _REWORD]
+
+
+def _reword(rng: random.Random, texts: list[str]) -> list[str]:
+    """The texts with one drawn variant per wording group, the same variant in every text."""
+    for forms, variants in _REWORD_RES:
+        if not any(r.search(t) for r in forms for t in texts):
+            continue
+        pick = rng.choice(variants)
+        for r, v in zip(forms, pick):
+            texts = [r.sub(v, t) for t in texts]
+    return texts
+
+
 def _an(text: str) -> str:
     """'a Ambrian poet' -> 'an Ambrian poet', 'a 1869 play' -> 'an 1869 play'."""
     return _A_AN.sub(r"\1n ", text)
@@ -219,7 +295,7 @@ def _hp_fact(rng: random.Random) -> tuple[str, str, str, list[str], str]:
 def _hp_paragraph(rng: random.Random) -> tuple[str, list[str], int, list[str], str]:
     """(title, sentences, index of the fact sentence, question frames, answer)."""
     title, intro, sent, frames, answer = _hp_fact(rng)
-    intro, sent, frames = _an(intro), _an(sent), [_an(f) for f in frames]
+    intro, sent, *frames = [_an(t) for t in _reword(rng, [intro, sent, *frames])]
     if rng.random() < 0.5:
         return title, [intro, " " + sent], 1, frames, answer
     return title, [sent, " " + intro], 0, frames, answer
@@ -325,10 +401,11 @@ def generate_easy_strategyqa(n: int, seed: int) -> list[dict]:
         fact, question, step1, step2, value, alts, term, description = _sq_item(rng)
         yes = rng.random() < 0.55
         asked = value if yes else _other(rng, alts, value)
-        facts = [_an(fact.format(v=value))]
+        fact, question, step1, step2 = _reword(rng, [fact.format(v=value), question.format(v=asked), step1,
+                                                      step2.format(v=asked)])
         out.append({"qid": f"easy-{len(out):05d}", "term": term, "description": description,
-                    "question": _an(question.format(v=asked)), "answer": yes, "facts": facts,
-                    "decomposition": [step1, step2.format(v=asked)]})
+                    "question": _an(question), "answer": yes, "facts": [_an(fact)],
+                    "decomposition": [step1, step2]})
     return out
 
 
