@@ -417,7 +417,11 @@ _GET = [("buys", "bought"), ("finds", "found"), ("gets", "got"), ("is given", "w
         ("collects", "collected"), ("receives", "received"), ("wins", "won")]
 _LOSE = [("gives away", "gave away"), ("sells", "sold"), ("loses", "lost"), ("donates", "donated"),
          ("uses", "used"), ("trades away", "traded away"), ("eats", "ate"), ("breaks", "broke")]
-_WHERE = ["at the market", "at a yard sale", "at school", "from a neighbor", "at the fair", "at the library sale",
+_WHERE = ["at the bakery", "after the parade", "at the swimming pool", "in the park", "at the bookshop",
+          "from her grandmother", "from his cousin", "at the carnival", "on the school trip", "at the toy store",
+          "at the harbor", "on Wednesday", "on her birthday", "at the garage sale", "from the teacher",
+          "at the craft fair", "in the garden", "at the train station", "from a classmate", "at the farm stand",
+          "at the market", "at a yard sale", "at school", "from a neighbor", "at the fair", "at the library sale",
           "from her aunt", "from his uncle", "on Saturday", "on the way home", "at the corner shop", "at camp",
           "from a friend", "during the holidays", "at the flea market", "on Monday", "at the museum shop"]
 _GROUPS = [("box", "boxes"), ("bag", "bags"), ("crate", "crates"), ("pack", "packs"), ("tray", "trays"),
@@ -429,18 +433,29 @@ _HAS = ["{n} has {a} {t}.", "{n} owns {a} {t}.", "{n} starts the week with {a} {
 _BOXES = ["shoebox", "drawer", "cupboard", "backpack", "tin", "cardboard box", "basket", "cabinet", "crate"]
 _ASK = {"now": ["How many {t} does {n} have now?", "How many {t} does {n} have altogether now?",
                 "What is the number of {t} {n} has now?"],
-        "left": ["How many {t} does {n} have left?", "How many {t} are left for {n}?",
+        "left": ["How many {t} does {n} have left?", "How many {t} remain with {n}?",
+                 "What number of {t} does {n} keep?", "How many {t} stay with {n} afterwards?", "How many {t} are left for {n}?",
                  "How many {t} does {n} still have left?"],
-        "all": ["How many {t} does {n} have in all?", "How many {t} are there in all?",
+        "all": ["How many {t} does {n} have in all?", "Altogether, how many {t} does {n} have?",
+                "Counting every one, how many {t} are there?", "How many {t} are there altogether?", "How many {t} are there in all?",
                 "What is the total number of {t} in all?"],
         "end": ["How many {t} does {n} have at the end?", "At the end, how many {t} does {n} have?",
                 "How many {t} are left with {n} at the end?"]}
+
+
+_THING_ADJ = """red blue green yellow purple striped spotted glass wooden paper metal silver golden tiny large shiny
+old new rare foreign handmade painted glittery plastic velvet ceramic woolen polished chocolate lemon cherry vintage
+pocket mini""".split()
+_PUTS = ["puts them into", "packs them into", "sorts them into", "divides them into", "shares them out into",
+         "splits them into", "arranges them into", "stacks them into", "loads them into", "bundles them into"]
 
 
 def _gsm_item(rng: random.Random) -> dict:
     """A one- or two-step problem; each solution line first restates the givens it uses, in the question's words."""
     n = rng.choice(FEMALE_NAMES + MALE_NAMES)
     t, where, box = rng.choice(_THINGS), rng.choice(_WHERE), rng.choice(_BOXES)
+    if rng.random() < 0.8:
+        t = f"{rng.choice(_THING_ADJ)} {t}"
     k = rng.randrange(5)
     a, b = rng.randint(8, 90), rng.randint(3, 60)
     if k == 1:
@@ -465,7 +480,7 @@ def _gsm_item(rng: random.Random) -> dict:
         g, gs = rng.choice(_GROUPS)
         per, ans = rng.randint(3, 12), rng.randint(2, 12)
         a = per * ans
-        s1 = f"{n} has {a} {t} and puts them into {gs} of {per} {t} each."
+        s1 = f"{n} has {a} {t} and {rng.choice(_PUTS)} {gs} of {per} {t} each."
         q = [s1, rng.choice([f"How many {gs} does {n} fill?", f"How many {gs} of {per} does {n} fill?",
                              f"How many full {gs} does {n} end up with?"])]
         sol = [f"{s1[:-1]}, so {n} fills {a} / {per} = <<{a}/{per}={ans}>>{ans} {gs}."]
