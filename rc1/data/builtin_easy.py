@@ -18,7 +18,8 @@ from __future__ import annotations
 import random
 import re
 
-from rc1.data.builtin_vocab import FEMALE_NAMES, MALE_NAMES
+from rc1.data.builtin_vocab import FEMALE_NAMES, FIRST_NAMES, GOODS, JOBS, MALE_NAMES, OBJECT_ADJ, RELATIVES, SHOPS, \
+    alt, person_name, place_name, title_name
 
 # ------------------------------------------------------------------ vocabulary
 _SUR_A = """Ash Bel Bran Cal Dun El Fen Gar Hal Ith Jor Kel Lor Mar Nor Os Pell Quin Ros Sel Tor Ul Var Wen Yar Zel
@@ -178,19 +179,23 @@ def _an(text: str) -> str:
 
 
 def _person(rng: random.Random) -> str:
+    if rng.random() < 0.6:
+        return person_name(rng)
     first = rng.choice(FEMALE_NAMES if rng.random() < 0.5 else MALE_NAMES)
     return f"{first} {rng.choice(_SUR_A)}{rng.choice(_SUR_B)}"
 
 
 def _place(rng: random.Random) -> str:
-    return rng.choice(_PLACE_A) + rng.choice(_PLACE_B)
+    return place_name(rng) if rng.random() < 0.5 else rng.choice(_PLACE_A) + rng.choice(_PLACE_B)
 
 
 def _title(rng: random.Random) -> str:
     r = rng.random()
-    if r < 0.4:
-        return f"The {rng.choice(_ADJ)} {rng.choice(_NOUN)}"
+    if r < 0.5:
+        return title_name(rng)
     if r < 0.7:
+        return f"The {rng.choice(_ADJ)} {rng.choice(_NOUN)}"
+    if r < 0.85:
         return f"{rng.choice(_ADJ)} {rng.choice(_NOUN)}"
     return f"The {rng.choice(_NOUN)} of {_place(rng)}"
 
@@ -211,7 +216,9 @@ def _hp_fact(rng: random.Random) -> tuple[str, str, str, list[str], str]:
     """(paragraph title, intro sentence, fact sentence, question frames, answer). The first frame keeps the
     fact's words and order and puts a wh-phrase where the answer was (most lookup questions in real data read
     so); the others reorder it."""
-    k = rng.randrange(12)
+    k = rng.randrange(12 + len(_HP_EXTRA))
+    if k >= 12:
+        return _hp_extra(rng, _HP_EXTRA[k - 12])
     p, pl, y, nat, c = _person(rng), _place(rng), _year(rng), rng.choice(_NATS), rng.choice(_COUNTRIES)
     reg = rng.choice(_REGIONS)
     if k == 0:
@@ -290,6 +297,100 @@ def _hp_fact(rng: random.Random) -> tuple[str, str, str, list[str], str]:
     return f"{pl} {fest.title()} Festival", f"The {pl} {fest} festival draws visitors from across {c}.", sent, [
         f"The {pl} {fest} festival, founded by {p}, has been held every year in what month since {y}?",
         f"In what month has the {pl} {fest} festival been held every year since {y}?"], mon
+
+
+# More fact kinds, each with its own vocabulary, written as phrase-grammar templates (rc1.data.builtin_vocab.alt):
+# (title slot, intro template, fact template with {A} for the answer, wh-phrase replacing the answer, answer maker).
+# The template is resolved once and the question is that same resolved sentence with the answer swapped for the
+# wh-phrase, so the question restates its evidence word for word.
+_INSTRUMENTS = ["violin", "oboe", "harp", "accordion", "lute", "clarinet", "bassoon", "zither", "mandolin", "viola",
+                "trombone", "harpsichord", "bagpipes", "marimba", "dulcimer"]
+_VESSELS = ["steamship", "schooner", "ferry", "icebreaker", "paddle steamer", "research vessel", "clipper", "tugboat",
+            "lightship", "cargo liner", "frigate", "fishing trawler"]
+_DISCOVERIES = ["a comet", "a new mineral", "an enzyme", "a fossil reef", "a sunken harbour", "a lost manuscript",
+                "a species of orchid", "a bronze-age hoard", "an underground lake", "a variable star",
+                "a vaccine for sheep pox", "a method of dating tree rings", "a glacier cave", "a Roman mosaic"]
+_POSITIONS = ["goalkeeper", "striker", "winger", "centre-back", "playmaker", "full-back", "midfielder", "captain",
+              "coxswain", "point guard", "fly-half", "pitcher"]
+_SUBJECTS_U = ["botany", "naval architecture", "comparative law", "astronomy", "folk music", "mineralogy", "rhetoric",
+               "hydraulic engineering", "medieval history", "tropical medicine", "phonetics", "glass chemistry",
+               "forestry", "numismatics", "veterinary surgery", "cartography"]
+_PEAK_KINDS = ["mountain", "volcano", "peak", "summit", "massif", "granite dome"]
+_NEWS = ["Herald", "Courier", "Gazette", "Chronicle", "Observer", "Messenger", "Tribune", "Ledger", "Sentinel"]
+_BRIDGES = ["suspension bridge", "stone arch bridge", "swing bridge", "viaduct", "cable-stayed bridge",
+            "covered bridge", "footbridge", "railway bridge", "toll bridge"]
+_RECIPES = ["dumplings", "flatbread", "stew", "pastry", "soup", "porridge", "pie", "sausage", "pickle", "cake",
+            "noodle dish", "fish pie"]
+
+_HP_EXTRA = [
+    ("{P}", "{P} is a [celebrated|prolific|self-taught|largely forgotten|reclusive|] {N} {I}.",
+     "{P} played the {I} in the {C} [Philharmonic|Symphony Orchestra|Chamber Ensemble|Radio Orchestra|Opera "
+     "Orchestra] [for|over] [nearly|almost|more than|] {R} [years|seasons] [before|until] [retiring|leaving] to "
+     "[teach|live|open a music school] in {A}.", "what [town|city]", "PLACE"),
+    ("{V}", "The {V} is a {S} [built|launched] in {Y}.",
+     "The {V}, a [wooden|steel|iron-hulled|twin-screw|] {S} [launched|built] at the {PL} [yards|docks|shipyard] in "
+     "{Y}, [was commanded|was captained|sailed] [on her maiden voyage|for twenty years|through the war] by {A}.",
+     "whom", "PERSON"),
+    ("{P}", "{P} (born {Y0}) is a {N} [scientist|researcher|naturalist].",
+     "In {Y} the {N} [scientist|researcher|naturalist] {P} [discovered|identified|described] {D} [near|outside|"
+     "beneath|above] {A}, [a village|a valley|an island|a mining town] in the {REG} of {C}.",
+     "what [place|location]", "PLACE"),
+    ("{P}", "{P} is a {N} {SP} player.",
+     "{P} [played|spent] [six|eight|eleven|twelve|fourteen] seasons as {POS} for {CLUB} [and|and then|and later] "
+     "[coached|managed|went on to coach] the [youth|reserve|national|women's] team of {A}.",
+     "what [country|nation]", "COUNTRY"),
+    ("{P}", "{P} was a {N} [scholar|academic|professor].",
+     "{P} [taught|lectured in|held the chair of] {SUBJ} at the [University|Polytechnic|Academy|College] of {PL} "
+     "from {Y} and [wrote|published|edited] [a textbook|a standard survey|a dictionary|a field guide] [titled|called] "
+     "{A}.", "what [book|work]", "TITLE"),
+    ("Mount {SUR}", "Mount {SUR} is a {PK} in {C}.",
+     "Mount {SUR}, [the highest|the second-highest|a snow-capped|a heavily glaciated] {PK} [of|in] the {H} "
+     "[range|massif|uplands], was first [climbed|ascended|summited] in {Y} by [a party led by|the guide|the "
+     "surveyor] {A}.", "whom", "PERSON"),
+    ("{PL} {NEWS}", "The {PL} {NEWS} is a [daily|weekly|regional] newspaper.",
+     "The {PL} {NEWS}, a [daily|weekly|Sunday|regional] newspaper [first printed|launched|founded] in {Y}, was "
+     "[edited|run|owned] for [two|three|four] decades by {A}.", "whom", "PERSON"),
+    ("{BR}", "The {BR} is a {BK} in {C}.",
+     "The {BR}, a {BK} [spanning|crossing|over] the {RIV} [at|near|beside] {PL}, was [opened|completed|finished] "
+     "in {A} [after|following] [four|six|nine|ten] years of [construction|work|building].", "what year", "YEAR"),
+    ("{DISH}", "{DISH} is a {N} {REC}.",
+     "{DISH} is a [traditional|festive|peasant|street|coastal] {REC} [from|of] {A}, [made|prepared|cooked] with "
+     "<INGR> and <INGR> and [eaten|served|shared] [at|during|for] {OCC}.", "what [town|region|place]", "PLACE"),
+    ("{P}", "{P} is a {N} [painter|artist|designer].",
+     "The {N} [painter|artist|designer] {P} [covered|decorated|painted] the [ceiling|walls|dome|entrance hall] of the "
+     "{PL} [railway station|opera house|town hall|public baths|central library] with [murals|frescoes|mosaics] of "
+     "<NATURE> in {A}.", "what year", "YEAR"),
+]
+
+
+def _hp_extra(rng: random.Random, kind) -> tuple[str, str, str, list[str], str]:
+    title_t, intro_t, fact_t, wh, ans_kind = kind
+    pl = _place(rng)
+    slots = {"P": _person(rng), "PL": pl, "Y": str(_year(rng)), "Y0": str(_year(rng, 1800, 1840)),
+             "N": rng.choice(_NATS), "C": rng.choice(_COUNTRIES), "REG": rng.choice(_REGIONS),
+             "I": rng.choice(_INSTRUMENTS), "R": rng.choice(["ten", "twelve", "fifteen", "twenty", "thirty"]),
+             "V": f"SS {rng.choice(_ADJ)} {rng.choice(_NOUN)}" if rng.random() < 0.5 else f"{_place(rng)} {rng.choice(_NOUN)}",
+             "S": rng.choice(_VESSELS), "D": rng.choice(_DISCOVERIES), "SP": rng.choice(_SPORTS),
+             "POS": f"a {rng.choice(_POSITIONS)}", "CLUB": f"{_place(rng)} {rng.choice(_CLUBS)}",
+             "SUBJ": rng.choice(_SUBJECTS_U), "SUR": _person(rng).split()[-1], "PK": rng.choice(_PEAK_KINDS),
+             "H": _place(rng), "NEWS": rng.choice(_NEWS), "BR": f"{_place(rng)} Bridge", "BK": rng.choice(_BRIDGES),
+             "RIV": f"{rng.choice(_ADJ)} River", "DISH": rng.choice(_DISH_A) + rng.choice(_DISH_B) + rng.choice(["", "ka", "li", "ne"]),
+             "REC": rng.choice(_RECIPES), "OCC": rng.choice(["weddings", "harvest time", "midwinter", "funerals", "name days",
+                                                            "market days", "christenings", "the spring fair",
+                                                            "carnival", "the first snowfall", "Easter"])}
+    answer = {"PLACE": _place, "PERSON": _person, "COUNTRY": lambda r: r.choice(_COUNTRIES), "TITLE": _title,
+              "YEAR": lambda r: str(_year(r))}[ans_kind](rng)
+    if ans_kind == "PERSON":
+        slots["P"] = answer
+    slots["A"] = "\x00"
+    fact = alt(fact_t.format(**slots), rng)
+    sent = _an(fact.replace("\x00", answer))
+    question = fact.replace("\x00", alt(wh, rng).lower())
+    if question.endswith("."):
+        question = question[:-1] + "?"
+    title = title_t.format(**slots)
+    intro = alt(intro_t.format(**slots), rng)
+    return title, intro, sent, [_an(question), _an(question)], answer
 
 
 def _hp_paragraph(rng: random.Random) -> tuple[str, list[str], int, list[str], str]:
@@ -394,6 +495,13 @@ def _sq_item(rng: random.Random):
             f"What sport does {club} play?", "Is #1 {v}?", sp, _SPORTS, club, "sports club")
 
 
+_SQ_LEADS = ["[According to|As recorded in|As noted in|Going by|As described in|Judging by] [the|one|a] [{y}|recent|"
+             "old|regional|official|local|revised|pocket|illustrated] [census|survey|guidebook|encyclopedia|field guide|"
+             "almanac|gazetteer|travel guide|yearbook|museum catalogue|atlas]",
+             "[According to|As reported in|As stated in|As printed in] the {pl} [Almanac|Gazette|Yearbook|Courier|"
+             "Chronicle|Review|Bulletin] [of {y}|for {y}|]"]
+
+
 def generate_easy_strategyqa(n: int, seed: int) -> list[dict]:
     rng = random.Random(f"easy-strategyqa|{seed}")
     out = []
@@ -403,6 +511,10 @@ def generate_easy_strategyqa(n: int, seed: int) -> list[dict]:
         asked = value if yes else _other(rng, alts, value)
         fact, question, step1, step2 = _reword(rng, [fact.format(v=value), question.format(v=asked), step1,
                                                       step2.format(v=asked)])
+        if rng.random() < 0.6:  # a source named at the end of both the fact and the question: same words, more varied ones
+            src = alt(rng.choice(_SQ_LEADS).format(pl=_place(rng), y=_year(rng, 1890, 2020)), rng)
+            src = src[:1].lower() + src[1:]
+            fact, question = f"{fact[:-1]}, {src}.", f"{question[:-1]}, {src}?"
         out.append({"qid": f"easy-{len(out):05d}", "term": term, "description": description,
                     "question": _an(question), "answer": yes, "facts": [_an(fact)],
                     "decomposition": [step1, step2]})
@@ -416,7 +528,7 @@ _THINGS = ["apples", "stickers", "marbles", "books", "pencils", "stamps", "shell
 _GET = [("buys", "bought"), ("finds", "found"), ("gets", "got"), ("is given", "was given"), ("picks up", "picked up"),
         ("collects", "collected"), ("receives", "received"), ("wins", "won")]
 _LOSE = [("gives away", "gave away"), ("sells", "sold"), ("loses", "lost"), ("donates", "donated"),
-         ("uses", "used"), ("trades away", "traded away"), ("eats", "ate"), ("breaks", "broke")]
+         ("uses", "used"), ("trades away", "traded away"), ("misplaces", "misplaced"), ("breaks", "broke")]
 _WHERE = ["at the bakery", "after the parade", "at the swimming pool", "in the park", "at the bookshop",
           "from her grandmother", "from his cousin", "at the carnival", "on the school trip", "at the toy store",
           "at the harbor", "on Wednesday", "on her birthday", "at the garage sale", "from the teacher",
@@ -450,47 +562,96 @@ _PUTS = ["puts them into", "packs them into", "sorts them into", "divides them i
          "splits them into", "arranges them into", "stacks them into", "loads them into", "bundles them into"]
 
 
+_HAS_MORE = ["{n}, a [young|keen|retired|busy|tired|cheerful] {job} from {town}, has {a} {t}.",
+             "{n} [keeps|stores|hides|has] {a} {t} [in a|inside a|at the back of a] {box} [at home|under the bed|in the attic|in the hall|by the window].",
+             "[On Sunday|Before lunch|One morning|Last spring|In March|After school|Early on] {n} [counts|lines up|sorts out|lays out] {a} {t}.",
+             "{n} [inherits|is left|takes over] {a} {t} from {rel}.",
+             "The {town} [club|shop|school|library|museum] [lends|gives|sends] {n} {a} {t}."]
+_ASK_GRAMMAR = {"now": "[How many|Exactly how many|What number of|Just how many] {t} [does {n} have|does {n} own|are with {n}|"
+                       "belong to {n}|does {n} now hold] [now|at this point|by now|after that|in total now]?",
+                "left": "[How many|Exactly how many|What number of|Just how many] {t} [does {n} have|does {n} keep|"
+                        "remain with {n}|stay with {n}|does {n} still hold] [left|afterwards|after that|now|at the end of the day]?",
+                "all": "[How many|Exactly how many|What number of|In total, how many|Altogether, how many] {t} [does {n} have|"
+                       "are there|does {n} own|are packed away|are stored] [in all|altogether|in total|combined|]?",
+                "end": "[How many|Exactly how many|What number of|Just how many] {t} [does {n} have|does {n} keep|"
+                       "are left with {n}|remain with {n}|does {n} end up with] [at the end|in the end|by evening|"
+                       "at the finish|when it is all over]?"}
+
+
+def _ask(rng: random.Random, kind: str, n: str, t: str) -> str:
+    if rng.random() < 0.25:
+        return rng.choice(_ASK[kind]).format(n=n, t=t)
+    return alt(_ASK_GRAMMAR[kind].format(n=n, t=t), rng)
+
+
+def _where(rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.35:
+        return rng.choice(_WHERE)
+    if r < 0.6:
+        return f"at the {place_name(rng)} {rng.choice(SHOPS)}"
+    if r < 0.8:
+        return f"from {rng.choice(FIRST_NAMES)}'s {rng.choice(RELATIVES)}"
+    w = alt("[on the way to|on the way back from|near|outside|behind] the [old|new|busy|little|] "
+            "[mill|harbour|church|bus depot|stadium|post office|bakery|ferry terminal|orchard|swimming baths]", rng)
+    return w[:1].lower() + w[1:]
+
+
 def _gsm_item(rng: random.Random) -> dict:
     """A one- or two-step problem; each solution line first restates the givens it uses, in the question's words."""
-    n = rng.choice(FEMALE_NAMES + MALE_NAMES)
-    t, where, box = rng.choice(_THINGS), rng.choice(_WHERE), rng.choice(_BOXES)
-    if rng.random() < 0.8:
+    n = rng.choice(FIRST_NAMES) if rng.random() < 0.6 else rng.choice(FEMALE_NAMES + MALE_NAMES)
+    t, where, box = rng.choice(_THINGS), _where(rng), rng.choice(_BOXES)
+    if rng.random() < 0.5:
+        t = f"{rng.choice(OBJECT_ADJ)} {rng.choice(GOODS)}"
+    elif rng.random() < 0.8:
         t = f"{rng.choice(_THING_ADJ)} {t}"
     k = rng.randrange(5)
     a, b = rng.randint(8, 90), rng.randint(3, 60)
     if k == 1:
         a += b
-    has = rng.choice(_HAS).format(n=n, a=a, t=t, box=box)
+    if rng.random() < 0.5:
+        has = rng.choice(_HAS).format(n=n, a=a, t=t, box=box)
+    else:
+        has = alt(rng.choice(_HAS_MORE).format(n=n, a=a, t=t, box=box, job=rng.choice(JOBS), town=place_name(rng),
+                                               rel=f"{rng.choice(['her', 'his', 'a'])} {rng.choice(RELATIVES)}"), rng)
     get, lose = rng.choice(_GET)[0], rng.choice(_LOSE)[0]
     if k == 0:
         s2 = f"{n} {get} {b} more {t} {where}."
-        q, ans = [has, s2, rng.choice(_ASK["now"]).format(n=n, t=t)], a + b
+        q, ans = [has, s2, _ask(rng, "now", n, t)], a + b
         sol = [f"{has} {s2[:-1]}, so {n} has {a} + {b} = <<{a}+{b}={ans}>>{ans} {t} now."]
     elif k == 1:
         s2 = f"{n} {lose} {b} of the {t} {where}."
-        q, ans = [has, s2, rng.choice(_ASK["left"]).format(n=n, t=t)], a - b
+        q, ans = [has, s2, _ask(rng, "left", n, t)], a - b
         sol = [f"{has} {s2[:-1]}, so {n} has {a} - {b} = <<{a}-{b}={ans}>>{ans} {t} left."]
     elif k == 2:
         g, gs = rng.choice(_GROUPS)
         a, b = rng.randint(3, 15), rng.randint(4, 24)
-        s1, s2 = f"{n} has {a} {gs} of {t}.", f"Each {g} holds {b} {t}."
-        q, ans = [s1, s2, rng.choice(_ASK["all"]).format(n=n, t=t)], a * b
+        s1 = alt(f"{n} [has|owns|brings|carries|orders|fills] {a} {gs} of {t} [|for the {rng.choice(_FAIRS)}|"
+                 f"{where}].", rng)
+        s2 = alt(f"[Each|Every] {g} [holds|contains|has room for|takes] {b} {t}.", rng)
+        q, ans = [s1, s2, _ask(rng, "all", n, t)], a * b
         sol = [f"{s1} {s2[:-1]}, so there are {a} * {b} = <<{a}*{b}={ans}>>{ans} {t} in all."]
     elif k == 3:
         g, gs = rng.choice(_GROUPS)
         per, ans = rng.randint(3, 12), rng.randint(2, 12)
         a = per * ans
         s1 = f"{n} has {a} {t} and {rng.choice(_PUTS)} {gs} of {per} {t} each."
-        q = [s1, rng.choice([f"How many {gs} does {n} fill?", f"How many {gs} of {per} does {n} fill?",
-                             f"How many full {gs} does {n} end up with?"])]
+        q = [s1, alt(rng.choice([f"How many {gs} does {n} [fill|use|need|end up with]?",
+                                 f"How many {gs} of {per} does {n} [fill|pack|make]?",
+                                 f"How many full {gs} [does {n} end up with|are there|come out of it]?"]), rng)]
         sol = [f"{s1[:-1]}, so {n} fills {a} / {per} = <<{a}/{per}={ans}>>{ans} {gs}."]
     else:
         c = rng.randint(2, a + b - 1)
-        s2, s3 = f"{n} {get} {b} more {t} {where}.", f"Then {n} {lose} {c} of the {t}."
-        q, ans = [has, s2, s3, rng.choice(_ASK["end"]).format(n=n, t=t)], a + b - c
+        s2 = f"{n} {get} {b} more {t} {where}."
+        s3 = alt(f"[Then|After that|Later|Next|That evening|The next day] {n} {lose} {c} of the {t}.", rng)
+        q, ans = [has, s2, s3, _ask(rng, "end", n, t)], a + b - c
         sol = [f"{has} {s2[:-1]}, so {n} has {a} + {b} = <<{a}+{b}={a + b}>>{a + b} {t}.",
                f"{s3[:-1]}, so {n} has {a + b} - {c} = <<{a + b}-{c}={ans}>>{ans} {t} at the end."]
     return {"question": " ".join(q), "answer": "\n".join(sol) + f"\n#### {ans}"}
+
+
+_FAIRS = ["school fair", "bake sale", "street party", "church fete", "harvest supper", "village show", "jumble sale",
+          "charity market", "summer camp", "scout jamboree"]
 
 
 def generate_easy_gsm8k(n: int, seed: int) -> list[dict]:
