@@ -60,9 +60,12 @@ def read_json(path: str | os.PathLike) -> Any:
         raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg})") from None
 
 
-def iter_jsonl(path: str | os.PathLike) -> Iterator[dict]:
-    """Yield one dict per non-empty line; a bad line is an Rc1Error naming file and line."""
+def iter_jsonl_lines(path: str | os.PathLike) -> Iterator[tuple[int, str, dict]]:
+    """(line number, raw line without its newline, parsed object) per non-empty line; a bad line is an
+    Rc1Error naming file and line. The raw line lets a writer copy a row without encoding it again."""
     path = Path(path)
+    if path.is_dir():
+        raise Rc1Error(f"{path}: is a directory, expected a JSONL file")
     try:
         fh = open(path, encoding="utf-8")
     except FileNotFoundError:
@@ -77,7 +80,13 @@ def iter_jsonl(path: str | os.PathLike) -> Iterator[dict]:
                 raise Rc1Error(f"{path}: line {lineno}: invalid JSON ({e.msg})") from None
             if not isinstance(row, dict):
                 raise Rc1Error(f"{path}: line {lineno}: expected a JSON object, got {type(row).__name__}")
-            yield row
+            yield lineno, line.rstrip("\r\n"), row
+
+
+def iter_jsonl(path: str | os.PathLike) -> Iterator[dict]:
+    """Yield one dict per non-empty line; a bad line is an Rc1Error naming file and line."""
+    for _, _, row in iter_jsonl_lines(path):
+        yield row
 
 
 def read_jsonl(path: str | os.PathLike) -> list[dict]:
