@@ -30,8 +30,13 @@ def find_preflight(mode: str, gates: Gates):
     if newest is None:
         other = newest_preflight("dev" if mode == "prod" else "prod")
         hint = f" (there is a {other.data.tags.get('rc1.mode')} preflight {other.info.run_id}, which a {mode} gate never accepts)" if other else ""
-        raise GateRefusal(f"no finished {mode} preflight in {default_tracking_uri()}{hint}; "
+        raise GateRefusal(f"no {mode} preflight in {default_tracking_uri()}{hint}; "
                           f"run `mlflow run . -e preflight -P mode={mode} --env-manager local` first")
+    if newest.info.status == "RUNNING":
+        raise GateRefusal(f"the newest {mode} preflight {newest.info.run_id} is still running")
+    if "rc1.round1_pass" not in newest.data.tags:
+        raise GateRefusal(f"the newest {mode} preflight {newest.info.run_id} did not finish "
+                          f"(status {newest.info.status}); rerun preflight")
     problems = preflight_problems(newest.data.tags, newest.data.metrics, gates, files_on_disk=True)
     if problems:
         raise GateRefusal(f"preflight {newest.info.run_id} cannot be used: " + "; ".join(problems))

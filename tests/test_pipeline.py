@@ -63,7 +63,7 @@ def project(tmp_path, monkeypatch):
 def test_gate_refuses_without_a_preflight(project, capsys):
     assert _rc1("gate", "--mode", "dev") == 2
     err = capsys.readouterr().err
-    assert "gate refused: no finished dev preflight" in err and "Traceback" not in err
+    assert "gate refused: no dev preflight" in err and "Traceback" not in err
 
 
 def test_gate_refuses_a_failed_preflight(project, capsys):

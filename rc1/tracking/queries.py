@@ -18,10 +18,12 @@ def _search(filter_string: str, max_results: int = 1) -> list[Run]:
 
 
 def newest_preflight(mode: str, passing: bool | None = None) -> Run | None:
-    """The newest finished preflight run of `mode` (only passing ones when passing=True)."""
-    f = f"tags.`rc1.stage` = 'preflight' AND tags.`rc1.mode` = '{mode}' AND attributes.status = 'FINISHED'"
+    """The newest preflight run of `mode`, whatever its status (`mlflow run` marks a preflight that
+    exited 2 as FAILED, and the gate should say why it failed); only finished passing ones when
+    passing=True."""
+    f = f"tags.`rc1.stage` = 'preflight' AND tags.`rc1.mode` = '{mode}'"
     if passing:
-        f += " AND tags.`rc1.round2_pass` = 'true'"
+        f += " AND tags.`rc1.round2_pass` = 'true' AND attributes.status = 'FINISHED'"
     runs = _search(f)
     return runs[0] if runs else None
 
