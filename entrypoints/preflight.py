@@ -22,7 +22,7 @@ from rc1.errors import GateFailed, Rc1Error
 from rc1.io import sha256_file, write_json
 from rc1.preflight import StepResult, round_summary, step_result
 from rc1.tracking import stage_run
-from rc1.tracking.queries import child_runs, log_metrics_to
+from rc1.tracking.queries import child_runs
 
 REPORT_DIR = Path("reports/preflight")
 

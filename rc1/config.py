@@ -340,7 +340,3 @@ def load_ppo_scale(path: str | Path = CONFIG_DIR / "ppo_scale.yaml") -> PPOScale
 def load_weights(path: str | Path = CONFIG_DIR / "weights.json") -> Weights:
     return load_config(path, Weights)
 
-
-def effective_config(model: BaseModel) -> dict[str, Any]:
-    """The validated config as plain data, for logging as an artifact."""
-    return model.model_dump(mode="json")

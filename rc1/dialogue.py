@@ -30,10 +30,6 @@ class EpisodeStats:
     answered: bool          # the episode ends with an assistant turn that is not a tool call
 
 
-def episode(dialogue: list[dict], prefix_len: int = 0) -> list[dict]:
-    return list(dialogue[prefix_len:])
-
-
 def extract_answer(text: str) -> str:
     """'... Answer: Paris' -> 'Paris'; '#### 72' -> '72'; otherwise the last non-empty line."""
     if not text:
@@ -46,7 +42,7 @@ def extract_answer(text: str) -> str:
 
 
 def analyze(dialogue: list[dict], prefix_len: int = 0) -> EpisodeStats:
-    ep = episode(dialogue, prefix_len)
+    ep = list(dialogue[prefix_len:])
     clar = tools = asst = 0
     for i, turn in enumerate(ep):
         if turn.get("role") != "assistant":

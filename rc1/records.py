@@ -82,7 +82,3 @@ def seed_problem(row: Any) -> str | None:
         return "needs_clarification must be true or false"
     return None
 
-
-def dialogue_text(seed: Seed, roles: tuple[str, ...] = ("user",)) -> str:
-    """The text of the turns with the given roles, joined (what diversity and leak checks look at)."""
-    return "\n".join(t["content"] for t in seed["dialogue"] if t["role"] in roles)

@@ -236,31 +236,8 @@ def load_pack(directory: str | Path) -> TemplatePack:
     vague_names = pf.strings(vague, "name", "vague", required=False) or ("X",)
     headers = pf.strings(meta, "evidence_headers", "", required=False) or ("Notes:",)
 
-    rf = _File(root / "roles.json")
-    roles = []
-    for i, raw in enumerate(rf.get(rf.data, "roles", "", list)):
-        where = f"roles[{i}]"
-        if not isinstance(raw, dict):
-            rf.fail(where, "expected an object")
-        rid = rf.get(raw, "id", where, str)
-        roles.append(Role(rid, rf.strings(raw, "system", f"roles[{i}]({rid})"),
-                          rf.strings(raw, "openers", f"roles[{i}]({rid})", allow_empty_item=True)))
-    if not roles:
-        rf.fail("roles", "must list at least one role")
-    _unique(rf, "roles", [r.id for r in roles])
-
-    sf = _File(root / "styles.json")
-    styles = []
-    for i, raw in enumerate(sf.get(sf.data, "styles", "", list)):
-        where = f"styles[{i}]"
-        if not isinstance(raw, dict):
-            sf.fail(where, "expected an object")
-        sid = sf.get(raw, "id", where, str)
-        styles.append(Style(sid, sf.strings(raw, "system", f"styles[{i}]({sid})"),
-                            sf.strings(raw, "closers", f"styles[{i}]({sid})", allow_empty_item=True)))
-    if not styles:
-        sf.fail("styles", "must list at least one style")
-    _unique(sf, "styles", [s.id for s in styles])
+    roles = _named_entries(root / "roles.json", "roles", "openers", Role)
+    styles = _named_entries(root / "styles.json", "styles", "closers", Style)
 
     templates: list[Template] = []
     seen: dict[str, str] = {}
@@ -280,6 +257,23 @@ def load_pack(directory: str | Path) -> TemplatePack:
     return TemplatePack(name, version, description, str(root), tuple(intro), tuple(tools_lines), tuple(clarify_lines),
                         answer_lines, tuple(vague_names), tuple(headers), tuple(roles), tuple(styles),
                         tuple(templates))
+
+
+def _named_entries(path: Path, key: str, phrases: str, cls: type) -> list:
+    """roles.json / styles.json: a non-empty list of {id, system: [...], <phrases>: [...]} with unique ids."""
+    f = _File(path)
+    out = []
+    for i, raw in enumerate(f.get(f.data, key, "", list)):
+        where = f"{key}[{i}]"
+        if not isinstance(raw, dict):
+            f.fail(where, "expected an object")
+        eid = f.get(raw, "id", where, str)
+        out.append(cls(eid, f.strings(raw, "system", f"{where}({eid})"),
+                       f.strings(raw, phrases, f"{where}({eid})", allow_empty_item=True)))
+    if not out:
+        f.fail(key, f"must list at least one {key[:-1]}")
+    _unique(f, key, [e.id for e in out])
+    return out
 
 
 def _unique(f: _File, key: str, ids: list[str]) -> None:

@@ -36,14 +36,3 @@ def child_runs(parent_run_id: str) -> list[Run]:
 def get_run(run_id: str) -> Run:
     return MlflowClient().get_run(run_id)
 
-
-def log_metrics_to(run_id: str, metrics: dict[str, float]) -> None:
-    """Log metrics onto another (e.g. parent) run, in batches."""
-    from mlflow.entities import Metric
-    import time
-
-    client = MlflowClient()
-    ts = int(time.time() * 1000)
-    items = [Metric(k, float(v), ts, 0) for k, v in metrics.items()]
-    for i in range(0, len(items), 900):
-        client.log_batch(run_id, metrics=items[i:i + 900])
