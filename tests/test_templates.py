@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import shutil
+import string
 from pathlib import Path
 
 import pytest
 
+from rc1.data.builtin import builtin_tasks
 from rc1.errors import Rc1Error
+from rc1.pool import PoolSpec, build_pool
 from rc1.templates import load_pack
+from rc1.text import ngrams, words
 
 PACKS = Path(__file__).resolve().parents[1] / "templates"
 
@@ -25,6 +29,52 @@ def test_pack_v2_coverage():
     assert all(t.hidden_reply for t in pack.templates if t.clarify)
     assert pack.for_task("gsm8k", clarify=False, max_turns=1)  # single-turn templates exist
     assert all(t.mode != "worked" for t in pack.for_task("gsm8k", clarify=False, max_turns=4))
+
+
+def _template_wording(pack) -> list[list[str]]:
+    """Every piece of user-facing text the pack owns (openers, closers, evidence headers, the literal text of
+    user and worked_user patterns), as word lists."""
+    out = [o for r in pack.roles for o in r.openers] + [c for s in pack.styles for c in s.closers]
+    out += list(pack.evidence_headers)
+    for t in pack.templates:
+        for pattern in set(t.user) | set(t.worked_user):
+            out += [lit for lit, _, _, _ in string.Formatter().parse(pattern) if lit.strip()]
+    return [w for w in map(words, out) if w]
+
+
+def test_pack_v2_wording_is_varied():
+    # distinct-2 of the pool's user turns rests on this wording; these floors sit below what the pack has
+    # (59+ openers a role, 44+ closers a style, 48 headers, ~2100 distinct word bigrams; v2 before had 6, 4, 10, 230)
+    pack = load_pack(PACKS / "pack_v2")
+    assert min(len({o for o in r.openers if o.strip()}) for r in pack.roles) >= 50
+    assert min(len({c for c in s.closers if c.strip()}) for s in pack.styles) >= 40
+    assert len(set(pack.evidence_headers)) >= 40
+    assert min(len(set(t.user)) for t in pack.templates) >= 8
+    assert min(len(set(t.worked_user)) for t in pack.templates if t.mode == "worked") >= 20
+    bigrams = [g for w in _template_wording(pack) for g in ngrams(w, 2)]
+    assert len(set(bigrams)) >= 1800 and len(set(bigrams)) / len(bigrams) >= 0.8
+
+
+def test_pool_uses_the_varied_wording():
+    """A built pool really shows that wording: many different openers and closers in 1000 seeds, and a good
+    share of seeds that are just the bare question."""
+    pack = load_pack(PACKS / "pack_v2")
+    tasks = {t: builtin_tasks(t, 150, 0) for t in ("hotpotqa", "strategyqa", "gsm8k")}
+    spec = PoolSpec(n=1000, mix={"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}, clarify_rate=0.3,
+                    tools=("wiki", "calc"), seed=5)
+    openers = {r.id: sorted({o for o in r.openers if o}, key=len, reverse=True) for r in pack.roles}
+    closers = {s.id: sorted({c for c in s.closers if c}, key=len, reverse=True) for s in pack.styles}
+    question = {t["id"]: t["question"] for items in tasks.values() for t in items}
+    seen_o, seen_c, bare = set(), set(), 0
+    for seed in build_pool(tasks, pack, spec):
+        users = [t["content"] for t in seed["dialogue"] if t["role"] == "user"]
+        o = next((x for x in openers[seed["role"]] if users[0].startswith((x + " ", x + "\n"))), None)
+        c = next((x for x in closers[seed["style"]] if users[-1].endswith((" " + x, "\n" + x))), None)
+        seen_o.add((seed["role"], o))
+        seen_c.add((seed["style"], c))
+        bare += users == [question[seed["source_id"]]]
+    assert len(seen_o) >= 120 and len(seen_c) >= 80, (len(seen_o), len(seen_c))  # measured 166 / 117
+    assert bare >= 50, bare  # measured 84: plain questions keep the easy bucket's clue overlap up
 
 
 def test_pack_v1_is_the_plain_baseline():

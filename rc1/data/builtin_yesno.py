@@ -59,6 +59,9 @@ def _lifetime(rng: random.Random, wiki: Wiki) -> Item:
     o = rng.choice(wiki.orgs)
     alive = x.born <= o.founded <= x.died
     q, ans = _yes_no(rng, [
+        f"When the {o.name} [first opened its doors|was set up] in {x.city.name}'s [day|era], was {x.name} [still|already] [alive|around]?",
+        f"Might {x.name} have [toured|visited|walked through] the newly founded {o.name}?",
+        f"Was the {o.name} [founded|started] during the years {x.name} was alive?",
         f"Could {x.name} have [attended|witnessed|gone to|been at] the opening of the {o.name}?",
         f"Was {x.name} alive when the {o.name} was [established|founded|set up]?",
         f"Could the {x.occupation} {x.name} have [read about|heard of] the founding of the {o.name} [as it happened|in the news]?",
@@ -77,12 +80,16 @@ def _meet(rng: random.Random, wiki: Wiki) -> Item:
     a, b = rng.sample([p for p in wiki.people if p.died], 2)
     overlap = a.born <= b.died and b.born <= a.died
     q, ans = _yes_no(rng, [
+        f"Is it possible that {a.name} once [ran into|corresponded with|dined with] {b.name}?",
+        f"Did {a.name}'s lifetime [overlap with|coincide in part with] that of {b.name}?",
+        f"Might {b.name} have [attended a lecture by|sat for a portrait with|argued with] {a.name}?",
         f"Could {a.name} and {b.name} have [met|spoken] in person?",
         f"Could the {a.occupation} {a.name} have [shaken hands with|had dinner with|written to] the {b.occupation} {b.name}?",
         f"Were {a.name} and {b.name} ever alive at the same time?",
         f"Did the lives of {a.name} and {b.name} overlap?",
     ], [f"Did {a.name} and {b.name} live in entirely different eras?"], overlap)
-    facts = [f"{a.name} lived from {a.born} to {a.died}.", f"{b.name} was born in {b.born} and died in {b.died}."]
+    facts = [alt(f"{a.name} [lived from {a.born} to {a.died}|was born in {a.born} and died in {a.died}|({a.born}–{a.died}) was a {a.occupation} from {a.city.name}].", rng),
+             alt(f"{b.name} [was born in {b.born} and died in {b.died}|lived from {b.born} until {b.died}|died in {b.died}, having been born in {b.born}].", rng)]
     rng.shuffle(facts)
     decomp = [f"When did {a.name} live?", f"When did {b.name} live?", "Do #1 and #2 overlap?"]
     return a.name, f"{a.occupation} from {a.city.country}", q, ans, facts, decomp
@@ -93,6 +100,9 @@ def _border(rng: random.Random, wiki: Wiki) -> Item:
     same = [c for c in wiki.cities if c.country == a.country and c is not a]
     b = rng.choice(same) if same and rng.random() < 0.5 else rng.choice([c for c in wiki.cities if c is not a])
     q, ans = _yes_no(rng, [
+        f"Is a passport check [likely|to be expected] on the [road|railway] between {a.name} and {b.name}?",
+        f"Do {a.name} and {b.name} [belong to|lie in] [two different|separate] countries?",
+        f"[Setting off|Starting out] from {a.name}, would [a lorry driver|a hitchhiker|a walker] bound for {b.name} [end up|finish] abroad?",
         f"Would a [trip|journey|drive|train ride|bike tour] from {a.name} to {b.name} [require|involve|mean] crossing a national border?",
         f"Does someone [travelling|driving|cycling] from {a.name} to {b.name} leave the country?",
         f"Would [a courier|a pilgrim|a trucker|a tourist] going from {a.name} to {b.name} need to pass through customs?",
@@ -111,6 +121,8 @@ def _stadium(rng: random.Random, wiki: Wiki) -> Item:
     cap_ = int(c.population * rng.uniform(0.3, 1.8)) // 100 * 100
     arena = f"{V.place_name(rng)} {rng.choice(['Arena', 'Stadium', 'Bowl', 'Dome', 'Coliseum', 'Park', 'Velodrome', 'Ground'])}"
     q, ans = _yes_no(rng, [
+        f"Does the {arena} have [enough seats|room] for [all|every one] of {c.name}'s [residents|inhabitants]?",
+        f"Were all of {c.name} to [turn up|show up] for one [match|concert], would the {arena} hold them?",
         f"Could the [whole|entire] population of {c.name} fit [inside|into] the {arena}?",
         f"Is the {arena} big enough to seat everyone who lives in {c.name}?",
         f"If every resident of {c.name} bought a ticket, would the {arena} have room for them all?",
@@ -127,13 +139,15 @@ def _binge(rng: random.Random, wiki: Wiki) -> Item:
     hours = rng.choice([8, 12, 24, 36, 48])
     total = eps * mins
     q, ans = _yes_no(rng, [
+        f"Does \"{series}\" [add up to|run for] {hours} hours or less in total?",
+        f"[Starting|Beginning] on a Friday evening, could [a couch potato|someone off sick|a reviewer] get through [the whole|all] of \"{series}\" within {hours} hours?",
         f"Could [someone|a fan|a viewer] watch every episode of \"{series}\" in {hours} hours?",
         f"Is a {hours}-hour marathon enough to get through all of \"{series}\"?",
         f"Could a [student|night-shift worker|bored teenager] finish the {kind} \"{series}\" within {hours} hours?",
     ], [f"Would it take longer than {hours} hours to watch the whole of \"{series}\"?"], total <= hours * 60)
     facts = [alt(f"\"{series}\" [has|consists of|ran for] {eps} episodes.", rng),
              alt(f"Each episode of \"{series}\" [runs|lasts] [about|around|roughly] {mins} minutes.", rng),
-             f"{hours} hours are {hours * 60} minutes."]
+             alt(f"{hours} hours [are|make] {hours * 60} minutes.", rng)]
     decomp = [f"How many episodes does \"{series}\" have?", "How long is each episode?",
               "What is #1 times #2?", f"Is #3 at most {hours * 60} minutes?"]
     return series, f"television {kind}", q, ans, facts, decomp
@@ -147,6 +161,8 @@ def _diet(rng: random.Random, wiki: Wiki) -> Item:
     habitat = rng.choice(wiki.cities)
     where = rng.choice(["hills", "marshes", "woods", "coast", "riverbanks", "meadows", "caves", "reed beds"])
     q, ans = _yes_no(rng, [
+        f"Does the {creature} [include|count] {food} [in|among] its [natural|usual] [diet|food]?",
+        f"In the wild, [does|do] [the|a] {creature} [ever|normally] [eat|go after] {food}?",
         f"Would a {creature} from the {where} near {habitat.name} [eat|feed on|hunt for] {food}?",
         f"Is {food} part of the natural diet of the {creature}?",
         f"Could a zookeeper feed a {creature} on {food}?",
@@ -163,6 +179,8 @@ def _melting(rng: random.Random, wiki: Wiki) -> Item:
     substance, melts = rng.choice(V.SUBSTANCES)
     obj = rng.choice(["statue", "figurine", "candle", "bust", "garden gnome", "chess set", "medal", "bowl"])
     q, ans = _yes_no(rng, [
+        f"Left [on a garden wall|in a shop window|on a balcony] in {c.name} in July, would a {substance} {obj} [keep|hold] its shape?",
+        f"Does {substance} [stay hard|remain solid] through a [summer|midsummer] heatwave in {c.name}?",
         f"Would a {substance} {obj} stay solid on a [summer|July|hot] afternoon in {c.name}?",
         f"Could a {obj} made of {substance} survive a July afternoon outdoors in {c.name} without melting?",
         f"Is {c.name}'s summer heat [too weak|not enough] to melt {substance}?",
@@ -180,6 +198,8 @@ def _language(rng: random.Random, wiki: Wiki) -> Item:
     x = rng.choice(wiki.people)
     can = w.language in x.languages
     q, ans = _yes_no(rng, [
+        f"Without [a dictionary|help|a translator], [could|would] {x.name} [manage|be able] to read \"{w.title}\" as [first|originally] written?",
+        f"Is \"{w.title}\" written in a language {x.name} [knows|can read]?",
         f"Could {x.name} read \"{w.title}\" in [its original language|the original|the language it was written in]?",
         f"Could the {x.occupation} {x.name} [enjoy|follow|study] the original {w.kind} \"{w.title}\" without a translation?",
     ], [f"Would {x.name} need a translation to [read|follow] the original \"{w.title}\"?"], can)
@@ -197,10 +217,13 @@ def _talk(rng: random.Random, wiki: Wiki) -> Item:
         b = rng.choice(same) if same else b
     shared = bool(set(a.languages) & set(b.languages))
     q, ans = _yes_no(rng, [
+        f"Is there a language [both|that both] {a.name} and {b.name} [speak|understand]?",
+        f"If {a.name} [phoned|visited|wrote to] {b.name}, [could|would] they [understand each other|follow each other] without help?",
         f"Could {a.name} and {b.name} [talk|chat|argue] without an interpreter?",
         f"Do {a.name} and {b.name} have a language in common?",
     ], [f"Would {a.name} need an interpreter to [talk|speak] with {b.name}?"], shared)
-    facts = [f"{a.name} speaks {a.languages[0]} and {a.languages[1]}.", f"{b.name} speaks {b.languages[0]} and {b.languages[1]}."]
+    facts = [alt(f"{a.name} [speaks|is fluent in|grew up speaking] {a.languages[0]} and {a.languages[1]}.", rng),
+             alt(f"{b.name} [speaks|knows|is at home in] {b.languages[0]} and {b.languages[1]}[| but no other language].", rng)]
     decomp = [f"Which languages does {a.name} speak?", f"Which languages does {b.name} speak?", "Do #1 and #2 share a language?"]
     return a.name, f"{a.occupation} from {a.city.country}", q, ans, facts, decomp
 
@@ -210,12 +233,14 @@ def _flight_read(rng: random.Random, wiki: Wiki) -> Item:
     hours, rate = rng.randint(2, 14), rng.choice([30, 40, 50, 60])
     trip = rng.choice(["flight", "train journey", "ferry crossing", "bus ride", "night train"])
     q, ans = _yes_no(rng, [
+        f"[Reading|At] {rate} pages an hour, [would|could] a passenger [finish|get through] \"{w.title}\" before the end of a {hours}-hour {trip}?",
+        f"Is \"{w.title}\" short enough to [read|finish] on one {hours}-hour {trip} at {rate} pages [an|per] hour?",
         f"Could a reader finish \"{w.title}\" during a {hours}-hour {trip} at {rate} pages an hour?",
         f"Is a {hours}-hour {trip} long enough to read all of \"{w.title}\" at {rate} pages per hour?",
     ], [f"Would a {rate}-pages-an-hour reader still be [reading|turning pages of] \"{w.title}\" at the end of a {hours}-hour {trip}?"],
         rate * hours >= w.pages)
     facts = [alt(f"The [standard|first] edition of \"{w.title}\" has {w.pages} pages.", rng),
-             f"At {rate} pages an hour, {hours} hours cover {rate * hours} pages."]
+             alt(f"[At|Reading] {rate} pages an hour, [{hours} hours cover|a reader gets through] {rate * hours} pages[| in {hours} hours].", rng)]
     decomp = [f"How many pages does \"{w.title}\" have?", f"How many pages can be read in {hours} hours?",
               "Is #2 at least #1?"]
     return w.title, f"{w.kind} by {w.creator.name}", q, ans, facts, decomp
@@ -228,6 +253,8 @@ def _vote(rng: random.Random, wiki: Wiki) -> Item:
     alive = x.died is None or year <= x.died
     ok = (year - x.born >= age) and alive
     q, ans = _yes_no(rng, [
+        f"Was {x.name} [allowed|entitled|eligible] to vote in {x.city.country} in {year}?",
+        f"In {year}, [could|might] {x.name} have [marked a ballot paper|gone to the polls] in {x.city.country}?",
         f"Could {x.name} have voted in the {x.city.country} election of {year}?",
         f"Was {x.name} old enough to vote in {x.city.country} in {year}?",
         f"Could the young {x.occupation} {x.name} cast a ballot in {x.city.country} in {year}?",
@@ -235,7 +262,7 @@ def _vote(rng: random.Random, wiki: Wiki) -> Item:
     facts = [alt(f"{x.name} was born in {x.born} and [is|was] a citizen of {x.city.country}.", rng),
              alt(f"The voting age in {x.city.country} is {age}.", rng)]
     if x.died:
-        facts.append(f"{x.name} died in {x.died}.")
+        facts.append(alt(f"{x.name} [died|passed away] in {x.died}.", rng))
     decomp = [f"When was {x.name} born?", f"How old was {x.name} in {year}?", f"Is #2 at least {age}?"]
     return x.name, f"{x.occupation} from {x.city.country}", q, ans, facts, decomp
 
@@ -246,6 +273,8 @@ def _river_walk(rng: random.Random, wiki: Wiki) -> Item:
     speed, hours = rng.choice([4, 5, 6]), rng.choice([8, 10, 12])
     who = rng.choice(OUTINGS)
     q, ans = _yes_no(rng, [
+        f"Is the {c.river} short enough for a {who} to [walk|hike] [from end to end|its whole length] between [sunrise and sunset|breakfast and dinner]?",
+        f"Starting at dawn, could a {who} reach the mouth of the {c.river} from its source [by nightfall|the same day]?",
         f"Could a {who} [walk|cover|follow] the [full|whole|entire] length of the {c.river} in [one day|a single day]?",
         f"Is it possible to follow the {c.river} on foot from source to mouth within a single day?",
     ], [f"Would a {who} need more than a day to walk the {c.river} from end to end?"], speed * hours >= km)
@@ -263,6 +292,8 @@ def _ceiling(rng: random.Random, wiki: Wiki) -> Item:
     while ceiling == h:
         ceiling = round(ceiling + 0.3, 1)
     q, ans = _yes_no(rng, [
+        f"Is there [room|headroom] for {an_(animal)} {animal} [to stand|standing up] in the {hall} at the {o.name}?",
+        f"Would {an_(animal)} {animal} [fit|be able to stand] under the ceiling of the {o.name}'s {hall}?",
         f"Could {an_(animal)} {animal} stand upright in the {hall} of the {o.name}?",
         f"Is the {hall} of the {o.name} tall enough for {an_(animal)} {animal}?",
     ], [f"Would {an_(animal)} {animal} bump its head in the {hall} of the {o.name}?"], ceiling > h)
@@ -279,6 +310,8 @@ def _outrun(rng: random.Random, wiki: Wiki) -> Item:
         veh, vv = rng.choice(VEHICLE_SPEEDS)
     c = rng.choice(wiki.cities)
     q, ans = _yes_no(rng, [
+        f"In a [flat-out|head-to-head] race, [would|could] {an_(animal)} {animal} [beat|get ahead of] a {veh}?",
+        f"Does {an_(animal)} {animal} [run faster|go faster] than a {veh} [can travel|at full speed]?",
         f"Could {an_(animal)} {animal} outrun a {veh} [on a straight road|in a short race|through the streets of {c.name}]?",
         f"Is {an_(animal)} {animal} faster than a {veh} at top speed?",
     ], [f"Would a {veh} leave {an_(animal)} {animal} behind in a sprint?"], va > vv)
@@ -293,10 +326,12 @@ def _pet_lifespan(rng: random.Random, wiki: Wiki) -> Item:
     animal, years = rng.choice(LIFESPANS)
     age = x.died - x.born
     q, ans = _yes_no(rng, [
+        f"Is the [usual|typical] lifespan of {an_(animal)} {animal} longer than the life of {x.name}?",
+        f"Had {x.name} [been given|adopted] {an_(animal)} {animal} [at birth|as a baby], might the animal have [survived|lived longer than] {x.obj}?",
         f"Could {an_(animal)} {animal} born [alongside|the same year as] {x.name} have outlived {x.obj}?",
         f"Does {an_(animal)} {animal} usually live longer than {x.name} did?",
     ], [f"Did {x.name} live longer than {an_(animal)} {animal} typically does?"], years > age)
-    facts = [f"{x.name} was born in {x.born} and died in {x.died}.",
+    facts = [alt(f"{x.name} [was born in {x.born} and died in {x.died}|lived from {x.born} to {x.died}].", rng),
              alt(f"{cap(an_(animal))} {animal} [can live|lives] [about|up to] {years} years.", rng)]
     decomp = [f"How long did {x.name} live?", f"How long does {an_(animal)} {animal} live?", "Is #2 greater than #1?"]
     return x.name, f"{x.occupation} from {x.city.country}", q, ans, facts, decomp
@@ -307,11 +342,13 @@ def _float(rng: random.Random, wiki: Wiki) -> Item:
     thing = rng.choice(["block", "ball", "carving", "plank", "cube", "figurine", "paperweight", "toy boat"])
     c = rng.choice(wiki.cities)
     q, ans = _yes_no(rng, [
+        f"Does {material} [float|stay afloat] in [fresh water|a pond|the {c.river}]?",
+        f"[Tossed|Thrown] into the {c.river}, would a {thing} [carved from|made of] {material} [bob on the surface|stay on top]?",
         f"Would a {material} {thing} float on the {c.river}?",
         f"If you dropped a {thing} of {material} into a bucket of water, would it float?",
     ], [f"Would a {material} {thing} sink to the bottom of the {c.river}?"], d < 1.0)
     facts = [alt(f"{cap(material)} has a density of about {d} g/cm³.", rng),
-             "Water has a density of about 1 g/cm³, and objects denser than water sink."]
+             alt("[Water has a density of about 1 g/cm³, and objects denser than water sink.|Anything denser than water, which has about 1 g/cm³, sinks in it.]", rng)]
     decomp = [f"What is the density of {material}?", "What is the density of water?", "Is #1 less than #2?"]
     return material, "material", q, ans, facts, decomp
 
@@ -322,10 +359,13 @@ def _invention(rng: random.Random, wiki: Wiki) -> Item:
     by = x.born + 30
     ok = year <= by and (x.died is None or year <= x.died)
     q, ans = _yes_no(rng, [
+        f"By [the age of thirty|thirty], [could|might] {x.name} have [known|heard] of {thing}?",
+        f"Did {thing} [exist|come about] [early enough|in time] to be part of {x.name}'s life before thirty?",
         f"Could {x.name} have {act} before turning thirty?",
         f"Was {thing} around before {x.name}'s thirtieth birthday?",
     ], [], ok)
-    facts = [alt(f"{x.name} was born in {x.born}[ in {x.city.name}|].", rng), f"{cap(thing)} began in {year}."]
+    facts = [alt(f"{x.name} was born in {x.born}[ in {x.city.name}|].", rng),
+             alt(f"{cap(thing)} [began|arrived|first appeared|became available] in {year}.", rng)]
     if x.died:
         facts.append(f"{x.name} died in {x.died}.")
     decomp = [f"When was {x.name} born?", f"When did {thing} begin?", "Is #2 no later than #1 plus 30 years?"]
@@ -336,6 +376,8 @@ def _outing(rng: random.Random, wiki: Wiki) -> Item:
     o = rng.choice(wiki.orgs)
     veh, seats = rng.choice(VEHICLE_SEATS)
     q, ans = _yes_no(rng, [
+        f"Is one {veh} [big|large] enough to [take|carry] [every|each] [worker|employee] of the {o.name} on a day trip?",
+        f"[For|On] a [staff picnic|works outing|team day out], could the {o.name} [fit|squeeze] everyone into a single {veh}?",
         f"Could the whole staff of the {o.name} fit in one {veh}?",
         f"Would a single {veh} be enough for a staff outing of the {o.name}?",
     ], [f"Would the {o.name} need more than one {veh} to take all its staff on an outing?"], seats >= o.staff)
@@ -351,10 +393,13 @@ def _young_work(rng: random.Random, wiki: Wiki) -> Item:
     limit = rng.choice([30, 35, 40, 50])
     age = w.year - x.born
     q, ans = _yes_no(rng, [
+        f"Had {x.name} [reached|turned] {limit} [by the time|before] \"{w.title}\" [appeared|was finished]?",
+        f"[Was|Were] {x.name} still [younger than|short of] {limit} [when|as] {x.pron.lower()} finished \"{w.title}\"?",
         f"Did {x.name} complete \"{w.title}\" before turning {limit}?",
         f"Was {x.name} under {limit} when the {w.kind} \"{w.title}\" [came out|appeared]?",
     ], [f"Was {x.name} already {limit} or older when \"{w.title}\" [came out|was completed]?"], age < limit)
-    facts = [f"{x.name} was born in {x.born}.", alt(f"\"{w.title}\" was [completed|finished|released] in {w.year}.", rng)]
+    facts = [alt(f"{x.name} was born in {x.born}[| in {x.city.name}|, the child of a {rng.choice(V.OCCUPATIONS)}].", rng),
+             alt(f"\"{w.title}\" was [completed|finished|released] in {w.year}.", rng)]
     decomp = [f"When was {x.name} born?", f"When was \"{w.title}\" completed?", f"Is #2 minus #1 less than {limit}?"]
     return w.title, f"{w.kind} by {x.name}", q, ans, facts, decomp
 
@@ -381,6 +426,8 @@ def _bridge(rng: random.Random, wiki: Wiki) -> Item:
     bridge = f"{V.surname(rng)} Bridge"
     clear = max(3, mast + rng.choice([-8, -5, -3, -1, 1, 2, 4, 7, 12]))
     q, ans = _yes_no(rng, [
+        f"Does the {bridge} [leave|give] enough [clearance|headroom] for a {ship} [passing beneath|to pass underneath]?",
+        f"[Heading|Sailing] up the {c.river}, [could|would] a {ship} [slip|pass] beneath the {bridge} [without lowering its mast|untouched]?",
         f"Could a {ship} sail under the {bridge} in {c.name}?",
         f"Is there enough room under the {bridge} for a {ship} to pass?",
         f"Would a {ship} clear the {bridge} on the {c.river}?",
@@ -397,10 +444,12 @@ def _lift(rng: random.Random, wiki: Wiki) -> Item:
     n = rng.randint(2, 6)
     cap_ = rng.choice([400, 630, 800, 1000, 1600, 2000, 2500])
     q, ans = _yes_no(rng, [
+        f"Would the goods lift at the {o.name} [take|carry] {n} {animal}s [in one trip|at the same time]?",
+        f"Is the [weight limit|rated load] of the {o.name}'s goods lift [high|big] enough for {n} {animal}s?",
         f"Could {n} {animal}s ride the goods lift at the {o.name} together?",
         f"Is the freight lift at the {o.name} strong enough for {n} {animal}s at once?",
     ], [f"Would {n} {animal}s overload the goods lift at the {o.name}?"], n * kg <= cap_)
-    facts = [alt(f"An adult {animal} weighs about {kg} kg.", rng),
+    facts = [alt(f"An adult {animal} [weighs about|tips the scales at around|has a mass of roughly] {kg} kg.", rng),
              alt(f"The goods lift at the {o.name} [is rated for|can carry] {cap_} kg.", rng)]
     decomp = [f"How much does an adult {animal} weigh?", f"What is {n} times #1?", f"Is #2 at most {cap_} kg?"]
     return o.name, f"{o.industry} organization in {o.city.name}", q, ans, facts, decomp
@@ -411,6 +460,8 @@ def _tank_fish(rng: random.Random, wiki: Wiki) -> Item:
     fish, need = rng.choice(FISH_TANKS)
     tank = rng.choice([10, 20, 40, 60, 100, 150, 200, 300, 500, 1200])
     q, ans = _yes_no(rng, [
+        f"Does a {fish} [have enough room|get enough space] in a {tank}-litre [tank|aquarium]?",
+        f"Would {x.name}'s {tank}-litre [tank|aquarium] [suit|be roomy enough for] a {fish}?",
         f"Could {x.name} keep a {fish} in {x.poss.lower()} {tank}-litre tank?",
         f"Is a {tank}-litre aquarium big enough for a {fish}?",
     ], [f"Would a {fish} be cramped in a {tank}-litre tank?"], tank >= need)
@@ -426,6 +477,8 @@ def _battery(rng: random.Random, wiki: Wiki) -> Item:
     trip = rng.randint(3, 40)
     mode = rng.choice(["train", "coach", "ferry", "bus"])
     q, ans = _yes_no(rng, [
+        f"[On|With] a single charge, would a {device} [last|keep going] [through|for] a {trip}-hour {mode} [trip|journey] between {a.name} and {b.name}?",
+        f"Is the battery of a {device} [good|enough] for {trip} hours on the {mode} [without a top-up|without recharging]?",
         f"Could a {device} run for the whole {trip}-hour {mode} ride from {a.name} to {b.name} on one charge?",
         f"Would one charge of a {device} last a {trip}-hour {mode} journey?",
     ], [f"Would a {device} go flat before the end of a {trip}-hour {mode} ride?"], hours >= trip)
@@ -442,6 +495,8 @@ def _freeze(rng: random.Random, wiki: Wiki) -> Item:
     while low == fp:
         low -= 1
     q, ans = _yes_no(rng, [
+        f"Do winter nights in {c.name} get cold enough to freeze {liquid}?",
+        f"[Left|Stored] [in an unheated shed|on a doorstep|outdoors] in {c.name} over a winter night, would {liquid} [go solid|freeze solid]?",
         f"Would a bottle of {liquid} left outside on a winter night in {c.name} freeze?",
         f"Does {liquid} turn solid on a January night in {c.name}?",
     ], [f"Would {liquid} stay liquid outdoors on a winter night in {c.name}?"], low < fp)
@@ -456,6 +511,8 @@ def _oven(rng: random.Random, wiki: Wiki) -> Item:
     dish, need = rng.choice(DISHES_OVEN)
     app, top = rng.choice(APPLIANCES)
     q, ans = _yes_no(rng, [
+        f"Is a {app} [hot|powerful] enough [to bake|for baking] {dish}?",
+        f"[Using|With] only a {app}, [could|would] {x.name} [manage to bake|turn out] [decent|proper] {dish}?",
         f"Could {x.name} bake {dish} properly in a {app}?",
         f"Does a {app} get hot enough for {dish}?",
     ], [f"Is a {app} too cool to bake {dish}?"], top >= need)
@@ -470,6 +527,8 @@ def _album(rng: random.Random, wiki: Wiki) -> Item:
     tracks, mins = rng.randint(6, 20), rng.randint(2, 7)
     commute = rng.choice([15, 20, 25, 30, 40, 45, 60, 75, 90])
     q, ans = _yes_no(rng, [
+        f"Is \"{album}\" short enough to [play through|hear in full] on a {commute}-minute [journey|commute]?",
+        f"[Would|Could] [a commuter|{x.name}] [finish|get to the end of] \"{album}\" before a {commute}-minute [ride|trip] [is over|ends]?",
         f"Could {x.name} hear all of the album \"{album}\" during a {commute}-minute commute?",
         f"Is a {commute}-minute bus ride long enough to play \"{album}\" from start to finish?",
     ], [f"Would \"{album}\" still be playing when a {commute}-minute commute ends?"], tracks * mins <= commute)
@@ -485,6 +544,8 @@ def _stack(rng: random.Random, wiki: Wiki) -> Item:
     thick = max(1, w.pages // 100)
     height = rng.randint(150, 195)
     q, ans = _yes_no(rng, [
+        f"[Piled|Stacked] [up|one on top of another], would {n} copies of \"{w.title}\" [stand taller|rise higher] than {x.name}?",
+        f"Is a [pile|stack] of {n} copies of \"{w.title}\" taller than {x.name} [is|stands]?",
         f"Would a stack of {n} copies of \"{w.title}\" be taller than {x.name}?",
         f"Could {n} copies of \"{w.title}\", piled up, reach above {x.name}'s head?",
     ], [f"Would {x.name} still see over a pile of {n} copies of \"{w.title}\"?"], n * thick > height)
@@ -498,6 +559,8 @@ def _century(rng: random.Random, wiki: Wiki) -> Item:
     o = rng.choice(wiki.orgs)
     same = (w.year - 1) // 100 == (o.founded - 1) // 100
     q, ans = _yes_no(rng, [
+        f"Did \"{w.title}\" [appear|come out] in the same century [that|in which] the {o.name} was [founded|set up]?",
+        f"Were \"{w.title}\" and the {o.name} [both|each] [products|creations] of the same century?",
         f"Was \"{w.title}\" completed in the same century as the founding of the {o.name}?",
         f"Do \"{w.title}\" and the {o.name} date from the same century?",
     ], [f"Were \"{w.title}\" and the {o.name} created in different centuries?"], same)
@@ -513,10 +576,12 @@ def _budget(rng: random.Random, wiki: Wiki) -> Item:
     money_ = rng.randint(2, 20) * 100
     cur = rng.choice(["crowns", "florins", "marks", "thalers", "ducats"])
     q, ans = _yes_no(rng, [
+        f"Would {money_} {cur} [cover|pay for] {nights} nights [in|at] a {c.name} guesthouse?",
+        f"[With|Carrying] {money_} {cur}, [could|would] {x.name} [pay for|manage] a {nights}-night [stay|visit] in {c.name}?",
         f"Could {x.name} afford {nights} nights at a guesthouse in {c.name} with {money_} {cur}?",
         f"Are {money_} {cur} enough for a {nights}-night stay in {c.name}?",
     ], [f"Would {x.name} run out of money during a {nights}-night stay in {c.name} with {money_} {cur}?"], nights * price <= money_)
-    facts = [alt(f"A guesthouse room in {c.name} costs {price} {cur} a night.", rng), f"{x.name} has {money_} {cur} to spend."]
+    facts = [alt(f"A guesthouse room in {c.name} costs {price} {cur} a night.", rng), alt(f"{x.name} has [{money_} {cur} to spend|saved {money_} {cur} for the trip|a budget of {money_} {cur}].", rng)]
     decomp = [f"How much is a night in {c.name}?", f"What is {nights} times #1?", f"Is #2 at most {money_}?"]
     return c.name, f"{c.kind} in {c.country}", q, ans, facts, decomp
 
@@ -525,10 +590,13 @@ def _understood(rng: random.Random, wiki: Wiki) -> Item:
     c = rng.choice(wiki.cities)
     lang = language_of(c.country) if rng.random() < 0.45 else rng.choice(V.LANGUAGES)
     q, ans = _yes_no(rng, [
+        f"[Do|Would] [shopkeepers|most people|the locals] in {c.name} [speak|understand] {lang}?",
+        f"Is {lang} [the local language|what is spoken] in {c.name}?",
         f"Would a {lang} speaker get by in {c.name} without an interpreter?",
         f"Is {lang} the language people speak in {c.name}?",
     ], [f"Would a {lang} speaker need an interpreter in {c.name}?"], lang == language_of(c.country))
-    facts = [alt(f"{c.name} is a {c.kind} in {c.country}.", rng), f"The language of {c.country} is {language_of(c.country)}."]
+    facts = [alt(f"{c.name} is a {c.kind} in {c.country}.", rng),
+             alt(f"[The language of {c.country} is|People in {c.country} speak|The national language of {c.country} is] {language_of(c.country)}.", rng)]
     decomp = [f"Which country is {c.name} in?", "What language is spoken there?", f"Is #2 {lang}?"]
     return c.name, f"{c.kind} in {c.country}", q, ans, facts, decomp
 
@@ -539,6 +607,8 @@ def _pool_fill(rng: random.Random, wiki: Wiki) -> Item:
     flow = rng.choice([10, 20, 30, 40, 60])
     hours = rng.choice([4, 6, 8, 12, 24])
     q, ans = _yes_no(rng, [
+        f"[Running|Left running] for {hours} hours, [would|could] a {flow}-litre-a-minute hose [fill|top up] the {o.name}'s pool?",
+        f"Is a hose [giving|delivering] {flow} litres a minute [fast|quick] enough to fill the {o.name}'s pool within {hours} hours?",
         f"Could a {flow}-litre-a-minute hose fill the staff pool at the {o.name} in {hours} hours?",
         f"Is {hours} hours enough to fill the {o.name}'s pool with a hose giving {flow} litres a minute?",
     ], [f"Would it take more than {hours} hours to fill the {o.name}'s pool at {flow} litres a minute?"], flow * 60 * hours >= litres)
@@ -574,6 +644,8 @@ def _venue(rng: random.Random, wiki: Wiki) -> Item:
         size += 1
     where = f"the {c.name} {venue}"
     q, ans = _yes_no(rng, [
+        f"Is there room in {where} for [every|each] member of the {c.name} {group}?",
+        f"[For|At] its [annual dinner|yearly meeting|reunion], could the {c.name} {group} [fit|gather] in {where}?",
         f"Could the whole {c.name} {group} fit into {where}?",
         f"Is {where} big enough for every member of the {c.name} {group}?",
         f"Would {where} hold all {size} members of the {group}?",
@@ -591,6 +663,8 @@ def _payload(rng: random.Random, wiki: Wiki) -> Item:
         n += 1
     x = rng.choice(wiki.people)
     q, ans = _yes_no(rng, [
+        f"[Loaded|Piled] with {n} {load}, would a {carrier} [stay within|be under] its [load limit|weight limit]?",
+        f"Is a {carrier} [able|built] to [carry|take] {n} {load} [in a single trip|together]?",
         f"Could {x.name}'s {carrier} carry {n} {load} at once?",
         f"Is a {carrier} strong enough to take {n} {load} in one go?",
         f"Could {n} {load} go on a single {carrier} without overloading it?",
@@ -609,10 +683,12 @@ def _feast(rng: random.Random, wiki: Wiki) -> Item:
     while n * serves == people:
         n += 1
     q, ans = _yes_no(rng, [
+        f"Is {n} {food} [enough|plenty] for {people} [guests|diners] [of|at] the {c.name} {group}?",
+        f"[With|Given] {n} {food}, [would|could] the {c.name} {group} feed all {people} of its guests?",
         f"Would {n} {food} be enough to feed the {people} guests at the {c.name} {group}'s dinner?",
         f"Could the {c.name} {group} feed {people} people with {n} {food}?",
     ], [f"Would some of the {people} guests go hungry if the {c.name} {group} served {n} {food}?"], n * serves >= people)
-    facts = [alt(f"Each of the {food} feeds about {serves} people.", rng), f"The {c.name} {group} expects {people} guests."]
+    facts = [alt(f"Each of the {food} feeds about {serves} people.", rng), alt(f"The {c.name} {group} [expects|has invited|is catering for] {people} guests.", rng)]
     decomp = [f"How many people does one of the {food} feed?", f"What is {n} times #1?", f"Is #2 at least {people}?"]
     return f"{c.name} {group}", f"{group} in {c.name}", q, ans, facts, decomp
 
@@ -624,6 +700,8 @@ def _crossing(rng: random.Random, wiki: Wiki) -> Item:
                               ("runner", 10), ("skier", 9), ("mule train", 5), ("canoeist", 6)])
     hours = rng.choice([4, 6, 8, 10, 12, 24])
     q, ans = _yes_no(rng, [
+        f"Is {hours} hours [long|time] enough for a {mode} to [cover|make] the [trip|journey] from {a.name} to {b.name}?",
+        f"[Leaving|Setting off from] {a.name} at [dawn|first light|noon], would a {mode} [reach|get to] {b.name} within {hours} hours?",
         f"Could a {mode} get from {a.name} to {b.name} within {hours} hours?",
         f"Is {hours} hours enough for a {mode} to travel from {a.name} to {b.name}?",
     ], [f"Would a {mode} need more than {hours} hours to reach {b.name} from {a.name}?"], speed * hours >= km)
@@ -656,9 +734,10 @@ class _Describer:
         self.pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b(?![',])")
 
     def __call__(self, question: str, rng: random.Random) -> str:
-        if rng.random() < 0.4:
+        if rng.random() < 0.2:
             return question
-        m = next((m for m in self.pattern.finditer(question) if question[:m.start()].count('"') % 2 == 0), None)
+        m = next((m for m in self.pattern.finditer(question) if question[:m.start()].count('"') % 2 == 0
+                  and not question[:m.start()].lower().endswith("the ")), None)  # not inside 'the Lorbury choir'
         if m is None:
             return question
         name = m.group(1)
@@ -666,11 +745,22 @@ class _Describer:
             x = self.people[name]
             form = rng.choice([f"the {x.occupation} {name}", f"{name}, a {x.occupation} from {x.city.name},",
                                f"the {x.city.name}-born {x.occupation} {name}", f"{name} of {x.city.name}",
-                               f"{name}, who studied at {x.university},"])
+                               f"{name}, who studied at {x.university},", f"the {rng.choice(V.PERSON_ADJ)} {x.occupation} {name}",
+                               f"{name}, a {rng.choice(V.PERSON_ADJ)} {x.occupation},",
+                               f"{name}, [whose family came from|raised in|who grew up in] {x.city.name},",
+                               f"{name}, [a keen|an avid|a lifelong] [{'|'.join(V.HOBBIES[:12])}] [enthusiast|fan],",
+                               f"{name}, [{'an alumna' if x.she else 'an alumnus'}|a graduate] of {x.university},"])
+            form = alt(form, rng)
+            form = form[:1].lower() + form[1:] if form.startswith("The ") else form
         else:
             c = self.cities[name]
             form = rng.choice([f"{name}, on the {c.river},", f"the {c.kind} of {name}", f"{name}, home of the {c.landmark},",
-                               f"{name} by the {c.river}", f"the {c.adj} {c.kind} of {name}"])
+                               f"{name} by the {c.river}", f"the {c.adj} {c.kind} of {name}",
+                               f"{name}, [known|famous|noted] for its {c.food or c.landmark},", f"{name}, with its {c.landmark},",
+                               f"{name}, [a|the] {c.adj} {c.kind} [on|beside|along] the {c.river},",
+                               f"{name}, [where the {c.festival or 'summer'} festival is held|home of a {c.festival or 'harvest'} festival],"])
+            form = alt(form, rng)
+            form = form[:1].lower() + form[1:] if form.startswith("The ") else form
         if m.start() == 0 or question[m.end():m.end() + 1] in "?.":
             form = form.rstrip(",")
         out = question[:m.start()] + form + question[m.end():]
