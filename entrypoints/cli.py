@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import importlib
-import json
 import logging
 import os
 import pkgutil

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from entrypoints._common import INT, gates_option
+from entrypoints._common import INT, gates_option, quiet_trl_deprecations
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
 from rc1.io import iter_jsonl, read_json, write_json, write_jsonl
@@ -138,7 +138,7 @@ def run_evaluate(version: str | int | None = None, alias: str | None = None, sha
     try:
         with stage_run("evaluate", params=params, reuse=False, run_name=f"evaluate v{mv.version}", tags=tags) as st:
             result["run_id"] = st.run_id
-            with tempfile.TemporaryDirectory() as d:
+            with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
                 policy, base, tok, info = _load_policy_and_base(mv, Path(d))
                 st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items)})
                 turns, new_tokens = ppo.ppo.max_turns, ppo.ppo.max_new_tokens

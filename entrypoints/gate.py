@@ -9,7 +9,6 @@ ppo config and evaluates the registered `best` version, all as children of the g
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import click
 

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 import click
 
-from entrypoints._common import INT
+from entrypoints._common import INT, quiet_trl_deprecations
 
 from rc1.config import PPOScale, load_ppo_scale, load_weights
 from rc1.errors import Rc1Error
@@ -185,7 +185,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
         st.log_config(ppo, "ppo.json")
         st.log_json([{"ppo": a, "grpo": b, "note": c} for a, b, c in engine.PPO_TO_GRPO], "ppo_to_grpo.json")
         st.log_file_input(pool_path, "pool", context="training")
-        with hf_mlflow_env():
+        with hf_mlflow_env(), quiet_trl_deprecations():
             res = engine.train(ppo, base=base, pool=train_pool, seed=seed, out_dir=out_dir, max_steps=steps,
                                reward_model=reward_model, mode=mode, fresh=fresh, resume_dir=resume_dir,
                                resume_state=resume_state, log_metrics=st.log_metrics, report_to=["mlflow"],

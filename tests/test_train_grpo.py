@@ -13,7 +13,6 @@ from entrypoints.cli import main
 from entrypoints.evaluate import run_evaluate
 from entrypoints.promote import run_promote
 from entrypoints.train import run_train
-from rc1.errors import GateFailed
 from rc1.io import iter_jsonl
 
 REPO = Path(__file__).resolve().parents[1]
