@@ -9,15 +9,17 @@ ppo config and evaluates the registered `best` version, all as children of the g
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import click
 
-from entrypoints._common import INT
+from entrypoints._common import INT, norm_data_dir
 
 from entrypoints.checks import default_ppo_config
 from rc1.config import Gates, load_gates, load_ppo_scale
 from rc1.errors import Rc1Error
-from rc1.gate import GateRefusal, preflight_problems
+from rc1.io import read_jsonl
+from rc1.gate import GateRefusal, fresh_shadow_leaks, preflight_problems
 from rc1.tracking import default_tracking_uri, stage_run, setup_tracking
 from rc1.tracking.queries import newest_preflight
 
@@ -42,8 +44,26 @@ def find_preflight(mode: str, gates: Gates):
     return newest
 
 
+def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
+    """Refuse a --fresh file that is missing, malformed, or poses shadow-set questions."""
+    from entrypoints.train import load_fresh
+
+    if not Path(fresh_path).is_file():
+        raise Rc1Error(f"--fresh {fresh_path}: file not found")
+    fresh = load_fresh(fresh_path)
+    if not fresh:
+        raise Rc1Error(f"--fresh {fresh_path}: no items")
+    if shadow:
+        leaks = fresh_shadow_leaks(fresh, read_jsonl(shadow), gates.validate_pool.leak_ngram,
+                                   gates.validate_pool.leak_sim)
+        if leaks:
+            raise GateRefusal(f"--fresh {fresh_path}: {len(leaks)} of {len(fresh)} item(s) pose shadow-set "
+                              f"questions (first: {leaks[0]}); training on them would leak the evaluation set")
+
+
 def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str = "configs/gates.yaml",
-             max_steps: int | None = None, seeds: list[int] | None = None, evaluate: bool = True) -> dict:
+             max_steps: int | None = None, seeds: list[int] | None = None, evaluate: bool = True,
+             fresh_path: str | None = None) -> dict:
     from entrypoints.evaluate import run_evaluate
     from entrypoints.train import run_train
 
@@ -60,8 +80,10 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
     pool = tags.get("rc1.path.balanced") or tags["rc1.path.pool"]
     shadow = tags.get("rc1.path.shadow")
     link = {"rc1.preflight_run_id": pre.info.run_id}
+    if fresh_path:
+        check_fresh(fresh_path, shadow, gates)
     params = {"mode": mode, "config": config_path, "seeds": seeds, "max_steps": max_steps,
-              "preflight_run_id": pre.info.run_id}
+              "preflight_run_id": pre.info.run_id, "fresh": fresh_path or ""}
     with stage_run("gate", params=params, reuse=False, tags={**link, "rc1.mode": mode}) as g:
         click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] gate: preflight {pre.info.run_id} passed; "
                    f"training {len(seeds)} seed(s)", err=True)
@@ -70,7 +92,8 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         link["rc1.gate_run_id"] = g.run_id
         trained = []
         for seed in seeds:
-            res = run_train(config_path, seed=seed, pool_path=pool, max_steps=max_steps, parent_tags=link)
+            res = run_train(config_path, seed=seed, pool_path=pool, max_steps=max_steps, parent_tags=link,
+                            fresh_path=fresh_path)
             trained.append(res)
         g.log_json({"preflight_run_id": pre.info.run_id, "trained": trained}, "gate_summary.json")
         result = {"run_id": g.run_id, "preflight_run_id": pre.info.run_id, "trained": trained}
@@ -95,9 +118,13 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
               help="cap training steps per seed (0 or unset: the config's ppo.steps)")
 @click.option("--seed", "seeds", type=INT, multiple=True, help="train only these seeds (default: the config's seeds)")
 @click.option("--evaluate/--no-evaluate", default=True, show_default=True)
-def command(mode, config_path, gates_path, max_steps, seeds, evaluate):
+@click.option("--fresh", "fresh_path", default=None,
+              help="task records (JSONL) for the non-pool share of every seed's training; default: filled from "
+                   "the pool (logged as sample/pool_fill)")
+def command(mode, config_path, gates_path, max_steps, seeds, evaluate, fresh_path):
     """Refuse unless a passing, unchanged preflight is in the tracking store; then train each seed and evaluate."""
     try:
-        run_gate(mode, config_path, gates_path, max_steps or None, list(seeds) or None, evaluate)
+        run_gate(mode, config_path, gates_path, max_steps or None, list(seeds) or None, evaluate,
+                 norm_data_dir(fresh_path))
     except GateRefusal as e:
         raise Rc1Error(f"gate refused: {e}") from None

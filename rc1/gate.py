@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import operator
 from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
 
 from rc1.config import Gates
 from rc1.errors import Rc1Error
@@ -68,3 +69,21 @@ def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: G
             elif sha256_file(path) != want:
                 problems.append(f"{name} file {path} changed since preflight (sha256 differs): stale, rerun preflight")
     return problems
+
+
+def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapping[str, Any]], ngram: int,
+                       sim: float) -> list[str]:
+    """Ids of the fresh training prompts that pose a shadow-set question: by id, or by the validator's leak rule
+    (rc1.quality.leak) on the prompt's question. Training on them would leak the evaluation set."""
+    from rc1.quality.leak import ShadowIndex
+    from rc1.quality.views import record_question, seed_question
+    from rc1.text import words
+
+    ids = {str(r[k]) for r in shadow for k in ("id", "source_id") if r.get(k)}
+    index = ShadowIndex([(str(i), record_question(dict(r))) for i, r in enumerate(shadow)], ngram=ngram, sim=sim)
+    leaks = []
+    for s in fresh:
+        question = seed_question(s)  # type: ignore[arg-type]
+        if str(s.get("source_id")) in ids or index.match(str(s["id"]), words(question), question):
+            leaks.append(str(s["id"]))
+    return leaks

@@ -3,7 +3,9 @@
 from pathlib import Path
 
 from rc1.config import load_gates
-from rc1.gate import RECHECKS, preflight_problems
+from rc1.data.builtin import builtin_tasks
+from rc1.gate import RECHECKS, fresh_shadow_leaks, preflight_problems
+from rc1.train.sampler import plain_seed
 from rc1.io import sha256_file
 
 GATES = load_gates(Path(__file__).parents[1] / "configs" / "gates.yaml")
@@ -65,3 +67,15 @@ def test_dev_waived_steps_are_not_rechecked_but_prod_ones_are(tmp_path):
     assert any("top10_overlap" in p for p in preflight_problems(tags, metrics, GATES))
     tags.update({"rc1.mode": "dev", "rc1.waived": "shadow_run.top10_overlap"})
     assert preflight_problems(tags, metrics, GATES.for_mode("dev")) == []
+
+
+def test_fresh_prompts_that_pose_shadow_questions_are_found():
+    shadow = builtin_tasks("strategyqa", 40, 0)[:20]
+    others = builtin_tasks("strategyqa", 40, 0)[20:]
+    reworded = dict(shadow[3], id="strategyqa:copy-1", question="Quick one: " + shadow[3]["question"])
+    fresh = [plain_seed(t) for t in [shadow[0], reworded, *others]]
+    gate = load_gates("configs/gates.yaml").validate_pool
+    leaks = fresh_shadow_leaks(fresh, shadow, gate.leak_ngram, gate.leak_sim)
+    assert leaks == [f"fresh:{shadow[0]['id']}", "fresh:strategyqa:copy-1"]   # by id, then by the leak rule
+    assert fresh_shadow_leaks([plain_seed(t) for t in others], shadow, gate.leak_ngram, gate.leak_sim) == []
+

@@ -12,6 +12,11 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from entrypoints.cli import main
+from rc1.config import load_gates
+from rc1.data.builtin import builtin_tasks
+from rc1.gate import fresh_shadow_leaks
+from rc1.io import read_jsonl, write_jsonl
+from rc1.train.sampler import plain_seed
 from mlflow_server import mlflow_server
 
 REPO = Path(__file__).parents[1]
@@ -90,13 +95,28 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         verdict = json.loads(Path("reports/preflight/round2_pass.json").read_text())
         assert verdict["preflight_run_id"] == pf.info.run_id and set(verdict["sha256"]) >= {"pool", "shadow", "weights"}
 
+        # --fresh prompts for the non-pool share: one that poses a shadow question is refused before training
+        shadow = read_jsonl(pf.data.tags["rc1.path.shadow"])
+        others = [dict(t, id=f"gsm8k:fresh-{i}") for i, t in enumerate(builtin_tasks("gsm8k", 40, 7))]
+        gates = load_gates("configs/gates.yaml").validate_pool
+        clean = [t for t in others if not fresh_shadow_leaks([plain_seed(t)], shadow, gates.leak_ngram, gates.leak_sim)]
+        write_jsonl("leaky_fresh.jsonl", [shadow[0], *clean])
+        write_jsonl("fresh.jsonl", clean)
+        capsys.readouterr()
+        assert _rc1("gate", "--mode", "dev", "--max-steps", "1", "--fresh", "leaky_fresh.jsonl") == 2
+        assert "would leak the evaluation set" in capsys.readouterr().err
+        assert not _runs("gate")
+
         # gate: finds that preflight over HTTP, trains each seed as a child, evaluates `best`
-        assert _rc1("gate", "--mode", "dev", "--max-steps", "2") == 0, capsys.readouterr().err
+        assert _rc1("gate", "--mode", "dev", "--max-steps", "2", "--fresh", "fresh.jsonl") == 0, capsys.readouterr().err
         (gate,) = _runs("gate")
         assert gate.data.tags["rc1.preflight_run_id"] == pf.info.run_id
         trains = [r for r in _runs("train") if r.data.tags.get("mlflow.parentRunId") == gate.info.run_id]
         assert len(trains) == 3 and all(r.info.status == "FINISHED" for r in trains)
+        assert {r.data.params["rc1.n_fresh"] for r in trains} == {str(len(clean))}
         client = MlflowClient()
+        fresh_share = [m.value for r in trains for m in client.get_metric_history(r.info.run_id, "sample/fresh")]
+        assert fresh_share and max(fresh_share) > 0   # the non-pool share came from the fresh prompts
         best = client.get_model_version_by_alias("rc1-policy", "best")
         assert best.run_id in {r.info.run_id for r in trains}
         (ev,) = [r for r in _runs("evaluate") if r.data.tags.get("mlflow.parentRunId") == gate.info.run_id]
