@@ -21,8 +21,9 @@ gates_option = click.option("--gates", "gates_path", default="configs/gates.yaml
                              help="Gate thresholds file.")
 
 
-def norm_data_dir(value: str | None) -> str | None:
-    """MLproject passes 'auto' for 'no --data-dir'."""
+def optional_param(value: str | None) -> str | None:
+    """An optional path or name given through MLproject, which has no optional parameters: its defaults
+    'auto' / 'none' (and '') mean unset."""
     return None if value in (None, "", "auto", "none", "None") else value
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from entrypoints._common import INT, data_dir_option, gates_option, norm_data_dir, reuse_option
+from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks
 from rc1.errors import Rc1Error
@@ -60,7 +60,7 @@ def run_build_pool(
     mix_d = parse_mix(mix) if isinstance(mix, str) else dict(mix)
     tools_t = parse_tools(tools)
     n = int(n)
-    data_dir = norm_data_dir(data_dir)
+    data_dir = optional_param(data_dir)
     out_p = Path(out)
     pack = load_pack(templates_dir)
     if shadow and not Path(shadow).is_file():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from entrypoints._common import INT, norm_data_dir
+from entrypoints._common import INT, optional_param
 
 from entrypoints.checks import default_ppo_config
 from rc1.config import Gates, load_gates, load_ppo_scale
@@ -125,6 +125,6 @@ def command(mode, config_path, gates_path, max_steps, seeds, evaluate, fresh_pat
     """Refuse unless a passing, unchanged preflight is in the tracking store; then train each seed and evaluate."""
     try:
         run_gate(mode, config_path, gates_path, max_steps or None, list(seeds) or None, evaluate,
-                 norm_data_dir(fresh_path))
+                 optional_param(fresh_path))
     except GateRefusal as e:
         raise Rc1Error(f"gate refused: {e}") from None

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from entrypoints._common import INT, data_dir_option, gates_option, norm_data_dir, reuse_option
+from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import load_gates
 from rc1.data import default_data_config
 from rc1.io import read_json, sha256_file, write_json, write_jsonl
@@ -35,7 +35,7 @@ def run_materialize_shadow(
     seed = g.seed if seed is None else int(seed)
     stratify = g.stratify if stratify is None else bool(stratify)
     mix = default_mix(gates_path)
-    data_dir = norm_data_dir(data_dir)
+    data_dir = optional_param(data_dir)
     out = Path(materialize or f"out/shadow_eval_{n}.jsonl")
     manifest_p = Path(dump_manifest or out.with_name("shadow_manifest.json"))
     data_cfg = default_data_config()

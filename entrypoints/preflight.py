@@ -15,7 +15,7 @@ from typing import Callable
 
 import click
 
-from entrypoints._common import INT, data_dir_option, norm_data_dir, reuse_option
+from entrypoints._common import INT, data_dir_option, optional_param, reuse_option
 from entrypoints.checks import default_ppo_config, run_check_config, run_check_resources, run_check_weights
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
@@ -185,7 +185,7 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
                        "SCORER_API_KEY, SCORER_MODEL) to a live OpenAI-compatible endpoint")
     config_path = config_path or default_ppo_config(mode)
     gates = load_gates(gates_path).for_mode(mode)
-    c = Ctx(mode, norm_data_dir(data_dir), n, Path(out_dir) / mode, config_path, gates_path, reuse, seed)
+    c = Ctx(mode, optional_param(data_dir), n, Path(out_dir) / mode, config_path, gates_path, reuse, seed)
     c.out.mkdir(parents=True, exist_ok=True)
     REPORT_DIR.mkdir(parents=True, exist_ok=True)
     (REPORT_DIR / "round2_pass.json").unlink(missing_ok=True)  # never leave an older pass lying around

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from entrypoints._common import INT, data_dir_option, gates_option, norm_data_dir, reuse_option
+from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import load_gates, load_ppo_scale, load_weights
 from rc1.errors import Rc1Error
 from rc1.io import read_json, read_jsonl, write_json, write_jsonl
@@ -109,7 +109,7 @@ def run_shadow_run(data_dir: str | None = None, n: int = 245, seed: int = 202508
     from rc1.scoring.judge import make_judge, stats_metrics
     from rc1.shadow_run import clarify_items, flat_metrics, score_candidates, shadow_checks, shadow_metrics
 
-    data_dir = norm_data_dir(data_dir)
+    data_dir = optional_param(data_dir)
     gates = load_gates(gates_path).for_mode(run_mode())
     w = load_weights(weights)
     bad = [c for c in weights_check(w, gates) if not c["pass"]]

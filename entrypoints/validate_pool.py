@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from entrypoints._common import INT, data_dir_option, gates_option, norm_data_dir, reuse_option
+from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import ValidatePoolGate, load_gates, parse_mix
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
@@ -84,7 +84,7 @@ def run_validate_pool(
     leaks_p = report_p.with_name("leaks.jsonl")
     if len({report_p.name, div_p.name, leaks_p.name}) < 3:
         raise Rc1Error("--report and --diversity_report need different file names")
-    data_dir = norm_data_dir(data_dir)
+    data_dir = optional_param(data_dir)
     if baseline_pool and not Path(baseline_pool).is_file():
         raise Rc1Error(f"--baseline_pool {baseline_pool}: file not found")
     shadow = load_shadow(leak_check) if leak_check else None
