@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from entrypoints.cli import main
 from rc1.io import read_json, sha256_file, write_jsonl
 from rc1.records import seed_problem
 from test_difficulty import graded_pool
+from rc1_cli import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 GATES = str(REPO / "configs" / "gates.yaml")
@@ -24,14 +24,6 @@ def store(tmp_path, monkeypatch):
     return tmp_path
 
 
-def _run(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as e:
-        return e.code or 0
-    return 0
-
-
 def _cmd(pool: str, *extra: str) -> list[str]:
     return ["difficulty", "--in", pool, "--out", "out/metrics.jsonl", "--balanced", "out/balanced.jsonl",
             "--target", "easy:0.25,medium:0.45,hard:0.30", "--by_task", "hotpotqa,strategyqa,gsm8k",
@@ -43,7 +35,7 @@ def test_graded_pool_passes_and_run_has_metrics_plots_and_sha256_tags(store):
 
     pool = graded_pool(20)
     write_jsonl(store / "pool.jsonl", pool)
-    assert _run(_cmd(str(store / "pool.jsonl"))) == 0
+    assert run_cli(_cmd(str(store / "pool.jsonl"))) == 0
     rep = read_json(store / "out" / "difficulty_report.json")
     assert rep["passed"] is True and rep["n_in"] == len(pool) and rep["with_replacement"] is False
     for name in ("len_tokens", "turns", "tool_hops", "entities", "ops_numeric", "connector_density",
@@ -79,7 +71,7 @@ def test_graded_pool_passes_and_run_has_metrics_plots_and_sha256_tags(store):
     # same inputs again: the finished run is reused, the outputs restored byte for byte
     before = sha256_file(store / "out" / "balanced.jsonl")
     (store / "out" / "balanced.jsonl").unlink()
-    assert _run(_cmd(str(store / "pool.jsonl"))) == 0
+    assert run_cli(_cmd(str(store / "pool.jsonl"))) == 0
     assert sha256_file(store / "out" / "balanced.jsonl") == before
 
 
@@ -88,7 +80,7 @@ def test_pool_without_matching_evidence_fails_the_gate_with_exit_2(store, capsys
     for s in pool:
         s["context"] = []            # no evidence: clue_overlap 0 everywhere, so easy's median is 0
     write_jsonl(store / "pool.jsonl", pool)
-    assert _run(_cmd(str(store / "pool.jsonl"))) == 2
+    assert run_cli(_cmd(str(store / "pool.jsonl"))) == 2
     assert "difficulty: 1 of 11 checks failed" in capsys.readouterr().err
     rep = read_json(store / "out" / "difficulty_report.json")
     assert [c["name"] for c in rep["checks"] if not c["pass"]] == ["clue_overlap_median.easy"]
@@ -100,7 +92,7 @@ def test_pool_without_matching_evidence_fails_the_gate_with_exit_2(store, capsys
 ])
 def test_bad_options_are_one_line_errors(store, capsys, extra, expect):
     write_jsonl(store / "pool.jsonl", graded_pool(2))
-    assert _run(_cmd(str(store / "pool.jsonl")) + extra) == 2
+    assert run_cli(_cmd(str(store / "pool.jsonl")) + extra) == 2
     lines = [l for l in capsys.readouterr().err.splitlines() if l.startswith("rc1:")]
     assert len(lines) == 1 and expect in lines[0]
 
@@ -108,7 +100,7 @@ def test_bad_options_are_one_line_errors(store, capsys, extra, expect):
 def test_truncated_pool_names_file_and_line(store, capsys):
     lines = [json.dumps(s) for s in graded_pool(2)]
     (store / "pool.jsonl").write_text("\n".join(lines[:3]) + "\n" + lines[3][:40] + "\n")
-    assert _run(_cmd(str(store / "pool.jsonl"))) == 2
+    assert run_cli(_cmd(str(store / "pool.jsonl"))) == 2
     err = [l for l in capsys.readouterr().err.splitlines() if l.startswith("rc1:")]
     assert len(err) == 1 and "pool.jsonl: line 4: invalid JSON" in err[0]
     assert not (store / "out" / "balanced.jsonl").exists()

@@ -3,7 +3,8 @@
 import json
 
 import pytest
-from test_shadow_run_cli import run_cli, stage_runs, workdir  # noqa: F401  (fixture)
+from rc1_cli import run_cli
+from test_shadow_run_cli import stage_runs, workdir  # noqa: F401  (fixture)
 
 from rc1.config import DIMENSIONS, load_gates
 from rc1.overclar import ablation, ablation_checks, selection

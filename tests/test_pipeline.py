@@ -11,13 +11,13 @@ import mlflow
 import pytest
 from mlflow.tracking import MlflowClient
 
-from entrypoints.cli import main
 from rc1.config import load_gates
 from rc1.data.builtin import builtin_tasks
 from rc1.gate import fresh_shadow_leaks
 from rc1.io import read_jsonl, write_jsonl
 from rc1.train.sampler import plain_seed
 from mlflow_server import mlflow_server
+from rc1_cli import run_cli
 
 REPO = Path(__file__).parents[1]
 POOL_N = "1500"
@@ -29,13 +29,6 @@ def _project(root: Path) -> Path:
     for d in ("configs", "templates"):
         shutil.copytree(REPO / d, root / d)
     return root
-
-
-def _rc1(*args: str) -> int:
-    with pytest.raises(SystemExit) as e:
-        main([*args])
-        raise SystemExit(0)
-    return e.value.code or 0
 
 
 def _runs(stage: str) -> list:
@@ -54,7 +47,7 @@ def project(tmp_path, monkeypatch):
 
 
 def test_gate_refuses_without_a_preflight(project, capsys):
-    assert _rc1("gate", "--mode", "dev") == 2
+    assert run_cli(["gate", "--mode", "dev"]) == 2
     err = capsys.readouterr().err
     assert "gate refused: no dev preflight" in err and "Traceback" not in err
 
@@ -62,12 +55,12 @@ def test_gate_refuses_without_a_preflight(project, capsys):
 def test_gate_refuses_a_failed_preflight(project, capsys):
     gates = project / "configs" / "gates.yaml"
     gates.write_text(gates.read_text().replace("roles_min: 4", "roles_min: 400"))
-    assert _rc1("preflight", "--mode", "dev", "--n", "600") == 2
+    assert run_cli(["preflight", "--mode", "dev", "--n", "600"]) == 2
     err = capsys.readouterr().err
     assert "validate_pool.roles" in err and "FAIL" in err
     assert not (project / "reports/preflight/round2_pass.json").exists()
     assert json.loads((project / "reports/preflight/round1.json").read_text())["passed"] is False
-    assert _rc1("gate", "--mode", "dev") == 2
+    assert run_cli(["gate", "--mode", "dev"]) == 2
     assert "did not pass round 1" in capsys.readouterr().err
 
 
@@ -80,7 +73,7 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         mlflow.set_tracking_uri(uri)
 
         # preflight: parent, two rounds, a child run per step, the verdict files
-        assert _rc1("preflight", "--mode", "dev", "--n", POOL_N) == 0, capsys.readouterr().err
+        assert run_cli(["preflight", "--mode", "dev", "--n", POOL_N]) == 0, capsys.readouterr().err
         (pf,) = _runs("preflight")
         assert pf.data.tags["rc1.round2_pass"] == "true" and pf.data.tags["rc1.mode"] == "dev"
         assert "probe_scorer" in pf.data.tags["rc1.waived"]  # dev says what it waived
@@ -103,12 +96,12 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         write_jsonl("leaky_fresh.jsonl", [shadow[0], *clean])
         write_jsonl("fresh.jsonl", clean)
         capsys.readouterr()
-        assert _rc1("gate", "--mode", "dev", "--max-steps", "1", "--fresh", "leaky_fresh.jsonl") == 2
+        assert run_cli(["gate", "--mode", "dev", "--max-steps", "1", "--fresh", "leaky_fresh.jsonl"]) == 2
         assert "would leak the evaluation set" in capsys.readouterr().err
         assert not _runs("gate")
 
         # gate: finds that preflight over HTTP, trains each seed as a child, evaluates `best`
-        assert _rc1("gate", "--mode", "dev", "--max-steps", "2", "--fresh", "fresh.jsonl") == 0, capsys.readouterr().err
+        assert run_cli(["gate", "--mode", "dev", "--max-steps", "2", "--fresh", "fresh.jsonl"]) == 0, capsys.readouterr().err
         (gate,) = _runs("gate")
         assert gate.data.tags["rc1.preflight_run_id"] == pf.info.run_id
         trains = [r for r in _runs("train") if r.data.tags.get("mlflow.parentRunId") == gate.info.run_id]
@@ -122,7 +115,7 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         (ev,) = [r for r in _runs("evaluate") if r.data.tags.get("mlflow.parentRunId") == gate.info.run_id]
 
         # promote follows the evaluate verdict
-        code = _rc1("promote", "--alias", "best")
+        code = run_cli(["promote", "--alias", "best"])
         passed = gate.data.tags["rc1.rc1_verdict"] == "pass"
         assert code == (0 if passed else 2)
         aliases = client.get_registered_model("rc1-policy").aliases
@@ -132,5 +125,5 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         pool = Path(pf.data.tags["rc1.path.balanced"])
         pool.write_text(pool.read_text() + "\n")
         capsys.readouterr()
-        assert _rc1("gate", "--mode", "dev", "--max-steps", "1") == 2
+        assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
         assert "changed since preflight" in capsys.readouterr().err

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from entrypoints.cli import main
 from rc1.data.builtin import builtin_tasks
 from rc1.errors import Rc1Error
 from rc1.pool import PoolSpec, PoolStats, build_pool, calc_steps, largest_remainder, seed_lines
@@ -17,6 +16,7 @@ from rc1.records import SEED_KEYS, seed_problem
 from rc1.templates import load_pack
 from rc1.text import dialogue_tokens, normalize
 from rc1.tools import WikiIndex, calc
+from rc1_cli import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 PACK_V2 = REPO / "templates" / "pack_v2"
@@ -161,14 +161,6 @@ def test_calc_steps_reads_solution_lines():
 
 
 # ---------------------------------------------------------------- the stage
-def _run(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as e:
-        return e.code or 0
-    return 0
-
-
 @pytest.fixture
 def store(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -195,11 +187,11 @@ def test_build_pool_cli_exit_codes(store, capsys):
             "--templates_dir", str(PACK_V2), "--gates", str(REPO / "configs" / "gates.yaml")]
     for mix, msg in (("hotpotqa:0.5,squad:0.5", "unknown task 'squad'"), ("hotpotqa:0.5,gsm8k:0.3", "sums to 0.8"),
                      ("hotpotqa=1", "is not name:fraction")):
-        assert _run([*base, "--mix", mix]) == 2
+        assert run_cli([*base, "--mix", mix]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and msg in err[0]
-    assert _run([*base, "--tools", "wiki,browser"]) == 2
-    assert _run([*base, "--shadow", "missing.jsonl"]) == 2
+    assert run_cli([*base, "--tools", "wiki,browser"]) == 2
+    assert run_cli([*base, "--shadow", "missing.jsonl"]) == 2
     assert "--shadow missing.jsonl: file not found" in capsys.readouterr().err
     assert not Path("pool.jsonl").exists()
 

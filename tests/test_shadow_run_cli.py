@@ -9,9 +9,9 @@ import mlflow
 import pytest
 import yaml
 
-from entrypoints.cli import main
 from rc1.config import DIMENSIONS
 from rc1.records import make_task
+from rc1_cli import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -63,15 +63,6 @@ def gates_with(path: Path, **shadow_run) -> str:
     out = path / "gates_test.yaml"
     out.write_text(yaml.safe_dump(g))
     return str(out)
-
-
-def run_cli(args) -> int:
-    """main() exits on failure (SystemExit 1 or 2) and returns normally on success."""
-    try:
-        main(args)
-    except SystemExit as e:
-        return e.code or 0
-    return 0
 
 
 def stage_runs(stage):

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from entrypoints.cli import main
 from rc1.data.builtin import builtin_tasks
 from rc1.errors import Rc1Error
 from rc1.io import read_json, read_jsonl, sha256_file
 from rc1.shadow_set import select_shadow
+from rc1_cli import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "data"
@@ -41,14 +41,6 @@ def test_impossible_sizes(records):
         select_shadow(records, 0, 1, True, MIX)
 
 
-def _run(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as e:
-        return e.code or 0
-    return 0
-
-
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")
 def test_materialize_shadow_cli_run_and_reuse(tmp_path, monkeypatch, capsys):
     from mlflow.tracking import MlflowClient
@@ -58,7 +50,7 @@ def test_materialize_shadow_cli_run_and_reuse(tmp_path, monkeypatch, capsys):
         monkeypatch.delenv(var, raising=False)
     args = ["materialize-shadow", "--data-dir", str(SHARED), "--n", "245", "--seed", "20250820", "--stratify",
             "--materialize", "shadow_eval_245.jsonl", "--dump-manifest", "manifest.json", "--gates", GATES]
-    assert _run(args) == 0
+    assert run_cli(args) == 0
     rows = read_jsonl("shadow_eval_245.jsonl")
     m = read_json("manifest.json")
     assert len(rows) == m["n"] == 245 and m["sha256"] == sha256_file("shadow_eval_245.jsonl")
@@ -73,6 +65,6 @@ def test_materialize_shadow_cli_run_and_reuse(tmp_path, monkeypatch, capsys):
     assert {i.dataset.name for i in run.inputs.dataset_inputs} == {"data.hotpotqa", "data.strategyqa", "data.gsm8k"}
     capsys.readouterr()
     Path("shadow_eval_245.jsonl").unlink()
-    assert _run(args) == 0
+    assert run_cli(args) == 0
     assert "reusing finished run" in capsys.readouterr().out
     assert sha256_file("shadow_eval_245.jsonl") == m["sha256"]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from entrypoints.cli import main
 from rc1.io import read_json, sha256_file, write_jsonl
 from test_quality import SHADOW, make_pool, make_seed
+from rc1_cli import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 GATES = str(REPO / "configs" / "gates.yaml")
@@ -31,15 +31,6 @@ def _files(d: Path, pool: list[dict]) -> dict[str, str]:
     return {"pool": str(d / "pool.jsonl"), "base": str(d / "base.jsonl"), "shadow": str(d / "shadow.jsonl")}
 
 
-def _run(args: list[str]) -> int:
-    """main()'s exit code (it returns normally on success)."""
-    try:
-        main(args)
-    except SystemExit as e:
-        return e.code or 0
-    return 0
-
-
 def _cmd(f, report="out/validation_report.json", *extra):
     return ["validate-pool", f["pool"], "--leak_check", f["shadow"], "--leak_ngram", "5", "--leak_sim", "0.85",
             "--report", report, "--baseline_pool", f["base"], "--gates", GATES, "--no-reuse", *extra]
@@ -49,7 +40,7 @@ def test_clean_pool_exits_0_and_leaves_a_finished_run_with_sha256_tags(store, ca
     from mlflow.tracking import MlflowClient
 
     f = _files(store, make_pool(200))
-    assert _run(_cmd(f)) == 0
+    assert run_cli(_cmd(f)) == 0
     rep = read_json(store / "out" / "validation_report.json")
     assert rep["passed"] is True and rep["n"] == 200
     assert all(set(c) == {"name", "value", "threshold", "pass"} for c in rep["checks"])
@@ -75,7 +66,7 @@ def test_planted_leaks_exit_2_with_a_table_and_a_leaks_artifact(store, capsys):
     pool[3] = make_seed(3, pool[3]["task"], question=SHADOW[0][1])                               # verbatim
     pool[7] = make_seed(7, pool[7]["task"], question=SHADOW[2][1].replace("altogether", "in total"))  # reworded
     f = _files(store, pool)
-    assert _run(_cmd(f)) == 2
+    assert run_cli(_cmd(f)) == 2
     err = capsys.readouterr().err
     assert "gate failed: validate_pool: 1 of 12 checks failed" in err
     leaks = [json.loads(line) for line in (store / "out" / "leaks.jsonl").read_text().splitlines()]
@@ -89,7 +80,7 @@ def test_threshold_options_override_gates_yaml(store):
     pool = make_pool(200)
     pool[3] = make_seed(3, pool[3]["task"], question=SHADOW[0][1])
     f = _files(store, pool)
-    assert _run(_cmd(f, "out/r.json", "--leak_count_max", "1")) == 0
+    assert run_cli(_cmd(f, "out/r.json", "--leak_count_max", "1")) == 0
     assert read_json(store / "out" / "r.json")["thresholds"]["leak_count_max"] == 1
 
 
@@ -101,7 +92,7 @@ def test_malformed_pool_line_is_one_line_exit_2(store, capsys, bad, expect):
     f = _files(store, make_pool(10))
     good = Path(f["pool"]).read_text().splitlines()[0]
     Path(f["pool"]).write_text(good + "\n" + bad)
-    assert _run(_cmd(f)) == 2
+    assert run_cli(_cmd(f)) == 2
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.startswith("rc1:")]
     assert len(lines) == 1 and expect in lines[0] and "pool.jsonl" in lines[0] and "Traceback" not in err
@@ -110,7 +101,7 @@ def test_malformed_pool_line_is_one_line_exit_2(store, capsys, bad, expect):
 
 def test_bad_mix_and_missing_pool_are_one_line_errors(store, capsys):
     f = _files(store, make_pool(10))
-    assert _run(_cmd(f, "out/r.json", "--mix", "hotpotqa:0.5,chess:0.5")) == 2
+    assert run_cli(_cmd(f, "out/r.json", "--mix", "hotpotqa:0.5,chess:0.5")) == 2
     assert "unknown task 'chess'" in capsys.readouterr().err
-    assert _run(_cmd(dict(f, pool=str(store / "nope.jsonl")))) == 2
+    assert run_cli(_cmd(dict(f, pool=str(store / "nope.jsonl")))) == 2
     assert "not found" in capsys.readouterr().err

@@ -5,7 +5,8 @@ import json
 
 import numpy as np
 import yaml
-from test_shadow_run_cli import run_cli, stage_runs, workdir  # noqa: F401  (fixture)
+from rc1_cli import run_cli
+from test_shadow_run_cli import stage_runs, workdir  # noqa: F401  (fixture)
 
 from rc1.config import DIMENSIONS, load_gates, load_weights
 from rc1.io import sha256_file
