@@ -8,6 +8,7 @@ MLflow run tagged with the model version (rc1.stage=evaluate, rc1.model_version=
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -57,11 +58,26 @@ def _stratified(records: list[dict], n: int | None) -> list[dict]:
     return out
 
 
-def _default_shadow(mode: str) -> str | None:
-    from rc1.tracking.queries import newest_preflight
+def _default_shadow(train_run, mode: str, workdir: Path) -> str | None:
+    """The shadow set of the version's own preflight (else of the newest passing preflight of the mode), downloaded
+    from the tracking server and checked against its sha256."""
+    from rc1.tracking.queries import fetch_verified, find_run, newest_preflight
 
-    pre = newest_preflight(mode, passing=True)
-    return pre.data.tags.get("rc1.path.shadow") if pre else None
+    pre = find_run(train_run.data.tags.get("rc1.preflight_run_id")) or newest_preflight(mode, passing=True)
+    if pre is None or not pre.data.tags.get("rc1.artifact.shadow"):
+        return None
+    return str(fetch_verified(pre, "shadow", workdir / "shadow"))
+
+
+def _train_file(train_run, name: str, param: str, workdir: Path) -> Path | None:
+    """A file the version's train run logged (`rc1.artifact.<name>`), from the tracking server; for runs that
+    logged none, the local path its param recorded, when it is here."""
+    from rc1.tracking.queries import fetch_verified
+
+    if train_run.data.tags.get(f"rc1.artifact.{name}"):
+        return fetch_verified(train_run, name, workdir / name)
+    local = train_run.data.params.get(param)
+    return Path(local) if local and Path(local).is_file() else None
 
 
 def _load_policy_and_base(mv, workdir: Path):
@@ -94,10 +110,8 @@ def run_evaluate(version: str | int | None = None, alias: str | None = None, sha
                  gates_path: str = "configs/gates.yaml", config_path: str | None = None,
                  raise_on_fail: bool = True, progress: bool = True) -> dict:
     """Evaluate one registered version against its base; returns {run_id, version, passed, checks, report}."""
-    from rc1.evaluate import ChatPolicy, build_report, flat_metrics, run_items
-    from rc1.train.sampler import split_heldout
     from rc1.tracking.queries import get_run
-    from rc1.tracking.registry import MODEL_NAME, resolve_version, set_version_tags
+    from rc1.tracking.registry import resolve_version
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     setup_tracking()
@@ -106,38 +120,60 @@ def run_evaluate(version: str | int | None = None, alias: str | None = None, sha
         alias = "best"
     mv = resolve_version(version, alias)
     train_run = get_run(mv.run_id)
-    config_path = config_path or train_run.data.params.get("rc1.config")
-    if not config_path or not Path(config_path).is_file():
-        raise Rc1Error(f"version {mv.version}: its training config {config_path!r} is not here; pass --config")
+    fetched = Path(tempfile.mkdtemp(prefix="rc1-evaluate-"))
+    try:
+        return _evaluate(mv, train_run, fetched, alias, shadow, heldout, n, parent_tags, gates_path, config_path,
+                         raise_on_fail, progress, mode)
+    finally:
+        shutil.rmtree(fetched, ignore_errors=True)
+
+
+def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_tags, gates_path, config_path,
+              raise_on_fail, progress, mode) -> dict:
+    from rc1.evaluate import ChatPolicy, build_report, flat_metrics, run_items
+    from rc1.train.sampler import split_heldout
+    from rc1.tracking.registry import MODEL_NAME, set_version_tags
+
+    config_path = config_path or _train_file(train_run, "config", "rc1.config", fetched)
+    if not config_path:
+        raise Rc1Error(f"version {mv.version}: its training config is neither in the tracking server nor here; "
+                       f"pass --config")
     ppo = load_ppo_scale(config_path)
     gates = load_gates(gates_path).for_mode(mode)
 
     items: list = []
-    shadow = shadow if shadow not in ("", "auto", None) else _default_shadow(mode)
+    shadow = shadow if shadow not in ("", "auto", None) else _default_shadow(train_run, mode, fetched)
     if shadow and shadow != "none":
         items += _as_items(_load_records(shadow), "shadow", n)
     if heldout and heldout != "none":
         if heldout == "pool":
-            pool_path = train_run.data.params.get("rc1.pool")
-            if not pool_path or not Path(pool_path).is_file():
-                raise Rc1Error(f"--heldout pool: the training pool {pool_path!r} of version {mv.version} is not here")
+            logged = train_run.data.tags.get("rc1.artifact.heldout")
+            path = _train_file(train_run, "heldout", "rc1.pool", fetched)
+            if path is None:
+                raise Rc1Error(f"--heldout pool: the training pool of version {mv.version} is neither in the "
+                               f"tracking server nor here")
             from entrypoints.train import load_pool
 
-            _, held = split_heldout(load_pool(pool_path), ppo.sampling.heldout_frac)
+            held = (list(iter_jsonl(path)) if logged
+                    else split_heldout(load_pool(path), ppo.sampling.heldout_frac)[1])
             items += _as_items(held, "heldout", n) if held else []
         else:
             items += _as_items(_load_records(heldout), "heldout", n)
     if not items:
         raise Rc1Error("nothing to evaluate: no shadow set (--shadow) and an empty held-out split (--heldout)")
+    per_split = {split: sum(1 for s, _, _ in items if s == split) for split in ("shadow", "heldout")}
 
     params = {"version": mv.version, "alias": alias, "shadow": shadow, "heldout": heldout, "n": n,
-              "config": config_path, "n_items": len(items)}
+              "config": str(config_path), "n_items": len(items)}
     tags = {**(parent_tags or {}), "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,
             "rc1.train_run_id": mv.run_id}
     result: dict = {"version": mv.version}
     try:
-        with stage_run("evaluate", params=params, reuse=False, run_name=f"evaluate v{mv.version}", tags=tags) as st:
+        # input_sha256.gates: promote accepts this run only under the gates file it applied
+        with stage_run("evaluate", params=params, inputs={"gates": gates_path}, reuse=False,
+                       run_name=f"evaluate v{mv.version}", tags=tags) as st:
             result["run_id"] = st.run_id
+            st.log_metrics({f"rc1.eval_items.{k}": v for k, v in per_split.items()})
             with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
                 policy, base, tok, info = _load_policy_and_base(mv, Path(d))
                 st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items)})

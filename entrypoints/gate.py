@@ -1,31 +1,38 @@
 """`mlflow run . -e gate -P mode=dev|prod` / `rc1 gate --mode ...`: the gate runner.
 
 It asks the tracking server (embedded store or `mlflow server` over HTTP) for the newest preflight of
-the mode, refuses unless that run passed round 2, its metrics still satisfy configs/gates.yaml and
-every sha256 it recorded matches the file on disk; then it trains one child run per seed of the
-ppo config and evaluates the registered `best` version, all as children of the gate run.
+the mode and downloads the files that preflight hashed (pool, balanced pool, shadow set, weights, ppo config,
+gates) from the server, so preflight may have run in another directory or on another machine. It refuses
+unless that run passed round 2, every downloaded file matches the sha256 the preflight recorded, its metrics
+still satisfy the gates, and --config/--gates/--seed (when given) are what preflight checked; then it trains
+one child run per seed with exactly those files and evaluates the registered `best` version, all as children
+of the gate run.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import click
 
 from entrypoints._common import INT, optional_param
 
-from entrypoints.checks import default_ppo_config
+from rc1.chain import target_alias
 from rc1.config import Gates, load_gates, load_ppo_scale
 from rc1.errors import Rc1Error
 from rc1.io import read_jsonl
-from rc1.gate import GateRefusal, fresh_shadow_leaks, preflight_problems
+from rc1.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
+                      round_problems)
 from rc1.tracking import default_tracking_uri, stage_run, setup_tracking
-from rc1.tracking.queries import newest_preflight
+from rc1.tracking.queries import fetch_verified, newest_preflight
+
+GATES_FILE = "configs/gates.yaml"
 
 
-def find_preflight(mode: str, gates: Gates):
-    """The preflight run the gate may build on, or GateRefusal saying why not."""
+def find_preflight(mode: str):
+    """The newest preflight run of the mode, or GateRefusal saying why there is none the gate may use."""
     setup_tracking()
     newest = newest_preflight(mode)
     if newest is None:
@@ -38,10 +45,46 @@ def find_preflight(mode: str, gates: Gates):
     if "rc1.round1_pass" not in newest.data.tags:
         raise GateRefusal(f"the newest {mode} preflight {newest.info.run_id} did not finish "
                           f"(status {newest.info.status}); rerun preflight")
-    problems = preflight_problems(newest.data.tags, newest.data.metrics, gates, files_on_disk=True)
-    if problems:
-        raise GateRefusal(f"preflight {newest.info.run_id} cannot be used: " + "; ".join(problems))
     return newest
+
+
+def fetch_preflight_files(pre, dest: Path) -> dict[str, Path]:
+    """Download every file the preflight hashed from the tracking server into `dest` (emptied first) and check
+    each against the sha256 the preflight recorded; a missing or altered artifact is a refusal."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    files = {}
+    for name in SHA_NAMES:
+        if pre.data.tags.get(f"sha256.{name}"):
+            try:
+                files[name] = fetch_verified(pre, name, dest)
+            except Rc1Error as e:
+                raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: {e}") from None
+    return files
+
+
+def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | None,
+                   seeds: list[int] | None, workdir: Path) -> tuple[dict[str, Path], Gates, list[int]]:
+    """(the preflight's files as downloaded and verified, the gates in force, the seeds to train) or GateRefusal:
+    a preflight that did not pass, changed files, or options that would train with what preflight never checked."""
+    tags = pre.data.tags
+    problems = round_problems(tags, pre.data.metrics)   # say that before asking for its files
+    if problems:
+        raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems))
+    files = fetch_preflight_files(pre, workdir / pre.info.run_id)
+    if "config" not in files or "gates" not in files:
+        raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: it recorded no sha256 for its config/gates")
+    # the default gates file counts as given when it is here: a threshold edited since preflight makes it stale
+    given_gates = gates_path or (GATES_FILE if Path(GATES_FILE).is_file() else None)
+    ppo = load_ppo_scale(files["config"])
+    shas = {k: v for k, v in tags.items() if k.startswith("sha256.")}
+    problems = option_problems({k[len("sha256."):]: v for k, v in shas.items()},
+                               {"config": config_path, "gates": given_gates}, seeds, ppo.seeds)
+    gates = load_gates(files["gates"]).for_mode(mode)
+    problems += preflight_problems(tags, pre.data.metrics, gates)
+    if problems:
+        raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems))
+    return files, gates, list(ppo.seeds)
 
 
 def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
@@ -61,9 +104,11 @@ def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
                               f"questions (first: {leaks[0]}); training on them would leak the evaluation set")
 
 
-def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str = "configs/gates.yaml",
+def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str | None = None,
              max_steps: int | None = None, seeds: list[int] | None = None, evaluate: bool = True,
-             fresh_path: str | None = None) -> dict:
+             fresh_path: str | None = None, workdir: str | Path = "out/gate") -> dict:
+    """Train each seed of the config preflight checked, with the files preflight hashed, fetched from the tracking
+    server (so preflight may have run on another machine); then evaluate `best`."""
     from entrypoints.evaluate import run_evaluate
     from entrypoints.train import run_train
 
@@ -71,52 +116,54 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
     if mode == "dev":
         os.environ.setdefault("SCORER_PROVIDER", "heuristic")
         os.environ.setdefault("REWARD_LIVE_MODE", "0")
-    gates = load_gates(gates_path).for_mode(mode)
-    pre = find_preflight(mode, gates)
-    tags = pre.data.tags
-    config_path = config_path or tags.get("rc1.path.config") or default_ppo_config(mode)
-    ppo = load_ppo_scale(config_path)
-    seeds = seeds or ppo.seeds
-    pool = tags.get("rc1.path.balanced") or tags["rc1.path.pool"]
-    shadow = tags.get("rc1.path.shadow")
+    pre = find_preflight(mode)
+    files, gates, seeds = checked_inputs(pre, mode, config_path, gates_path, seeds, Path(workdir))
+    pool = files.get("balanced") or files["pool"]
+    shadow = str(files["shadow"]) if "shadow" in files else None
     link = {"rc1.preflight_run_id": pre.info.run_id}
     if fresh_path:
         check_fresh(fresh_path, shadow, gates)
-    params = {"mode": mode, "config": config_path, "seeds": seeds, "max_steps": max_steps,
+    params = {"mode": mode, "config": str(files["config"]), "seeds": seeds, "max_steps": max_steps,
               "preflight_run_id": pre.info.run_id, "fresh": fresh_path or ""}
     with stage_run("gate", params=params, reuse=False, tags={**link, "rc1.mode": mode}) as g:
-        click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] gate: preflight {pre.info.run_id} passed; "
-                   f"training {len(seeds)} seed(s)", err=True)
+        click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] gate: preflight {pre.info.run_id} passed; its files "
+                   f"match their sha256 in the tracking server; training {len(seeds)} seed(s)", err=True)
         g.log_config(gates, "gates_effective.json")
-        g.log_config(ppo, "ppo.json")
         link["rc1.gate_run_id"] = g.run_id
         trained = []
         for seed in seeds:
-            res = run_train(config_path, seed=seed, pool_path=pool, max_steps=max_steps, parent_tags=link,
-                            fresh_path=fresh_path)
+            res = run_train(str(files["config"]), seed=seed, pool_path=str(pool), max_steps=max_steps,
+                            parent_tags=link, fresh_path=fresh_path, weights_path=str(files["weights"]),
+                            gates_path=str(files["gates"]))
             trained.append(res)
         g.log_json({"preflight_run_id": pre.info.run_id, "trained": trained}, "gate_summary.json")
         result = {"run_id": g.run_id, "preflight_run_id": pre.info.run_id, "trained": trained}
         if evaluate:
             # the RC1 verdict is recorded on the evaluate run and decides `promote`; the gate itself
             # succeeded once training ran, so a failing verdict is reported, not raised
-            ev = run_evaluate(alias="best", shadow=shadow, parent_tags=link, raise_on_fail=False)
+            ev = run_evaluate(alias="best", shadow=shadow, parent_tags=link, raise_on_fail=False,
+                              gates_path=str(files["gates"]))
             result["evaluate"] = ev
             g.set_tags({"rc1.evaluated_version": ev.get("version"), "rc1.rc1_verdict": "pass" if ev.get("passed") else "fail"})
             click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] evaluate: version {ev.get('version')} "
                        f"{'meets' if ev.get('passed') else 'does not meet'} the RC1 gates "
-                       f"(`rc1 promote --alias best` {'will set' if ev.get('passed') else 'will refuse'} RC1)", err=True)
+                       f"(`rc1 promote --alias best` {'may set' if ev.get('passed') else 'will refuse'} "
+                       f"{target_alias(mode)})", err=True)
     return result
 
 
 @click.command("gate")
 @click.option("--mode", type=click.Choice(["dev", "prod"]), default=lambda: os.environ.get("RUN_MODE", "dev"),
               show_default="$RUN_MODE or dev")
-@click.option("--config", "config_path", default=None, help="ppo config (default: the one preflight checked)")
-@click.option("--gates", "gates_path", default="configs/gates.yaml", show_default=True)
+@click.option("--config", "config_path", default=None,
+              help="ppo config (default: the one preflight checked; another one is refused unless its sha256 matches)")
+@click.option("--gates", "gates_path", default=None,
+              help="gates file (default: configs/gates.yaml when present, else the one preflight checked; "
+                   "refused unless its sha256 matches preflight's)")
 @click.option("--max-steps", "--max_steps", "max_steps", type=INT, default=None,
               help="cap training steps per seed (0 or unset: the config's ppo.steps)")
-@click.option("--seed", "seeds", type=INT, multiple=True, help="train only these seeds (default: the config's seeds)")
+@click.option("--seed", "seeds", type=INT, multiple=True,
+              help="the seeds to train: refused unless they are the checked config's seeds (default: those)")
 @click.option("--evaluate/--no-evaluate", default=True, show_default=True)
 @click.option("--fresh", "fresh_path", default=None,
               help="task records (JSONL) for the non-pool share of every seed's training; default: filled from "

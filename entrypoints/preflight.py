@@ -206,12 +206,12 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
             r2 = _run_round(2, c, gates)
             _print_summary(r2)
         passed = bool(r2 and r2["passed"])
-        shas = {}
+        shas, hashed = {}, {}
         for name, path in {"pool": c.pool, "balanced": c.balanced, "shadow": c.shadow,
                            "weights": Path("configs/weights.json"), "config": Path(config_path),
                            "gates": Path(gates_path)}.items():
             if path.exists():
-                shas[name] = sha256_file(path)
+                shas[name], hashed[name] = sha256_file(path), path
                 pf.set_tags({f"sha256.{name}": shas[name], f"rc1.path.{name}": str(path)})
         pf.log_metrics({f"round1.{k}": v for k, v in r1["metrics"].items()})
         if r2:
@@ -219,7 +219,9 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
         pf.set_tags({"rc1.round1_pass": str(r1["passed"]).lower(), "rc1.round2_pass": str(passed).lower(),
                      "rc1.waived": ",".join(_waived(r1, r2)) or "none"})
         pf.log_metrics({"round1_pass": float(r1["passed"]), "round2_pass": float(passed)})
-        if passed:
+        if passed:   # the gate, on this machine or another, trains with exactly these files from the server
+            for name, path in hashed.items():
+                pf.log_named_artifact(name, path, artifact_path="inputs")
             verdict = {"passed": True, "mode": mode, "preflight_run_id": pf.run_id, "sha256": shas,
                        "waived": _waived(r1, r2)}
             write_json(REPORT_DIR / "round2_pass.json", verdict)

@@ -23,13 +23,15 @@ from entrypoints._common import INT, quiet_trl_deprecations
 
 from rc1.config import PPOScale, load_ppo_scale, load_weights
 from rc1.errors import Rc1Error
-from rc1.io import iter_jsonl, read_json, sha256_dir, write_json
+from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
 from rc1.records import seed_problem
-from rc1.tracking import run_mode, stage_run
+from rc1.tracking import active_gate_run, run_mode, stage_run
 
 log = logging.getLogger("rc1.train")
 
 RUN_META = "run_meta.json"
+HELDOUT = "heldout.jsonl"
+GATE_LINK = ("rc1.gated", "rc1.gate_run_id", "rc1.preflight_run_id")   # set from the launching gate run only
 ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors", "adapter_model.bin", "tokenizer.json",
                  "tokenizer_config.json", "special_tokens_map.json", "chat_template.jinja", "rc1_state.json",
                  "trainer_state.json")
@@ -131,8 +133,14 @@ def _resume_meta(resume_from: str, **given: Any) -> tuple[Path, Path, dict, dict
 def run_train(config_path: str, seed: int | None = None, pool_path: str | None = None, *,
               max_steps: int | None = None, resume_from: str | None = None, parent_tags: dict | None = None,
               out_dir: str | Path | None = None, fresh_path: str | None = None,
-              weights_path: str = "configs/weights.json", stop_after: int | None = None) -> dict:
-    """Train one seed; returns {run_id, best_checkpoint, model_version, out_dir, global_step, ...}."""
+              weights_path: str = "configs/weights.json", stop_after: int | None = None,
+              gates_path: str | None = None) -> dict:
+    """Train one seed; returns {run_id, best_checkpoint, model_version, out_dir, global_step, ...}.
+
+    Provenance: the run records the sha256 of the pool, config, weights (and, from a gate, the gates file) it
+    trained with as `input_sha256.<name>`, and `rc1.gated`: true only when a gate run launched it (the active run
+    is a gate stage), with that gate's and its preflight's run ids. An ungated version never takes `best` and
+    `rc1 promote` refuses it."""
     from rc1.train import engine
     from rc1.train.sampler import split_heldout
     from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
@@ -168,7 +176,12 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     if not resume_from:
         write_json(out_dir / RUN_META, {"config": config_path, "seed": seed, "pool": str(pool_path),
                                         "max_steps": steps, "fresh": fresh_path, "base": ppo.model.base})
-    parent_tags = dict(parent_tags or {})
+    gate = active_gate_run()
+    provenance = {"rc1.gated": "true" if gate else "false"}
+    if gate is not None:
+        provenance.update({"rc1.gate_run_id": gate.info.run_id,
+                           "rc1.preflight_run_id": gate.data.tags.get("rc1.preflight_run_id", "")})
+    parent_tags = {**{k: v for k, v in (parent_tags or {}).items() if k not in GATE_LINK}, **provenance}
     params = {"rc1.config": config_path, "rc1.seed": seed, "rc1.pool": str(pool_path), "rc1.max_steps": steps,
               "rc1.base": ppo.model.base, "rc1.resume_from": str(resume_dir or ""), "rc1.out_dir": str(out_dir),
               "rc1.n_pool_train": len(train_pool), "rc1.n_heldout": len(heldout), "rc1.n_fresh": len(fresh)}
@@ -179,10 +192,15 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
         click.echo(f"[rc1 DEV] {plan.warning}", err=True)
     if resume_dir:
         tags["rc1.resumed_from"] = str(resume_dir)
-    with stage_run("train", params=params, inputs={"pool": str(pool_path), "config": config_path,
-                                                   "weights": weights_path},
-                   reuse=False, run_name=f"train seed={seed}", tags=tags) as st:
+    inputs = {"pool": str(pool_path), "config": config_path, "weights": weights_path,
+              **({"gates": gates_path} if gates_path else {})}
+    with stage_run("train", params=params, inputs=inputs, reuse=False, run_name=f"train seed={seed}",
+                   tags=tags) as st:
         st.log_config(ppo, "ppo.json")
+        # what evaluate needs on any machine: the config file and the held-out split, from the tracking server
+        st.log_named_artifact("config", config_path)
+        write_jsonl(out_dir / HELDOUT, heldout)
+        st.log_named_artifact("heldout", out_dir / HELDOUT, artifact_path="training")
         st.log_json([{"ppo": a, "grpo": b, "note": c} for a, b, c in engine.PPO_TO_GRPO], "ppo_to_grpo.json")
         st.log_file_input(pool_path, "pool", context="training")
         with hf_mlflow_env(), quiet_trl_deprecations():
@@ -214,7 +232,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
         if is_tiny(ppo.model.base):   # the tiny base is built here, not downloadable: keep it with the run
             st.log_artifact(base, name="base")
         version = register_adapter(
-            st.run_id, "adapter", score=res.best_metric, gate_run_id=parent_tags.get("rc1.gate_run_id"),
+            st.run_id, "adapter", score=res.best_metric, gate_run_id=gate.info.run_id if gate else None,
             tags={**{k: v for k, v in parent_tags.items() if k.startswith("rc1.")}, "rc1.seed": seed,
                   "rc1.train_run_id": st.run_id, "rc1.base_model": ppo.model.base,
                   "rc1.finetune_effective": plan.effective, "rc1.best_checkpoint": Path(res.best_dir).name,

@@ -105,6 +105,9 @@ class EvaluateGate(Strict):
     clarify_success_gain_pp_min: float
     overclar_reduction_pct_min: float
     avg_turns_increase_max: float
+    # promote accepts an evaluate run only when it saw at least this many items of each split
+    min_shadow_items: int = Field(ge=1)
+    min_heldout_items: int = Field(ge=1)
 
 
 class ScoringGate(Strict):

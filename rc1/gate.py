@@ -25,7 +25,9 @@ RECHECKS = [
     ("round2.shadow_run.top10_overlap", "shadow_run.top10_overlap_min", operator.ge),
     ("round2.shadow_run.corr_improve_pct", "shadow_run.corr_improve_pct_min", operator.ge),
 ]
+# the files preflight hashed and logged (tags sha256.<name>, rc1.artifact.<name>); the gate trains with them
 SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates")
+REQUIRED = ("pool", "shadow", "weights", "config", "gates")
 
 
 def _threshold(gates: Gates, dotted: str) -> float:
@@ -33,13 +35,18 @@ def _threshold(gates: Gates, dotted: str) -> float:
     return getattr(getattr(gates, section), key)
 
 
-def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: Gates,
-                       files_on_disk: bool = True) -> list[str]:
-    """Every reason this preflight run must not open the gate (empty list: it may)."""
-    problems: list[str] = []
+def round_problems(tags: dict[str, str], metrics: dict[str, float]) -> list[str]:
+    """Why this preflight run did not pass both rounds (empty list: it did)."""
     if tags.get("rc1.round2_pass") != "true" or metrics.get("round2_pass") != 1.0:
-        r1 = tags.get("rc1.round1_pass")
-        problems.append("it did not pass round 1" if r1 != "true" else "it did not pass round 2")
+        return ["it did not pass round 1" if tags.get("rc1.round1_pass") != "true" else "it did not pass round 2"]
+    return []
+
+
+def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: Gates) -> list[str]:
+    """Every reason this preflight run must not open the gate (empty list: it may). Its files are checked
+    where they live, in the tracking server (entrypoints/gate.py downloads them; rc1.tracking.queries)."""
+    problems = round_problems(tags, metrics)
+    if problems:
         return problems
     step_flags = {k: v for k, v in metrics.items() if k.startswith("round2.") and k.endswith(".passed")}
     if not step_flags:
@@ -57,17 +64,27 @@ def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: G
         limit = _threshold(gates, dotted)
         if not op(metrics[metric], limit):
             problems.append(f"{metric}={metrics[metric]:.4g} no longer meets {dotted}={limit}")
-    if files_on_disk:
-        for name in SHA_NAMES:
-            want, path = tags.get(f"sha256.{name}"), tags.get(f"rc1.path.{name}")
-            if not want or not path:
-                if name in ("pool", "shadow", "weights", "config", "gates"):
-                    problems.append(f"it recorded no sha256 for the {name}")
-                continue
-            if not Path(path).is_file():
-                problems.append(f"{name} file {path} is gone")
-            elif sha256_file(path) != want:
-                problems.append(f"{name} file {path} changed since preflight (sha256 differs): stale, rerun preflight")
+    problems += [f"it recorded no sha256 for the {name}" for name in REQUIRED if not tags.get(f"sha256.{name}")]
+    return problems
+
+
+def option_problems(shas: dict[str, str], given: dict[str, str | None], seeds: list[int] | None,
+                    config_seeds: list[int]) -> list[str]:
+    """Gate options that would train with something preflight did not check: a --config/--gates file whose
+    sha256 differs from the one preflight hashed (`given`: name -> local path or None when not given), or --seed
+    values other than the checked config's seeds."""
+    problems = []
+    for name, path in given.items():
+        if path is None:
+            continue
+        if not Path(path).is_file():
+            problems.append(f"--{name} {path}: file not found")
+        elif sha256_file(path) != shas.get(name):
+            problems.append(f"--{name} {path} is not the {name} preflight checked (sha256 differs); "
+                            f"rerun preflight with it")
+    if seeds and sorted(set(seeds)) != sorted(set(config_seeds)):
+        problems.append(f"--seed {','.join(map(str, seeds))} differs from the checked config's seeds "
+                        f"{','.join(map(str, config_seeds))}")
     return problems
 
 

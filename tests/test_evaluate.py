@@ -6,7 +6,7 @@ from rc1.config import EvaluateGate
 from rc1.evaluate import build_report, item_row, overclar_reduction_pct, summarize
 
 GATE = EvaluateGate(hard_success_gain_pp_min=5, clarify_success_gain_pp_min=5, overclar_reduction_pct_min=20,
-                    avg_turns_increase_max=0)
+                    avg_turns_increase_max=0, min_shadow_items=1, min_heldout_items=1)
 
 
 def row(task="hotpotqa", difficulty="hard", needs=False, success=True, clar=0, turns=1, split="shadow"):

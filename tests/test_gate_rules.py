@@ -4,7 +4,7 @@ from pathlib import Path
 
 from rc1.config import load_gates
 from rc1.data.builtin import builtin_tasks
-from rc1.gate import RECHECKS, fresh_shadow_leaks, preflight_problems
+from rc1.gate import RECHECKS, fresh_shadow_leaks, option_problems, preflight_problems
 from rc1.train.sampler import plain_seed
 from rc1.io import sha256_file
 
@@ -20,7 +20,6 @@ def _passing(tmp_path):
     tags = {"rc1.round1_pass": "true", "rc1.round2_pass": "true"}
     for name, p in files.items():
         tags[f"sha256.{name}"] = sha256_file(p)
-        tags[f"rc1.path.{name}"] = str(p)
     metrics = {"round2_pass": 1.0, "round2.validate_pool.passed": 1.0, "round2.shadow_run.passed": 1.0,
                "round2.validate_pool.leak_count": 0.0, "round2.validate_pool.distinct_2": 0.7,
                "round2.validate_pool.dup_rate": 0.0, "round2.shadow_run.spearman": 0.9,
@@ -41,13 +40,25 @@ def test_failed_round_refuses(tmp_path):
     assert preflight_problems(tags, metrics, GATES) == ["it did not pass round 1"]
 
 
-def test_pool_edited_after_preflight_refuses(tmp_path):
-    tags, metrics, files = _passing(tmp_path)
-    files["pool"].write_text("edited")
-    (problem,) = preflight_problems(tags, metrics, GATES)
-    assert "pool" in problem and "changed since preflight" in problem
-    files["pool"].unlink()
-    assert "gone" in preflight_problems(tags, metrics, GATES)[0]
+def test_a_preflight_that_hashed_no_pool_refuses(tmp_path):
+    tags, metrics, _ = _passing(tmp_path)
+    del tags["sha256.pool"]
+    assert preflight_problems(tags, metrics, GATES) == ["it recorded no sha256 for the pool"]
+
+
+def test_options_must_hash_as_preflight_checked(tmp_path):
+    tags, _, files = _passing(tmp_path)
+    shas = {k[len("sha256."):]: v for k, v in tags.items() if k.startswith("sha256.")}
+    same = {"config": str(files["config"]), "gates": str(files["gates"])}
+    assert option_problems(shas, same, [1, 2, 3], [3, 2, 1]) == []
+    assert option_problems(shas, {"config": None, "gates": None}, None, [1, 2, 3]) == []
+    other = tmp_path / "other.yaml"
+    other.write_text("steps: 1")
+    (problem,) = option_problems(shas, {"config": str(other), "gates": None}, None, [1])
+    assert problem.startswith(f"--config {other} is not the config preflight checked")
+    assert "--gates nope.yaml: file not found" in option_problems(shas, {"gates": "nope.yaml"}, None, [1])
+    (problem,) = option_problems(shas, same, [1], [1, 2, 3])
+    assert problem == "--seed 1 differs from the checked config's seeds 1,2,3"
 
 
 def test_metrics_are_rechecked_against_current_thresholds(tmp_path):

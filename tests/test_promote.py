@@ -1,40 +1,135 @@
-"""promote refuses without a passing evaluate run (the passing path runs in test_train_grpo.py)."""
+"""promote verifies the whole chain version -> train -> gate -> preflight -> evaluate in the tracking store.
 
+The evidence runs are written here with rc1's own stage_run into a real MLflow store (no training: the chain is
+tags, metrics and files); the end-to-end path through the real commands is in test_pipeline.py and the bar
+(an ungated version, a lenient evaluate on 6 items) in test_train_grpo.py."""
+
+import contextlib
+import shutil
+from pathlib import Path
+
+import mlflow
 import pytest
+from mlflow.tracking import MlflowClient
 
-from entrypoints.cli import main
+from rc1.errors import GateFailed
+from rc1.io import sha256_file
 from rc1.tracking import stage_run
 from rc1.tracking.registry import register_adapter
+from rc1_cli import run_cli
+
+REPO = Path(__file__).resolve().parents[1]
+FILES = {"pool": "pool.jsonl", "config": "configs/ppo_dev.yaml", "weights": "configs/weights.json",
+         "gates": "configs/gates.yaml"}
 
 
-@pytest.fixture
-def version(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    adapter = tmp_path / "adapter"
-    adapter.mkdir()
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    root = tmp_path_factory.mktemp("promote")
+    shutil.copytree(REPO / "configs", root / "configs")
+    (root / "pool.jsonl").write_text('{"id": "x"}\n')
+    (root / "lenient.yaml").write_text((root / "configs/gates.yaml").read_text() + "\n# lenient\n")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        for var in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID"):
+            mp.delenv(var, raising=False)
+        mp.setenv("RUN_MODE", "dev")
+        yield root
+        mlflow.set_tracking_uri(None)
+
+
+def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, eval_items=(245, 60),
+          eval_gates="configs/gates.yaml", eval_passed=True, evaluate=True) -> str:
+    """Evidence runs for one version, as the real stages record them; the arguments break one link each."""
+    shas = {n: sha256_file(p) for n, p in FILES.items()}
+    with stage_run("preflight", params={}, reuse=False, tags={"rc1.mode": pre_mode or mode}) as pf:
+        pf.set_tags({"rc1.round1_pass": "true", "rc1.round2_pass": "true", "rc1.waived": "shadow_run",
+                     **{f"sha256.{n}": v for n, v in shas.items()}, "sha256.shadow": "0" * 64})
+        pf.log_metrics({"round2_pass": 1.0, "round2.validate_pool.passed": 1.0, "round2.validate_pool.leak_count": 0,
+                        "round2.validate_pool.distinct_2": 0.7, "round2.validate_pool.dup_rate": 0.0,
+                        "round2.shadow_run.spearman": 0.9, "round2.shadow_run.top10_overlap": 0.8,
+                        "round2.shadow_run.corr_improve_pct": 20.0})
+    adapter = root / "adapter"
+    adapter.mkdir(exist_ok=True)
     (adapter / "adapter_config.json").write_text("{}")
-    with stage_run("train", params={}, reuse=False) as st:
-        st.log_artifact(adapter, name="adapter")
-    yield register_adapter(st.run_id, score=0.5)
-    import mlflow
+    inputs = {**FILES, "pool": trained_pool or FILES["pool"]}
 
-    mlflow.set_tracking_uri(None)
+    def train(gate_id):
+        link = {"rc1.gated": "true", "rc1.gate_run_id": gate_id, "rc1.preflight_run_id": pf.run_id} if gate_id else \
+            {"rc1.gated": "false"}
+        with stage_run("train", params={}, inputs=inputs, reuse=False, tags={**link, "rc1.mode": mode}) as st:
+            st.log_artifact(adapter, name="adapter")
+        return register_adapter(st.run_id, score=0.5, gate_run_id=gate_id, tags=link)
+
+    if gated:
+        with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": pf.run_id, "rc1.mode": mode}) as g:
+            version = train(g.run_id)
+    else:
+        version = train(None)
+    if evaluate:
+        tags = {"rc1.model_version": version, "rc1.registered_model": "rc1-policy",
+                "rc1.train_run_id": MlflowClient().get_model_version("rc1-policy", version).run_id, "rc1.mode": mode}
+        with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, inputs={"gates": eval_gates},
+                                                         reuse=False, tags=tags) as ev:
+            ev.log_metrics({"rc1.eval_items.shadow": eval_items[0], "rc1.eval_items.heldout": eval_items[1]})
+            ev.verdict([{"name": "hard_success_gain_pp", "value": 6.0 if eval_passed else 0.0, "threshold": 5.0,
+                         "pass": eval_passed}])
+    return version
 
 
-def promote(args, capsys):
-    with pytest.raises(SystemExit) as e:
-        main(["promote", *args])
-    return e.value.code, capsys.readouterr().err
+def aliases() -> dict:
+    return {k: str(v) for k, v in MlflowClient().get_registered_model("rc1-policy").aliases.items()}
 
 
-def test_refuses_a_version_without_an_evaluate_run(version, capsys):
-    code, err = promote(["--version", version], capsys)
-    assert code == 2 and "no finished evaluate run" in err
+def test_a_whole_dev_chain_gets_rc1_dev_never_rc1(store, capsys):
+    version = chain(store)
+    assert run_cli(["promote", "--version", version]) == 0, capsys.readouterr().err
+    err = capsys.readouterr().err
+    for link in ("version", "train", "gate", "preflight", "evaluate"):
+        assert f"\n{link} " in "\n" + err
+    assert "BROKEN" not in err
+    assert aliases().get("RC1-dev") == version and aliases().get("RC1") != version
 
 
-def test_refuses_unknown_versions_and_needs_one_selector(version, capsys):
-    assert promote(["--version", "42"], capsys)[0] == 2
-    assert promote(["--alias", "RC1"], capsys)[0] == 2
-    code, err = promote([], capsys)
-    assert code == 2 and "exactly one" in err
+def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
+    monkeypatch.setenv("RUN_MODE", "prod")
+    version = chain(store, mode="prod")
+    assert run_cli(["promote", "--version", version]) == 0, capsys.readouterr().err
+    assert aliases()["RC1"] == version
+
+
+@pytest.mark.parametrize("breaks, link, says", [
+    ({"gated": False}, "train", "not launched by a gate (rc1.gated=false)"),
+    ({"pre_mode": "prod"}, "preflight", "mode prod differs"),
+    ({"trained_pool": "lenient.yaml"}, "preflight", "the train run's pool is not the one this preflight hashed"),
+    ({"evaluate": False}, "evaluate", "no finished evaluate run"),
+    ({"eval_items": (6, 0)}, "evaluate", "saw 6 shadow-set items < evaluate.min_shadow_items=245"),
+    ({"eval_items": (245, 3)}, "evaluate", "saw 3 held-out items < evaluate.min_heldout_items=50"),
+    ({"eval_gates": "lenient.yaml"}, "evaluate", "applied a gates file other than the current configs/gates.yaml"),
+    ({"eval_passed": False}, "evaluate", "failed the RC1 gates"),
+])
+def test_a_broken_link_is_named_and_refused(store, capsys, breaks, link, says):
+    before = dict(aliases()) if MlflowClient().search_registered_models() else {}
+    version = chain(store, **breaks)
+    assert run_cli(["promote", "--version", version]) == 2
+    err = capsys.readouterr().err
+    assert f"not promoted: broken link {link} run" in err and says in err, err
+    assert "Traceback" not in err
+    assert {k: v for k, v in aliases().items() if k.startswith("RC1")} == \
+        {k: v for k, v in before.items() if k.startswith("RC1")}
+    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list", max_results=1,
+                                filter_string="tags.`rc1.stage` = 'promote'", order_by=["attributes.start_time DESC"])
+    assert run.data.tags["rc1.promoted"] == "false" and run.data.tags["rc1.broken_link"] == link
+
+
+def test_an_ungated_version_never_takes_best(store):
+    gated = chain(store)
+    ungated = chain(store, gated=False)
+    assert aliases()["best"] == gated and MlflowClient().get_model_version("rc1-policy", ungated).aliases == []
+
+
+def test_refuses_unknown_versions_and_needs_one_selector(store, capsys):
+    assert run_cli(["promote", "--version", "42"]) == 2
+    assert run_cli(["promote", "--alias", "nope"]) == 2
+    assert run_cli(["promote"]) == 2
+    assert "exactly one" in capsys.readouterr().err

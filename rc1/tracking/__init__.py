@@ -94,6 +94,16 @@ def digest_of(value: Any) -> str:
     return sha256_text(json.dumps(value, sort_keys=True, default=str))
 
 
+def active_gate_run() -> Run | None:
+    """The gate run this process is inside of (the active run when it is a `gate` stage), else None: a train
+    run is gated exactly when a gate launched it, whatever tags its caller passes."""
+    active = mlflow.active_run()
+    if active is None:
+        return None
+    run = MlflowClient().get_run(active.info.run_id)
+    return run if run.data.tags.get("rc1.stage") == "gate" else None
+
+
 def run_mode() -> str:
     return os.environ.get("RUN_MODE", "dev")
 
@@ -140,6 +150,13 @@ class StageRun:
         self.artifact_shas[name] = sha
         self.artifact_paths[name] = f"{artifact_path}/{name}" if artifact_path else name
         mlflow.set_tag(f"sha256.{name}", sha)
+        return sha
+
+    def log_named_artifact(self, name: str, path: str | Path, artifact_path: str = "inputs") -> str:
+        """Log a file another machine will need and name it: tag `rc1.artifact.<name>` holds its artifact path
+        (rc1.tracking.queries.fetch_verified downloads it from the tracking server and checks its sha256)."""
+        sha = self.log_artifact(path, artifact_path=artifact_path)
+        mlflow.set_tag(f"rc1.artifact.{name}", f"{artifact_path}/{Path(path).name}")
         return sha
 
     def log_json(self, obj: Any, name: str, artifact_path: str | None = None) -> str:

@@ -6,10 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import mlflow
-from mlflow.tracking import MlflowClient
 
-from rc1.errors import Rc1Error
-from rc1.io import sha256_file
+from rc1.tracking.queries import fetch_artifact
 
 
 def newest_stage_output(stage: str, output: str, dest_dir: str | Path,
@@ -27,12 +25,6 @@ def newest_stage_output(stage: str, output: str, dest_dir: str | Path,
                               order_by=["attributes.start_time DESC"], max_results=20, output_format="list")
     for run in runs:
         art = run.data.tags.get(f"rc1.output.{output}")
-        if not art:
-            continue
-        Path(dest_dir).mkdir(parents=True, exist_ok=True)
-        local = Path(MlflowClient().download_artifacts(run.info.run_id, art, str(dest_dir)))
-        want = run.data.tags.get(f"sha256.{Path(art).name}")
-        if want and sha256_file(local) != want:
-            raise Rc1Error(f"run {run.info.run_id}: artifact {art} does not match its sha256 tag")
-        return local, run.info.run_id
+        if art:
+            return fetch_artifact(run, art, dest_dir), run.info.run_id
     return None

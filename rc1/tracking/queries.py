@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import mlflow
 from mlflow.entities import Run
+from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
+
+from rc1.errors import Rc1Error
+from rc1.io import sha256_file
 
 
 def _search(filter_string: str, max_results: int = 1) -> list[Run]:
@@ -36,3 +42,45 @@ def child_runs(parent_run_id: str) -> list[Run]:
 def get_run(run_id: str) -> Run:
     return MlflowClient().get_run(run_id)
 
+
+def find_run(run_id: str | None) -> Run | None:
+    """The run, or None when the id is empty or unknown to the tracking server."""
+    if not run_id:
+        return None
+    try:
+        return get_run(run_id)
+    except MlflowException:
+        return None
+
+
+def newest_finished(stage: str, **tags: str) -> Run | None:
+    """The newest FINISHED run of `stage` whose rc1.<key> tags equal the given values."""
+    where = [f"tags.`rc1.stage` = '{stage}'", "attributes.status = 'FINISHED'"]
+    where += [f"tags.`rc1.{k}` = '{v}'" for k, v in tags.items()]
+    runs = _search(" AND ".join(where))
+    return runs[0] if runs else None
+
+
+def fetch_artifact(run: Run, artifact: str, dest_dir: str | Path, want: str | None = None) -> Path:
+    """Download one artifact of `run` from the tracking server into dest_dir and check its sha256 against `want`
+    (default: the run's `sha256.<file name>` tag). A missing tag or a different digest is a refusal."""
+    Path(dest_dir).mkdir(parents=True, exist_ok=True)
+    try:
+        local = Path(MlflowClient().download_artifacts(run.info.run_id, artifact, str(dest_dir)))
+    except (MlflowException, OSError) as e:
+        raise Rc1Error(f"run {run.info.run_id}: artifact {artifact} cannot be downloaded from "
+                       f"{mlflow.get_tracking_uri()} ({type(e).__name__})") from None
+    want = want or run.data.tags.get(f"sha256.{Path(artifact).name}")
+    if not want or sha256_file(local) != want:
+        raise Rc1Error(f"run {run.info.run_id}: artifact {artifact} in the tracking server does not match its "
+                       f"sha256 tag (altered in the store?)")
+    return local
+
+
+def fetch_verified(run: Run, name: str, dest_dir: str | Path) -> Path:
+    """The file the run logged as `rc1.artifact.<name>`, downloaded and checked against `sha256.<name>` (the
+    digest the run recorded for it) or, failing that, the artifact's own sha256 tag."""
+    art = run.data.tags.get(f"rc1.artifact.{name}")
+    if not art:
+        raise Rc1Error(f"run {run.info.run_id} logged no {name} artifact (tag rc1.artifact.{name}); rerun it")
+    return fetch_artifact(run, art, dest_dir, run.data.tags.get(f"sha256.{name}"))

@@ -3,11 +3,13 @@
 - `register_adapter(run_id, "adapter", tags=...)`: a new version whose source is that run's logged adapter
   directory (`MlflowClient.create_model_version(name, source=<run artifact uri>/adapter, run_id=...)`, which
   works on sqlite and through `mlflow server`; `mlflow.register_model("runs:/...")` wants an MLmodel file).
-  Alias `best` moves to it when no `best` exists, when `best` belongs to another gate run, or when its reward
-  beats the reward of the current `best` (so `best` is the best of the current gate's seeds).
+  Alias `best` moves to a version trained inside a gate run (gate_run_id given) when no `best` exists, when `best`
+  belongs to another gate run, or when its reward beats the reward of the current `best` (so `best` is the best
+  of the current gate's seeds). A version no gate launched never takes `best`.
 - `resolve_version(version=N | alias=...)` for `--version` / `--alias`.
 - `evaluation_of(version)`: the newest FINISHED evaluate run of that version (found by search_runs) with its
-  verdict and failing checks; `promote` sets alias `RC1` only when it passed.
+  verdict and failing checks; `promote` (entrypoints/promote.py, rc1/chain.py) sets alias `RC1` (`RC1-dev` for a
+  dev version) only when the whole chain from that version back to a passing preflight holds.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from rc1.errors import Rc1Error
 
 MODEL_NAME = "rc1-policy"
 BEST = "best"
-RC1 = "RC1"
 
 
 def _client() -> MlflowClient:
@@ -74,6 +75,8 @@ def register_adapter(run_id: str, artifact_path: str = "adapter", *, tags: dict[
 
 
 def _takes_alias(current: ModelVersion | None, score: float | None, gate_run_id: str | None) -> bool:
+    if not gate_run_id:   # a version no gate launched never takes `best`, not even an empty one
+        return False
     if current is None:
         return True
     if (current.tags or {}).get("rc1.gate_run_id") != gate_run_id:

@@ -1,0 +1,130 @@
+"""The trust chain `rc1 promote` verifies (pure: the runs' tags and metrics in, one verdict per link out).
+
+version -> train run (finished, launched by a gate) -> gate run -> preflight run (round 2 passed, same mode,
+the very files the train run used) -> evaluate run (finished, passed, on enough items of both splits, under a
+gates file whose sha256 equals the current configs/gates.yaml). The queries live in entrypoints/promote.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from rc1.config import Gates
+from rc1.gate import preflight_problems
+
+RC1 = "RC1"
+RC1_DEV = "RC1-dev"
+# train run's input_sha256.<name> -> preflight's sha256.<name> (the pool it trained on is the balanced pool)
+TRAINED_WITH = (("pool", ("balanced", "pool")), ("config", ("config",)), ("weights", ("weights",)),
+                ("gates", ("gates",)))
+
+
+@dataclass
+class RunView:
+    """What the chain needs of an MLflow run."""
+    run_id: str
+    status: str
+    tags: Mapping[str, str] = field(default_factory=dict)
+    metrics: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Link:
+    name: str                     # train, gate, preflight, evaluate
+    run_id: str | None
+    evidence: str
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def target_alias(mode: str | None) -> str:
+    """RC1 for a prod version; a dev version proves the path, not the model: RC1-dev, never RC1."""
+    return RC1 if mode == "prod" else RC1_DEV
+
+
+def _run_problems(run: RunView | None, stage: str) -> list[str]:
+    if run is None:
+        return ["not found in the tracking server"]
+    out = []
+    if run.tags.get("rc1.stage") != stage:
+        out.append(f"is a {run.tags.get('rc1.stage') or 'non-rc1'} run, not a {stage} run")
+    if run.status != "FINISHED":
+        out.append(f"status {run.status}, not FINISHED")
+    return out
+
+
+def train_link(train: RunView | None) -> Link:
+    problems = _run_problems(train, "train")
+    if train is not None:
+        if train.tags.get("rc1.gated") != "true":
+            problems.append("not launched by a gate (rc1.gated=false)")
+        elif not train.tags.get("rc1.gate_run_id"):
+            problems.append("names no gate run")
+        elif train.tags.get("mlflow.parentRunId") != train.tags.get("rc1.gate_run_id"):
+            problems.append("is not a child of the gate run it names")
+    evidence = f"{train.status}, gated={train.tags.get('rc1.gated', 'unknown')}" if train else "-"
+    return Link("train", train.run_id if train else None, evidence, problems)
+
+
+def gate_link(gate: RunView | None, train: RunView) -> Link:
+    problems = _run_problems(gate, "gate")
+    if gate is not None:
+        if gate.tags.get("rc1.preflight_run_id") != train.tags.get("rc1.preflight_run_id"):
+            problems.append("opened on another preflight than the train run records")
+        if gate.tags.get("rc1.mode") != train.tags.get("rc1.mode"):
+            problems.append(f"mode {gate.tags.get('rc1.mode')} differs from the train run's")
+    evidence = f"{gate.status}, mode {gate.tags.get('rc1.mode')}" if gate else "-"
+    return Link("gate", gate.run_id if gate else train.tags.get("rc1.gate_run_id"), evidence, problems)
+
+
+def preflight_link(pre: RunView | None, train: RunView, gates: Gates) -> Link:
+    problems = _run_problems(pre, "preflight")
+    if pre is not None:
+        if pre.tags.get("rc1.mode") != train.tags.get("rc1.mode"):
+            problems.append(f"mode {pre.tags.get('rc1.mode')} differs from the train run's "
+                            f"{train.tags.get('rc1.mode')}")
+        problems += preflight_problems(dict(pre.tags), dict(pre.metrics), gates)
+        for used, names in TRAINED_WITH:
+            want = next((pre.tags[f"sha256.{n}"] for n in names if pre.tags.get(f"sha256.{n}")), None)
+            got = train.tags.get(f"input_sha256.{used}")
+            if not want or got != want:
+                problems.append(f"the train run's {used} is not the one this preflight hashed")
+    evidence = (f"{pre.status}, round2_pass={pre.tags.get('rc1.round2_pass')}, mode {pre.tags.get('rc1.mode')}"
+                if pre else "-")
+    return Link("preflight", pre.run_id if pre else train.tags.get("rc1.preflight_run_id"), evidence, problems)
+
+
+def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str) -> Link:
+    if ev is None:
+        return Link("evaluate", None, "-", ["no finished evaluate run of this version"])
+    problems = _run_problems(ev, "evaluate")
+    g = gates.evaluate
+    n_shadow = int(ev.metrics.get("rc1.eval_items.shadow", 0))
+    n_held = int(ev.metrics.get("rc1.eval_items.heldout", 0))
+    if ev.tags.get("rc1.train_run_id") != train.run_id:
+        problems.append("evaluated another training run")
+    if ev.tags.get("rc1.mode") != train.tags.get("rc1.mode"):
+        problems.append(f"ran in mode {ev.tags.get('rc1.mode')}, not the version's {train.tags.get('rc1.mode')}")
+    if n_shadow < g.min_shadow_items:
+        problems.append(f"saw {n_shadow} shadow-set items < evaluate.min_shadow_items={g.min_shadow_items}")
+    if n_held < g.min_heldout_items:
+        problems.append(f"saw {n_held} held-out items < evaluate.min_heldout_items={g.min_heldout_items}")
+    if ev.tags.get("input_sha256.gates") != gates_sha:
+        problems.append("applied a gates file other than the current configs/gates.yaml (sha256 differs)")
+    if ev.tags.get("rc1.passed") != "true":
+        problems.append("failed the RC1 gates")
+    evidence = f"{ev.status}, {n_shadow} shadow + {n_held} held-out items, passed={ev.tags.get('rc1.passed')}"
+    return Link("evaluate", ev.run_id, evidence, problems)
+
+
+def render(version: str, links: list[Link]) -> str:
+    """The chain as a short table, one line per link."""
+    rows = [("link", "run", "evidence", "verdict"), ("version", str(version), "rc1-policy", "ok")]
+    rows += [(ln.name, ln.run_id or "-", ln.evidence, "ok" if ln.ok else "BROKEN: " + "; ".join(ln.problems))
+             for ln in links]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3] for r in rows)
