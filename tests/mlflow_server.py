@@ -1,4 +1,4 @@
-"""Start a real `mlflow server` (sqlite backend, proxied artifacts) on 127.0.0.1 for a test."""
+"""Start a real `mlflow server` (sqlite or any backend store URI, proxied artifacts) on 127.0.0.1 for a test."""
 
 from __future__ import annotations
 
@@ -19,14 +19,16 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def mlflow_server(root: Path, timeout: float = 120.0):
+def mlflow_server(root: Path, timeout: float = 120.0, backend_store_uri: str | None = None):
+    """Yield the server's URI; its artifacts (proxied: clients upload and download through the server) live in
+    root/artifacts, its runs in `backend_store_uri` (default: sqlite in root)."""
     root.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     log = open(root / "server.log", "w")
     env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port),
-         "--backend-store-uri", f"sqlite:///{root / 'server.db'}",
+         "--backend-store-uri", backend_store_uri or f"sqlite:///{root / 'server.db'}",
          "--artifacts-destination", (root / "artifacts").as_uri(), "--workers", "1"],
         stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root,
     )

@@ -1,8 +1,10 @@
 """The user's path end to end, in dev mode: preflight -> gate (train per seed, evaluate) -> promote,
-against a real `mlflow server` on 127.0.0.1 (sqlite backend), and the gate's refusals."""
+against a real `mlflow server` on 127.0.0.1 with proxied artifacts (sqlite backend, and PostgreSQL as a team
+would deploy it), preflight and gate in different clones, and the gate's refusals."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from pathlib import Path
@@ -16,6 +18,7 @@ from rc1.data.builtin import builtin_tasks
 from rc1.gate import fresh_shadow_leaks
 from rc1.io import read_jsonl, write_jsonl
 from rc1.train.sampler import plain_seed
+import postgres_server
 from mlflow_server import mlflow_server
 from rc1_cli import run_cli
 
@@ -64,11 +67,27 @@ def test_gate_refuses_a_failed_preflight(project, capsys):
     assert "did not pass round 1" in capsys.readouterr().err
 
 
+@contextlib.contextmanager
+def _backend(kind: str):
+    """The backend store of the mlflow server: its own sqlite file, or a throwaway PostgreSQL cluster."""
+    if kind == "sqlite":
+        yield None
+        return
+    reason = postgres_server.available()
+    if reason:
+        pytest.skip(reason)
+    with postgres_server.postgres_server() as uri:
+        yield uri
+
+
 @pytest.mark.slow
-def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsys):
-    _project(tmp_path / "dev")
-    monkeypatch.chdir(tmp_path / "dev")
-    with mlflow_server(tmp_path / "server") as uri:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsys, backend):
+    """Preflight in one clone; the clone deleted; the gate in another clone against the same server (its
+    --artifacts-destination holds preflight's files); then promote, and the gate's refusals."""
+    first = _project(tmp_path / "clone1")
+    monkeypatch.chdir(first)
+    with _backend(backend) as store, mlflow_server(tmp_path / "server", backend_store_uri=store) as uri:
         monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
         mlflow.set_tracking_uri(uri)
 
@@ -87,9 +106,13 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert sr.data.tags["rc1.tag"] == "pre_run_check" and sr.data.tags["pre_run_check"] == "true"
         verdict = json.loads(Path("reports/preflight/round2_pass.json").read_text())
         assert verdict["preflight_run_id"] == pf.info.run_id and set(verdict["sha256"]) >= {"pool", "shadow", "weights"}
+        shadow = read_jsonl(pf.data.tags["rc1.path.shadow"])
+
+        # another clone, on "another machine": preflight's working directory is gone
+        monkeypatch.chdir(_project(tmp_path / "clone2"))
+        shutil.rmtree(first)
 
         # --fresh prompts for the non-pool share: one that poses a shadow question is refused before training
-        shadow = read_jsonl(pf.data.tags["rc1.path.shadow"])
         others = [dict(t, id=f"gsm8k:fresh-{i}") for i, t in enumerate(builtin_tasks("gsm8k", 40, 7))]
         gates = load_gates("configs/gates.yaml").validate_pool
         clean = [t for t in others if not fresh_shadow_leaks([plain_seed(t)], shadow, gates.leak_ngram, gates.leak_sim)]
@@ -98,32 +121,50 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         capsys.readouterr()
         assert run_cli(["gate", "--mode", "dev", "--max-steps", "1", "--fresh", "leaky_fresh.jsonl"]) == 2
         assert "would leak the evaluation set" in capsys.readouterr().err
+        # options that would train with what preflight never checked
+        other = Path("configs/ppo_other.yaml")
+        other.write_text(Path("configs/ppo_dev.yaml").read_text().replace("steps: 4", "steps: 5"))
+        assert run_cli(["gate", "--mode", "dev", "--config", str(other)]) == 2
+        assert "is not the config preflight checked" in capsys.readouterr().err
+        assert run_cli(["gate", "--mode", "dev", "--seed", "1"]) == 2
+        assert "differs from the checked config's seeds" in capsys.readouterr().err
         assert not _runs("gate")
 
-        # gate: finds that preflight over HTTP, trains each seed as a child, evaluates `best`
+        # gate: finds that preflight over HTTP, trains each seed with its files from the server, evaluates `best`
         assert run_cli(["gate", "--mode", "dev", "--max-steps", "2", "--fresh", "fresh.jsonl"]) == 0, capsys.readouterr().err
         (gate,) = _runs("gate")
         assert gate.data.tags["rc1.preflight_run_id"] == pf.info.run_id
         trains = [r for r in _runs("train") if r.data.tags.get("mlflow.parentRunId") == gate.info.run_id]
         assert len(trains) == 3 and all(r.info.status == "FINISHED" for r in trains)
         assert {r.data.params["rc1.n_fresh"] for r in trains} == {str(len(clean))}
+        for r in trains:   # provenance: gated, its gate and preflight, the sha256 of what it trained with
+            t = r.data.tags
+            assert t["rc1.gated"] == "true" and t["rc1.gate_run_id"] == gate.info.run_id
+            assert t["rc1.preflight_run_id"] == pf.info.run_id and t["rc1.mode"] == "dev"
+            assert t["input_sha256.pool"] == pf.data.tags["sha256.balanced"]
+            assert all(t[f"input_sha256.{n}"] == pf.data.tags[f"sha256.{n}"] for n in ("config", "weights", "gates"))
         client = MlflowClient()
         fresh_share = [m.value for r in trains for m in client.get_metric_history(r.info.run_id, "sample/fresh")]
         assert fresh_share and max(fresh_share) > 0   # the non-pool share came from the fresh prompts
         best = client.get_model_version_by_alias("rc1-policy", "best")
         assert best.run_id in {r.info.run_id for r in trains}
         (ev,) = [r for r in _runs("evaluate") if r.data.tags.get("mlflow.parentRunId") == gate.info.run_id]
+        assert ev.data.metrics["rc1.eval_items.shadow"] >= 245 and ev.data.metrics["rc1.eval_items.heldout"] >= 50
 
-        # promote follows the evaluate verdict
+        # promote verifies the chain from the server; a dev version can get RC1-dev, never RC1
+        capsys.readouterr()
         code = run_cli(["promote", "--alias", "best"])
+        err = capsys.readouterr().err
         passed = gate.data.tags["rc1.rc1_verdict"] == "pass"
-        assert code == (0 if passed else 2)
+        assert code == (0 if passed else 2), err
+        assert "BROKEN" not in err if passed else "broken link evaluate run" in err and "failed the RC1 gates" in err
         aliases = client.get_registered_model("rc1-policy").aliases
-        assert ("RC1" in aliases) == passed
+        assert ("RC1-dev" in aliases) == passed and "RC1" not in aliases
 
-        # a pool edited after preflight makes the preflight stale
-        pool = Path(pf.data.tags["rc1.path.balanced"])
-        pool.write_text(pool.read_text() + "\n")
+        # an artifact of that preflight altered in the store: the gate refuses
+        stored = next((tmp_path / "server" / "artifacts").rglob(f"{pf.info.run_id}/artifacts/inputs/balanced.jsonl"))
+        stored.write_text(stored.read_text() + "\n")
         capsys.readouterr()
         assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
-        assert "changed since preflight" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "inputs/balanced.jsonl in the tracking server does not match its sha256 tag" in err

@@ -1,5 +1,5 @@
 """GRPO training end to end on CPU with the tiny model: MLflow run, checkpoints, registry, exact resume,
-then evaluate and promote against the registered version. (The slow part of the suite: ~1 minute.)"""
+then evaluate, and promote refusing a version whose chain does not hold (an ungated one never holds `best`). (The slow part of the suite: ~1 minute.)"""
 
 import json
 import shutil
@@ -9,11 +9,11 @@ import mlflow
 import pytest
 from mlflow.tracking import MlflowClient
 
-from entrypoints.cli import main
 from entrypoints.evaluate import run_evaluate
-from entrypoints.promote import run_promote
 from entrypoints.train import run_train
-from rc1.io import iter_jsonl
+from rc1.io import iter_jsonl, sha256_file
+from rc1.tracking import stage_run
+from rc1_cli import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 STEPS = 4
@@ -52,9 +52,11 @@ def ws(tmp_path_factory):
         for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
                      "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
             mp.setenv(k, v)
-        first = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=STEPS,
-                          out_dir=root / "full", parent_tags={"rc1.gate_run_id": "g1", "rc1.preflight_run_id": "p1"})
-        yield {"root": root, "first": first}
+        # the gate launches training inside its own run: that is what makes a train run (and its version) gated
+        with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as gate:
+            first = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=STEPS,
+                              out_dir=root / "full", parent_tags={"rc1.gate_run_id": "forged"})
+        yield {"root": root, "first": first, "gate_run_id": gate.run_id}
         mlflow.set_tracking_uri(None)
 
 
@@ -70,7 +72,13 @@ def test_training_leaves_a_finished_run_with_metrics(ws):
     assert run.info.status == "FINISHED"
     tags, metrics, params = run.data.tags, run.data.metrics, run.data.params
     assert tags["rc1.stage"] == "train" and tags["rc1.finetune_effective"] == "lora"
-    assert tags["rc1.gate_run_id"] == "g1" and tags["rc1.model_version"] == ws["first"]["model_version"]
+    assert tags["rc1.gated"] == "true" and tags["mlflow.parentRunId"] == tags["rc1.gate_run_id"] == ws["gate_run_id"]
+    assert tags["rc1.preflight_run_id"] == "p1" and tags["rc1.model_version"] == ws["first"]["model_version"]
+    # provenance: the sha256 of what it trained with, and the files evaluate needs on another machine
+    assert tags["input_sha256.pool"] == sha256_file(ws["root"] / "pool.jsonl")
+    assert tags["input_sha256.config"] == sha256_file(ws["root"] / "configs/ppo_dev.yaml")
+    assert tags["input_sha256.weights"] == sha256_file(ws["root"] / "configs/weights.json")
+    assert tags["rc1.artifact.config"] == "inputs/ppo_dev.yaml" and tags["rc1.artifact.heldout"] == "training/heldout.jsonl"
     assert params["num_generations"] == "2"            # transformers' MLflowCallback logged into our run
     hist = MlflowClient().get_metric_history(run.info.run_id, "rc1.loss")
     assert sorted(m.step for m in hist) == list(range(1, STEPS + 1))
@@ -90,9 +98,19 @@ def test_checkpoints_and_registered_best(ws):
     mv = client.get_model_version_by_alias("rc1-policy", "best")
     assert str(mv.version) == ws["first"]["model_version"] and mv.run_id == ws["first"]["run_id"]
     assert mv.source.endswith("/adapter")
-    assert mv.tags["rc1.preflight_run_id"] == "p1" and mv.tags["rc1.seed"] == "11"
+    assert mv.tags["rc1.preflight_run_id"] == "p1" and mv.tags["rc1.seed"] == "11" and mv.tags["rc1.gated"] == "true"
     files = {a.path for a in client.list_artifacts(mv.run_id, "adapter")}
     assert {"adapter/adapter_config.json", "adapter/adapter_model.safetensors", "adapter/rc1_base.json"} <= files
+
+
+def ungated_version(ws) -> dict:
+    """The newest version trained by `rc1 train` outside a gate (tag rc1.gated=false)."""
+    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list", max_results=1,
+                                filter_string="tags.`rc1.stage` = 'train' AND tags.`rc1.gated` = 'false' "
+                                              "AND attributes.status = 'FINISHED'",
+                                order_by=["attributes.start_time DESC"])
+    return {"run_id": run.info.run_id, "model_version": run.data.tags.get("rc1.model_version"),
+            "out_dir": run.data.params["rc1.out_dir"], "global_step": int(run.data.metrics["rc1.final_step"])}
 
 
 def test_kill_and_resume_continues_identically(ws):
@@ -101,7 +119,8 @@ def test_kill_and_resume_continues_identically(ws):
                        out_dir=root / "killed", stop_after=3)        # stops after step 3; last checkpoint: step 2
     assert killed["stopped_early"] and killed["model_version"] is None
     assert (root / "killed" / "latest").read_text().strip() == "step_00002"
-    resumed = run_train("configs/ppo_dev.yaml", resume_from=str(root / "killed"))
+    assert run_cli(["train", "--resume-from", str(root / "killed")]) == 0      # `rc1 train`, outside any gate
+    resumed = ungated_version(ws)
     assert resumed["global_step"] == STEPS and resumed["out_dir"] == str(root / "killed")
     full, again = last_per_step(root / "full" / "metrics.jsonl"), last_per_step(root / "killed" / "metrics.jsonl")
     assert sorted(full) == sorted(again) == list(range(1, STEPS + 1))
@@ -114,7 +133,7 @@ def test_kill_and_resume_continues_identically(ws):
     assert steps == [3, 4]                                            # the step counter continues
 
 
-def test_evaluate_then_promote_by_the_gates(ws, capsys):
+def test_evaluate_then_promote_refuses_what_the_chain_does_not_hold(ws, capsys):
     version = ws["first"]["model_version"]
     pool = {r["id"]: r for r in iter_jsonl("pool.jsonl")}
     # hard HotpotQA/StrategyQA items, items that need clarification and items that do not
@@ -126,21 +145,31 @@ def test_evaluate_then_promote_by_the_gates(ws, capsys):
     report = failed["report"]
     assert {"success_by_task_difficulty", "clarify_success", "overclar_rate", "avg_turns"} <= set(report["policy"])
     assert "hard_success_gain_pp" in report["deltas"]
-    with pytest.raises(SystemExit) as e:
-        main(["promote", "--version", version])
-    assert e.value.code == 2 and "not promoted" in capsys.readouterr().err
-    assert "RC1" not in MlflowClient().get_registered_model("rc1-policy").aliases
+    assert run_cli(["promote", "--version", version]) == 2
+    err = capsys.readouterr().err
+    assert "not promoted: broken link" in err and "preflight run p1: not found" in err and "failed the RC1 gates" in err
 
+    # the bar: a version `rc1 train` made outside a gate, evaluated on 6 items against a lenient gates file
+    if not any(r.data.tags.get("rc1.gated") == "false" for r in mlflow.search_runs(
+            search_all_experiments=True, output_format="list", filter_string="tags.`rc1.stage` = 'train'")):
+        assert run_cli(["train", "--config", "configs/ppo_dev.yaml", "--pool", "pool.jsonl", "--max-steps", "2"]) == 0
+    ungated = ungated_version(ws)["model_version"]
     lenient = Path("configs/gates_lenient.yaml")
     text = Path("configs/gates.yaml").read_text()
     for key in ("hard_success_gain_pp_min", "clarify_success_gain_pp_min", "overclar_reduction_pct_min"):
         text = text.replace(f"  {key}: ", f"  {key}: -1000  #")
     lenient.write_text(text.replace("  avg_turns_increase_max: 0.0        ", "  avg_turns_increase_max: 1000 #"))
-    passed = run_evaluate(version=version, shadow="shadow.jsonl", heldout="none", gates_path=str(lenient),
+    passed = run_evaluate(version=ungated, shadow="shadow.jsonl", heldout="none", gates_path=str(lenient),
                           progress=False)
     assert passed["passed"] is True
     run = MlflowClient().get_run(passed["run_id"])
-    assert run.data.tags["rc1.model_version"] == version and "sha256.evaluate_report.json" in run.data.tags
-    res = run_promote(version=version)
-    assert res["evaluate_run_id"] == passed["run_id"]
-    assert str(MlflowClient().get_model_version_by_alias("rc1-policy", "RC1").version) == version
+    assert run.data.tags["rc1.model_version"] == ungated and "sha256.evaluate_report.json" in run.data.tags
+    assert run.data.metrics["rc1.eval_items.shadow"] == 6 and run.data.tags["input_sha256.gates"] == sha256_file(lenient)
+    capsys.readouterr()
+    assert run_cli(["promote", "--version", ungated]) == 2
+    err = capsys.readouterr().err
+    assert "not promoted: broken link train run" in err and "not launched by a gate (rc1.gated=false)" in err
+    assert "saw 6 shadow-set items < evaluate.min_shadow_items" in err
+    assert "applied a gates file other than the current configs/gates.yaml" in err
+    aliases = {k: str(v) for k, v in MlflowClient().get_registered_model("rc1-policy").aliases.items()}
+    assert aliases["best"] == version and ungated not in aliases.values()   # never best, never RC1
