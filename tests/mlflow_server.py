@@ -19,9 +19,10 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def mlflow_server(root: Path, timeout: float = 120.0, backend_store_uri: str | None = None):
+def mlflow_server(root: Path, timeout: float = 600.0, backend_store_uri: str | None = None):
     """Yield the server's URI; its artifacts (proxied: clients upload and download through the server) live in
-    root/artifacts, its runs in `backend_store_uri` (default: sqlite in root)."""
+    root/artifacts, its runs in `backend_store_uri` (default: sqlite in root). Creating MLflow's tables on a fresh
+    PostgreSQL database took 96 s on a loaded 2-core machine, hence the generous timeout."""
     root.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     log = open(root / "server.log", "w")
@@ -43,7 +44,8 @@ def mlflow_server(root: Path, timeout: float = 120.0, backend_store_uri: str | N
                     if r.status == 200:
                         break
             if time.time() > deadline:
-                raise RuntimeError("mlflow server did not start in time")
+                raise RuntimeError(f"mlflow server did not start in {timeout:.0f} s: "
+                                   f"{(root / 'server.log').read_text()[-2000:]}")
             time.sleep(0.5)
         yield uri
     finally:
