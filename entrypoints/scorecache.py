@@ -1,4 +1,4 @@
-"""`rc1 scorecache stat | invalidate --spec V | replay-bad`: look after the judge cache
+"""`rc1 scorecache stat | invalidate --spec V | replay-bad | repair`: look after the judge cache
 ($RC1_CACHE_DIR/judge_cache.sqlite, default ~/.cache/rc1/judge_cache.sqlite)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import click
 
 from rc1.errors import Rc1Error
-from rc1.scoring.cache import JudgeCache
+from rc1.scoring.cache import CACHE_FILE, JudgeCache, default_cache_dir, repair
 from rc1.scoring.settings import JudgeSettings
 
 
@@ -53,3 +53,10 @@ def replay_bad_cmd(provider, model):
     click.echo(json.dumps(out))
     if out["after"]["failed"]:
         raise Rc1Error(f"replay-bad: {out['after']['failed']} of {out['replayed']} requests still fail")
+
+
+@command.command("repair")
+def repair_cmd():
+    """Move a corrupt cache file aside (<file>.corrupt-<time>) and start a fresh one with every row of it
+    that can still be read and is valid; prints what was kept."""
+    click.echo(json.dumps(repair(default_cache_dir() / CACHE_FILE)))

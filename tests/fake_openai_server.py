@@ -12,7 +12,8 @@ scores). Faults: a fixed rate limit (token bucket; 429 with Retry-After and retr
 injected 429/500/timeouts/malformed replies by probability (seeded) or by request number
 (`schedule={1: "429", 2: "500"}`), and a base delay. Kinds: ok, 429, 500, timeout, malformed (reply
 text not JSON), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
-`reject_all_keys=True` answers every request so).
+`reject_all_keys=True` answers every request so). `fixed_scores` makes every ok reply carry those
+scores (a different model behind the same name); `bodies` keeps the request bodies received.
 It binds 127.0.0.1 on an ephemeral port, serves from a thread, and stops itself after
 `max_lifetime_s` or refuses (503) beyond `max_requests`.
 """
@@ -70,7 +71,9 @@ class FakeJudgeServer:
                  p_429: float = 0.0, p_500: float = 0.0, p_timeout: float = 0.0, p_malformed: float = 0.0,
                  schedule: dict[int, str] | None = None, retry_after: str | None = "1", retry_after_ms: bool = True,
                  timeout_delay_s: float = 2.0, seed: int = 0, reject_all_keys: bool = False, max_requests: int = 20000,
-                 max_lifetime_s: float = 120.0):
+                 max_lifetime_s: float = 120.0, fixed_scores: dict[str, float] | None = None):
+        self.fixed_scores = fixed_scores   # every ok reply carries these scores (another model, same name)
+        self.bodies: list[dict] = []       # received request bodies (first 5000)
         self.rate_limit, self.delay_s = rate_limit, delay_s
         self.p = {"429": p_429, "500": p_500, "timeout": p_timeout, "malformed": p_malformed}
         self.schedule = dict(schedule or {})
@@ -242,7 +245,9 @@ class _Handler(BaseHTTPRequestHandler):
         with srv._lock:
             srv._seen[prompt] += 1
             nth = srv._seen[prompt]
-        scores = judge_scores(prompt, nth)
+            if len(srv.bodies) < 5000:
+                srv.bodies.append(body)
+        scores = dict(srv.fixed_scores) if srv.fixed_scores else judge_scores(prompt, nth)
         if kind == "malformed":
             content = "The assistant did well overall; I would rate it highly."
         elif kind == "partial":

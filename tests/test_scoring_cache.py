@@ -27,6 +27,7 @@ def test_key_is_spec_provider_model_digest_sample(tmp_path):
                   ("v1", "deepseek", "m", "e", 0), ("v1", "deepseek", "m", "d", 1)):
         assert c.get(*other) is None
     assert c.stats() == {"cache_hits": 1, "cache_misses": 5, "cache_hit_rate": 1 / 6}
+    c.close()                                                  # counters are added to the file's on write/close
     assert JudgeCache(tmp_path / "c.sqlite").totals()["lifetime_hits"] == 1  # counters persist in the file
 
 

@@ -31,7 +31,7 @@ from rc1.config import DIMENSIONS
 from rc1.errors import Rc1Error
 from rc1.io import write_jsonl
 from rc1.scoring.base import JudgeRequest, JudgeResult
-from rc1.scoring.cache import JudgeCache
+from rc1.scoring.cache import JudgeCache, prompt_digest
 from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, TokenBucket, backoff_s
 from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, Transient, make_provider
 from rc1.scoring.settings import JudgeSettings, live_mode, resolve_unstable_variance, run_mode
@@ -133,7 +133,7 @@ class ScoringJudge:
         latency = [[] for _ in requests]  # ms of every provider reply obtained for the request
         jobs = []
         for i, req in enumerate(requests):
-            digest = req.digest()
+            digest = self.cache_key(req) if self.cache is not None else req.digest()
             for j, idx in enumerate(indices):
                 hit = self._cache_get(digest, idx) if (self.cache_mode == "readwrite" and not fresh) else None
                 if hit is not None:
@@ -165,6 +165,10 @@ class ScoringJudge:
     def _redact(self, text: str) -> str:
         redact = getattr(self._p, "_redact", None)
         return redact(text) if redact else text
+
+    def cache_key(self, req: JudgeRequest) -> str:
+        """The prompt digest of `req` as this judge would send it (rendered messages, sampling, endpoint)."""
+        return prompt_digest(JUDGE_SPEC_VERSION, self._p.endpoint(), self._p.request_body(req))
 
     def _cache_get(self, digest: str, idx: int):
         hit = self.cache.get(JUDGE_SPEC_VERSION, self.provider, self.model, digest, idx)

@@ -68,6 +68,10 @@ class Provider(Protocol):
 
     def complete(self, req: JudgeRequest, sample_index: int) -> Reply: ...
 
+    def request_body(self, req: JudgeRequest) -> dict[str, Any]: ...
+
+    def endpoint(self) -> dict[str, str]: ...
+
     def describe(self) -> dict[str, Any]: ...
 
 
@@ -127,13 +131,23 @@ class OpenAICompatibleProvider:
     def _redact(self, text: str) -> str:
         return text.replace(self._key, "***") if self._key and len(self._key) >= 4 else text
 
+    def endpoint(self) -> dict[str, str]:
+        """Who answers (a cache key part): provider, base URL without credentials, model."""
+        return {"provider": self.name, "base_url": safe_url(self.base_url), "model": self.model}
+
+    def request_body(self, req: JudgeRequest) -> dict[str, Any]:
+        """Exactly what one call sends: rendered messages + sampling settings (the cache key hashes it)."""
+        s = self._settings
+        body: dict[str, Any] = {"model": self.model, "messages": build_messages(req, s.context_chars),
+                                "temperature": s.temperature, "max_tokens": s.max_tokens}
+        if s.json_mode:
+            body["response_format"] = {"type": "json_object"}
+        return body
+
     def complete(self, req: JudgeRequest, sample_index: int) -> Reply:
         oa = self._openai
         s = self._settings
-        kwargs: dict[str, Any] = {"model": self.model, "messages": build_messages(req, s.context_chars),
-                                  "temperature": s.temperature, "max_tokens": s.max_tokens}
-        if s.json_mode:
-            kwargs["response_format"] = {"type": "json_object"}
+        kwargs = self.request_body(req)
         t0 = time.perf_counter()
         try:
             resp = self._client.chat.completions.create(**kwargs)
@@ -167,6 +181,12 @@ class HeuristicProvider:
     def describe(self) -> dict[str, Any]:
         return {"provider": self.name, "model": self.model, "base_url": "", "live": False,
                 "spec_version": JUDGE_SPEC_VERSION}
+
+    def endpoint(self) -> dict[str, str]:
+        return {"provider": self.name, "base_url": "", "model": self.model}
+
+    def request_body(self, req: JudgeRequest) -> dict[str, Any]:
+        return {"model": self.model, "messages": build_messages(req)}
 
     def complete(self, req: JudgeRequest, sample_index: int) -> Reply:
         from rc1.scoring.heuristic import heuristic_scores
