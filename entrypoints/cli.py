@@ -19,6 +19,7 @@ from pathlib import Path
 import click
 
 from rc1.errors import GateFailed, Rc1Error
+from rc1.redaction import scrub
 
 _LOG_TAIL: deque[str] = deque(maxlen=200)
 
@@ -72,10 +73,10 @@ def write_error_report(exc: BaseException) -> Path | None:
         from rc1.io import write_json
 
         write_json(path, {
-            "error": f"{type(exc).__name__}: {exc}",
-            "argv": sys.argv,
-            "trace": traceback.format_exception(exc),
-            "log_tail": list(_LOG_TAIL),
+            "error": scrub(f"{type(exc).__name__}: {exc}"),
+            "argv": [scrub(a) for a in sys.argv],
+            "trace": [scrub(line) for line in traceback.format_exception(exc)],
+            "log_tail": [scrub(line) for line in _LOG_TAIL],
         })
         return path
     except Exception:  # the report is best effort; the FATAL line is what matters
@@ -116,11 +117,11 @@ def main(argv: list[str] | None = None) -> None:
     try:
         cli.main(args=argv, standalone_mode=False, prog_name="rc1")
     except GateFailed as e:
-        print(f"rc1: gate failed: {e}", file=sys.stderr)
+        print(f"rc1: gate failed: {scrub(str(e))}", file=sys.stderr)
         print_checks_table(e.checks)
         sys.exit(2)
     except Rc1Error as e:
-        print(f"rc1: error: {e}", file=sys.stderr)
+        print(f"rc1: error: {scrub(str(e))}", file=sys.stderr)
         sys.exit(2)
     except click.exceptions.Abort:
         print("rc1: aborted", file=sys.stderr)
@@ -136,7 +137,8 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as e:
         report = write_error_report(e)
         logging.getLogger("rc1").debug("crash", exc_info=True)
-        print(f"FATAL: {type(e).__name__}: {e}" + (f" (details: {report})" if report else ""), file=sys.stderr)
+        print(f"FATAL: {type(e).__name__}: {scrub(str(e))}" + (f" (details: {report})" if report else ""),
+              file=sys.stderr)
         sys.exit(1)
 
 

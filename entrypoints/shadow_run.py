@@ -19,6 +19,7 @@ import click
 from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import load_gates, load_ppo_scale, load_weights
 from rc1.errors import Rc1Error
+from rc1.redaction import safe_url
 from rc1.io import read_json, read_jsonl, write_json, write_jsonl
 from rc1.reward import RewardParams, weights_check
 from rc1.tracking import run_mode, stage_run
@@ -125,7 +126,7 @@ def run_shadow_run(data_dir: str | None = None, n: int = 245, seed: int = 202508
     jd = judge.describe()
     params = {"n": len(records), "n_requested": n, "seed": seed, "stratify": stratify, "tag": tag or "",
               "shadow": shadow or "built", "data_dir": data_dir or "auto", "responder": responder, "k": k,
-              "responder_model": responder_model or "", "responder_base_url": responder_base_url or "",
+              "responder_model": responder_model or "", "responder_base_url": safe_url(responder_base_url or ""),
               "clarify_rate": clarify_rate,
               "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta,
               "judge_provider": jd["provider"], "judge_model": jd["model"], "judge_samples": jd["samples"],

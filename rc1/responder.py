@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from rc1.answers import extract_number, gold_yes_no, is_correct, normalize_answer
 from rc1.dialogue import analyze
 from rc1.errors import Rc1Error
+from rc1.redaction import safe_url, scrub
 from rc1.reward import seed_difficulty
 from rc1.tools import WikiIndex, calc, format_number
 
@@ -406,7 +407,8 @@ class EndpointResponder(_SampledResponder):
     """An OpenAI-compatible chat endpoint (vLLM, llama.cpp, Ollama, a hosted API) through the openai SDK.
 
     base_url / model / api key: arguments, else RESPONDER_BASE_URL / RESPONDER_MODEL / RESPONDER_API_KEY.
-    The key is never logged (describe() leaves it out).
+    The key is never logged (describe() leaves it out; errors go through rc1.redaction.scrub, and the base
+    URL loses user info and key-like query parameters wherever it is shown).
     """
 
     kind = "endpoint"
@@ -424,11 +426,12 @@ class EndpointResponder(_SampledResponder):
             raise Rc1Error("the endpoint responder needs --responder-base-url and --responder-model "
                            "(or RESPONDER_BASE_URL and RESPONDER_MODEL)")
         self.temperature, self.max_tokens = temperature, max_tokens
-        self.client = OpenAI(base_url=self.base_url, api_key=os.environ.get("RESPONDER_API_KEY") or "none",
+        self._key = os.environ.get("RESPONDER_API_KEY") or "none"
+        self.client = OpenAI(base_url=self.base_url, api_key=self._key,
                              timeout=timeout_s, max_retries=3)
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind, "k": self.k, "seed": self.seed, "model": self.model, "base_url": self.base_url,
+        return {"kind": self.kind, "k": self.k, "seed": self.seed, "model": self.model, "base_url": safe_url(self.base_url),
                 "temperature": self.temperature}
 
     def generate(self, messages: list[dict], sample: int) -> str:
@@ -439,7 +442,7 @@ class EndpointResponder(_SampledResponder):
                                                        temperature=self.temperature, max_tokens=self.max_tokens,
                                                        seed=self.seed * 1000 + sample)
         except openai.OpenAIError as e:
-            raise Rc1Error(f"responder endpoint {self.base_url}: {type(e).__name__}: {e}") from None
+            raise Rc1Error(scrub(f"responder endpoint {self.base_url}: {type(e).__name__}: {e}", self._key)) from None
         return resp.choices[0].message.content or ""
 
 

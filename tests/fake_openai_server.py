@@ -71,7 +71,8 @@ class FakeJudgeServer:
                  p_429: float = 0.0, p_500: float = 0.0, p_timeout: float = 0.0, p_malformed: float = 0.0,
                  schedule: dict[int, str] | None = None, retry_after: str | None = "1", retry_after_ms: bool = True,
                  timeout_delay_s: float = 2.0, seed: int = 0, reject_all_keys: bool = False, max_requests: int = 20000,
-                 max_lifetime_s: float = 120.0, fixed_scores: dict[str, float] | None = None):
+                 max_lifetime_s: float = 120.0, fixed_scores: dict[str, float] | None = None, echo_key: bool = False):
+        self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64)
         self.fixed_scores = fixed_scores   # every ok reply carries these scores (another model, same name)
         self.bodies: list[dict] = []       # received request bodies (first 5000)
         self.rate_limit, self.delay_s = rate_limit, delay_s
@@ -224,7 +225,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(429, b'{"error": {"message": "injected 429", "type": "rate_limit"}}', hdrs)
             return
         if kind == "401":
-            self._send(401, b'{"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}')
+            msg = "Incorrect API key provided"
+            if srv.echo_key:   # a careless server: the key back in three spellings
+                import base64
+                import urllib.parse
+                key = headers.get("authorization", "").removeprefix("Bearer ")
+                msg += (f": {key.upper()} (url {urllib.parse.quote(key, safe='')}, "
+                        f"b64 {base64.b64encode(key.encode()).decode()})")
+            self._send(401, json.dumps({"error": {"message": msg, "type": "invalid_request_error"}}).encode())
             return
         if kind == "500":
             self._send(500, b'{"error": {"message": "injected server error"}}')

@@ -30,6 +30,7 @@ from tqdm import tqdm
 from rc1.config import DIMENSIONS
 from rc1.errors import Rc1Error
 from rc1.io import write_jsonl
+from rc1.redaction import scrub
 from rc1.scoring.base import JudgeRequest, JudgeResult
 from rc1.scoring.cache import JudgeCache, prompt_digest
 from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, TokenBucket, backoff_s
@@ -164,7 +165,7 @@ class ScoringJudge:
 
     def _redact(self, text: str) -> str:
         redact = getattr(self._p, "_redact", None)
-        return redact(text) if redact else text
+        return redact(text) if redact else scrub(text)
 
     def cache_key(self, req: JudgeRequest) -> str:
         """The prompt digest of `req` as this judge would send it (rendered messages, sampling, endpoint)."""

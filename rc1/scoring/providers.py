@@ -5,7 +5,8 @@ A provider answers one call for one sample of one request with the raw reply tex
 typed so the judge's retry layer can act on them: RateLimited (429, with Retry-After), Transient
 (5xx, timeouts, connection errors: back off and retry) and Fatal (auth, unknown model, bad request:
 no retry). The SDK's own retries are off (max_retries=0) so attempts do not multiply.
-API keys are held by the provider only: describe() and every error message leave them out.
+API keys are held by the provider only: describe() and every error message leave them out
+(rc1.redaction: any letter case, URL-encoded, base64; URLs lose user info and key-like parameters).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ import os
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
-from urllib.parse import urlsplit, urlunsplit
 
 from rc1.errors import Rc1Error
+from rc1.redaction import safe_url, scrub
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.settings import JudgeSettings
 from rc1.scoring.spec import JUDGE_SPEC_VERSION, build_messages
@@ -103,15 +104,6 @@ def parse_retry_after(headers: Any, now: float | None = None) -> float | None:
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
-def safe_url(url: str) -> str:
-    """The base URL without user info or query (either could carry a credential)."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
-
-
 class OpenAICompatibleProvider:
     live = True
 
@@ -129,7 +121,8 @@ class OpenAICompatibleProvider:
                 "spec_version": JUDGE_SPEC_VERSION}
 
     def _redact(self, text: str) -> str:
-        return text.replace(self._key, "***") if self._key and len(self._key) >= 4 else text
+        """The key in any case, URL-encoded or base64, and credentials in URLs, masked."""
+        return scrub(text, self._key)
 
     def endpoint(self) -> dict[str, str]:
         """Who answers (a cache key part): provider, base URL without credentials, model."""
