@@ -21,7 +21,7 @@ TOOLS = ("wiki", "calc")
 # ---------------------------------------------------------------- calc
 MAX_EXPRESSION_CHARS = 400
 MAX_EXPONENT = 64
-MAX_ABS_VALUE = 1e18
+MAX_ABS_VALUE = 1e18   # every number written, every intermediate and the result: |x| <= 1e18 and finite
 MAX_NODES = 200
 
 _BINARY = {
@@ -40,11 +40,20 @@ class _CalcError(ValueError):
     pass
 
 
+def _bounded(value: int | float, what: str) -> int | float:
+    """Finite and within MAX_ABS_VALUE, else a _CalcError (1e999 is inf, 1e999-1e999 is nan)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _CalcError(f"{what} is not a finite number")
+    if abs(value) > MAX_ABS_VALUE:
+        raise _CalcError(f"{what} is too large (limit {MAX_ABS_VALUE:g})")
+    return value
+
+
 def _eval_node(node: ast.AST) -> int | float:
     if isinstance(node, ast.Expression):
         return _eval_node(node.body)
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return node.value
+        return _bounded(node.value, "number")
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         return _UNARY[type(node.op)](_eval_node(node.operand))
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
@@ -62,9 +71,7 @@ def _eval_node(node: ast.AST) -> int | float:
             raise _CalcError("division by zero") from None
         if isinstance(value, complex):
             raise _CalcError("result is not a real number")
-        if abs(value) > MAX_ABS_VALUE:
-            raise _CalcError("result is too large")
-        return value
+        return _bounded(value, "result")
     what = type(node).__name__
     if isinstance(node, ast.Name):
         what = f"name {node.id!r}"
@@ -93,7 +100,8 @@ def calc(expression: str) -> str:
         expression: Numbers with + - * / // % ** and parentheses, for example "(48 / 2) + 48".
 
     Returns:
-        The numeric result as text, or a message starting with "error:" when the expression is not allowed.
+        The numeric result as text, or a message starting with "error:" when the expression is not allowed
+        (more than 400 characters, names or calls, numbers or results beyond 1e18 in size, or not finite).
     """
     if not isinstance(expression, str) or not expression.strip():
         return "error: empty expression"
@@ -115,6 +123,7 @@ def calc(expression: str) -> str:
 
 
 # ---------------------------------------------------------------- wiki
+MAX_QUERY_CHARS = 500   # a longer query is refused before it is tokenized (a 5M-character query took 20 s)
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 
@@ -149,6 +158,8 @@ class WikiIndex:
         return sorted(range(len(self.paragraphs)), key=lambda i: (-round(float(scores[i]), 9), -overlap[i], i))
 
     def search(self, query: str, k: int = 2) -> str:
+        if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
+            return f"error: query longer than {MAX_QUERY_CHARS} characters; use a few keywords"
         if not isinstance(query, str) or not bm25_tokens(query):
             return "error: empty query"
         if self._bm25 is None:

@@ -36,6 +36,11 @@ def test_calc_evaluates_arithmetic(expr, want):
     ("1 +", "cannot parse"),
     ("", "empty"),
     ("1+" * 300 + "1", "longer than"),
+    ("1e999", "not a finite number"),
+    ("1e999 - 1e999", "not a finite number"),
+    ("-1e999 * 0", "not a finite number"),
+    ("100000000000000000000 - 99999999999999999999", "too large"),   # numbers past 1e18, not only results
+    ("1e17 * 100", "too large"),
 ])
 def test_calc_refuses_with_an_error_string(expr, why):
     out = calc(expr)
@@ -73,3 +78,12 @@ def test_run_tool_dispatches_and_never_raises():
     assert run_tool("search", {"q": "x"}, CONTEXT).startswith("error: unknown tool")
     assert run_tool("calc", {"expr": "1"}, None).startswith("error:")
     assert run_tool("wiki", "Vistula", CONTEXT).startswith("error:")
+
+
+def test_wiki_refuses_an_overlong_query():
+    from rc1.tools import MAX_QUERY_CHARS
+
+    out = WikiIndex(CONTEXT).search("Curie " * 1_000_000)
+    assert out.startswith("error:") and str(MAX_QUERY_CHARS) in out
+    assert run_tool("wiki", {"query": "x" * (MAX_QUERY_CHARS + 1)}, CONTEXT).startswith("error:")
+    assert "Marie Curie" in WikiIndex(CONTEXT).search("Curie Warsaw " * 30)   # 360 characters: fine

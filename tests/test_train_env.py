@@ -68,3 +68,21 @@ def test_seed_prompt_ends_with_the_users_turn():
     assert [m["role"] for m in msgs] == ["system", "user"]
     with_tool = {**SEED, "dialogue": SEED["dialogue"] + [{"role": "tool", "name": "wiki", "content": "x"}]}
     assert seed_prompt(with_tool)[-1]["role"] == "user"
+
+
+def test_an_empty_ask_user_is_not_a_clarification():
+    from rc1.train.env import EMPTY_QUESTION
+
+    for question in ("", "   ", None):
+        env = env_for(SEED)
+        assert env.ask_user(question) == EMPTY_QUESTION          # the hidden info is not given away
+        assert env.calls == [("ask_user", {"question": question}, EMPTY_QUESTION)]
+    completion = [
+        {"role": "assistant", "content": "Let me ask.", "tool_calls": [
+            {"type": "function", "function": {"name": "ask_user", "arguments": {"question": ""}}}]},
+        {"role": "tool", "name": "ask_user", "content": EMPTY_QUESTION},
+        {"role": "assistant", "content": "Answer: France"},
+    ]
+    dialogue = SEED["dialogue"] + to_rc1_dialogue([], completion)
+    stats = analyze(dialogue, len(SEED["dialogue"]))
+    assert (stats.clarifications, stats.tool_calls, stats.answered) == (0, 1, True)

@@ -20,6 +20,7 @@ from rc1.tools import WikiIndex, calc as _calc
 ASK_USER = "ask_user"
 NOTHING_TO_ADD = "I have nothing to add; everything you need is in my question."
 BUDGET_EXHAUSTED = "error: turn budget exhausted; give your final answer now."
+EMPTY_QUESTION = "error: ask_user needs a question; nothing was asked."
 
 
 def seed_prompt(seed: dict) -> list[dict]:
@@ -96,9 +97,16 @@ class Rc1Env:
         """
         if not self._budget_left():
             return BUDGET_EXHAUSTED
+        if not asked(question):   # not a clarification: no hidden info, counted as a failed tool call
+            return self._record(ASK_USER, {"question": question}, EMPTY_QUESTION)
         hidden = self.seed.get("hidden_info")
         reply = str(hidden) if self.seed.get("needs_clarification") and hidden else NOTHING_TO_ADD
         return self._record(ASK_USER, {"question": question}, reply)
+
+def asked(question: Any) -> bool:
+    """An ask_user call is a clarifying question only when it asks something (a non-blank string)."""
+    return isinstance(question, str) and bool(question.strip())
+
 
 def dispatch_tool(env: Rc1Env, name: str, arguments: dict) -> str:
     """Run a parsed tool call on `env` (evaluation's own rollout loop; TRL calls the methods directly).
@@ -151,8 +159,9 @@ def to_rc1_dialogue(prompt: list[dict], completion: list[dict]) -> list[dict]:
             i += 1
         results += ["error: no result"] * (len(calls) - len(results))
         content = msg.get("content") or ""
-        tool_pairs = [(c, r) for c, r in zip(calls, results) if c[0] != ASK_USER]
-        asks = [(c, r) for c, r in zip(calls, results) if c[0] == ASK_USER]
+        is_ask = [c[0] == ASK_USER and asked(c[1].get("question")) for c in calls]
+        tool_pairs = [(c, r) for c, r, ask in zip(calls, results, is_ask) if not ask]
+        asks = [(c, r) for c, r, ask in zip(calls, results, is_ask) if ask]
         if not calls:
             out.append({"role": "assistant", "content": content})
             continue
@@ -162,7 +171,7 @@ def to_rc1_dialogue(prompt: list[dict], completion: list[dict]) -> list[dict]:
             out.extend({"role": "tool", "name": n, "content": r} for (n, _), r in tool_pairs)
             content = ""
         for (_, args), reply in asks:
-            question = str(args.get("question") or content or "").strip()
+            question = args["question"].strip()
             out.append({"role": "assistant", "content": question})
             out.append({"role": "user", "content": reply})
             content = ""
