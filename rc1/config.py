@@ -1,5 +1,9 @@
 """Pydantic models for every file under configs/, and one loader that turns any problem into a
-single line naming the file, the key and what was wrong (Rc1Error, exit 2)."""
+single line naming the file, the key and what was wrong (Rc1Error, exit 2).
+
+Strict: no lax coercion (`steps: true` or `steps: 2.5` is not an integer, `"0.1"` is not a number,
+`yes` is not a string), no non-finite number (`.inf`, `.nan`) anywhere, and thresholds that would
+switch a check off are refused (e.g. weights.sum_tolerance above 1e-3)."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ CONFIG_DIR = Path("configs")
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 # ---------------------------------------------------------------- gates.yaml
@@ -27,6 +31,11 @@ class ShadowGate(Strict):
     n: int = Field(245, gt=0)
     seed: int = 20250820
     stratify: bool = True
+
+
+def _ordered(lo: float, hi: float, what: str) -> None:
+    if lo > hi:
+        raise ValueError(f"{what}: the lower bound {lo:g} is above the upper bound {hi:g}")
 
 
 class ValidatePoolGate(Strict):
@@ -41,7 +50,12 @@ class ValidatePoolGate(Strict):
     leak_ngram: int = Field(ge=1)
     leak_sim: float = Field(gt=0, le=1)
     leak_count_max: int = Field(ge=0)
-    mix_tolerance_pp: float = Field(ge=0)
+    mix_tolerance_pp: float = Field(ge=0, le=100)
+
+    @model_validator(mode="after")
+    def _sane(self):
+        _ordered(self.len_tokens_min, self.len_tokens_max, "len_tokens_min/len_tokens_max")
+        return self
 
 
 class DifficultyGate(Strict):
@@ -55,8 +69,8 @@ class DifficultyGate(Strict):
 
 
 class WeightsGate(Strict):
-    max_each: float = Field(gt=0, le=1)
-    sum_tolerance: float = Field(gt=0)
+    max_each: float = Field(ge=1 / 7, le=1)           # below 1/7 no seven weights can sum to 1
+    sum_tolerance: float = Field(gt=0, le=1e-3)       # a looser tolerance would let 1.1 pass as 1
 
 
 class ProbeGate(Strict):
@@ -76,6 +90,12 @@ class ConfigCheckGate(Strict):
     seeds_min: int = Field(ge=1)
     finetune: Literal["qlora", "lora"]
     mix: dict[str, float]
+
+    @model_validator(mode="after")
+    def _sane(self):
+        _ordered(self.target_kl_min, self.target_kl_max, "target_kl_min/target_kl_max")
+        check_mix(self.mix, what="mix", known=TASKS)
+        return self
 
 
 class ResourcesGate(Strict):
@@ -311,6 +331,12 @@ def load_config(path: str | Path, model: type[M]) -> M:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise Rc1Error(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise Rc1Error(f"{path}: is a directory, not a config file") from None
+    except UnicodeDecodeError as e:
+        raise Rc1Error(f"{path}: not UTF-8 text (byte {e.start})") from None
+    except OSError as e:
+        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     try:
         raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as e:

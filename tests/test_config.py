@@ -66,3 +66,62 @@ def test_cli_exit_2_with_one_line_for_a_bad_config(tmp_path, monkeypatch, capsys
     err = capsys.readouterr().err.strip()
     assert e.value.code == 2 and "Traceback" not in err
     assert err.startswith("rc1: error: configs/ppo_scale.yaml: key ") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ("learning_rate: ", "learning_rate: .inf #", "ppo.learning_rate"),
+    ("temperature: ", "temperature: .nan #", "ppo.temperature"),
+    ("steps: ", "steps: true #", "ppo.steps"),
+    ("steps: ", "steps: 2.5 #", "ppo.steps"),
+    ("batch_size: ", "batch_size: '8' #", "ppo.batch_size"),
+])
+def test_non_finite_numbers_and_lax_coercions_are_refused(tmp_path, old, new, key):
+    text = (CONFIGS / "ppo_scale.yaml").read_text()
+    assert old in text
+    bad = tmp_path / "ppo.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(Rc1Error, match=f"key '{key}'"):
+        load_ppo_scale(bad)
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ("sum_tolerance: 1.0e-6", "sum_tolerance: 0.5", "weights.sum_tolerance"),
+    ("distinct_2_min: 0.60", "distinct_2_min: .inf", "validate_pool.distinct_2_min"),
+    ("corr_improve_pct_min: 10.0", "corr_improve_pct_min: -.inf", "shadow_run.corr_improve_pct_min"),
+    ("len_tokens_min: 64", "len_tokens_min: 5000", "validate_pool"),
+    ("target_kl_min: 0.02", "target_kl_min: 0.5", "config_check"),
+])
+def test_thresholds_that_would_switch_a_check_off_are_refused(tmp_path, old, new, key):
+    text = (CONFIGS / "gates.yaml").read_text()
+    assert old in text
+    bad = tmp_path / "gates.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(Rc1Error, match=f"key '{key}"):
+        load_gates(bad)
+
+
+def test_unreadable_config_paths_exit_2_naming_the_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    shutil.copytree(CONFIGS, tmp_path / "configs")
+    (tmp_path / "latin1.yaml").write_bytes("simulate: caf\xe9\n".encode("latin-1"))
+    (tmp_path / "adir.yaml").mkdir()
+    for path, why in (("latin1.yaml", "not UTF-8"), ("adir.yaml", "is a directory")):
+        with pytest.raises(SystemExit) as e:
+            main(["check-config", "--mode", "prod", "--config", path])
+        err = capsys.readouterr().err.strip()
+        assert e.value.code == 2 and err == f"rc1: error: {path}: {why}" + err.split(why, 1)[1]
+        assert len(err.splitlines()) == 1
+
+
+def test_scorer_env_numbers_are_bounded(monkeypatch):
+    from rc1.scoring.settings import JudgeSettings
+
+    for var, value in (("SCORER_TIMEOUT_S", "inf"), ("SCORER_RATE", "nan"), ("SCORER_RATE", "1e308"),
+                       ("SCORER_BURST", "0"), ("SCORER_TPM", "-5"), ("SCORER_TIMEOUT_S", "86400")):
+        monkeypatch.setenv(var, value)
+        with pytest.raises(Rc1Error, match=var):
+            JudgeSettings.from_env()
+        monkeypatch.delenv(var)
+    monkeypatch.setenv("SCORER_RATE", "2.5")
+    assert JudgeSettings.from_env().rate == 2.5

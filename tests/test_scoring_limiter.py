@@ -5,6 +5,10 @@ import random
 import threading
 import time
 
+import pytest
+
+from rc1.errors import Rc1Error
+
 from rc1.scoring.limiter import AdaptiveConcurrency, TokenBucket, backoff_s
 from rc1.scoring.providers import parse_retry_after
 
@@ -92,3 +96,40 @@ def test_backoff_grows_and_is_capped():
     rng = random.Random(0)
     assert all(0.125 <= backoff_s(1, 0.5, 10, rng) <= 0.5 for _ in range(50))
     assert all(2.5 <= backoff_s(8, 0.5, 10, rng) <= 10 for _ in range(50))
+
+
+def test_token_budget_paces_by_tokens_per_minute():
+    from rc1.scoring.limiter import token_budget
+
+    clk = FakeClock()
+    b = token_budget(6000, clock=clk, sleep=clk.sleep)   # 100 tokens/s, one minute's worth up front
+    b.acquire(4000)
+    b.acquire(2000)
+    assert clk.t == 0.0
+    b.acquire(1000)                                       # empty: waits for 1000 tokens at 100/s
+    assert abs(clk.t - 10.0) < 1e-6
+    b.acquire(50_000)                                     # above the capacity: waits for a full minute, never forever
+    assert abs(clk.t - 70.0) < 1e-6
+
+
+def test_scorer_tpm_budgets_prompt_tokens_plus_max_tokens(fake_judge_server, scorer_env, monkeypatch):
+    from rc1.scoring.base import JudgeRequest
+    from rc1.scoring.judge import make_judge
+    from rc1.text import count_tokens
+
+    srv = fake_judge_server()
+    monkeypatch.setenv("SCORER_TPM", "1000000")
+    judge = make_judge("openai-compatible", "m", base_url=srv.url, api_key="k", cache=False)
+    req = JudgeRequest(item_id="i", candidate_id="c", task="gsm8k", question="What is 2 + 2?", gold_answer="4",
+                       needs_clarification=False, dialogue=({"role": "assistant", "content": "Answer: 4"},))
+    cost = judge._token_cost(req)
+    msgs = judge._p.request_body(req)["messages"]
+    assert cost == sum(count_tokens(m["content"]) + 4 for m in msgs) + judge.settings.max_tokens
+    t0 = time.monotonic()
+    judge.score_many([req], progress=False)                # K=3 calls
+    elapsed = time.monotonic() - t0
+    left = judge.token_budget._tokens
+    assert 1_000_000 - 3 * cost - 1 <= left <= 1_000_000 - 3 * cost + elapsed * 1_000_000 / 60 + 1
+    monkeypatch.setenv("SCORER_TPM", "inf")
+    with pytest.raises(Rc1Error, match="SCORER_TPM"):
+        make_judge("openai-compatible", "m", base_url=srv.url, api_key="k", cache=False)

@@ -31,9 +31,10 @@ from rc1.config import DIMENSIONS
 from rc1.errors import Rc1Error
 from rc1.io import write_jsonl
 from rc1.redaction import scrub
+from rc1.text import count_tokens
 from rc1.scoring.base import JudgeRequest, JudgeResult
 from rc1.scoring.cache import JudgeCache, prompt_digest
-from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, TokenBucket, backoff_s
+from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, TokenBucket, backoff_s, token_budget
 from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, Transient, make_provider
 from rc1.scoring.settings import JudgeSettings, live_mode, resolve_unstable_variance, run_mode
 from rc1.scoring.spec import JUDGE_SPEC_VERSION, MalformedReply, parse_reply
@@ -62,6 +63,7 @@ class ScoringJudge:
         s = self.settings
         self.bucket = TokenBucket(s.rate, s.burst, decrease=s.rate_decrease, increase=s.rate_increase,
                                   cooldown_s=s.throttle_cooldown_s)
+        self.token_budget = token_budget(s.tpm) if s.tpm else None   # SCORER_TPM
         self.concurrency = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency,
                                                s.window, s.shrink_429_ratio, s.grow_after)
         self.calls = CallStats()
@@ -201,10 +203,13 @@ class ScoringJudge:
             self.calls.record("ok", reply.latency_ms, billable=False)
             return reply
         err: Exception | None = None
+        cost = self._token_cost(req) if self.token_budget else 0
         for attempt in range(1, s.max_attempts + 1):
             if self._circuit:
                 raise SampleFailed(self._circuit)
             with self.concurrency.slot():
+                if self.token_budget:
+                    self.token_budget.acquire(cost)
                 self.bucket.acquire()
                 try:
                     reply = self._p.complete(req, idx)
@@ -246,6 +251,12 @@ class ScoringJudge:
                     wait += self._rng.uniform(0, 0.1 * wait + 0.01)  # never earlier than asked
             time.sleep(wait)
         raise SampleFailed(f"{err} (gave up after {s.max_attempts} attempts)")
+
+    def _token_cost(self, req: JudgeRequest) -> int:
+        """What one call counts against SCORER_TPM: the prompt's tokens (rc1.text.count_tokens over the
+        rendered messages) plus max_tokens, the most the reply may use."""
+        messages = self._p.request_body(req).get("messages") or []
+        return sum(count_tokens(m.get("content") or "") + 4 for m in messages) + self.settings.max_tokens
 
     # ------------------------------------------------------------ results
     def _aggregate(self, req: JudgeRequest, samples: list, errors: list[str], latencies: list[float]) -> JudgeResult:

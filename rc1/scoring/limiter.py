@@ -2,7 +2,9 @@
 adaptive concurrency limit driven by the recent 429 ratio, backoff with jitter, and call counters.
 
 - TokenBucket(rate, burst): acquire() blocks until a token is there; the rate backs off on 429s
-  and recovers on answered calls (AIMD), never above the configured rate.
+  and recovers on answered calls (AIMD), never above the configured rate. acquire(cost) takes
+  `cost` tokens at once: `token_budget(tpm)` is a bucket of LLM tokens per minute (SCORER_TPM), each
+  call costing its prompt's token count plus max_tokens, as providers state their limits.
 - AdaptiveConcurrency(min, max, initial): a semaphore whose size halves when the 429 ratio of the
   last `window` outcomes exceeds `shrink_ratio`, and grows by one after `grow_after` clean outcomes.
   After a change it waits for half a window of fresh outcomes before judging again.
@@ -44,14 +46,17 @@ class TokenBucket:
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
         self._last = now
 
-    def acquire(self) -> None:
+    def acquire(self, cost: float = 1.0) -> None:
+        """Block until `cost` tokens are there and take them (a cost above the capacity waits for a full
+        bucket and takes it all, so one huge request cannot wait forever)."""
+        cost = min(float(cost), float(self.burst))
         while True:
             with self._lock:
                 self._refill()
-                if self._tokens >= 1.0 - 1e-9:  # tolerance: float refill must not spin on 0.999...
-                    self._tokens -= 1.0
+                if self._tokens >= cost - 1e-9:  # tolerance: float refill must not spin on 0.999...
+                    self._tokens -= cost
                     return
-                wait = (1.0 - self._tokens) / self.rate
+                wait = (cost - self._tokens) / self.rate
             self._sleep(wait)
 
     def throttled(self, cut: bool = True) -> None:
@@ -70,6 +75,11 @@ class TokenBucket:
             if self.rate < self.rate_max:
                 self._refill()
                 self.rate = min(self.rate_max, self.rate + self.increase * self.rate_max)
+
+
+def token_budget(tpm: int, clock=time.monotonic, sleep=time.sleep) -> TokenBucket:
+    """A tokens-per-minute budget: capacity one minute's worth, refilled continuously (tpm / 60 per s)."""
+    return TokenBucket(tpm / 60.0, tpm, clock=clock, sleep=sleep)
 
 
 class AdaptiveConcurrency:

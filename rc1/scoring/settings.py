@@ -18,37 +18,46 @@ from rc1.errors import Rc1Error
 DEFAULT_UNSTABLE_VARIANCE = 0.08
 
 
+ENV_VARS = {"rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
+            "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM"}
+
+
 class JudgeSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Every number is finite and bounded (allow_inf_nan=False plus an upper bound on each field), so
+    `SCORER_TIMEOUT_S=inf` or `SCORER_RATE=1e308` is refused with the variable's name."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     samples: int = Field(3, ge=1, le=10, description="K judge samples per request (median per dimension)")
     temperature: float = Field(0.7, gt=0, le=2, description="sampling temperature of live judge calls")
-    max_tokens: int = Field(400, gt=0)
+    max_tokens: int = Field(400, gt=0, le=32768)
     json_mode: bool = Field(True, description="send response_format=json_object")
-    context_chars: int = Field(4000, ge=0, description="context excerpt length in the prompt")
+    context_chars: int = Field(4000, ge=0, le=200_000, description="context excerpt length in the prompt")
     unstable_variance: float | None = Field(None, gt=0, description="None: gates.yaml scoring.unstable_variance_max")
     unstable_policy: Literal["downweight", "rescore"] = "downweight"
     unstable_weight: float = Field(0.5, ge=0, le=1)
-    malformed_retries: int = Field(2, ge=0, description="extra calls after a malformed reply, per sample")
-    max_attempts: int = Field(6, ge=1, description="provider calls per sample on 429/5xx/timeouts")
-    circuit_after: int = Field(20, ge=1, description="this many 5xx/timeouts/connection errors in a row: stop")
-    rate: float = Field(8.0, gt=0, description="token bucket refill, requests per second")
-    burst: int = Field(4, ge=1, description="token bucket capacity")
+    malformed_retries: int = Field(2, ge=0, le=10, description="extra calls after a malformed reply, per sample")
+    max_attempts: int = Field(6, ge=1, le=50, description="provider calls per sample on 429/5xx/timeouts")
+    circuit_after: int = Field(20, ge=1, le=10_000, description="this many 5xx/timeouts/connection errors in a row: stop")
+    rate: float = Field(8.0, gt=0, le=10_000, description="token bucket refill, requests per second")
+    tpm: int | None = Field(None, ge=100, le=100_000_000,
+                            description="tokens per minute (prompt + max_tokens per call); None: no token budget")
+    burst: int = Field(4, ge=1, le=10_000, description="token bucket capacity")
     rate_cut_429_ratio: float = Field(0.05, ge=0, le=1, description="cut the rate on a 429 above this 429 ratio")
     rate_decrease: float = Field(0.9, gt=0, le=1, description="rate factor of a cut (at most once per cooldown)")
     rate_increase: float = Field(0.001, gt=0, le=1, description="fraction of `rate` regained per answered call")
-    throttle_cooldown_s: float = Field(0.2, ge=0, description="429s closer together count as one cut")
-    min_concurrency: int = Field(2, ge=1)
-    max_concurrency: int = Field(8, ge=1)
-    initial_concurrency: int = Field(4, ge=1)
-    window: int = Field(20, ge=4, description="recent outcomes the 429 ratio is computed over")
+    throttle_cooldown_s: float = Field(0.2, ge=0, le=60, description="429s closer together count as one cut")
+    min_concurrency: int = Field(2, ge=1, le=256)
+    max_concurrency: int = Field(8, ge=1, le=256)
+    initial_concurrency: int = Field(4, ge=1, le=256)
+    window: int = Field(20, ge=4, le=10_000, description="recent outcomes the 429 ratio is computed over")
     shrink_429_ratio: float = Field(0.20, gt=0, le=1, description="shrink concurrency above this 429 ratio")
-    grow_after: int = Field(20, ge=1, description="clean outcomes before concurrency grows by one")
-    timeout_s: float = Field(60.0, gt=0, description="per HTTP call")
-    backoff_base_s: float = Field(0.5, gt=0)
-    backoff_max_s: float = Field(20.0, gt=0)
-    max_retry_after_s: float = Field(120.0, gt=0, description="a longer Retry-After fails the sample")
-    cache_ttl_days: float = Field(14.0, gt=0)
+    grow_after: int = Field(20, ge=1, le=10_000, description="clean outcomes before concurrency grows by one")
+    timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP call")
+    backoff_base_s: float = Field(0.5, gt=0, le=60)
+    backoff_max_s: float = Field(20.0, gt=0, le=600)
+    max_retry_after_s: float = Field(120.0, gt=0, le=3600, description="a longer Retry-After fails the sample")
+    cache_ttl_days: float = Field(14.0, gt=0, le=3650)
 
     @model_validator(mode="after")
     def _bounds(self):
@@ -58,17 +67,18 @@ class JudgeSettings(BaseModel):
 
     @classmethod
     def from_env(cls, **overrides) -> "JudgeSettings":
-        """Defaults, then SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE, then overrides."""
-        env = {"rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
-               "json_mode": "SCORER_JSON_MODE"}
-        values = {k: os.environ[v] for k, v in env.items() if os.environ.get(v, "").strip()}
+        """Defaults, then SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE / SCORER_TPM,
+        then overrides. A bad value is an Rc1Error naming the variable."""
+        values = {k: os.environ[v].strip() for k, v in ENV_VARS.items() if os.environ.get(v, "").strip()}
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:
             return cls.model_validate(values)
         except ValidationError as e:
             err = e.errors()[0]
             key = ".".join(str(p) for p in err["loc"])
-            raise Rc1Error(f"judge settings: {key}: {err['msg']}") from None
+            where = ENV_VARS[key] if key in ENV_VARS and key not in overrides and key in values else key
+            shown = f"={values[key]!r}" if key in values else ""
+            raise Rc1Error(f"judge settings: {where}{shown}: {err['msg']}") from None
 
 
 def resolve_unstable_variance(settings: JudgeSettings, gates_path: str | Path | None = "configs/gates.yaml") -> float:
