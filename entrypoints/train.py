@@ -21,10 +21,10 @@ import click
 
 from entrypoints._common import INT, quiet_trl_deprecations
 
-from rc1.config import PPOScale, load_ppo_scale, load_weights
+from rc1.config import PPOScale, Weights, load_gates, load_ppo_scale, load_weights
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
-from rc1.records import seed_problem
+from rc1.records import seed_problem, task_problem
 from rc1.tracking import active_gate_run, run_mode, stage_run
 
 log = logging.getLogger("rc1.train")
@@ -51,20 +51,33 @@ def load_pool(path: str | Path) -> list[dict]:
 
 
 def load_fresh(path: str | Path | None) -> list[dict]:
-    """Fresh items for the non-pool share: Task records (turned into plain prompts) or Seeds."""
+    """Fresh items for the non-pool share: Task records (turned into plain prompts) or Seeds, each checked
+    by the pool's validators (rc1.records); a bad line names file and line (exit 2)."""
     if not path:
         return []
     from rc1.train.sampler import plain_seed
 
     out = []
     for lineno, row in enumerate(iter_jsonl(path), 1):
-        if "dialogue" in row:
-            out.append(row)
-        elif {"id", "task", "question", "answer"} <= set(row):
-            out.append(plain_seed(row))
-        else:
-            raise Rc1Error(f"{path}: record {lineno}: neither a seed nor a task record")
+        is_seed = isinstance(row, dict) and "dialogue" in row
+        problem = seed_problem(row) if is_seed else task_problem(row)
+        if problem:
+            raise Rc1Error(f"{path}: record {lineno}: {'seed' if is_seed else 'task record'}: {problem}")
+        out.append(row if is_seed else plain_seed(row))
     return out
+
+
+def check_weights(weights_path: str, gates_path: str = "configs/gates.yaml") -> Weights:
+    """weights.json as preflight's check-weights sees it (finite, non-negative, sum 1, cap); else exit 2."""
+    from rc1.reward import weights_check
+
+    weights = load_weights(weights_path)
+    failed = [c for c in weights_check(weights, load_gates(gates_path)) if not c["pass"]]
+    if failed:
+        c = failed[0]
+        raise Rc1Error(f"{weights_path}: weights fail preflight's check {c['name']}: {c['value']:.6g} "
+                       f"(needs {c['threshold']})")
+    return weights
 
 
 def default_pool(mode: str) -> str:
@@ -111,11 +124,11 @@ def export_adapter(ckpt: Path, dst: Path, base_info: dict) -> Path:
     return dst
 
 
-def build_reward_model(ppo: PPOScale, weights_path: str):
+def build_reward_model(ppo: PPOScale, weights: Weights):
     from rc1.reward import RewardModel, RewardParams
     from rc1.scoring.judge import make_judge
 
-    return RewardModel(make_judge(), load_weights(weights_path), RewardParams.from_config(ppo))
+    return RewardModel(make_judge(), weights, RewardParams.from_config(ppo))
 
 
 def _resume_meta(resume_from: str, **given: Any) -> tuple[Path, Path, dict, dict]:
@@ -156,6 +169,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
         max_steps = max_steps or meta.get("max_steps")
         fresh_path = fresh_path or meta.get("fresh")
     ppo = load_ppo_scale(config_path)
+    weights = check_weights(weights_path, gates_path or "configs/gates.yaml")   # validated as preflight does
     mode = os.environ.get("RUN_MODE") or ppo.run_mode
     seed = int(seed if seed is not None else ppo.seeds[0])
     pool_path = pool_path or default_pool(mode)
@@ -172,7 +186,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     fresh = load_fresh(fresh_path)
     plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod
     base = resolve_base(ppo.model.base, corpus_from_seeds(pool), seed=0)
-    reward_model = build_reward_model(ppo, weights_path)
+    reward_model = build_reward_model(ppo, weights)
     if not resume_from:
         write_json(out_dir / RUN_META, {"config": config_path, "seed": seed, "pool": str(pool_path),
                                         "max_steps": steps, "fresh": fresh_path, "base": ppo.model.base})

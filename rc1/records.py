@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from rc1.config import TASKS
+
 TASK_KEYS = ("id", "task", "question", "answer", "context", "supporting_facts", "facts", "decomposition")
 SEED_KEYS = ("id", "task", "source_id", "template_id", "role", "style", "dialogue", "needs_clarification",
              "hidden_info", "tools", "expected_tool_calls", "answer", "context")
@@ -66,8 +68,45 @@ def make_task(task: str, source_id: str, question: str, answer: str, *, context=
                 decomposition=decomposition or [])
 
 
+def context_problem(context: Any) -> str | None:
+    """Why `context` is not a list of [title, [sentences]] (or [title, text]) paragraphs, or None."""
+    if context is None:
+        return None
+    if not isinstance(context, list):
+        return "context must be a list of [title, [sentences]]"
+    for i, para in enumerate(context):
+        if not (isinstance(para, list) and len(para) == 2 and isinstance(para[0], str)):
+            return f"context[{i}] must be [title, [sentences]]"
+        body = para[1]
+        if not (isinstance(body, str) or (isinstance(body, list) and all(isinstance(x, str) for x in body))):
+            return f"context[{i}] sentences must be strings"
+    return None
+
+
+def _text_problem(row: dict, keys: tuple[str, ...]) -> str | None:
+    for k in keys:
+        if not isinstance(row.get(k), str) or not row[k].strip():
+            return f"{k} must be a non-empty string"
+    if row.get("task") not in TASKS:
+        return f"task {row.get('task')!r} is not one of {', '.join(TASKS)}"
+    return None
+
+
+def task_problem(row: Any) -> str | None:
+    """Why `row` is not a valid Task (id, task, question, answer, optional context), or None."""
+    if not isinstance(row, dict):
+        return "not a JSON object"
+    missing = [k for k in ("id", "task", "question", "answer") if k not in row]
+    if missing:
+        return f"missing key(s) {missing}"
+    if isinstance(row["answer"], (int, float)) and not isinstance(row["answer"], bool):
+        row = {**row, "answer": str(row["answer"])}
+    return _text_problem(row, ("id", "question", "answer")) or context_problem(row.get("context"))
+
+
 def seed_problem(row: Any) -> str | None:
-    """Why `row` is not a valid Seed, or None when it is (used by readers of rc1_seed.jsonl)."""
+    """Why `row` is not a valid Seed, or None when it is (used by every reader of rc1_seed.jsonl: preflight's
+    validators, `rc1 train`, the gate)."""
     if not isinstance(row, dict):
         return "not a JSON object"
     missing = [k for k in SEED_KEYS if k not in row]
@@ -80,5 +119,15 @@ def seed_problem(row: Any) -> str | None:
             return f"dialogue[{i}] must be {{role: {'|'.join(DIALOGUE_ROLES)}, content: str}}"
     if not isinstance(row["needs_clarification"], bool):
         return "needs_clarification must be true or false"
+    problem = _text_problem(row, ("id", "answer")) or context_problem(row["context"])
+    if problem:
+        return problem
+    if row["hidden_info"] is not None and not isinstance(row["hidden_info"], str):
+        return "hidden_info must be a string or null"
+    if not isinstance(row["tools"], list) or not all(isinstance(t, str) for t in row["tools"]):
+        return "tools must be a list of names"
+    calls = row["expected_tool_calls"]
+    if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str) for c in calls):
+        return "expected_tool_calls must be a list of {name, arguments}"
     return None
 

@@ -36,7 +36,11 @@ def weights_dict(weights: Weights | Mapping[str, float]) -> dict[str, float]:
     missing = [d for d in DIMENSIONS if d not in w]
     if missing:
         raise Rc1Error(f"weights: missing dimension(s) {missing}")
-    return {d: float(w[d]) for d in DIMENSIONS}
+    out = {d: float(w[d]) for d in DIMENSIONS}
+    bad = [d for d, v in out.items() if not math.isfinite(v)]
+    if bad:
+        raise Rc1Error(f"weights: {bad[0]} = {out[bad[0]]} is not a finite number")
+    return out
 
 
 def _dims(scores: Mapping[str, float]) -> list[float]:
@@ -189,7 +193,7 @@ class RewardModel:
     `prefix_lens[i]` (default: len(seed["dialogue"])) says where the episode starts, so clarifying
     questions are counted in the episode only.
 
-    A failed judge result gives None, never 0: TRL 1.16's GRPOTrainer turns a None into NaN, keeps it out
+    A failed judge result (or a reward that is not a finite number) gives None, never 0: TRL 1.16's GRPOTrainer turns a None into NaN, keeps it out
     of the group baseline and gives it zero advantage (a rollout with no learning signal). The counters
     `n_scored` / `n_failed` say how often that happened (training logs them). When more than
     `max_failed_frac` of one batch failed, `score` raises Rc1Error instead: a judge that mostly fails must
@@ -242,6 +246,9 @@ class RewardModel:
                                 res.error or "judge result without scores")
         reward = p.reward(res.scores, self.weights, needs_clarification=req.needs_clarification,
                           clarifications=clarifications, difficulty=req.difficulty)
+        if not math.isfinite(reward):   # a NaN/inf reward is a failed one: counted, and never a training signal
+            return RewardDetail(None, None, None, clarifications, penalty, factor, True, res.unstable, res.weight,
+                                f"non-finite reward {reward} from scores {dict(res.scores)}")
         return RewardDetail(reward, old_score(res.scores), dict(res.scores), clarifications, penalty, factor, False,
                             res.unstable, res.weight)
 
