@@ -212,9 +212,14 @@ class JudgeCache:
         return self._retry(run, self.lock_wait_s)
 
     def _enqueue(self, sql: str, args: tuple) -> None:
+        """Queue a write and try it once; never raises (a damaged file surfaces on reads and at close,
+        where what is queued goes to the pending file)."""
         with self._qlock:
             self._queue.append((sql, args))
-        self.flush(wait_s=0.0)
+        try:
+            self.flush(wait_s=0.0)
+        except CacheCorrupt:
+            pass
 
     def flush(self, wait_s: float = 0.0) -> bool:
         """Write the queued rows (one transaction); True when the queue is empty. wait_s: how long to keep
@@ -342,8 +347,9 @@ class JudgeCache:
     def record_bad(self, spec: str, provider: str, model: str, req: JudgeRequest, kind: str, detail: str = "") -> None:
         self._enqueue(_PUT_BAD, (spec, provider, model, req.digest(), kind, request_to_json(req), detail, time.time()))
 
-    def clear_bad(self, spec: str, digest: str) -> int:
-        return self._now_write("DELETE FROM bad WHERE spec=? AND digest=?", (spec, digest))
+    def clear_bad(self, spec: str, digest: str) -> None:
+        """Forget a failed/unstable record once the request scored cleanly (queued like every scoring write)."""
+        self._enqueue("DELETE FROM bad WHERE spec=? AND digest=?", (spec, digest))
 
     def delete_bad(self, spec: str, provider: str, model: str, digest: str) -> int:
         return self._now_write("DELETE FROM bad WHERE spec=? AND provider=? AND model=? AND digest=?",
