@@ -56,7 +56,7 @@ def test_another_server_temperature_or_rubric_is_another_key(fake_judge_server, 
     judge(b, path, temperature=0.3).score_many(reqs(3), progress=False)   # other sampling settings
     assert b.stats()["requests"] == 6
     judge(b, path, context_chars=100).score_many(reqs(3), progress=False)  # other rendering (no context: same)
-    monkeypatch.setattr(spec, "SYSTEM_PROMPT", spec.SYSTEM_PROMPT.replace("strict", "lenient"))  # rubric edited
+    monkeypatch.setattr(spec, "SYSTEM_PROMPT", spec.SYSTEM_PROMPT + "\n- correctness: half credit for close")  # rubric edited
     judge(b, path).score_many(reqs(3), progress=False)
     assert b.stats()["requests"] == 9
     # the digest is of what the server received
