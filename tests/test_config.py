@@ -68,36 +68,27 @@ def test_cli_exit_2_with_one_line_for_a_bad_config(tmp_path, monkeypatch, capsys
     assert err.startswith("rc1: error: configs/ppo_scale.yaml: key ") and len(err.splitlines()) == 1
 
 
-@pytest.mark.parametrize("old, new, key", [
-    ("learning_rate: ", "learning_rate: .inf #", "ppo.learning_rate"),
-    ("temperature: ", "temperature: .nan #", "ppo.temperature"),
-    ("steps: ", "steps: true #", "ppo.steps"),
-    ("steps: ", "steps: 2.5 #", "ppo.steps"),
-    ("batch_size: ", "batch_size: '8' #", "ppo.batch_size"),
+@pytest.mark.parametrize("name, old, new, key", [
+    # non-finite numbers and lax coercions
+    ("ppo_scale.yaml", "learning_rate: ", "learning_rate: .inf #", "ppo.learning_rate"),
+    ("ppo_scale.yaml", "temperature: ", "temperature: .nan #", "ppo.temperature"),
+    ("ppo_scale.yaml", "steps: ", "steps: true #", "ppo.steps"),
+    ("ppo_scale.yaml", "steps: ", "steps: 2.5 #", "ppo.steps"),
+    ("ppo_scale.yaml", "batch_size: ", "batch_size: '8' #", "ppo.batch_size"),
+    ("gates.yaml", "distinct_2_min: 0.60", "distinct_2_min: .inf", "validate_pool.distinct_2_min"),
+    ("gates.yaml", "corr_improve_pct_min: 10.0", "corr_improve_pct_min: -.inf", "shadow_run.corr_improve_pct_min"),
+    # thresholds that would switch a check off
+    ("gates.yaml", "sum_tolerance: 1.0e-6", "sum_tolerance: 0.5", "weights.sum_tolerance"),
+    ("gates.yaml", "len_tokens_min: 64", "len_tokens_min: 5000", "validate_pool"),
+    ("gates.yaml", "target_kl_min: 0.02", "target_kl_min: 0.5", "config_check"),
 ])
-def test_non_finite_numbers_and_lax_coercions_are_refused(tmp_path, old, new, key):
-    text = (CONFIGS / "ppo_scale.yaml").read_text()
+def test_strict_configs_refuse_non_finite_lax_and_switched_off_values(tmp_path, name, old, new, key):
+    text = (CONFIGS / name).read_text()
     assert old in text
-    bad = tmp_path / "ppo.yaml"
-    bad.write_text(text.replace(old, new, 1))
-    with pytest.raises(Rc1Error, match=f"key '{key}'"):
-        load_ppo_scale(bad)
-
-
-@pytest.mark.parametrize("old, new, key", [
-    ("sum_tolerance: 1.0e-6", "sum_tolerance: 0.5", "weights.sum_tolerance"),
-    ("distinct_2_min: 0.60", "distinct_2_min: .inf", "validate_pool.distinct_2_min"),
-    ("corr_improve_pct_min: 10.0", "corr_improve_pct_min: -.inf", "shadow_run.corr_improve_pct_min"),
-    ("len_tokens_min: 64", "len_tokens_min: 5000", "validate_pool"),
-    ("target_kl_min: 0.02", "target_kl_min: 0.5", "config_check"),
-])
-def test_thresholds_that_would_switch_a_check_off_are_refused(tmp_path, old, new, key):
-    text = (CONFIGS / "gates.yaml").read_text()
-    assert old in text
-    bad = tmp_path / "gates.yaml"
+    bad = tmp_path / name
     bad.write_text(text.replace(old, new, 1))
     with pytest.raises(Rc1Error, match=f"key '{key}"):
-        load_gates(bad)
+        (load_gates if name == "gates.yaml" else load_ppo_scale)(bad)
 
 
 def test_unreadable_config_paths_exit_2_naming_the_file(tmp_path, monkeypatch, capsys):
