@@ -38,7 +38,8 @@ class JudgeSettings(BaseModel):
     unstable_weight: float = Field(0.5, ge=0, le=1)
     malformed_retries: int = Field(2, ge=0, le=10, description="extra calls after a malformed reply, per sample")
     max_attempts: int = Field(6, ge=1, le=50, description="provider calls per sample on 429/5xx/timeouts")
-    circuit_after: int = Field(20, ge=1, le=10_000, description="this many 5xx/timeouts/connection errors in a row: stop")
+    circuit_after: int = Field(20, ge=1, le=10_000,
+                               description="this many 5xx/timeouts/connection errors in a row: stop")
     rate: float = Field(8.0, gt=0, le=10_000, description="token bucket refill, requests per second")
     tpm: int | None = Field(None, ge=100, le=100_000_000,
                             description="tokens per minute (prompt + max_tokens per call); None: no token budget")
