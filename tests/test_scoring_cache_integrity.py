@@ -120,6 +120,32 @@ def test_locked_writes_are_queued_then_written_or_kept_in_the_pending_file(tmp_p
     assert JudgeCache(path).get("v", "p", "m", "b", 0) == S
 
 
+def test_a_locked_read_waits_instead_of_raising(tmp_path):
+    path = tmp_path / "c.sqlite"
+    c = JudgeCache(path)
+    c.put("v", "p", "m", "a", 0, S)
+    c.close()
+    ready = threading.Event()
+
+    def hold():   # exclusive locking mode: nobody can even read until it commits
+        db = sqlite3.connect(path, isolation_level=None)
+        db.execute("PRAGMA locking_mode=EXCLUSIVE")
+        db.execute("BEGIN EXCLUSIVE")
+        db.execute("INSERT INTO counters VALUES ('held', 1)")
+        ready.set()
+        time.sleep(1.0)
+        db.execute("COMMIT")
+        db.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    ready.wait(5)
+    t0 = time.monotonic()
+    assert JudgeCache(path).get("v", "p", "m", "a", 0) == S
+    assert time.monotonic() - t0 >= 0.5
+    holder.join()
+
+
 HAMMER = textwrap.dedent("""
     import json, sys
     sys.path.insert(0, {tests!r})
