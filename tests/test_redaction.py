@@ -45,7 +45,7 @@ def test_a_server_echoing_the_key_never_gets_it_into_results_or_the_cache(fake_j
     srv = fake_judge_server(reject_all_keys=True, echo_key=True)
     cache = JudgeCache(tmp_path / "c.sqlite")
     judge = make_judge("openai-compatible", "m", base_url=srv.url, api_key=KEY, cache=cache,
-                       settings=JudgeSettings(samples=1, timeout_s=2))
+                       settings=JudgeSettings(samples=1, timeout_s=30))
     req = JudgeRequest(item_id="i", candidate_id="c", task="gsm8k", question="q", gold_answer="1",
                        needs_clarification=False, dialogue=({"role": "assistant", "content": "1"},))
     (res,) = judge.score_many([req], progress=False)
@@ -65,7 +65,7 @@ def test_endpoint_responder_redacts_its_key_and_url(fake_judge_server, monkeypat
     logged = EndpointResponder(base_url=srv.url.replace("http://", "http://me:pw@") + "?api_key=" + quote(KEY),
                                model="m", k=1)
     assert logged.describe()["base_url"] == srv.url
-    r = EndpointResponder(base_url=srv.url.replace("http://", "http://me:pw@"), model="m", k=1, timeout_s=2)
+    r = EndpointResponder(base_url=srv.url.replace("http://", "http://me:pw@"), model="m", k=1, timeout_s=30)
     with pytest.raises(Rc1Error) as e:
         r.generate([{"role": "user", "content": "hi"}], 0)
     msg = str(e.value)

@@ -21,7 +21,7 @@ from rc1.scoring.settings import JudgeSettings
 pytestmark = pytest.mark.timeout(120)
 
 ROOT = Path(__file__).resolve().parents[1]
-FAST = dict(rate=400, burst=20, timeout_s=2.0, backoff_base_s=0.01, backoff_max_s=0.05, samples=1)
+FAST = dict(rate=400, burst=20, timeout_s=30.0, backoff_base_s=0.01, backoff_max_s=0.05, samples=1)
 S = {"correctness": 1.0, "reasoning": 0.5, "grounding": 0.5, "clarification": 1.0, "efficiency": 0.7,
      "tool_use": 0.6, "communication": 0.9}
 LOW = {d: 0.1 for d in S}
@@ -154,7 +154,7 @@ HAMMER = textwrap.dedent("""
     from rc1.scoring.judge import make_judge
     from rc1.scoring.settings import JudgeSettings
     url, path, tag = sys.argv[1:4]
-    s = JudgeSettings(rate=400, burst=20, timeout_s=5, samples=1, max_concurrency=4, initial_concurrency=4)
+    s = JudgeSettings(rate=400, burst=20, timeout_s=60, samples=1, max_concurrency=4, initial_concurrency=4)
     j = make_judge("openai-compatible", "m", base_url=url, api_key="k", settings=s, cache=JudgeCache(path))
     rs = [JudgeRequest(item_id=f"{{tag}}{{i}}", candidate_id="c", task="gsm8k", question=f"{{tag}} q{{i}}",
                        gold_answer="1", needs_clarification=False,
