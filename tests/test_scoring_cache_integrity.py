@@ -61,8 +61,8 @@ def test_another_server_temperature_or_rubric_is_another_key(fake_judge_server, 
     assert b.stats()["requests"] == 9
     # the digest is of what the server received
     j = judge(b, path)
-    body = b.bodies[-1]
-    assert body["messages"] == j._p.request_body(reqs(3)[2])["messages"]
+    sent = [j._p.request_body(r)["messages"] for r in reqs(3)]
+    assert all(body["messages"] in sent for body in b.bodies[-3:])   # concurrent calls: any order
 
 
 def test_bad_rows_are_misses_and_deleted(tmp_path):
