@@ -1,21 +1,48 @@
-"""Task-correctness of an answer: EM/F1 for HotpotQA, yes/no for StrategyQA, the number for GSM8K."""
+"""The one answer extractor and the one success criterion (reward, heuristic judge, shadow run, evaluate).
+
+    fa = final_answer(text)          # FinalAnswer(span, marked, hedged) of an assistant's final turn
+    is_correct(task, fa.span, gold)  # EM/F1 for HotpotQA, yes/no for StrategyQA, the number for GSM8K
+
+Extraction (task-free and linear in the text: a few C-level regex passes whose every quantifier is bounded by
+one line, and Python loops only over distinct values, stopping at the second):
+- a marker line is one that starts (after spaces, `*`, `#`, `>` and `-`) with "Answer" or "Final answer"
+  followed by a colon (markdown bold allowed: "**Answer:** X"), or that contains "####" (GSM8K style);
+  "Final answer" alone on its line marks the lines after it;
+- the answer span is everything after the last marker, to the end of the turn (lines after the answer line
+  are part of the answer: the answer must be the last thing said); without a marker it is the content of
+  the last `\\boxed{...}`, else the last non-empty line. Markers are looked for in the last TAIL_CHARS of the
+  turn, and a span longer than MAX_ANSWER_CHARS is no answer: the work is bounded whatever the input;
+- the text is hedged, and the span is not an answer, when its marker lines state different answers
+  ("Answer: 36 ... Answer: 42") or when it opens with a yes/no verdict that the answer contradicts
+  ("No. ... Answer: yes").
+Correctness of a span (is_correct): GSM8K wants exactly one distinct number (after the last "=" when there is
+one): "36\\n42" and "36 or 42" are wrong whichever is gold; StrategyQA wants one verdict ("yes or no" is
+wrong); HotpotQA is EM or F1 >= 0.8, so a span listing several candidates fails on precision.
+"""
 
 from __future__ import annotations
 
 import re
 import string
-from collections import Counter
+from collections import Counter, deque
+from dataclasses import dataclass
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCT = str.maketrans("", "", string.punctuation)
+_ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_VERDICT_WORD = re.compile(r"\b(?:yes|true|no|false)\b")
+_VERDICTS = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}
+TAIL_CHARS = 8192         # markers are looked for in the last 8 KB of a turn (the answer is the last thing said)
+MAX_ANSWER_CHARS = 1000   # a longer span is not an answer
+# a marker line: "Answer: X" / "**Final answer:** X" / "- answer: X" (group 1 = X), "Final answer" alone on its
+# line (group 1 = ""), or "#### X" anywhere (group 2 = X). Linear: every quantifier is bounded by its line.
+_MARK = re.compile(r"^[ \t*#>\-]*(?:final answer|answer)[ \t*]*(?:[:\uff1a][ \t*]*([^\n]*)|(?=\n|$))|####[ \t]*([^\n]*)",
+                   re.IGNORECASE | re.MULTILINE)
 
 
 def normalize_answer(s: str) -> str:
     """SQuAD/HotpotQA normalisation: lower, drop punctuation and articles, squeeze spaces."""
-    s = str(s).lower()
-    s = "".join(ch for ch in s if ch not in set(string.punctuation))
-    s = _ARTICLES.sub(" ", s)
-    return " ".join(s.split())
+    return " ".join(_ARTICLES.sub(" ", str(s).lower().translate(_PUNCT)).split())
 
 
 def exact_match(pred: str, gold: str) -> bool:
@@ -34,24 +61,63 @@ def f1(pred: str, gold: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def extract_yes_no(text: str) -> str | None:
-    words = normalize_answer(text).split()
-    for w in words[:3] + words[::-1]:  # a leading verdict wins, else the last one said
-        if w in ("yes", "true"):
-            return "yes"
-        if w in ("no", "false"):
-            return "no"
-    return None
+# ---------------------------------------------------------------- numbers and verdicts (linear scanners)
+def _float(token: str) -> float | None:
+    try:
+        return float(token.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def numbers(text: str) -> list[float]:
+    """Every number in `text` in order ("1,200" -> 1200.0, "-3.5" -> -3.5)."""
+    return [v for v in map(_float, _NUMBER.findall(str(text))) if v is not None]
 
 
 def extract_number(text: str) -> float | None:
+    """The last number in `text` (calculator results, gold strings); None when there is none."""
     found = _NUMBER.findall(str(text))
-    if not found:
-        return None
-    try:
-        return float(found[-1].replace(",", ""))
-    except ValueError:
-        return None
+    for token in reversed(found):
+        v = _float(token)
+        if v is not None:
+            return v
+    return None
+
+
+def _distinct_numbers(text: str, stop_at: int = 2) -> set[float]:
+    """The distinct numbers of `text`, stopping once `stop_at` are found (C-level scan, then a short loop)."""
+    out: set[float] = set()
+    for token in set(_NUMBER.findall(text)):
+        v = _float(token)
+        if v is not None:
+            out.add(v)
+            if len(out) >= stop_at:
+                break
+    return out
+
+
+def the_number(span: str) -> float | None:
+    """The single number a GSM8K answer span states (after its last "="); None when it states none or several."""
+    span = str(span)
+    cut = span.rfind("=")
+    found = _distinct_numbers(span[cut + 1:] if cut >= 0 else span)
+    return found.pop() if len(found) == 1 else None
+
+
+def _leading_verdict(words: list[str]) -> str | None:
+    """The verdict among the first three words; None when none or both are there."""
+    said = {_VERDICTS[w] for w in words[:3] if w in _VERDICTS}
+    return said.pop() if len(said) == 1 else None
+
+
+def extract_yes_no(text: str) -> str | None:
+    """A leading verdict (first three words) wins, else the last one said; "yes or no" is no verdict."""
+    text = str(text)
+    words = normalize_answer(text[:200]).split()
+    if any(w in _VERDICTS for w in words[:3]):
+        return _leading_verdict(words)
+    said = _VERDICT_WORD.findall(text.lower())
+    return _VERDICTS[said[-1]] if said else None
 
 
 def gold_yes_no(gold) -> str:
@@ -60,12 +126,105 @@ def gold_yes_no(gold) -> str:
     return extract_yes_no(str(gold)) or normalize_answer(str(gold))
 
 
-def is_correct(task: str, pred: str, gold, f1_threshold: float = 0.8) -> bool:
-    """The success criterion every stage uses (shadow run, evaluation, heuristic judge)."""
-    if not pred:
+# ---------------------------------------------------------------- the extractor
+@dataclass(frozen=True)
+class FinalAnswer:
+    span: str       # the answer as stated ("" when there is none or it is hedged)
+    marked: bool    # stated after an "Answer:" / "Final answer:" / "####" marker
+    hedged: bool    # the text states more than one distinct final answer
+
+
+def _clean(span: str) -> str:
+    return span.strip().strip("*").strip().rstrip(".").strip()
+
+
+def _boxed(text: str) -> str | None:
+    start = text.rfind("\\boxed{")
+    if start < 0:
+        return None
+    end = text.find("}", start)
+    return text[start + 7:end].strip() if end > start else None
+
+
+def _stated_key(answer: str) -> str:
+    """What two marker lines must share to state the same answer: the number when there is one, else the words."""
+    nums = _distinct_numbers(answer)
+    return f"#{nums.pop()}" if len(nums) == 1 else normalize_answer(answer)
+
+
+def _hedged_markers(text: str) -> bool:
+    """Marker lines that state different answers (bare markers state nothing here)."""
+    keys: set[str] = set()
+    for a, b in set(_MARK.findall(text)):
+        stated = (a or b).strip()
+        if stated:
+            keys.add(_stated_key(stated))
+            if len(keys) > 1:
+                return True
+    return False
+
+
+def final_answer(text: str) -> FinalAnswer:
+    """The final answer of an assistant turn (see the module docstring for the rules)."""
+    if not text:
+        return FinalAnswer("", False, False)
+    text = str(text)
+    tail = text[-TAIL_CHARS:]
+    if len(text) > TAIL_CHARS:  # start the window at a line start, so "^" means what it says
+        cut = tail.find("\n")
+        tail = tail[cut + 1:] if cut >= 0 else ""
+    last = deque(_MARK.finditer(tail), maxlen=1)
+    if last:
+        m = last[0]
+        group = 1 if m.group(1) is not None else 2 if m.group(2) is not None else 0
+        span = tail[m.start(group) if group else m.end():]
+        boxed = _boxed(span)
+        span = span if boxed is None else boxed
+        hedged, marked = _hedged_markers(tail), True
+    else:
+        boxed = _boxed(text)
+        if boxed is None:
+            stripped = text.rstrip()
+            boxed = stripped[stripped.rfind("\n") + 1:]
+        span = boxed
+        hedged, marked = False, "\\boxed{" in text
+    if len(span) > 4 * MAX_ANSWER_CHARS:  # cheap bound before any per-character work
+        return FinalAnswer("", marked, False)
+    span = _clean(span)
+    if len(span) > MAX_ANSWER_CHARS:
+        return FinalAnswer("", marked, False)
+    span_words = normalize_answer(span[:200]).split()
+    if span_words and span_words[0] in _VERDICTS:
+        opening = _leading_verdict(normalize_answer(text[:200]).split())
+        if opening is not None and opening != _VERDICTS[span_words[0]]:
+            hedged = True
+    return FinalAnswer("" if hedged else span, marked, hedged)
+
+
+def extract_answer(text: str) -> str:
+    """The answer span of `text` ("" when none or hedged): '... Answer: Paris' -> 'Paris', '#### 72' -> '72'."""
+    return final_answer(text).span
+
+
+def states_one_answer(task: str, span: str) -> bool:
+    """Whether an answer span commits to one answer: one line, and for GSM8K at most one number (after the last
+    "="), for StrategyQA not both verdicts up front. A span that fails this is wrong whatever the gold says."""
+    if len(span) > MAX_ANSWER_CHARS or "\n" in span.strip():
         return False
     if task == "gsm8k":
-        p, g = extract_number(pred), extract_number(str(gold))
+        return the_number(span) is not None or not numbers(span)
+    if task == "strategyqa":
+        words = normalize_answer(span).split()
+        return not any(w in _VERDICTS for w in words[:3]) or _leading_verdict(words) is not None
+    return True
+
+
+def is_correct(task: str, pred: str, gold, f1_threshold: float = 0.8) -> bool:
+    """The success criterion every stage uses, on an answer span (shadow run, evaluation, heuristic judge)."""
+    if not pred or len(pred) > MAX_ANSWER_CHARS:
+        return False
+    if task == "gsm8k":
+        p, g = the_number(pred), extract_number(str(gold))
         return p is not None and g is not None and abs(p - g) < 1e-6
     if task == "strategyqa":
         return extract_yes_no(pred) == gold_yes_no(gold)

@@ -7,16 +7,17 @@ Convention (shared by the responder, the judge, the training environment and eva
   {role: tool, name, content}
 - a clarifying question is an assistant turn (without tool calls) that the environment answers
   with a user turn (hidden_info): structurally, assistant -> user inside the episode
-- the final answer is the last assistant turn; within it "Answer: X" (or "#### X") marks X
+- the final answer is the last assistant turn, without its `<think>` blocks (strip_think); rc1.answers.final_answer
+  extracts it ("Answer: X" or "#### X" marks X; a hedge with several answers has none)
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-_ANSWER_RE = re.compile(r"(?:^|\n)\s*(?:final answer|answer)\s*[:：]\s*(.+)", re.IGNORECASE)
-_HASH_RE = re.compile(r"####\s*(.+)")
+from rc1.answers import extract_answer, final_answer  # noqa: F401  (extract_answer: re-exported)
+
+_OPEN, _CLOSE = "<think>", "</think>"
 
 
 @dataclass(frozen=True)
@@ -25,20 +26,32 @@ class EpisodeStats:
     tool_calls: int
     assistant_turns: int
     turns: int              # every turn of the episode (assistant, tool and user replies)
-    final_text: str         # content of the last assistant turn ("" when none)
-    final_answer: str       # extracted answer ("" when none)
+    final_text: str         # content of the last assistant turn without <think> blocks ("" when none)
+    final_answer: str       # extracted answer ("" when none or hedged)
     answered: bool          # the episode ends with an assistant turn that is not a tool call
+    hedged: bool = False    # the final turn states more than one distinct answer (so it has none)
+    marked: bool = False    # the final answer follows an "Answer:" / "####" marker (or is boxed)
 
 
-def extract_answer(text: str) -> str:
-    """'... Answer: Paris' -> 'Paris'; '#### 72' -> '72'; otherwise the last non-empty line."""
-    if not text:
-        return ""
-    matches = _ANSWER_RE.findall(text) or _HASH_RE.findall(text)
-    if matches:
-        return matches[-1].strip().rstrip(".").strip()
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    return lines[-1] if lines else ""
+def strip_think(text: str) -> str:
+    """Text without its reasoning blocks: `<think>...</think>` pairs removed, everything before a stray
+    `</think>` dropped (the chat template opened the block), an unclosed `<think>` drops the rest. Linear."""
+    text = text or ""
+    close = text.rfind(_CLOSE)
+    if close >= 0 and text.rfind(_OPEN, 0, close) < 0:
+        text = text[close + len(_CLOSE):]
+    out, pos = [], 0
+    while True:
+        start = text.find(_OPEN, pos)
+        if start < 0:
+            out.append(text[pos:])
+            break
+        out.append(text[pos:start])
+        end = text.find(_CLOSE, start)
+        if end < 0:
+            break
+        pos = end + len(_CLOSE)
+    return "".join(out).strip()
 
 
 def analyze(dialogue: list[dict], prefix_len: int = 0) -> EpisodeStats:
@@ -54,5 +67,6 @@ def analyze(dialogue: list[dict], prefix_len: int = 0) -> EpisodeStats:
             clar += 1
     last = next((t for t in reversed(ep) if t.get("role") == "assistant"), None)
     answered = bool(ep) and ep[-1].get("role") == "assistant" and not ep[-1].get("tool_calls")
-    final_text = (last or {}).get("content") or "" if answered else ""
-    return EpisodeStats(clar, tools, asst, len(ep), final_text, extract_answer(final_text), answered)
+    final_text = strip_think((last or {}).get("content") or "") if answered else ""
+    fa = final_answer(final_text)
+    return EpisodeStats(clar, tools, asst, len(ep), final_text, fa.span, answered, fa.hedged, fa.marked)

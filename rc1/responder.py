@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from rc1.answers import extract_number, gold_yes_no, is_correct, normalize_answer
+from rc1.answers import extract_number, final_answer, gold_yes_no, is_correct, normalize_answer
 from rc1.dialogue import analyze
 from rc1.errors import Rc1Error
 from rc1.redaction import safe_url, scrub
@@ -325,7 +325,7 @@ def run_episode(item: ShadowItem, generate: Generate, sample: int, max_turns: in
         text = generate(_chat_messages(dialogue), sample).strip()
         dialogue.append({"role": "assistant", "content": text})
         st = analyze(dialogue, len(item.prefix))
-        asks = text.rstrip().endswith("?") and not re.search(r"(?:^|\n)\s*answer\s*:", text, re.IGNORECASE)
+        asks = text.rstrip().endswith("?") and not final_answer(text).marked
         if not asks or st.clarifications >= 2:
             break
         dialogue.append({"role": "user", "content": item.hidden_info or NO_INFO_REPLY})

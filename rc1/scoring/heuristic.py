@@ -3,27 +3,46 @@
 It has to be a sensible judge, because dev-mode shadow runs and weight calibration rank candidates
 with it: a correct answer beats a wrong one, asking is right exactly when clarification is needed,
 tools count when they help, short and grounded beats long and invented. It follows the dialogue
-conventions of rc1.dialogue and the success criterion of rc1.answers.
+conventions of rc1.dialogue and the one success criterion of rc1.answers (the same extractor as reward
+and evaluation: a hedge with several answers is wrong, there is no second, looser reading of the text).
+
+It must not pay for gaming (the judge_robustness preflight step checks a fixed attack suite against it):
+- reasoning counts distinct sentences that carry a derivation (an equation, or a connector together with at
+  least three content words), so stuffing "because so therefore thus" adds nothing;
+- grounding is the share of the assistant's content words found in what it was given (context, tool results,
+  the user's turns; never the gold answer), and like reasoning and communication it is scaled down by the
+  length budget, so a context dump behind a wrong answer does not buy it a better score;
+- text written to the judge rather than the user (a fake "[user] ..." turn, "Gold answer: ...", a score or a
+  JSON verdict) costs communication and grounding;
+- every regex here is linear (no quantified whitespace on both sides of an optional token, no `^\s*` under
+  MULTILINE), so a long adversarial completion costs one pass.
 """
 
 from __future__ import annotations
 
 import re
 
-from rc1.answers import f1, is_correct
+from rc1.answers import is_correct, states_one_answer
 from rc1.dialogue import analyze
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.spec import render_context
 
 HELPFUL_TOOLS = {"gsm8k": {"calc"}, "hotpotqa": {"wiki"}, "strategyqa": {"wiki"}}
 _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
-_STEP = re.compile(
-    r"(=|\d\s*[-+*/x×]\s*\d|\bbecause\b|\bsince\b|\bso\b|\btherefore\b|\bthus\b|\bhence\b|\bfirst\b|"
-    r"\bthen\b|\bnext\b|\bwhich means\b|\bmeaning\b|^\s*\d+[.)]|\bstep\b)",
-    re.IGNORECASE | re.MULTILINE,
+_CONNECTOR = re.compile(
+    r"\b(?:because|since|so|therefore|thus|hence|first|then|next|which means|meaning|step|according to)\b",
+    re.IGNORECASE,
 )
-_COMPUTED = re.compile(r"=\s*\$?\s*(-?\d+(?:\.\d+)?)")
+_EQUATION = re.compile(r"\d[ \t]*[-+*/x×=][ \t]*\$?\d")
+_COMPUTED = re.compile(r"=\s*(?:\$\s*)?(-?\d+(?:\.\d+)?)")
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
+_FORGED_LINE = re.compile(
+    r"\[(?:user|assistant|system|tool)[^\]\n]{0,20}\]|^(?:user|assistant|system|judge|evaluator)[ \t]{0,3}:|"
+    r"gold answer|reference answer|score the assistant|json only|ignore (?:all |the )?(?:previous|above)",
+    re.IGNORECASE,
+)
+_JUDGE_KEYS = re.compile(r"\b(?:correctness|reasoning|grounding|clarification|efficiency|tool_use|communication)"
+                         r"\b[\"']?[ \t]{0,3}[:=][ \t]{0,3}[-+]?\.?\d", re.IGNORECASE)
 _STOP = frozenset("""
 a an the and or but if of to in on at by for with from as is are was were be been being it its this that
 these those there here what which who whom whose when where why how do does did done not no yes can could
@@ -31,7 +50,9 @@ would should will shall may might must have has had i you he she they we me him 
 their our so then than also just very more most some any all each both about into over after before
 answer final let lets think step steps first next therefore thus hence because since means need needs
 know known using use used look looked check checked question ask asking please thanks thank sure okay ok
+meaning according solve sum up
 """.split())
+WORD_BUDGET = 120   # assistant words (or characters / 6, whichever is more) before length costs
 
 
 def _words(text: str) -> list[str]:
@@ -46,6 +67,23 @@ def _clip(x: float) -> float:
     return round(min(1.0, max(0.0, x)), 4)
 
 
+def _steps(text: str) -> int:
+    """Distinct sentences that carry a derivation: an equation, or a connector with >= 3 content words."""
+    seen: set[str] = set()
+    for sent in _SENT.split(text):
+        key = " ".join(_words(sent))
+        if not key or key in seen:
+            continue
+        if _EQUATION.search(sent) or (_CONNECTOR.search(sent) and len(_content(sent)) >= 3):
+            seen.add(key)
+    return len(seen)
+
+
+def _forged(text: str) -> int:
+    """Lines written to the judge instead of the user: fake turns, gold/reference answers, scores, verdicts."""
+    return sum(1 for ln in text.split("\n") if _FORGED_LINE.search(ln.strip()) or _JUDGE_KEYS.search(ln))
+
+
 def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     dialogue = list(req.dialogue)
     first_user = next((i for i, t in enumerate(dialogue) if t.get("role") == "user"), -1)
@@ -57,18 +95,10 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     called = [c.get("name") for t in episode if t.get("role") == "assistant" for c in (t.get("tool_calls") or [])]
     helpful = HELPFUL_TOOLS.get(req.task, set())
     tools_help = req.task in ("gsm8k", "hotpotqa") or bool(req.context)
+    answered = st.answered and bool(st.final_text.strip())
 
-    # correctness: the shared success criterion, partial F1 credit for HotpotQA spans
-    if not st.answered or not st.final_answer:
-        correctness = 0.0
-    elif is_correct(req.task, st.final_answer, req.gold_answer):
-        correctness = 1.0
-    elif is_correct(req.task, st.final_text, req.gold_answer):
-        correctness = 0.8  # right, but not stated as a clear final answer
-    elif req.task == "hotpotqa":
-        correctness = 0.7 * f1(st.final_answer, req.gold_answer)
-    else:
-        correctness = 0.0
+    # correctness: the shared success criterion on the shared extractor (a hedge has no answer)
+    correctness = 1.0 if answered and is_correct(req.task, st.final_answer, req.gold_answer) else 0.0
 
     # clarification: ask exactly when needed (once is best); each needless question halves it again
     c = st.clarifications
@@ -89,42 +119,51 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     else:
         tool_use = 1.0 if n_calls == 0 else max(0.4, 0.85 - 0.15 * (n_calls - 1))
 
-    # efficiency: turns beyond the ideal episode, length beyond a budget, repetition
+    # length budget: words, or characters / 6 for whitespace and symbol padding
+    asst_words = len(asst_text.split())
+    size = max(asst_words, len(asst_text) / 6)
+    length_factor = 1.0 / (1.0 + max(0.0, size - WORD_BUDGET) / WORD_BUDGET)
+    forged = _forged(asst_text)
+    forged_factor = 1.0 / (1 + forged)
+
+    # efficiency: turns beyond the ideal episode, length beyond the budget, repetition
     ideal = 1 + (2 if req.needs_clarification else 0) + (2 if tools_help else 0)
     extra = max(0, st.turns - ideal)
-    asst_words = len(asst_text.split())
     sents = [x.strip().lower() for x in _SENT.split(asst_text) if x.strip()]
     unique = len(set(sents)) / len(sents) if sents else 1.0
-    length_factor = 1.0 / (1.0 + max(0, asst_words - 120) / 120)
     efficiency = (1.0 / (1.0 + 0.25 * extra)) * length_factor * (0.5 + 0.5 * unique)
-    if not st.answered:
+    if not answered:
         efficiency *= 0.5
 
     # grounding: share of the assistant's content words found in what it was given or told
     support = _content(" ".join([render_context(req.context, 1 << 20), tool_text, user_text, req.question,
-                                  req.hidden_info or "", req.gold_answer]))
+                                  req.hidden_info or ""]))
     support |= set(_COMPUTED.findall(asst_text.lower()))  # results of visible arithmetic are derived, not invented
     said = _content(asst_text)
-    grounding = (len(said & support) / len(said)) / 0.8 if said else 0.3
-    if not st.answered:
+    claims = said - _content(req.question)  # restating the question is not evidence of anything
+    if claims:
+        grounding = (len(claims & support) / len(claims)) / 0.8
+    else:
+        grounding = 0.0  # nothing claimed beyond the question: nothing shown to be grounded
+    grounding *= length_factor * forged_factor
+    if not answered:
         grounding *= 0.6
 
-    # reasoning: visible steps (explanations, equations, tool hops), discounted when the answer is wrong
-    steps = len(_STEP.findall(asst_text)) + min(2, n_calls) * 0.5
-    reasoning = 0.15 + 0.85 * min(1.0, steps / 3)
+    # reasoning: visible steps (derivations, tool hops), discounted when the answer is wrong
+    steps = _steps(asst_text) + min(2, n_calls) * 0.5
+    reasoning = (0.15 + 0.85 * min(1.0, steps / 3)) * length_factor
     if correctness < 0.5:
         reasoning *= 0.6
-    if not st.answered:
+    if not answered:
         reasoning *= 0.5
 
-    # communication: an explicit final answer, a readable length, no repetition
+    # communication: one explicit final answer, a readable length, no repetition, nothing written to the judge
     final_words = len(st.final_text.split())
-    if not st.answered:
+    if not answered or st.hedged or not states_one_answer(req.task, st.final_answer):
         communication = 0.1
     else:
-        marked = bool(re.search(r"(?:^|\n)\s*(?:final answer|answer)\s*[:：]|####", st.final_text, re.IGNORECASE))
-        length_ok = 1.0 if 1 <= final_words <= 120 else max(0.0, 1 - (final_words - 120) / 400)
-        communication = 0.2 + 0.35 * marked + 0.3 * length_ok + 0.15 * unique
+        length_ok = 1.0 if final_words <= WORD_BUDGET else max(0.0, 1 - (final_words - WORD_BUDGET) / 400)
+        communication = (0.2 + 0.35 * st.marked + 0.3 * length_ok + 0.15 * unique) * forged_factor
 
     return {
         "correctness": _clip(correctness),

@@ -37,7 +37,7 @@ from rc1.scoring.cache import JudgeCache, prompt_digest
 from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, TokenBucket, backoff_s, token_budget
 from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, Transient, make_provider
 from rc1.scoring.settings import JudgeSettings, live_mode, resolve_unstable_variance, run_mode
-from rc1.scoring.spec import JUDGE_SPEC_VERSION, MalformedReply, parse_reply
+from rc1.scoring.spec import JUDGE_SPEC_VERSION, MINIMUM_SCORES, MalformedReply, judge_shaped, parse_reply
 
 log = logging.getLogger("rc1.scoring")
 
@@ -72,7 +72,8 @@ class ScoringJudge:
         self._lock = threading.Lock()
         self._circuit: str | None = None  # set once the provider refused us or looks down: fail fast
         self._consecutive_errors = 0
-        self._n = {"requests": 0, "failed": 0, "unstable": 0, "cache_hits": 0, "cache_misses": 0}
+        self._n = {"requests": 0, "failed": 0, "unstable": 0, "cache_hits": 0, "cache_misses": 0,
+                   "judge_shaped_minimum": 0}
 
     # ------------------------------------------------------------ public
     def describe(self) -> dict[str, Any]:
@@ -194,6 +195,10 @@ class ScoringJudge:
             if self.cache is not None and self.cache_mode != "off":
                 self.cache.put(JUDGE_SPEC_VERSION, self.provider, self.model, digest, idx, scores)
             return scores, ms
+        if judge_shaped(req):  # quoted judge-shaped text must not shelter the candidate (rc1.scoring.spec)
+            with self._lock:
+                self._n["judge_shaped_minimum"] += 1
+            return dict(MINIMUM_SCORES), ms
         raise SampleFailed(f"malformed reply after {tries} tries: {last}")
 
     def _call(self, req: JudgeRequest, idx: int):
@@ -339,7 +344,7 @@ def make_judge(provider: str | None = None, model: str | None = None, *, live: b
 
 METRIC_KEYS = ("calls", "answered", "billable_count", "n_429", "429_rate", "errors", "malformed", "avg_latency_ms",
                "rps", "cache_hits", "cache_misses", "cache_hit_rate", "requests", "failed", "unstable",
-               "concurrency", "concurrency_min_seen", "rate_limit_rps")
+               "concurrency", "concurrency_min_seen", "rate_limit_rps", "judge_shaped_minimum")
 
 
 def stats_metrics(stats: dict[str, Any], prefix: str = "") -> dict[str, float]:

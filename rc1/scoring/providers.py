@@ -22,7 +22,7 @@ from rc1.errors import Rc1Error
 from rc1.redaction import safe_url, scrub
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.settings import JudgeSettings
-from rc1.scoring.spec import JUDGE_SPEC_VERSION, build_messages
+from rc1.scoring.spec import JUDGE_SPEC_VERSION, RESPONSE_SCHEMA, build_messages
 
 # name -> (default base URL, default model, conventional key variable)
 HOSTED = {
@@ -32,6 +32,9 @@ HOSTED = {
 }
 LOCAL = ("vllm", "ollama", "llamacpp", "openai-compatible")  # need SCORER_BASE_URL and SCORER_MODEL
 HEURISTIC = "heuristic"
+# providers whose chat API takes response_format={"type": "json_schema", ...} (structured output); the others
+# get {"type": "json_object"} (JSON mode), and the strict parser takes the last complete object either way
+JSON_SCHEMA_PROVIDERS = frozenset({"openai", "gemini", "vllm", "llamacpp", "ollama"})
 PROVIDERS = (HEURISTIC, *HOSTED, *LOCAL)
 
 
@@ -134,7 +137,7 @@ class OpenAICompatibleProvider:
         body: dict[str, Any] = {"model": self.model, "messages": build_messages(req, s.context_chars),
                                 "temperature": s.temperature, "max_tokens": s.max_tokens}
         if s.json_mode:
-            body["response_format"] = {"type": "json_object"}
+            body["response_format"] = response_format(self.name)
         return body
 
     def complete(self, req: JudgeRequest, sample_index: int) -> Reply:
@@ -162,6 +165,14 @@ class OpenAICompatibleProvider:
         choices = getattr(resp, "choices", None) or []
         text = choices[0].message.content if choices and choices[0].message is not None else None
         return Reply(text if isinstance(text, str) else None, latency)
+
+
+def response_format(provider: str) -> dict[str, Any]:
+    """The strictest structured-output request `provider` supports: a JSON schema of the seven scores, or JSON mode."""
+    if provider in JSON_SCHEMA_PROVIDERS:
+        return {"type": "json_schema",
+                "json_schema": {"name": "judge_scores", "strict": True, "schema": RESPONSE_SCHEMA}}
+    return {"type": "json_object"}
 
 
 class HeuristicProvider:
