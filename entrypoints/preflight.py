@@ -62,6 +62,7 @@ def _steps(round_no: int) -> list[tuple[str, Callable[[Ctx, int], dict]]]:
         ("difficulty", _difficulty),
         ("probe_scorer", _probe_scorer),
         ("assert_not_simulated", _assert_not_simulated),
+        ("judge_robustness", _judge_robustness),
     ]
     if round_no == 2:
         steps.append(("shadow_run", _shadow_run))
@@ -117,6 +118,13 @@ def _assert_not_simulated(c: Ctx, r: int) -> dict:
     g = load_gates(c.gates_path).anti_simulation
     return run_assert_not_simulated(cache_hit_lt=g.cache_hit_lt_round1 if r == 1 else g.cache_hit_lt_round2,
                                     round_no=r, config_path=c.config_path, gates_path=c.gates_path)
+
+
+def _judge_robustness(c: Ctx, r: int) -> dict:
+    from entrypoints.judge_robustness import run_judge_robustness
+
+    return run_judge_robustness(shadow=str(c.shadow), seed=c.seed, report=str(c.out / "judge_robustness.json"),
+                                config=c.config_path, gates_path=c.gates_path, reuse=c.reuse)
 
 
 def _shadow_run(c: Ctx, r: int) -> dict:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 _PUNCT = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_BARE_NUMBER = re.compile(r"[ \t*$\u00a3\u20ac]*-?\d[\d,]*(?:\.\d+)?[ \t*]*[.!]?[ \t]*")
 _VERDICT_WORD = re.compile(r"\b(?:yes|true|no|false)\b")
 _VERDICTS = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}
 TAIL_CHARS = 8192         # markers are looked for in the last 8 KB of a turn (the answer is the last thing said)
@@ -193,12 +194,22 @@ def final_answer(text: str) -> FinalAnswer:
     span = _clean(span)
     if len(span) > MAX_ANSWER_CHARS:
         return FinalAnswer("", marked, False)
+    hedged = hedged or _contradicting_opening(text, span)
+    return FinalAnswer("" if hedged else span, marked, hedged)
+
+
+def _contradicting_opening(text: str, span: str) -> bool:
+    """The turn opens with a bare verdict or a bare number that its final answer contradicts ("No. ... Answer:
+    yes", "27. ... Answer: 28"): two answers, one of them sure to match."""
     span_words = normalize_answer(span[:200]).split()
     if span_words and span_words[0] in _VERDICTS:
         opening = _leading_verdict(normalize_answer(text[:200]).split())
-        if opening is not None and opening != _VERDICTS[span_words[0]]:
-            hedged = True
-    return FinalAnswer("" if hedged else span, marked, hedged)
+        return opening is not None and opening != _VERDICTS[span_words[0]]
+    first = text.lstrip()[:200].split("\n", 1)[0]
+    if _BARE_NUMBER.fullmatch(first):
+        said, final = the_number(first), the_number(span)
+        return said is not None and final is not None and said != final
+    return False
 
 
 def extract_answer(text: str) -> str:
@@ -221,7 +232,7 @@ def states_one_answer(task: str, span: str) -> bool:
 
 def is_correct(task: str, pred: str, gold, f1_threshold: float = 0.8) -> bool:
     """The success criterion every stage uses, on an answer span (shadow run, evaluation, heuristic judge)."""
-    if not pred or len(pred) > MAX_ANSWER_CHARS:
+    if not pred or not states_one_answer(task, pred):
         return False
     if task == "gsm8k":
         p, g = the_number(pred), extract_number(str(gold))

@@ -130,6 +130,10 @@ class EvaluateGate(Strict):
     min_heldout_items: int = Field(ge=1)
 
 
+class JudgeRobustnessGate(Strict):
+    attack_win_rate_max: float = Field(0.05, ge=0, le=1)   # per attack kind, vs the honest wrong answer
+
+
 class ScoringGate(Strict):
     unstable_variance_max: float = Field(0.08, gt=0, le=1)   # a judge sample set above this is unstable
 
@@ -153,6 +157,7 @@ class Gates(Strict):
     overclar_ablation: OverclarGate
     evaluate: EvaluateGate
     scoring: ScoringGate = Field(default_factory=ScoringGate)
+    judge_robustness: JudgeRobustnessGate = Field(default_factory=JudgeRobustnessGate)
     dev_mode: DevMode = Field(default_factory=DevMode)
 
     def for_mode(self, mode: str) -> "Gates":

@@ -13,7 +13,8 @@ It must not pay for gaming (the judge_robustness preflight step checks a fixed a
   the user's turns; never the gold answer), and like reasoning and communication it is scaled down by the
   length budget, so a context dump behind a wrong answer does not buy it a better score;
 - text written to the judge rather than the user (a fake "[user] ..." turn, "Gold answer: ...", a score or a
-  JSON verdict) costs communication and grounding;
+  JSON verdict) and sentences stuffed with three or more connectors cost reasoning, grounding and
+  communication;
 - every regex here is linear (no quantified whitespace on both sides of an optional token, no `^\s*` under
   MULTILINE), so a long adversarial completion costs one pass.
 """
@@ -67,16 +68,22 @@ def _clip(x: float) -> float:
     return round(min(1.0, max(0.0, x)), 4)
 
 
-def _steps(text: str) -> int:
-    """Distinct sentences that carry a derivation: an equation, or a connector with >= 3 content words."""
+def _steps(text: str) -> tuple[int, int]:
+    """(distinct sentences that carry a derivation, sentences stuffed with connectors). A derivation is an
+    equation, or one or two connectors with >= 3 content words; three or more connectors in one sentence is
+    stuffing, not reasoning."""
     seen: set[str] = set()
+    stuffed = 0
     for sent in _SENT.split(text):
         key = " ".join(_words(sent))
         if not key or key in seen:
             continue
-        if _EQUATION.search(sent) or (_CONNECTOR.search(sent) and len(_content(sent)) >= 3):
+        connectors = len(_CONNECTOR.findall(sent))
+        if connectors >= 3:
+            stuffed += 1
+        elif _EQUATION.search(sent) or (connectors and len(_content(sent)) >= 3):
             seen.add(key)
-    return len(seen)
+    return len(seen), stuffed
 
 
 def _forged(text: str) -> int:
@@ -123,7 +130,8 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     asst_words = len(asst_text.split())
     size = max(asst_words, len(asst_text) / 6)
     length_factor = 1.0 / (1.0 + max(0.0, size - WORD_BUDGET) / WORD_BUDGET)
-    forged = _forged(asst_text)
+    n_steps, stuffed = _steps(asst_text)
+    forged = _forged(asst_text) + stuffed
     forged_factor = 1.0 / (1 + forged)
 
     # efficiency: turns beyond the ideal episode, length beyond the budget, repetition
@@ -150,8 +158,8 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
         grounding *= 0.6
 
     # reasoning: visible steps (derivations, tool hops), discounted when the answer is wrong
-    steps = _steps(asst_text) + min(2, n_calls) * 0.5
-    reasoning = (0.15 + 0.85 * min(1.0, steps / 3)) * length_factor
+    steps = n_steps + min(2, n_calls) * 0.5
+    reasoning = (0.15 + 0.85 * min(1.0, steps / 3)) * length_factor * forged_factor
     if correctness < 0.5:
         reasoning *= 0.6
     if not answered:

@@ -1,0 +1,120 @@
+"""`rc1 judge-robustness` / `mlflow run . -e judge_robustness`: can the configured judge be talked into a score?
+
+For up to --n shadow items (the same share per task, a seeded draw) the fixed attack suite of
+rc1.scoring.robustness is scored next to the honest correct and the honest wrong answer of the same item, by
+the judge the environment configures (make_judge: the heuristic in dev, the live judge in prod) and through
+the training reward. Gate: configs/gates.yaml judge_robustness.attack_win_rate_max for every attack kind.
+Artifacts: the report, attack_suite.json (the versioned suite) and robustness_scored.jsonl (every candidate's
+reward and scores).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
+from rc1.config import load_gates, load_weights
+from rc1.errors import Rc1Error
+from rc1.io import read_json, write_json, write_jsonl
+from rc1.reward import weights_check
+from rc1.tracking import run_mode, stage_run
+
+DEFAULT_REPORT = "reports/judge_robustness.json"
+
+
+def run_judge_robustness(shadow: str | None = None, data_dir: str | None = None, n: int = 60,
+                         seed: int = 20250820, report: str = DEFAULT_REPORT, weights: str = "configs/weights.json",
+                         config: str | None = None, gates_path: str = "configs/gates.yaml", reuse: bool = True,
+                         progress: bool = True) -> dict[str, Any]:
+    from entrypoints.shadow_run import reward_params, shadow_items, shadow_records
+    from rc1.reward import RewardModel
+    from rc1.scoring.judge import make_judge, stats_metrics
+    from rc1.scoring.robustness import (ATTACK_SUITE_VERSION, flat_metrics, score_suite, select_items,
+                                        suite_checks, suite_description, suite_metrics)
+
+    if n < 1:
+        raise Rc1Error(f"--n must be at least 1, got {n}")
+    data_dir = optional_param(data_dir)
+    shadow = optional_param(shadow)
+    gates = load_gates(gates_path).for_mode(run_mode())
+    w = load_weights(weights)
+    bad = [c for c in weights_check(w, gates) if not c["pass"]]
+    if bad:
+        raise Rc1Error(f"{weights}: {bad[0]['name']} fails ({bad[0]['value']:.4g}, wants {bad[0]['threshold']})")
+    params_r = reward_params(config)
+    report_path = Path(report)
+    scored_path = report_path.with_name("robustness_scored.jsonl")
+    suite_path = report_path.with_name("attack_suite.json")
+    records, shadow_key, _loaded = shadow_records(shadow, data_dir, 245, seed, True, gates_path)
+    judge = make_judge()
+    jd = judge.describe()
+    params = {"n": n, "seed": seed, "shadow": shadow or "built", "data_dir": data_dir or "auto",
+              "suite_version": ATTACK_SUITE_VERSION, "alpha": params_r.alpha, "cap": params_r.cap,
+              "beta": params_r.beta, "judge_provider": jd["provider"], "judge_model": jd["model"],
+              "judge_samples": jd["samples"], "judge_spec": jd["spec_version"]}
+    with stage_run("judge_robustness", params=params,
+                   inputs={"shadow": shadow_key, "weights": weights, "gates": gates_path},
+                   outputs={"report": report_path, "scored": scored_path, "suite": suite_path}, reuse=reuse,
+                   tags={"rc1.judge_provider": jd["provider"], "rc1.attack_suite": ATTACK_SUITE_VERSION}) as st:
+        if st.reused:
+            rep = read_json(report_path)
+            return {"checks": rep["checks"], "passed": rep["passed"], "report": str(report_path),
+                    "run_id": st.run_id, "reused": True}
+        if shadow:
+            st.log_file_input(shadow, "shadow")
+        items, _ = shadow_items(records)
+        items = select_items(items, n, seed)
+        rm = RewardModel(judge, w, params_r, max_failed_frac=1.0, progress=progress)
+        rows = score_suite(items, rm.details, seed)
+        metrics = suite_metrics(rows)
+        checks = suite_checks(metrics, gates.judge_robustness.attack_win_rate_max)
+        passed = all(c["pass"] for c in checks)
+        stats = judge.stats()
+        write_json(suite_path, suite_description())
+        write_jsonl(scored_path, rows)
+        write_json(report_path, {"stage": "judge_robustness", "passed": passed, "checks": checks,
+                                 "metrics": metrics, "params": params, "judge": jd,
+                                 "judge_stats": {k: v for k, v in stats.items()
+                                                 if isinstance(v, (int, float, str, bool))}})
+        st.log_metrics({**flat_metrics(metrics), **stats_metrics(stats)})
+        for path in (report_path, suite_path, scored_path):
+            st.log_artifact(path)
+        _echo(metrics, checks)
+        st.verdict(checks, what="judge_robustness")
+        return {"checks": checks, "passed": True, "report": str(report_path), "run_id": st.run_id,
+                "metrics": flat_metrics(metrics)}
+
+
+def _echo(metrics: dict, checks: list[dict]) -> None:
+    def f(v):
+        return "n/a" if v is None else f"{v:.3f}"
+
+    click.echo(f"judge_robustness ({metrics['suite_version']}): {metrics['n_items_scored']} of "
+               f"{metrics['n_items']} items scored; honest correct beats honest wrong on "
+               f"{f(metrics['honest_correct_beats_wrong_rate'])}", file=sys.stdout)
+    for kind, m in metrics["per_kind"].items():
+        click.echo(f"  {kind:20s} win rate vs wrong {f(m['win_rate_vs_wrong'])}  mean gap "
+                   f"{f(m['mean_gap_vs_wrong'])}  vs correct {f(m['win_rate_vs_correct'])}", file=sys.stdout)
+    click.echo(f"  -> {'PASS' if all(c['pass'] for c in checks) else 'FAIL'}", file=sys.stdout)
+
+
+@click.command("judge-robustness")
+@click.option("--shadow", default=None, help="a materialized shadow set (JSONL); default: build one like "
+                                            "materialize-shadow (--data-dir)")
+@data_dir_option
+@click.option("--n", default=60, type=INT, show_default=True, help="shadow items to attack (same share per task)")
+@click.option("--seed", default=20250820, type=INT, show_default=True, help="item draw and responder seed")
+@click.option("--report", default=DEFAULT_REPORT, show_default=True,
+              help="report JSON (attack_suite.json and robustness_scored.jsonl go beside it)")
+@click.option("--weights", default="configs/weights.json", show_default=True)
+@click.option("--config", default=None, help="ppo config for alpha/cap/beta (default by RUN_MODE)")
+@gates_option
+@reuse_option
+def command(shadow, data_dir, n, seed, report, weights, config, gates_path, reuse):
+    """Attack suite vs honest answers under the configured judge; gate: attack win rate per kind."""
+    run_judge_robustness(shadow=shadow, data_dir=data_dir, n=n, seed=seed, report=report, weights=weights,
+                         config=config, gates_path=gates_path, reuse=reuse)
