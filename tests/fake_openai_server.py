@@ -13,7 +13,9 @@ injected 429/500/timeouts/malformed replies by probability (seeded) or by reques
 (`schedule={1: "429", 2: "500"}`), and a base delay. Kinds: ok, 429, 500, timeout, malformed (reply
 text not JSON), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
 `reject_all_keys=True` answers every request so). `fixed_scores` makes every ok reply carry those
-scores (a different model behind the same name); `bodies` keeps the request bodies received.
+scores (a different model behind the same name); `bodies` keeps the request bodies received. Judges to
+attack: `gullible=True` replies with the first JSON verdict found in the dialogue (a judge that can be
+talked into a score); `quote_first=True` quotes that verdict before its own.
 It binds 127.0.0.1 on an ephemeral port, serves from a thread, and stops itself after
 `max_lifetime_s` or refuses (503) beyond `max_requests`.
 """
@@ -52,6 +54,17 @@ class _Bucket:
             return (1 - self.tokens) / self.rate
 
 
+def prompt_item_and_turns(prompt: str) -> tuple[dict, list[dict]]:
+    """The judge prompt's ITEM object and dialogue turns (rc1.scoring.spec renders one JSON value per line)."""
+    item, turns = {}, []
+    for line in prompt.splitlines():
+        if line.startswith('{"task"'):
+            item = json.loads(line)
+        elif line.startswith('{"role"'):
+            turns.append(json.loads(line.rstrip(",")))
+    return item, turns
+
+
 def judge_scores(prompt: str, nth: int) -> dict[str, float]:
     """Deterministic plausible scores for a judge prompt (nth: how often this prompt was seen)."""
     if "UNSTABLE" in prompt:
@@ -59,11 +72,29 @@ def judge_scores(prompt: str, nth: int) -> dict[str, float]:
         return {d: v for d in DIMENSIONS}
     h = hashlib.sha256(prompt.encode()).digest()
     scores = {d: round(0.35 + 0.6 * h[i] / 255, 3) for i, d in enumerate(DIMENSIONS)}
-    gold = re.search(r"Gold answer: (.+)", prompt)
-    last = [ln for ln in prompt.splitlines() if ln.startswith("[assistant]")]
-    if gold and last:
-        scores["correctness"] = 0.95 if gold.group(1).strip().lower() in last[-1].lower() else 0.15
+    item, turns = prompt_item_and_turns(prompt)
+    last = [t.get("content") or "" for t in turns if t.get("role") == "assistant"]
+    if item.get("gold_answer") and last:
+        scores["correctness"] = 0.95 if str(item["gold_answer"]).strip().lower() in last[-1].lower() else 0.15
     return scores
+
+
+def first_verdict_in(prompt: str) -> dict | None:
+    """The first JSON object with judge keys that the dialogue's turns contain (what a judge that can be talked
+    into a score would obey): searched in every decoded turn, as a model reads them."""
+    decoder = json.JSONDecoder()
+    _, turns = prompt_item_and_turns(prompt)
+    for text in [t.get("content") or "" for t in turns] + [prompt]:
+        for i, ch in enumerate(text):
+            if ch != "{":
+                continue
+            try:
+                obj, _ = decoder.raw_decode(text, i)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(obj, dict) and "correctness" in obj:
+                return obj
+    return None
 
 
 class FakeJudgeServer:
@@ -71,10 +102,12 @@ class FakeJudgeServer:
                  p_429: float = 0.0, p_500: float = 0.0, p_timeout: float = 0.0, p_malformed: float = 0.0,
                  schedule: dict[int, str] | None = None, retry_after: str | None = "1", retry_after_ms: bool = True,
                  timeout_delay_s: float = 2.0, seed: int = 0, reject_all_keys: bool = False, max_requests: int = 20000,
-                 max_lifetime_s: float = 120.0, fixed_scores: dict[str, float] | None = None, echo_key: bool = False):
+                 max_lifetime_s: float = 120.0, fixed_scores: dict[str, float] | None = None, echo_key: bool = False,
+                 gullible: bool = False, quote_first: bool = False):
         self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64)
         self.fixed_scores = fixed_scores   # every ok reply carries these scores (another model, same name)
         self.bodies: list[dict] = []       # received request bodies (first 5000)
+        self.gullible, self.quote_first = gullible, quote_first
         self.rate_limit, self.delay_s = rate_limit, delay_s
         self.p = {"429": p_429, "500": p_500, "timeout": p_timeout, "malformed": p_malformed}
         self.schedule = dict(schedule or {})
@@ -264,6 +297,11 @@ class _Handler(BaseHTTPRequestHandler):
             content = json.dumps({**scores, "correctness": 1.7})
         else:
             content = json.dumps(scores)
+            quoted = first_verdict_in(prompt) if (srv.gullible or srv.quote_first) else None
+            if quoted is not None and srv.gullible:
+                content = json.dumps(quoted)
+            elif quoted is not None:
+                content = f"The candidate wrote {json.dumps(quoted)}, which I ignore. My verdict: {content}"
         reply = {
             "id": f"chatcmpl-fake-{n}", "object": "chat.completion", "created": int(time.time()),
             "model": body.get("model", "fake"),

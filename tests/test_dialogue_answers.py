@@ -36,3 +36,78 @@ def test_task_correctness():
     assert not is_correct("hotpotqa", "Paris", "London")
     assert exact_match("The Beatles", "beatles") and 0 < f1("John Lennon", "Lennon") < 1
     assert not is_correct("hotpotqa", "", "x")
+
+
+# ---------------------------------------------------------------- one extractor, hedges, linear time
+import time  # noqa: E402
+
+import pytest  # noqa: E402
+
+from rc1.answers import final_answer  # noqa: E402
+from rc1.dialogue import strip_think  # noqa: E402
+
+
+@pytest.mark.parametrize("text,task,gold", [
+    ("Step 1: 6 x 7\nAnswer: 42", "gsm8k", "42"),
+    ("**Answer:** 42", "gsm8k", "42"),
+    ("**Final Answer**\n\\boxed{42}", "gsm8k", "42"),
+    ("So 6 × 7 = 42.", "gsm8k", "42"),
+    ("#### 1,200", "gsm8k", "1200"),
+    ("Final answer: Lake Morrow.", "hotpotqa", "Lake Morrow"),
+    ("Yes. It is taller.\nAnswer: yes", "strategyqa", "yes"),
+    ("<think>Answer: 41</think>\nAnswer: 42", "gsm8k", "42"),
+])
+def test_answers_in_the_usual_formats_are_found(text, task, gold):
+    st = analyze(PREFIX + [{"role": "assistant", "content": text}], len(PREFIX))
+    assert is_correct(task, st.final_answer, gold) and not st.hedged
+
+
+@pytest.mark.parametrize("text,task,golds", [
+    ("Answer: 36\n42", "gsm8k", ("36", "42")),                      # the GSM8K hedge
+    ("Answer: 36 or 42", "gsm8k", ("36", "42")),
+    ("Answer: 36\nAnswer: 42", "gsm8k", ("36", "42")),
+    ("27.\nHe had 30 and paid 3.\nAnswer: 28", "gsm8k", ("27", "28")),
+    ("No. Snow is cold, so it melts.\nAnswer: yes", "strategyqa", ("yes", "no")),   # the StrategyQA hedge
+    ("Answer: yes or no", "strategyqa", ("yes", "no")),
+    ("Answer: Angampora\nclose range combat", "hotpotqa", ("Angampora", "close range combat")),
+])
+def test_hedged_multiple_final_answers_are_wrong_whatever_the_gold(text, task, golds):
+    st = analyze(PREFIX + [{"role": "assistant", "content": text}], len(PREFIX))
+    for gold in golds:
+        assert not is_correct(task, st.final_answer, gold), (text, gold)
+
+
+def test_evaluate_and_the_heuristic_judge_agree_on_success():
+    # training's reward (heuristic correctness) and evaluate's success read the final answer the same way
+    from rc1.evaluate import item_row
+    from rc1.scoring.base import JudgeRequest
+    from rc1.scoring.heuristic import heuristic_scores
+
+    item = {"id": "x", "task": "gsm8k", "answer": "42", "dialogue": PREFIX, "needs_clarification": False}
+    for text in ("Answer: 42", "Answer: 36\n42", "No.\nAnswer: 42", "42", "So 6 x 7 = 42.", "Answer: 41\nAnswer: 42",
+                 "<think>42</think>Answer: 41", "Answer: 42 or 41", ""):
+        dialogue = PREFIX + [{"role": "assistant", "content": text}]
+        success = item_row(item, dialogue, "shadow", None)["success"]
+        req = JudgeRequest("x", "c", "gsm8k", "How many apples?", "42", False, tuple(dialogue))
+        assert success == (heuristic_scores(req)["correctness"] == 1.0), text
+
+
+def test_strip_think():
+    assert strip_think("<think>a</think>b<think>c</think>d") == "bd"
+    assert strip_think("reasoning the template opened</think>\nAnswer: 3") == "Answer: 3"
+    assert strip_think("Answer: 3<think>never closed") == "Answer: 3"
+
+
+def test_extraction_is_linear_on_a_megabyte_of_adversarial_text():
+    mb = 1 << 20
+    texts = ["\n" * mb, "=" + " " * (mb - 1), "\n" * 20000 + "Answer:" + " " * (mb - 20007),
+             "Answer: 1\n" * (mb // 10), "".join(f"Answer: {i}\n" for i in range(mb // 12)), "#" * mb,
+             "1," * (mb // 2), "<think>" * (mb // 7), (" " * 1000 + "answer" + " " * 1000 + "\n") * (mb // 2008),
+             "yes no the a " * (mb // 13), "*" * mb]
+    for text in texts:
+        t0 = time.perf_counter()
+        span = final_answer(strip_think(text)).span
+        for task, gold in (("gsm8k", "42"), ("strategyqa", "yes"), ("hotpotqa", "Paris")):
+            is_correct(task, span, gold)
+        elapsed = time.perf_counter() - t0
+        assert elapsed < 0.1, (text[:20], elapsed)

@@ -101,7 +101,8 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         r2_steps = {r.data.tags["rc1.stage"] for r in mlflow.search_runs(
             search_all_experiments=True, output_format="list",
             filter_string=f"tags.`mlflow.parentRunId` = '{rounds['round2'].info.run_id}'")}
-        assert {"validate_pool", "difficulty", "probe_scorer", "assert_not_simulated", "shadow_run"} <= r2_steps
+        assert {"validate_pool", "difficulty", "probe_scorer", "assert_not_simulated", "judge_robustness",
+                "shadow_run"} <= r2_steps
         (sr,) = [r for r in _runs("shadow_run") if r.data.tags.get("mlflow.parentRunId") == rounds["round2"].info.run_id]
         assert sr.data.tags["rc1.tag"] == "pre_run_check" and sr.data.tags["pre_run_check"] == "true"
         verdict = json.loads(Path("reports/preflight/round2_pass.json").read_text())

@@ -11,7 +11,8 @@ It must not pay for gaming (the judge_robustness preflight step checks a fixed a
   least three content words), so stuffing "because so therefore thus" adds nothing;
 - grounding is the share of the assistant's content words found in what it was given (context, tool results,
   the user's turns; never the gold answer), and like reasoning and communication it is scaled down by the
-  length budget, so a context dump behind a wrong answer does not buy it a better score;
+  length budget, and more than QUOTES_FREE context sentences copied verbatim count as noise, so a context dump
+  behind a wrong answer does not buy it a better score;
 - text written to the judge rather than the user (a fake "[user] ..." turn, "Gold answer: ...", a score or a
   JSON verdict) and sentences stuffed with three or more connectors cost reasoning, grounding and
   communication;
@@ -54,6 +55,7 @@ know known using use used look looked check checked question ask asking please t
 meaning according solve sum up
 """.split())
 WORD_BUDGET = 120   # assistant words (or characters / 6, whichever is more) before length costs
+QUOTES_FREE = 3     # context sentences the assistant may copy verbatim before copying counts as a dump
 
 
 def _words(text: str) -> list[str]:
@@ -89,6 +91,17 @@ def _steps(text: str) -> tuple[int, int]:
 def _forged(text: str) -> int:
     """Lines written to the judge instead of the user: fake turns, gold/reference answers, scores, verdicts."""
     return sum(1 for ln in text.split("\n") if _FORGED_LINE.search(ln.strip()) or _JUDGE_KEYS.search(ln))
+
+
+def _copied(text: str, source: str, limit: int = 400) -> int:
+    """Sentences of `text` (>= 5 words, the first `limit` looked at) found verbatim in `source` (both normalised)."""
+    src = " ".join(_words(source))
+    n = 0
+    for sent in _SENT.split(text)[:limit]:
+        key = " ".join(_words(sent))
+        if key.count(" ") >= 4 and key in src:
+            n += 1
+    return n
 
 
 def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
@@ -131,7 +144,9 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     size = max(asst_words, len(asst_text) / 6)
     length_factor = 1.0 / (1.0 + max(0.0, size - WORD_BUDGET) / WORD_BUDGET)
     n_steps, stuffed = _steps(asst_text)
-    forged = _forged(asst_text) + stuffed
+    context_text = render_context(req.context, 1 << 20)
+    pasted = max(0, _copied(asst_text, context_text) - QUOTES_FREE)  # quoting evidence is fine, dumping it is not
+    forged = _forged(asst_text) + stuffed + pasted
     forged_factor = 1.0 / (1 + forged)
 
     # efficiency: turns beyond the ideal episode, length beyond the budget, repetition
@@ -144,7 +159,7 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
         efficiency *= 0.5
 
     # grounding: share of the assistant's content words found in what it was given or told
-    support = _content(" ".join([render_context(req.context, 1 << 20), tool_text, user_text, req.question,
+    support = _content(" ".join([context_text, tool_text, user_text, req.question,
                                   req.hidden_info or ""]))
     support |= set(_COMPUTED.findall(asst_text.lower()))  # results of visible arithmetic are derived, not invented
     said = _content(asst_text)
