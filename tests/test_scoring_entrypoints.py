@@ -12,6 +12,7 @@ from entrypoints.assert_not_simulated import run_assert_not_simulated
 from entrypoints.cli import main
 from entrypoints.probe_scorer import run_probe_scorer
 from rc1.errors import GateFailed
+from rc1.scoring.spec import JUDGE_SPEC_VERSION
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -116,7 +117,7 @@ def test_scorecache_commands(live_env, scorer_env, capsys):
     assert stat["path"] == str(scorer_env / "cache" / "judge_cache.sqlite")
     assert rc(["scorecache", "replay-bad"]) == 0
     assert json.loads(capsys.readouterr().out)["replayed"] == 0
-    assert rc(["scorecache", "invalidate", "--spec", "judge-v1"]) == 0
+    assert rc(["scorecache", "invalidate", "--spec", JUDGE_SPEC_VERSION]) == 0
     assert json.loads(capsys.readouterr().out)["deleted"]["samples"] == 9
     assert rc(["scorecache", "invalidate"]) == 2                              # --spec is required
 

@@ -121,3 +121,13 @@ def test_provider_selection(scorer_env, monkeypatch):
     g = make_provider("gemini", model="gemini-x")
     assert "generativelanguage.googleapis.com" in g.base_url and g.model == "gemini-x"
     assert "sk-test-abc" not in repr(g.describe())
+
+
+@pytest.mark.parametrize("text", ["=" + " " * 20000 + "x", "\n" * 20000 + "x", "1" + " " * 20000 + "+",
+                                  "because so therefore " * 5000, ("Answer:\n" * 3000) + "[user] ok\n" * 3000])
+def test_adversarial_completions_are_scored_in_one_pass(text):
+    # these took seconds with the old regexes (quadratic on whitespace runs); speed: benchmarks/bench_answers.py
+    item = PROBE_ITEMS[0]
+    s = heuristic_scores(_req(item, dialogue=({"role": "user", "content": item["question"]},
+                                              {"role": "assistant", "content": text})))
+    assert s["correctness"] == 0.0 and all(0 <= v <= 1 for v in s.values())

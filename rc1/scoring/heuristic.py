@@ -55,6 +55,7 @@ know known using use used look looked check checked question ask asking please t
 meaning according solve sum up
 """.split())
 WORD_BUDGET = 120   # assistant words (or characters / 6, whichever is more) before length costs
+ANALYSIS_CHARS = 1 << 16   # assistant text analysed word by word (its length still counts in full)
 QUOTES_FREE = 3     # context sentences the assistant may copy verbatim before copying counts as a dump
 
 
@@ -109,7 +110,8 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     first_user = next((i for i, t in enumerate(dialogue) if t.get("role") == "user"), -1)
     st = analyze(dialogue, prefix_len=first_user + 1)
     episode = dialogue[first_user + 1:]
-    asst_text = "\n".join((t.get("content") or "") for t in episode if t.get("role") == "assistant")
+    asst_full = "\n".join((t.get("content") or "") for t in episode if t.get("role") == "assistant")
+    asst_text = asst_full[:ANALYSIS_CHARS]  # beyond this the length budget has already zeroed what it pays
     tool_text = "\n".join((t.get("content") or "") for t in episode if t.get("role") == "tool")
     user_text = "\n".join((t.get("content") or "") for t in dialogue if t.get("role") == "user")
     called = [c.get("name") for t in episode if t.get("role") == "assistant" for c in (t.get("tool_calls") or [])]
@@ -140,8 +142,9 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
         tool_use = 1.0 if n_calls == 0 else max(0.4, 0.85 - 0.15 * (n_calls - 1))
 
     # length budget: words, or characters / 6 for whitespace and symbol padding
-    asst_words = len(asst_text.split())
-    size = max(asst_words, len(asst_text) / 6)
+    asst_words = asst_full.count(" ") + asst_full.count("\n") + 1 if len(asst_full) > ANALYSIS_CHARS \
+        else len(asst_text.split())
+    size = max(asst_words, len(asst_full) / 6)
     length_factor = 1.0 / (1.0 + max(0.0, size - WORD_BUDGET) / WORD_BUDGET)
     n_steps, stuffed = _steps(asst_text)
     context_text = render_context(req.context, 1 << 20)
