@@ -17,10 +17,9 @@ from typing import Any
 import click
 
 from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
-from rc1.config import load_gates, load_weights
+from rc1.config import load_gates
 from rc1.errors import Rc1Error
 from rc1.io import read_json, write_json, write_jsonl
-from rc1.reward import weights_check
 from rc1.tracking import run_mode, stage_run
 
 DEFAULT_REPORT = "reports/judge_robustness.json"
@@ -30,7 +29,7 @@ def run_judge_robustness(shadow: str | None = None, data_dir: str | None = None,
                          seed: int = 20250820, report: str = DEFAULT_REPORT, weights: str = "configs/weights.json",
                          config: str | None = None, gates_path: str = "configs/gates.yaml", reuse: bool = True,
                          progress: bool = True) -> dict[str, Any]:
-    from entrypoints.shadow_run import reward_params, shadow_items, shadow_records
+    from entrypoints.shadow_run import checked_weights, reward_params, shadow_items, shadow_records
     from rc1.reward import RewardModel
     from rc1.scoring.judge import make_judge, stats_metrics
     from rc1.scoring.robustness import (ATTACK_SUITE_VERSION, flat_metrics, score_suite, select_items,
@@ -41,10 +40,7 @@ def run_judge_robustness(shadow: str | None = None, data_dir: str | None = None,
     data_dir = optional_param(data_dir)
     shadow = optional_param(shadow)
     gates = load_gates(gates_path).for_mode(run_mode())
-    w = load_weights(weights)
-    bad = [c for c in weights_check(w, gates) if not c["pass"]]
-    if bad:
-        raise Rc1Error(f"{weights}: {bad[0]['name']} fails ({bad[0]['value']:.4g}, wants {bad[0]['threshold']})")
+    w = checked_weights(weights, gates)
     params_r = reward_params(config)
     report_path = Path(report)
     scored_path = report_path.with_name("robustness_scored.jsonl")

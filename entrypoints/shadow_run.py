@@ -35,6 +35,15 @@ def reward_params(config: str | None, alpha=None, cap=None, beta=None) -> Reward
                                     alpha=alpha, cap=cap, beta=beta)
 
 
+def checked_weights(weights: str, gates):
+    """configs/weights.json loaded and held to the weights gate (Rc1Error naming the failing check)."""
+    w = load_weights(weights)
+    bad = [c for c in weights_check(w, gates) if not c["pass"]]
+    if bad:
+        raise Rc1Error(f"{weights}: {bad[0]['name']} fails ({bad[0]['value']:.4g}, wants {bad[0]['threshold']})")
+    return w
+
+
 def shadow_records(shadow: str | None, data_dir: str | None, n: int, seed: int, stratify: bool,
                    gates_path: str = "configs/gates.yaml") -> tuple[list[dict], Any, dict]:
     """(records, what identifies them for the reuse key, loaded sources by task when the set was built).
@@ -112,10 +121,7 @@ def run_shadow_run(data_dir: str | None = None, n: int = 245, seed: int = 202508
 
     data_dir = optional_param(data_dir)
     gates = load_gates(gates_path).for_mode(run_mode())
-    w = load_weights(weights)
-    bad = [c for c in weights_check(w, gates) if not c["pass"]]
-    if bad:
-        raise Rc1Error(f"{weights}: {bad[0]['name']} fails ({bad[0]['value']:.4g}, wants {bad[0]['threshold']})")
+    w = checked_weights(weights, gates)
     params_r = reward_params(config, alpha, cap, beta)
     report_path = Path(report)
     scored_path = Path(scored_out) if scored_out else report_path.with_name("scored_candidates.jsonl")

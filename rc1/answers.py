@@ -37,8 +37,8 @@ TAIL_CHARS = 8192         # markers are looked for in the last 8 KB of a turn (t
 MAX_ANSWER_CHARS = 1000   # a longer span is not an answer
 # a marker line: "Answer: X" / "**Final answer:** X" / "- answer: X" (group 1 = X), "Final answer" alone on its
 # line (group 1 = ""), or "#### X" anywhere (group 2 = X). Linear: every quantifier is bounded by its line.
-_MARK = re.compile(r"^[ \t*#>\-]*(?:final answer|answer)[ \t*]*(?:[:\uff1a][ \t*]*([^\n]*)|(?=\n|$))|####[ \t]*([^\n]*)",
-                   re.IGNORECASE | re.MULTILINE)
+_MARK = re.compile(r"^[ \t*#>\-]*(?:final answer|answer)[ \t*]*(?:[:\uff1a][ \t*]*([^\n]*)|(?=\n|$))"
+                   r"|####[ \t]*([^\n]*)", re.IGNORECASE | re.MULTILINE)
 
 
 def normalize_answer(s: str) -> str:

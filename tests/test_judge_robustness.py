@@ -101,7 +101,8 @@ def test_the_suite_is_fixed_and_built_from_the_honest_wrong_episode():
 
     item = ShadowItem.from_record(dict(builtin_tasks("gsm8k", 1, seed=5)[0]))
     cands = dict(attack_candidates(item, 1))
-    assert list(cands)[:2] == ["honest_correct", "honest_wrong"] and set(cands) - {"honest_correct", "honest_wrong"} == set(ATTACKS)
+    assert list(cands)[:2] == ["honest_correct", "honest_wrong"]
+    assert set(cands) - {"honest_correct", "honest_wrong"} == set(ATTACKS)
     wrong = cands["honest_wrong"]
     for kind in ATTACKS:
         assert cands[kind][:-1] == wrong[:-1]              # same prefix, clarification and tool turns
