@@ -17,7 +17,8 @@ one line, and Python loops only over distinct values, stopping at the second):
   ("No. ... Answer: yes").
 Correctness of a span (is_correct): GSM8K wants exactly one distinct number (after the last "=" when there is
 one): "36\\n42" and "36 or 42" are wrong whichever is gold; StrategyQA wants one verdict ("yes or no" is
-wrong); HotpotQA is EM or F1 >= 0.8, so a span listing several candidates fails on precision.
+wrong); HotpotQA is EM or F1 >= 0.8, and a span offering alternatives ("X or Y", "X / Y") is wrong when one of
+them alone would be right.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ _PUNCT = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _BARE_NUMBER = re.compile(r"[ \t*$\u00a3\u20ac]*-?\d[\d,]*(?:\.\d+)?[ \t*]*[.!]?[ \t]*")
+_ALTERNATIVES = re.compile(r"\s(?:or|and/or)\s|[/;]")
 _VERDICT_WORD = re.compile(r"\b(?:yes|true|no|false)\b")
 _VERDICTS = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}
 TAIL_CHARS = 8192         # markers are looked for in the last 8 KB of a turn (the answer is the last thing said)
@@ -239,4 +241,10 @@ def is_correct(task: str, pred: str, gold, f1_threshold: float = 0.8) -> bool:
         return p is not None and g is not None and abs(p - g) < 1e-6
     if task == "strategyqa":
         return extract_yes_no(pred) == gold_yes_no(gold)
-    return exact_match(pred, str(gold)) or f1(pred, str(gold)) >= f1_threshold
+    gold = str(gold)
+    if exact_match(pred, gold):
+        return True
+    alternatives = _ALTERNATIVES.split(pred)
+    if len(alternatives) > 1 and any(exact_match(a, gold) or f1(a, gold) >= f1_threshold for a in alternatives):
+        return False  # "X or <gold>": offering alternatives is a hedge, whatever F1 says of the whole
+    return f1(pred, gold) >= f1_threshold

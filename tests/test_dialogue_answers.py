@@ -54,6 +54,7 @@ from rc1.dialogue import strip_think  # noqa: E402
     ("So 6 × 7 = 42.", "gsm8k", "42"),
     ("#### 1,200", "gsm8k", "1200"),
     ("Final answer: Lake Morrow.", "hotpotqa", "Lake Morrow"),
+    ("Answer: Ready or Not", "hotpotqa", "Ready or Not"),
     ("Yes. It is taller.\nAnswer: yes", "strategyqa", "yes"),
     ("<think>Answer: 41</think>\nAnswer: 42", "gsm8k", "42"),
 ])
@@ -70,6 +71,8 @@ def test_answers_in_the_usual_formats_are_found(text, task, gold):
     ("No. Snow is cold, so it melts.\nAnswer: yes", "strategyqa", ("yes", "no")),   # the StrategyQA hedge
     ("Answer: yes or no", "strategyqa", ("yes", "no")),
     ("Answer: Angampora\nclose range combat", "hotpotqa", ("Angampora", "close range combat")),
+    ("Answer: Marsh deer or New Zealand, Canada, the United States and Peru", "hotpotqa",
+     ("Marsh deer", "New Zealand, Canada, the United States and Peru")),
 ])
 def test_hedged_multiple_final_answers_are_wrong_whatever_the_gold(text, task, golds):
     st = analyze(PREFIX + [{"role": "assistant", "content": text}], len(PREFIX))
