@@ -33,6 +33,7 @@ _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _BARE_NUMBER = re.compile(r"[ \t*$\u00a3\u20ac]*-?\d[\d,]*(?:\.\d+)?[ \t*]*[.!]?[ \t]*")
 _ALTERNATIVES = re.compile(r"\s(?:or|and/or)\s|[/;]")
+_OPENING_VERDICT = re.compile(r"[ \t*]*(yes|no|true|false)[ \t*]*(?:[.,!;:\n]|$)", re.IGNORECASE)
 _VERDICT_WORD = re.compile(r"\b(?:yes|true|no|false)\b")
 _VERDICTS = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}
 TAIL_CHARS = 8192         # markers are looked for in the last 8 KB of a turn (the answer is the last thing said)
@@ -205,8 +206,8 @@ def _contradicting_opening(text: str, span: str) -> bool:
     yes", "27. ... Answer: 28"): two answers, one of them sure to match."""
     span_words = normalize_answer(span[:200]).split()
     if span_words and span_words[0] in _VERDICTS:
-        opening = _leading_verdict(normalize_answer(text[:200]).split())
-        return opening is not None and opening != _VERDICTS[span_words[0]]
+        opening = _OPENING_VERDICT.match(text[:40])  # "No. ...", "Yes, ..." (not "No doubt", "Is it true")
+        return bool(opening) and _VERDICTS[opening.group(1).lower()] != _VERDICTS[span_words[0]]
     first = text.lstrip()[:200].split("\n", 1)[0]
     if _BARE_NUMBER.fullmatch(first):
         said, final = the_number(first), the_number(span)
