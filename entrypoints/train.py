@@ -183,6 +183,10 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     train_pool, heldout = split_heldout(pool, ppo.sampling.heldout_frac)
     if not train_pool:
         raise Rc1Error(f"{pool_path}: every seed is held out (sampling.heldout_frac={ppo.sampling.heldout_frac})")
+    evalset = engine.heldout_slice(heldout, ppo.sampling.heldout_eval_items)
+    if not evalset:
+        raise Rc1Error(f"{pool_path}: no held-out seeds (sampling.heldout_frac={ppo.sampling.heldout_frac} of "
+                       f"{len(pool)}); best/ is chosen by the held-out eval/reward, so a held-out slice is required")
     fresh = load_fresh(fresh_path)
     plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod
     base = resolve_base(ppo.model.base, corpus_from_seeds(pool), seed=0)
@@ -198,7 +202,8 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     parent_tags = {**{k: v for k, v in (parent_tags or {}).items() if k not in GATE_LINK}, **provenance}
     params = {"rc1.config": config_path, "rc1.seed": seed, "rc1.pool": str(pool_path), "rc1.max_steps": steps,
               "rc1.base": ppo.model.base, "rc1.resume_from": str(resume_dir or ""), "rc1.out_dir": str(out_dir),
-              "rc1.n_pool_train": len(train_pool), "rc1.n_heldout": len(heldout), "rc1.n_fresh": len(fresh)}
+              "rc1.n_pool_train": len(train_pool), "rc1.n_heldout": len(heldout), "rc1.n_heldout_eval": len(evalset),
+              "rc1.n_fresh": len(fresh)}
     tags = {**parent_tags, "rc1.seed": seed, "rc1.mode": mode, "rc1.finetune": plan.requested,
             "rc1.finetune_effective": plan.effective, "rc1.base_model": ppo.model.base}
     if plan.warning:
@@ -221,7 +226,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
             res = engine.train(ppo, base=base, pool=train_pool, seed=seed, out_dir=out_dir, max_steps=steps,
                                reward_model=reward_model, mode=mode, fresh=fresh, resume_dir=resume_dir,
                                resume_state=resume_state, log_metrics=st.log_metrics, report_to=["mlflow"],
-                               stop_after=stop_after, finetune=plan)
+                               stop_after=stop_after, finetune=plan, heldout=evalset)
         sps = res.sec_per_step[1:] or res.sec_per_step   # the first step includes warm-up
         st.log_metrics({"rc1.final_step": res.global_step, "rc1.sec_per_step_mean": sum(sps) / max(1, len(sps)),
                         "rc1.best_reward": res.best_metric, **{f"rc1.{k}": v for k, v in reward_model.stats().items()}})

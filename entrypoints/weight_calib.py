@@ -46,9 +46,9 @@ def run_weight_calib(cv: int = 5, boot: int = 200, l2: float = 0.1, seed: int = 
                     "weights": str(out_path), "run_id": st.run_id, "reused": True}
         st.log_file_input(scored_path, "scored_candidates")
         st.log_config(gates.weight_calib, "gates_weight_calib.json")
-        X, y, s, skipped = design_matrix(rows, str(scored_path))
+        X, y, s, groups, skipped = design_matrix(rows, str(scored_path))
         w0_vec = [w0.as_dict()[d] for d in DIMENSIONS]
-        rep = calibrate(X, y, w0_vec, cv=cv, boot=boot, l2=l2, seed=seed, cap=cap, sample_weight=s,
+        rep = calibrate(X, y, w0_vec, cv=cv, boot=boot, l2=l2, seed=seed, cap=cap, sample_weight=s, groups=groups,
                         progress=progress)
         checks = calibration_checks(rep, gates.weight_calib) + weights_check(rep["weights"], gates)
         passed = all(c["pass"] for c in checks)
@@ -60,7 +60,7 @@ def run_weight_calib(cv: int = 5, boot: int = 200, l2: float = 0.1, seed: int = 
         st.log_json(rep["weights"], "weights_proposed.json")
         imp, summ = rep["improvement"], rep["summary"]
         st.log_metrics({
-            "n": rep["n"], "skipped_failed_rows": skipped, "success_rate": rep["success_rate"],
+            "n": rep["n"], "n_items": rep["n_items"], "skipped_failed_rows": skipped, "success_rate": rep["success_rate"],
             "rank_corr_median_old": summ["old"]["rank_corr_median"], "rank_corr_median_new": summ["new"]["rank_corr_median"],
             "mae_median_old": summ["old"]["mae_median"], "mae_median_new": summ["new"]["mae_median"],
             "rank_corr_median_improve_pct": imp["rank_corr_median_improve_pct"],

@@ -9,20 +9,22 @@ solved by scipy.optimize.nnls on the augmented system [sqrt(s) X; sqrt(N l2) I] 
 same whatever the number of candidates. y = success (0/1). The NNLS solution is then projected exactly
 (Euclidean) onto the capped simplex {w >= 0, sum w = 1, w_i <= cap}: the deployable weights.
 
-Evaluation: K-fold CV (sklearn KFold, shuffled with the seed). On each held-out fold, the calibrated weights
+Evaluation: K-fold CV grouped by item (sklearn GroupKFold, shuffled with the seed): the candidates of one item
+(the six of a shadow item share its question and gold answer) are all in one fold, so no fold is scored on
+items it was fitted on. On each held-out fold, the calibrated weights
 ("new", fitted on the other folds) and the v1 equal-weight score ("old", DESIGN.md) are compared by rank
 correlation with success (Spearman) and MAE against success. The current weights w0 are reported too.
-Bootstrap: `boot` resamples with replacement (numpy Generator seeded with the seed): per-weight percentile
-CIs, and the out-of-bag rank-corr improvement. Everything is deterministic for a seed.
+Bootstrap: `boot` resamples items with replacement (numpy Generator seeded with the seed; a drawn item brings all
+its candidates): per-weight percentile CIs, and the out-of-bag (items not drawn) rank-corr improvement. Everything is deterministic for a seed.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 from scipy.optimize import brentq, nnls
-from sklearn.model_selection import KFold
+from sklearn.model_selection import GroupKFold
 from tqdm import tqdm
 
 from rc1.config import DIMENSIONS, WeightCalibGate
@@ -95,8 +97,9 @@ def _median(values: Sequence[float | None]) -> float | None:
 
 def calibrate(X: np.ndarray, y: np.ndarray, w0: Sequence[float], *, cv: int = 5, boot: int = 200, l2: float = 0.1,
               seed: int = 42, cap: float = 0.5, sample_weight: np.ndarray | None = None,
-              progress: bool = False) -> dict[str, Any]:
-    """Fit, cross-validate and bootstrap; returns the report (weights under report['weights'])."""
+              groups: Sequence[str] | None = None, progress: bool = False) -> dict[str, Any]:
+    """Fit, cross-validate and bootstrap; returns the report (weights under report['weights']).
+    `groups[i]` is candidate i's item id (default: every candidate its own item)."""
     X, y = np.asarray(X, float), np.asarray(y, float)
     w0 = np.asarray(w0, float)
     n, d = X.shape
@@ -106,11 +109,18 @@ def calibrate(X: np.ndarray, y: np.ndarray, w0: Sequence[float], *, cv: int = 5,
         raise Rc1Error(f"calibration needs at least {2 * cv} scored candidates for {cv}-fold CV, got {n}")
     if len(set(y.tolist())) < 2:
         raise Rc1Error("calibration needs both successful and failed candidates (success is constant)")
+    g = np.arange(n).astype(str) if groups is None else np.asarray([str(x) for x in groups])
+    if len(g) != n:
+        raise Rc1Error(f"calibration: {len(g)} item ids for {n} candidates")
+    items = np.unique(g)
+    if len(items) < cv:
+        raise Rc1Error(f"calibration needs at least {cv} items for {cv}-fold CV grouped by item, got {len(items)}")
     s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, float)
     equal = np.full(d, 1.0 / d)
+    rows_of = {item: np.flatnonzero(g == item) for item in items}
 
     folds = []
-    for i, (tr, te) in enumerate(KFold(n_splits=cv, shuffle=True, random_state=seed).split(X)):
+    for i, (tr, te) in enumerate(GroupKFold(n_splits=cv, shuffle=True, random_state=seed).split(X, groups=g)):
         raw, w = fit_projected(X[tr], y[tr], w0, l2, cap, s[tr])
         ev = _evaluate(X[te], y[te], {"old": equal, "current": w0, "new": w})
         folds.append({"fold": i, "n_train": len(tr), "n_test": len(te), "weights": _named(w), **ev})
@@ -118,10 +128,11 @@ def calibrate(X: np.ndarray, y: np.ndarray, w0: Sequence[float], *, cv: int = 5,
     rng = np.random.default_rng(seed)
     boots, oob_improve = [], []
     for _ in tqdm(range(boot), desc="bootstrap", disable=not progress):
-        idx = rng.integers(0, n, n)
+        drawn = items[rng.integers(0, len(items), len(items))]
+        idx = np.concatenate([rows_of[item] for item in drawn])
         _, w = fit_projected(X[idx], y[idx], w0, l2, cap, s[idx])
         boots.append(w)
-        oob = np.setdiff1d(np.arange(n), idx)
+        oob = np.flatnonzero(~np.isin(g, drawn))
         if len(oob) >= 2 and len(set(y[oob].tolist())) == 2:
             oob_improve.append(improve_pct(spearman(X[oob] @ equal, y[oob]), spearman(X[oob] @ w, y[oob])))
     boots_arr = np.array(boots) if boots else np.empty((0, d))
@@ -145,7 +156,7 @@ def calibrate(X: np.ndarray, y: np.ndarray, w0: Sequence[float], *, cv: int = 5,
     }
     oob_clean = [v for v in oob_improve if v is not None]
     return {
-        "n": n, "success_rate": float(y.mean()), "params": {"cv": cv, "boot": boot, "l2": l2, "seed": seed, "cap": cap},
+        "n": n, "n_items": int(len(items)), "cv_groups": "item", "success_rate": float(y.mean()), "params": {"cv": cv, "boot": boot, "l2": l2, "seed": seed, "cap": cap},
         "baseline_old": "v1 equal weights (1/7 each)",
         "weights_current": _named(w0), "weights_nnls_raw": _named(raw), "weights": _named(w),
         "folds": folds, "summary": summary, "improvement": improve,
@@ -193,10 +204,17 @@ def calibration_checks(report: Mapping[str, Any], gate: WeightCalibGate) -> list
 
 
 # ---------------------------------------------------------------- input
-def design_matrix(rows: Sequence[Mapping[str, Any]], source: str = "scored candidates"
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """X (7 dims), y (success), sample weights from scored-candidate rows; failed rows are skipped (counted)."""
-    X, y, s, skipped = [], [], [], 0
+class Design(NamedTuple):
+    X: np.ndarray            # the 7 judge dimensions per candidate
+    y: np.ndarray            # success (0/1)
+    weight: np.ndarray       # the judge's per-result weight (0 stays 0: an unusable result counts for nothing)
+    groups: np.ndarray       # item id per candidate (CV folds and bootstrap draws are by item)
+    skipped: int             # failed rows left out
+
+
+def design_matrix(rows: Sequence[Mapping[str, Any]], source: str = "scored candidates") -> Design:
+    """X, y, sample weights and item ids from scored-candidate rows; failed rows are skipped (counted)."""
+    X, y, s, groups, skipped = [], [], [], [], 0
     for i, r in enumerate(rows, 1):
         if r.get("failed") or not r.get("scores"):
             skipped += 1
@@ -204,7 +222,10 @@ def design_matrix(rows: Sequence[Mapping[str, Any]], source: str = "scored candi
         try:
             X.append([float(r["scores"][dim]) for dim in DIMENSIONS])
             y.append(float(bool(r["success"])))
-            s.append(float(r.get("weight", 1.0) or 1.0))
+            weight = r.get("weight")
+            s.append(1.0 if weight is None else float(weight))
+            groups.append(str(r.get("item_id", f"row{i}")))
         except (KeyError, TypeError, ValueError) as e:
             raise Rc1Error(f"{source}: row {i}: needs scores.<7 dims> and success ({e})") from None
-    return np.array(X, float).reshape(-1, len(DIMENSIONS)), np.array(y), np.array(s), skipped
+    return Design(np.array(X, float).reshape(-1, len(DIMENSIONS)), np.array(y), np.array(s), np.array(groups),
+                  skipped)

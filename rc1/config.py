@@ -241,6 +241,7 @@ class SamplingCfg(Strict):
     seed_pool_schedule: list[ScheduleStep] = Field(min_length=1)
     replay_cap: float = Field(ge=0, le=1)
     heldout_frac: float = Field(0.05, ge=0, lt=1)   # pool seeds kept out of training for `rc1 evaluate --heldout pool`
+    heldout_eval_items: int = Field(8, ge=1)        # fixed held-out slice scored every save_every steps (eval/reward)
 
     @field_validator("difficulty")
     @classmethod

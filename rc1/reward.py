@@ -70,8 +70,8 @@ def overclar_penalty(clarifications: int, *, needs_clarification: bool, alpha: f
 
 def check_beta(beta: float) -> float:
     lo, hi = BETA_RANGE
-    if not (lo - 1e-12 <= float(beta) <= hi + 1e-12):
-        raise Rc1Error(f"beta {beta} is outside [{lo}, {hi}] (difficulty weighting)")
+    if float(beta) != 0.0 and not (lo - 1e-12 <= float(beta) <= hi + 1e-12):
+        raise Rc1Error(f"beta {beta} is outside [{lo}, {hi}] (difficulty weighting; 0 switches it off)")
     return float(beta)
 
 

@@ -89,7 +89,20 @@ def test_calibration_refuses_data_it_cannot_fit():
 
 def test_design_matrix_skips_failed_rows_and_names_bad_ones():
     ok = {"scores": {d: 0.5 for d in DIMENSIONS}, "success": True, "failed": False, "weight": 0.5}
-    X, y, s, skipped = design_matrix([ok, {"failed": True, "scores": None}, ok])
-    assert X.shape == (2, 7) and list(y) == [1.0, 1.0] and list(s) == [0.5, 0.5] and skipped == 1
+    zero = {**ok, "weight": 0, "item_id": "b"}
+    X, y, s, groups, skipped = design_matrix([{**ok, "item_id": "a"}, {"failed": True, "scores": None}, zero])
+    assert X.shape == (2, 7) and list(y) == [1.0, 1.0] and list(s) == [0.5, 0.0] and skipped == 1
+    assert list(groups) == ["a", "b"]                       # a judge weight of 0 stays 0 (not read as 1)
     with pytest.raises(Rc1Error, match="row 2"):
         design_matrix([ok, {"scores": {"correctness": 1.0}, "success": False}])
+
+
+def test_cv_folds_and_bootstrap_draws_keep_an_items_candidates_together():
+    X, y = _synthetic(n=120)
+    items = [f"item{i // 6}" for i in range(120)]                # six candidates per item, as the shadow run makes
+    rep = calibrate(X, y, np.full(7, 1 / 7), cv=5, boot=20, l2=0.1, seed=42, groups=items)
+    assert rep["n_items"] == 20 and rep["cv_groups"] == "item"
+    assert [f["n_test"] % 6 for f in rep["folds"]] == [0] * 5   # whole items per fold
+    assert sum(f["n_test"] for f in rep["folds"]) == 120
+    with pytest.raises(Rc1Error, match="at least 5 items"):
+        calibrate(X, y, np.full(7, 1 / 7), cv=5, groups=[f"item{i % 4}" for i in range(120)])

@@ -33,6 +33,13 @@ def step_name(step: int) -> str:
     return f"step_{int(step):05d}"
 
 
+def step_of(path: str | Path) -> int | None:
+    """The step number of a step_XXXXX dir (numeric: step_100000 comes after step_99999), None for other names."""
+    name = Path(path).name
+    num = name[len("step_"):] if name.startswith("step_") else ""
+    return int(num) if num.isdigit() else None
+
+
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -99,11 +106,11 @@ class CheckpointStore:
 
     def rotate(self, keep_last: int) -> list[Path]:
         """Remove all but the newest `keep_last` step dirs (best/ entries are copies and stay)."""
-        steps = sorted(p for p in self.root.glob("step_*") if p.is_dir())
+        steps = sorted((p for p in self.root.glob("step_*") if p.is_dir() and step_of(p) is not None), key=step_of)
         removed = []
         for p in steps[:-keep_last] if keep_last > 0 else []:
             shutil.rmtree(p)
-            self._append({"kind": "removed", "path": p.name, "step": int(p.name.split("_")[1]), "time": _now()})
+            self._append({"kind": "removed", "path": p.name, "step": step_of(p), "time": _now()})
             removed.append(p)
         return removed
 

@@ -45,7 +45,13 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
      "ask_user round buys one more"),
     ("ppo.temperature", "temperature", "same (sampling temperature of the rollouts)"),
     ("ppo.steps", "max_steps", "optimizer steps (`--max-steps` caps it)"),
-    ("checkpoint.save_every", "save_steps", "Trainer checkpoints, moved to step_XXXXX/ with a sha256 manifest"),
+    ("reward.difficulty_beta", "scale_rewards = \"none\"", "advantage = reward - group mean, not divided by the "
+     "group's std: a per-prompt factor (1 + beta(I_hard - I_easy)) would cancel under TRL's default \"group\" "
+     "scaling; unscaled, a hard group's advantages are (1+beta)/(1-beta) times an easy group's with the same raw "
+     "rewards (Dr. GRPO's setting)"),
+    ("checkpoint.save_every", "save_steps, eval_steps", "Trainer checkpoints, moved to step_XXXXX/ with a sha256 "
+     "manifest; before each save TRL evaluates the fixed held-out slice (sampling.heldout_eval_items prompts x "
+     "group_size rollouts, same reward) -> eval/reward, which picks best/"),
     ("checkpoint.keep_last", "rc1 rotation (save_total_limit unset)", "best/ entries are copies and never rotate"),
     ("seeds[i]", "seed, data_seed", "one training run per seed"),
     ("(ppo epochs)", "num_iterations = 1", "on-policy: one update per rollout batch, so the clip ratio stays ~0"),
@@ -113,7 +119,7 @@ def finetune_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, bnb: bool 
 
 # ---------------------------------------------------------------- GRPO settings
 def grpo_settings(ppo: PPOScale, *, out_dir: str | Path, seed: int, max_steps: int, report_to: Sequence[str],
-                  cuda: bool | None = None) -> dict[str, Any]:
+                  cuda: bool | None = None, with_eval: bool = True) -> dict[str, Any]:
     """GRPOConfig keyword arguments from the PPO settings (see PPO_TO_GRPO)."""
     p = ppo.ppo
     cuda = has_cuda() if cuda is None else cuda
@@ -133,6 +139,10 @@ def grpo_settings(ppo: PPOScale, *, out_dir: str | Path, seed: int, max_steps: i
         max_tool_calling_iterations=max(0, p.max_turns - 1),
         temperature=p.temperature,
         shuffle_dataset=False,
+        scale_rewards="none",
+        eval_strategy="steps" if with_eval else "no",
+        eval_steps=ppo.checkpoint.save_every,
+        per_device_eval_batch_size=p.batch_size * p.group_size,
         logging_steps=1,
         save_strategy="steps",
         save_steps=ppo.checkpoint.save_every,
@@ -189,9 +199,28 @@ class SlotData:
         return ds
 
 
+HELDOUT = "heldout"
+
+
+def heldout_slice(heldout: Sequence[dict], n: int) -> list[dict]:
+    """The fixed held-out prompts scored every save_every steps: the first `n` by id (the same in every run)."""
+    return sorted(heldout, key=lambda s: str(s["id"]))[:n]
+
+
+def eval_dataset(seeds: Sequence[dict]):
+    """The held-out slice as TRL eval rows (same columns as training rows; source=heldout, step=-1)."""
+    from datasets import Dataset
+
+    rows = [{"prompt": seed_prompt(dict(s)), "seed_json": json.dumps(dict(s), sort_keys=True),
+             "seed_id": str(s["id"]), "task": s["task"], "difficulty": seed_difficulty(s), "source": HELDOUT,
+             "step": -1} for s in seeds]
+    return Dataset.from_list(rows)
+
+
 # ---------------------------------------------------------------- reward
-def make_reward_func(reward_model, history: ReplayHistory, stats: dict) -> Callable:
-    """TRL reward function: rc1 dialogue per rollout -> RewardModel (judge, weights, penalty, difficulty weighting)."""
+def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: dict | None = None) -> Callable:
+    """TRL reward function: rc1 dialogue per rollout -> RewardModel (judge, weights, penalty, difficulty weighting).
+    `batch["asked"]` receives the number of ask_user calls per rollout of the last training batch."""
 
     def rc1_reward(prompts, completions, seed_json, step, source, log_metric=None, **_):
         seeds = [json.loads(s) for s in seed_json]
@@ -199,6 +228,8 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict) -> Calla
                     for c in completions]
         dialogues = [list(s.get("dialogue") or []) + ep for s, ep in zip(seeds, episodes)]
         rewards = reward_model.score(seeds, dialogues)
+        if all(k == HELDOUT for k in source):   # TRL's periodic evaluation: no replay history, no training stats
+            return rewards
         groups: dict[tuple[int, str], list[float]] = defaultdict(list)
         buckets: dict[str, list[float]] = defaultdict(list)
         for s, st, r in zip(seeds, step, rewards):
@@ -209,6 +240,8 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict) -> Calla
             history.add(st, sid, sum(vals) / len(vals))
         asked = [sum(1 for c in (comp if isinstance(comp, list) else []) for tc in c.get("tool_calls") or []
                      if (tc.get("function") or tc).get("name") == ASK_USER) for comp in completions]
+        if batch is not None:
+            batch["asked"] = asked
         step_stats = {f"reward/{b}": sum(v) / len(v) for b, v in buckets.items() if v}
         step_stats["reward_failed"] = sum(r is None for r in rewards) / max(1, len(rewards))
         step_stats["ask_user_per_rollout"] = sum(asked) / max(1, len(asked))
@@ -242,23 +275,59 @@ class TrainState:
     beta: float
     history: ReplayHistory = field(default_factory=ReplayHistory)
     best_metric: float | None = None
-    window: list[float] = field(default_factory=list)
+    eval_reward: float | None = None      # the latest held-out eval/reward (what the next save compares)
 
     def to_json(self) -> dict:
         return {"beta": self.beta, "history": self.history.to_json(), "best_metric": self.best_metric,
-                "window": self.window}
+                "eval_reward": self.eval_reward}
 
     @classmethod
     def from_json(cls, d: dict, default_beta: float) -> "TrainState":
         return cls(beta=float(d.get("beta", default_beta)), history=ReplayHistory.from_json(d.get("history", {})),
-                   best_metric=d.get("best_metric"), window=list(d.get("window", [])))
+                   best_metric=d.get("best_metric"), eval_reward=d.get("eval_reward"))
+
+
+def _rc1_trainer_class():
+    from trl import GRPOTrainer
+
+    class Rc1GRPOTrainer(GRPOTrainer):
+        """TRL's GRPOTrainer, unchanged, keeping each training batch's advantages (per rollout, with its prompt's
+        difficulty and how often it asked the user) so rc1 can log what the update actually weighs."""
+
+        rc1_batch: dict = {}
+
+        def _generate_and_score_completions(self, inputs):
+            out = super()._generate_and_score_completions(inputs)
+            if self.model.training:
+                adv = out["advantages"].detach().float().cpu().reshape(len(inputs), -1).mean(dim=1).tolist()
+                self.rc1_batch["advantages"] = [float(a) for a in adv]
+                self.rc1_batch["difficulty"] = [str(x.get("difficulty")) for x in inputs]
+            return out
+
+    return Rc1GRPOTrainer
+
+
+def advantage_stats(batch: dict) -> dict[str, float]:
+    """What one training batch's update weighs: mean |advantage| per prompt difficulty (adv_abs.<difficulty>;
+    the difficulty factor scales these) and the mean advantage of rollouts that asked the user vs did not
+    (adv_mean.asked / adv_mean.not_asked; the over-clarification penalty pushes the first down)."""
+    adv = batch.get("advantages") or []
+    groups: dict[str, list[float]] = defaultdict(list)
+    for d, a in zip(batch.get("difficulty") or [], adv):
+        groups[f"adv_abs.{d}"].append(abs(a))
+    asked = batch.get("asked") or []
+    if len(asked) == len(adv):
+        for n, a in zip(asked, adv):
+            groups["adv_mean.asked" if n else "adv_mean.not_asked"].append(a)
+    return {k: sum(v) / len(v) for k, v in sorted(groups.items()) if v}
 
 
 def _rc1_callback_class():
     from transformers import TrainerCallback
 
     class Rc1Callback(TrainerCallback):
-        """rc1 metrics per step, adaptive beta, checkpoints to step_XXXXX/ + manifest + best/, a simulated kill."""
+        """rc1 metrics per step, adaptive beta, held-out eval/reward, checkpoints to step_XXXXX/ + manifest + best/
+        (best = the highest eval/reward so far, measured just before the save), a simulated kill."""
 
         def __init__(self, *, store: CheckpointStore, state: TrainState, ppo: PPOScale, log_metrics, metrics_path,
                      reward_stats: dict, stop_after: int | None = None):
@@ -295,23 +364,30 @@ def _rc1_callback_class():
                 "rc1.beta": self.st.beta, "rc1.mem_used_mb": _mem_used_mb(),
                 "rc1.sec_per_step": self.sec_per_step[-1] if self.sec_per_step else None, "rc1.reward": reward,
                 **{f"rc1.{k.replace('/', '.')}": v for k, v in self.reward_stats.items()},
+                **{f"rc1.{k}": v for k, v in advantage_stats(getattr(self.trainer, "rc1_batch", {})).items()},
             }
             m = {k: float(v) for k, v in m.items() if isinstance(v, (int, float)) and math.isfinite(float(v))}
             self.log_metrics(m, state.global_step)
             self.metrics_path.parent.mkdir(parents=True, exist_ok=True)
             with open(self.metrics_path, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(m, sort_keys=True) + "\n")
-            if reward is not None and math.isfinite(reward):
-                self.st.window.append(float(reward))
             self.st.beta = adapt_beta(self.st.beta, kl, self.ppo.ppo.target_kl, self.ppo.ppo.batch_size)
             if self.trainer is not None:
                 self.trainer.beta = self.st.beta
 
+        def on_evaluate(self, args, state, control, metrics=None, **kw):
+            reward = (metrics or {}).get("eval_reward")
+            if reward is None or not math.isfinite(float(reward)):
+                return
+            self.st.eval_reward = float(reward)
+            self._eval_step = state.global_step
+            self.log_metrics({"eval/reward": float(reward)}, state.global_step)
+
         def on_save(self, args, state, control, **kw):
             step = state.global_step
             src = Path(args.output_dir) / f"checkpoint-{step}"
-            metric = sum(self.st.window) / len(self.st.window) if self.st.window else None
-            self.st.window = []
+            # only an evaluation of this very step may make it best (TRL evaluates before it saves)
+            metric = self.st.eval_reward if getattr(self, "_eval_step", None) == step else None
             is_best = metric is not None and (self.st.best_metric is None or metric > self.st.best_metric)
             if is_best:
                 self.st.best_metric = metric
@@ -340,12 +416,15 @@ def train(ppo: PPOScale, *, base: str, pool: Sequence[dict], seed: int, out_dir:
           reward_model, mode: str = "dev", fresh: Sequence[dict] = (), resume_dir: Path | None = None,
           resume_state: dict | None = None, log_metrics: Callable[[dict, int], None] = lambda m, s: None,
           report_to: Sequence[str] = (), stop_after: int | None = None,
-          finetune: FinetunePlan | None = None) -> TrainResult:
-    """Train one seed. `base` is a local model dir or hub name; `resume_dir` a verified step_XXXXX/ dir."""
+          finetune: FinetunePlan | None = None, heldout: Sequence[dict] = (),
+          generation_kwargs: dict | None = None) -> TrainResult:
+    """Train one seed. `base` is a local model dir or hub name; `resume_dir` a verified step_XXXXX/ dir;
+    `heldout` the fixed held-out slice scored before every save (eval/reward; without it nothing becomes best);
+    `generation_kwargs` extra transformers GenerationConfig settings for the rollouts (e.g. top_p)."""
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     import torch
     from transformers import set_seed
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOConfig
 
     from rc1.train.tiny import load_tokenizer
 
@@ -358,18 +437,22 @@ def train(ppo: PPOScale, *, base: str, pool: Sequence[dict], seed: int, out_dir:
     sampler = Sampler(pool, SamplerSpec.from_config(ppo), seed, fresh=fresh)
     data = SlotData(sampler, st.history, max_steps)
     reward_stats: dict = {}
-    reward_func = make_reward_func(reward_model, st.history, reward_stats)
+    batch: dict = {}
+    reward_func = make_reward_func(reward_model, st.history, reward_stats, batch)
     tokenizer = load_tokenizer(base)
-    cfg = GRPOConfig(**grpo_settings(ppo, out_dir=out_dir, seed=seed, max_steps=max_steps, report_to=report_to))
+    cfg = GRPOConfig(**grpo_settings(ppo, out_dir=out_dir, seed=seed, max_steps=max_steps, report_to=report_to,
+                                     with_eval=bool(heldout)) | {"generation_kwargs": generation_kwargs})
     store = CheckpointStore(out_dir)
     cb = _rc1_callback_class()(store=store, state=st, ppo=ppo, log_metrics=log_metrics,
                                metrics_path=out_dir / "metrics.jsonl", reward_stats=reward_stats,
                                stop_after=stop_after)
-    trainer = GRPOTrainer(
-        model=base, reward_funcs=[reward_func], args=cfg, train_dataset=data.dataset(), processing_class=tokenizer,
+    trainer = _rc1_trainer_class()(
+        model=base, reward_funcs=[reward_func], args=cfg, train_dataset=data.dataset(),
+        eval_dataset=eval_dataset(heldout) if heldout else None, processing_class=tokenizer,
         callbacks=[cb], peft_config=plan.peft_config, quantization_config=plan.quantization_config,
         environment_factory=env_factory(ppo.ppo.max_turns),
     )
+    trainer.rc1_batch = batch
     cb.trainer = trainer
     torch.manual_seed(seed)
     trainer.train(resume_from_checkpoint=str(resume_dir) if resume_dir else None)
