@@ -37,6 +37,16 @@ def test_commit_best_and_rotate(tmp_path):
     assert all(len(e["sha256"]) == 64 for e in store.entries() if e["kind"] != "removed")
 
 
+def test_rotation_orders_steps_by_number_not_by_name(tmp_path):
+    store = CheckpointStore(tmp_path)
+    for step in (99998, 99999, 100000):                 # "step_100000" < "step_99999" as strings
+        store.commit_step(fake_trainer_checkpoint(tmp_path, step), step, {})
+    removed = store.rotate(keep_last=2)
+    assert [p.name for p in removed] == ["step_99998"]
+    assert sorted(p.name for p in tmp_path.glob("step_*")) == ["step_100000", "step_99999"]
+    assert store.latest().name == "step_100000"
+
+
 def test_sha256_mismatch_refuses_to_load(tmp_path):
     store = CheckpointStore(tmp_path)
     p = store.commit_step(fake_trainer_checkpoint(tmp_path, 2), 2, {})
