@@ -2,6 +2,7 @@
 
 import mlflow
 import pytest
+from mlflow.tracking import MlflowClient
 
 from rc1.errors import GateFailed
 from rc1.io import sha256_file, write_json
@@ -70,3 +71,23 @@ def test_crash_inside_a_stage_leaves_a_failed_run_that_is_never_reused(store):
     assert list(runs["status"]) == ["FAILED"]
     with stage_run("boom", params={}) as st:
         assert not st.reused
+
+
+def test_reuse_inside_mlflow_run_never_relogs_a_param_that_differs(store, monkeypatch):
+    """`mlflow run` logs the MLproject parameters as spelled on its command line, then hands the run over
+    (MLFLOW_RUN_ID). When the reused run came from the direct CLI with a differently spelled value, the
+    earlier values go under reused.<key> instead of crashing with "Changing param values is not allowed"."""
+    first = _stage([], value=1)                            # direct CLI: param value=1
+    client = MlflowClient()
+    outer = client.create_run(mlflow.get_experiment_by_name("rc1").experiment_id)
+    client.log_param(outer.info.run_id, "value", "1.0")   # as `mlflow run -P value=1.0` would log it
+    client.log_param(outer.info.run_id, "other", "x")
+    monkeypatch.setenv("MLFLOW_RUN_ID", outer.info.run_id)
+    monkeypatch.setenv("MLFLOW_EXPERIMENT_ID", outer.info.experiment_id)
+    calls = []
+    st = _stage(calls, value=1)
+    assert calls == [] and st.reused and st.run_id == outer.info.run_id
+    run = client.get_run(outer.info.run_id)
+    assert run.info.status == "FINISHED"
+    assert run.data.params["value"] == "1.0" and run.data.params["reused.value"] == "1"
+    assert run.data.tags["rc1.reused_from"] == first.run_id

@@ -282,6 +282,21 @@ def _restore_outputs(run: Run, outputs: dict[str, Path]) -> None:
                     shutil.copyfileobj(src, out)
 
 
+def reused_params(prior: dict[str, str], run_id: str) -> dict[str, str]:
+    """The earlier run's params for the run that reuses it, never changing one already logged there (MLflow
+    forbids it): `mlflow run` has logged its -P values as spelled on its command line (mix
+    "hotpotqa:0.45,..." where the earlier direct-CLI run logged the parsed mix), so a value that differs goes
+    in as reused.<key>; equal values are skipped, new keys are logged as they are."""
+    existing = mlflow.get_run(run_id).data.params
+    out = {}
+    for k, v in prior.items():
+        if k not in existing:
+            out[k] = v
+        elif existing[k] != v and f"reused.{k}" not in existing:
+            out[f"reused.{k}"] = v
+    return out
+
+
 def _reraise_verdict(run: Run) -> None:
     if run.data.tags.get("rc1.passed") != "false":
         return
@@ -338,7 +353,7 @@ def stage_run(
                 mlflow.set_tags({**base_tags, "rc1.reused_from": prior.info.run_id,
                                  **{k: v for k, v in prior.data.tags.items()
                                     if k.startswith(("sha256.", "rc1.passed", "rc1.output."))}})
-                mlflow.log_params({k: v for k, v in prior.data.params.items()})
+                mlflow.log_params(reused_params(prior.data.params, mlflow.active_run().info.run_id))
                 mlflow.log_metrics(prior.data.metrics)
                 st = StageRun(stage, mlflow.active_run().info.run_id, reused=True, reused_run=prior)
                 yield st
