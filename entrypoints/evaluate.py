@@ -85,11 +85,12 @@ def _load_policy_and_base(mv, workdir: Path):
     from peft import PeftModel
 
     from rc1.io import sha256_dir
+    from rc1.tracking.policy_model import policy_parts
     from rc1.tracking.registry import download_version
     from rc1.train.tiny import load_model, load_tokenizer
 
-    adapter = download_version(mv, workdir / "policy")
-    info = read_json(adapter / "rc1_base.json") if (adapter / "rc1_base.json").is_file() else {}
+    adapter, tok_dir, rc1_dir = policy_parts(download_version(mv, workdir / "policy"))
+    info = read_json(rc1_dir / "rc1_base.json") if (rc1_dir / "rc1_base.json").is_file() else {}
     if info.get("tiny"):
         base_dir = download_version(mv, workdir / "base_dl", artifact_path="base")
         if info.get("base_sha256") and sha256_dir(base_dir) != info["base_sha256"]:
@@ -99,7 +100,7 @@ def _load_policy_and_base(mv, workdir: Path):
         base_name = info.get("base") or (mv.tags or {}).get("rc1.base_model")
         if not base_name:
             raise Rc1Error(f"version {mv.version}: no base model recorded (rc1_base.json / tag rc1.base_model)")
-    tok = load_tokenizer(str(adapter) if (adapter / "tokenizer_config.json").is_file() else base_name)
+    tok = load_tokenizer(str(tok_dir) if tok_dir is not None else base_name)
     base = load_model(base_name).eval()
     policy = PeftModel.from_pretrained(load_model(base_name), str(adapter)).eval()
     return policy, base, tok, {**info, "base_resolved": base_name}

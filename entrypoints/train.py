@@ -2,7 +2,8 @@
 
 One MLflow run (tag rc1.stage=train; a child run when the gate's run is active) per seed: GRPO with LoRA/QLoRA,
 tools wiki/calc/ask_user, the judge-based reward; rc1's metrics per step and transformers' MLflowCallback report
-into that same run. The best checkpoint's adapter is logged as artifact `adapter` and registered as a version of
+into that same run. The best checkpoint (by the held-out eval/reward) is logged as artifact `model`, an MLflow Model
+(transformers flavor with the LoRA adapter, see rc1.tracking.policy_model), and registered as a version of
 `rc1-policy` (alias `best`, see rc1.tracking.registry).
 """
 
@@ -12,7 +13,6 @@ import contextlib
 import datetime as _dt
 import logging
 import os
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -32,9 +32,7 @@ log = logging.getLogger("rc1.train")
 RUN_META = "run_meta.json"
 HELDOUT = "heldout.jsonl"
 GATE_LINK = ("rc1.gated", "rc1.gate_run_id", "rc1.preflight_run_id")   # set from the launching gate run only
-ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors", "adapter_model.bin", "tokenizer.json",
-                 "tokenizer_config.json", "special_tokens_map.json", "chat_template.jinja", "rc1_state.json",
-                 "trainer_state.json")
+RC1_FILES = ("rc1_state.json", "trainer_state.json")   # rc1's part of the best checkpoint, kept beside the model
 
 
 def load_pool(path: str | Path) -> list[dict]:
@@ -112,16 +110,21 @@ def hf_mlflow_env() -> Iterator[None]:
                 os.environ[k] = v
 
 
-def export_adapter(ckpt: Path, dst: Path, base_info: dict) -> Path:
-    """The registrable part of a checkpoint: LoRA adapter + tokenizer/chat template + rc1_base.json."""
-    dst.mkdir(parents=True, exist_ok=True)
-    for name in ADAPTER_FILES:
-        if (ckpt / name).is_file():
-            shutil.copy2(ckpt / name, dst / name)
-    if not (dst / "adapter_config.json").is_file():
+def export_policy(ckpt: Path, dst: Path, base: str, base_info: dict) -> Path:
+    """The registrable part of a checkpoint as an MLflow Model (rc1.tracking.policy_model): the LoRA adapter on
+    its base (transformers flavor, PEFT), the checkpoint's tokenizer/chat template, and rc1's files beside it."""
+    from peft import PeftModel
+
+    from rc1.tracking.policy_model import save_policy_model
+    from rc1.train.tiny import load_model, load_tokenizer
+
+    if not (ckpt / "adapter_config.json").is_file():
         raise Rc1Error(f"{ckpt}: no LoRA adapter in the checkpoint")
-    write_json(dst / "rc1_base.json", base_info)
-    return dst
+    tok = load_tokenizer(str(ckpt) if (ckpt / "tokenizer_config.json").is_file() else base)
+    model = PeftModel.from_pretrained(load_model(base), str(ckpt)).eval()
+    info = write_json(dst.parent / "rc1_base.json", base_info)
+    files = {"rc1_base.json": info, **{n: ckpt / n for n in RC1_FILES if (ckpt / n).is_file()}}
+    return save_policy_model(model, tok, dst, base=base, rc1_files=files)
 
 
 def build_reward_model(ppo: PPOScale, weights: Weights):
@@ -246,12 +249,12 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
         base_info = {"base": ppo.model.base, "tiny": is_tiny(ppo.model.base),
                      "base_sha256": sha256_dir(base) if is_tiny(ppo.model.base) else None}
         with tempfile.TemporaryDirectory() as d:
-            adapter = export_adapter(Path(res.best_dir), Path(d) / "adapter", base_info)
-            st.log_artifact(adapter, name="adapter")
+            model_dir = export_policy(Path(res.best_dir), Path(d) / "model", base, base_info)
+            st.log_artifact(model_dir, name="model")
         if is_tiny(ppo.model.base):   # the tiny base is built here, not downloadable: keep it with the run
             st.log_artifact(base, name="base")
         version = register_adapter(
-            st.run_id, "adapter", score=res.best_metric, gate_run_id=gate.info.run_id if gate else None,
+            st.run_id, "model", score=res.best_metric, gate_run_id=gate.info.run_id if gate else None,
             tags={**{k: v for k, v in parent_tags.items() if k.startswith("rc1.")}, "rc1.seed": seed,
                   "rc1.train_run_id": st.run_id, "rc1.base_model": ppo.model.base,
                   "rc1.finetune_effective": plan.effective, "rc1.best_checkpoint": Path(res.best_dir).name,

@@ -91,3 +91,9 @@ def test_reuse_inside_mlflow_run_never_relogs_a_param_that_differs(store, monkey
     assert run.info.status == "FINISHED"
     assert run.data.params["value"] == "1.0" and run.data.params["reused.value"] == "1"
     assert run.data.tags["rc1.reused_from"] == first.run_id
+
+
+def test_experiment_is_tagged_as_model_training_for_the_runs_view(store):
+    _stage([])
+    exp = mlflow.get_experiment_by_name("rc1")
+    assert exp.tags["mlflow.experimentKind"] == "custom_model_development"

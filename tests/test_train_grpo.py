@@ -94,7 +94,7 @@ def test_training_leaves_a_finished_run_with_metrics(ws):
     bests = CheckpointStore(ws["first"]["out_dir"]).best_entries()
     assert bests and all(b["metric"] == pytest.approx(evals[b["step"]]) for b in bests)
     assert ws["first"]["best_reward"] == pytest.approx(max(evals.values()))
-    assert {"sha256.adapter", "sha256.base", "sha256.metrics.jsonl"} <= set(tags)
+    assert {"sha256.model", "sha256.base", "sha256.metrics.jsonl"} <= set(tags)
 
 
 def test_checkpoints_and_registered_best(ws):
@@ -105,10 +105,25 @@ def test_checkpoints_and_registered_best(ws):
     client = MlflowClient()
     mv = client.get_model_version_by_alias("rc1-policy", "best")
     assert str(mv.version) == ws["first"]["model_version"] and mv.run_id == ws["first"]["run_id"]
-    assert mv.source.endswith("/adapter")
+    assert mv.source.endswith("/model")
     assert mv.tags["rc1.preflight_run_id"] == "p1" and mv.tags["rc1.seed"] == "11" and mv.tags["rc1.gated"] == "true"
-    files = {a.path for a in client.list_artifacts(mv.run_id, "adapter")}
-    assert {"adapter/adapter_config.json", "adapter/adapter_model.safetensors", "adapter/rc1_base.json"} <= files
+    files = {a.path for a in client.list_artifacts(mv.run_id, "model")}
+    assert {"model/MLmodel", "model/peft", "model/components", "model/rc1"} <= files
+    rc1_files = {a.path for a in client.list_artifacts(mv.run_id, "model/rc1")}
+    assert {"model/rc1/rc1_base.json", "model/rc1/rc1_state.json"} <= rc1_files
+
+
+def test_registered_version_is_an_mlflow_model_that_generates(ws):
+    """transformers flavor with the PEFT adapter on a reference to the (local, tiny) base model."""
+    from mlflow.models import Model
+
+    flavor = Model.load("models:/rc1-policy@best").flavors["transformers"]
+    assert flavor["task"] == "text-generation" and flavor["peft_adaptor"] == "peft"
+    assert Path(flavor["local_base_model_path"]).is_dir()      # the tiny base under out/models resolves
+    pipe = mlflow.transformers.load_model("models:/rc1-policy@best")
+    assert type(pipe.model).__name__.startswith("PeftModel")
+    out = pipe("How many apples?", max_new_tokens=4, do_sample=False)
+    assert isinstance(out[0]["generated_text"], str) and len(out[0]["generated_text"]) > len("How many apples?")
 
 
 def ungated_version(ws) -> dict:

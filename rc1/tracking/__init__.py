@@ -60,19 +60,35 @@ def setup_tracking(experiment: str | None = None) -> str:
     active = mlflow.active_run()
     if active is not None:  # a child stage lives in its parent's experiment
         return active.info.experiment_id
-    if os.environ.get("MLFLOW_RUN_ID") and os.environ.get("MLFLOW_EXPERIMENT_ID"):
-        return os.environ["MLFLOW_EXPERIMENT_ID"]  # inside `mlflow run`: the experiment it chose
     client = MlflowClient()
+    if os.environ.get("MLFLOW_RUN_ID") and os.environ.get("MLFLOW_EXPERIMENT_ID"):
+        exp_id = os.environ["MLFLOW_EXPERIMENT_ID"]  # inside `mlflow run`: the experiment it chose
+        mark_model_training(client, client.get_experiment(exp_id))
+        return exp_id
     exp = client.get_experiment_by_name(name)
     if exp is None:
         try:
-            exp_id = client.create_experiment(name)
+            exp_id = client.create_experiment(name, tags={EXPERIMENT_KIND_TAG: EXPERIMENT_KIND})
         except mlflow.exceptions.MlflowException:  # created meanwhile by a sibling process
             exp_id = client.get_experiment_by_name(name).experiment_id
     else:
         exp_id = exp.experiment_id
+        mark_model_training(client, exp)
     mlflow.set_experiment(experiment_id=exp_id)
     return exp_id
+
+
+# The MLflow UI (3.x) opens an experiment by its kind: "genai_development" on traces, "custom_model_development"
+# ("Machine learning", what its kind selector writes) on the runs table. Untagged, it guesses, and an rc1
+# experiment (no traces) was shown as a GenAI one. The tag is the UI's own (mlflow/server/js: experimentKind).
+EXPERIMENT_KIND_TAG = "mlflow.experimentKind"
+EXPERIMENT_KIND = "custom_model_development"
+
+
+def mark_model_training(client: MlflowClient, exp) -> None:
+    """Tag an experiment as model training (runs view), unless someone already chose a kind for it."""
+    if exp is not None and EXPERIMENT_KIND_TAG not in (exp.tags or {}):
+        client.set_experiment_tag(exp.experiment_id, EXPERIMENT_KIND_TAG, EXPERIMENT_KIND)
 
 
 def code_version() -> str:

@@ -1,8 +1,9 @@
 """The model registry: training's best checkpoint becomes a version of `rc1-policy`; aliases, not stages.
 
-- `register_adapter(run_id, "adapter", tags=...)`: a new version whose source is that run's logged adapter
-  directory (`MlflowClient.create_model_version(name, source=<run artifact uri>/adapter, run_id=...)`, which
-  works on sqlite and through `mlflow server`; `mlflow.register_model("runs:/...")` wants an MLmodel file).
+- `register_adapter(run_id, "model", tags=...)`: a new version whose source is that run's logged policy model
+  (an MLflow Model, transformers flavor + PEFT adapter: rc1.tracking.policy_model) via
+  `MlflowClient.create_model_version(name, source=<run artifact uri>/model, run_id=...)`, which works on sqlite and
+  through `mlflow server`; `mlflow.transformers.load_model("models:/rc1-policy@best")` loads it.
   Alias `best` moves to a version trained inside a gate run (gate_run_id given) when no `best` exists, when `best`
   belongs to another gate run, or when its reward beats the reward of the current `best` (so `best` is the best
   of the current gate's seeds). A version no gate launched never takes `best`.
@@ -117,7 +118,7 @@ def set_version_tags(version: str | int, tags: dict[str, Any], name: str = MODEL
 
 
 def download_version(mv: ModelVersion, dst: str | Path, artifact_path: str | None = None) -> Path:
-    """Download the version's adapter directory (or another artifact of its run) into `dst`."""
+    """Download the version's model directory (or another artifact of its run) into `dst`."""
     dst = Path(dst)
     dst.mkdir(parents=True, exist_ok=True)
     path = artifact_path or mv.source.rstrip("/").rsplit("/", 1)[-1]
