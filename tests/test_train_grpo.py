@@ -124,6 +124,8 @@ def test_registered_version_is_an_mlflow_model_that_generates(ws):
     assert type(pipe.model).__name__.startswith("PeftModel")
     out = pipe("How many apples?", max_new_tokens=4, do_sample=False)
     assert isinstance(out[0]["generated_text"], str) and len(out[0]["generated_text"]) > len("How many apples?")
+    served = mlflow.pyfunc.load_model("models:/rc1-policy@best")       # what `mlflow models serve` runs
+    assert isinstance(served.predict(["How many apples?"], params={"max_new_tokens": 4})[0], str)
 
 
 def ungated_version(ws) -> dict:

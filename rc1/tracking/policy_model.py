@@ -36,14 +36,21 @@ def pip_requirements() -> list[str]:
     return reqs
 
 
+# generation settings a caller may pass at inference (`mlflow models serve`: {"inputs": [...], "params": {...}})
+SERVE_PARAMS = {"max_new_tokens": 256, "temperature": 1.0, "do_sample": False}
+
+
 def save_policy_model(model, tokenizer, dst: str | Path, *, base: str, rc1_files: dict[str, Path]) -> Path:
     """Save a PeftModel + tokenizer as an MLflow Model at `dst` (transformers flavor), rc1's files under rc1/."""
     import mlflow.transformers
+    from mlflow.models import infer_signature
 
     dst = Path(dst)
     base_path = str(Path(base).resolve()) if Path(base).is_dir() else None
+    signature = infer_signature(["a question"], ["an answer"], params=SERVE_PARAMS)
     mlflow.transformers.save_model({"model": model, "tokenizer": tokenizer}, str(dst), task=TASK,
-                                   base_model_path=base_path, pip_requirements=pip_requirements())
+                                   base_model_path=base_path, pip_requirements=pip_requirements(),
+                                   signature=signature)
     (dst / RC1_DIR).mkdir(exist_ok=True)
     for name, src in rc1_files.items():
         shutil.copy2(src, dst / RC1_DIR / name)
