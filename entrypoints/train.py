@@ -120,8 +120,11 @@ def export_policy(ckpt: Path, dst: Path, base: str, base_info: dict) -> Path:
 
     if not (ckpt / "adapter_config.json").is_file():
         raise Rc1Error(f"{ckpt}: no LoRA adapter in the checkpoint")
+    import torch
+
     tok = load_tokenizer(str(ckpt) if (ckpt / "tokenizer_config.json").is_file() else base)
-    model = PeftModel.from_pretrained(load_model(base), str(ckpt)).eval()
+    dtype = torch.bfloat16 if torch.cuda.is_available() else torch.float32   # as trained (grpo_settings)
+    model = PeftModel.from_pretrained(load_model(base, dtype=dtype), str(ckpt)).eval()
     info = write_json(dst.parent / "rc1_base.json", base_info)
     files = {"rc1_base.json": info, **{n: ckpt / n for n in RC1_FILES if (ckpt / n).is_file()}}
     return save_policy_model(model, tok, dst, base=base, rc1_files=files)
