@@ -46,7 +46,13 @@ def test_new_reward_formula_cases():
         difficulty_factor("extreme", 0.05)
 
 
-@pytest.mark.parametrize("beta", [0.0, 0.04, 0.11, 1.0])
+def test_beta_zero_switches_the_difficulty_weighting_off():
+    # an ablation setting for the library (tests/test_train_advantages.py); configs keep beta in [.05, .10]
+    assert difficulty_factor("hard", 0.0) == difficulty_factor("easy", 0.0) == 1.0
+    assert RewardParams(beta=0.0).beta == 0.0
+
+
+@pytest.mark.parametrize("beta", [-0.05, 0.04, 0.11, 1.0])
 def test_beta_outside_the_allowed_range_is_refused(beta):
     with pytest.raises(Rc1Error, match="beta"):
         new_reward(scores(), W, needs_clarification=False, clarifications=0, difficulty="hard", beta=beta)
