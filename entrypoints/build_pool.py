@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import load_gates, parse_mix
-from rc1.data import default_data_config, load_tasks
+from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.errors import Rc1Error
 from rc1.io import atomic_open, iter_jsonl, read_json, write_json
 from rc1.pool import PoolSpec, PoolStats, build_pool, parse_tools, seed_lines
@@ -84,7 +84,8 @@ def run_build_pool(
     inputs["templates"] = Path(templates_dir)
     if shadow:
         inputs["shadow"] = Path(shadow)
-    with stage_run("build_pool", params, inputs=inputs, outputs={"pool": out_p}, reuse=reuse) as st:
+    with stage_run("build_pool", params, inputs=inputs, outputs={"pool": out_p}, reuse=reuse,
+                   tags=source_tags(loaded)) as st:
         if st.reused:
             summary_p = out_p.with_name(out_p.stem + ".summary.json")
             saved = read_json(summary_p) if summary_p.is_file() else {}
@@ -119,7 +120,6 @@ def run_build_pool(
             st.log_file_input(shadow, "shadow")
         st.log_source_input("templates", str(Path(templates_dir).resolve()), inputs_digest(templates_dir))
         st.log_config(data_cfg, "data.json")
-        st.set_tags({f"data_source.{t}": lt.source_kind for t, lt in loaded.items()})
         st.log_metrics({
             "n": written, **{f"n.{t}": c for t, c in stats.counts.items()},
             **{f"clarify.{t}": c for t, c in stats.clarify.items()}, "clarify_rate": summary["clarify_rate"],

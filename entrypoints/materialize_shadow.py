@@ -10,7 +10,7 @@ import click
 
 from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import load_gates
-from rc1.data import default_data_config
+from rc1.data import default_data_config, source_tags
 from rc1.io import read_json, sha256_file, write_json, write_jsonl
 from rc1.pool import largest_remainder
 from rc1.shadow_set import default_mix, load_and_select
@@ -46,7 +46,7 @@ def run_materialize_shadow(
               "dump_manifest": str(manifest_p)}
     inputs = {f"data.{t}": lt.digest for t, lt in loaded.items()}
     with stage_run("materialize_shadow", params, inputs=inputs,
-                   outputs={"shadow": out, "manifest": manifest_p}, reuse=reuse) as st:
+                   outputs={"shadow": out, "manifest": manifest_p}, reuse=reuse, tags=source_tags(loaded)) as st:
         if st.reused:
             m = read_json(manifest_p)
             return {"path": str(out), "manifest": str(manifest_p), "n": m["n"], "per_task": m["per_task"],
@@ -70,7 +70,6 @@ def run_materialize_shadow(
         st.log_config(data_cfg, "data.json")
         st.log_metrics({"n": len(rows), **{f"n.{t}": v["n"] for t, v in per_task.items()},
                         **{f"skipped.{t}": v["skipped"] for t, v in per_task.items()}})
-        st.set_tags({f"data_source.{t}": lt.source_kind for t, lt in loaded.items()})
         st.log_artifact(out)
         st.log_artifact(manifest_p)
         want = largest_remainder(n, {t: w for t, w in mix.items() if w > 0}) if stratify else None

@@ -168,6 +168,8 @@ def _run_round(round_no: int, c: Ctx, gates) -> dict:
                       "rc1.waived": ",".join(w for r in results for w in r.waived) or "none"})
         rnd.log_json(summary, f"round{round_no}.json")
         summary["metrics"] = mirrored
+        summary["data_sources"] = {k: v for ch in children.values() for k, v in ch.data.tags.items()
+                                   if k.startswith(("rc1.data_source.", "rc1.data_uri."))}
         return summary
 
 
@@ -185,13 +187,15 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
                   config_path: str | None = None, gates_path: str = "configs/gates.yaml", reuse: bool = True,
                   seed: int = 20250820) -> dict:
     os.environ["RUN_MODE"] = mode
+    config_path = config_path or default_ppo_config(mode)
+    if mode == "prod":
+        prod_data_check(load_ppo_scale(config_path).mix, optional_param(data_dir))
     if mode == "dev":
         os.environ.setdefault("SCORER_PROVIDER", "heuristic")
         os.environ.setdefault("REWARD_LIVE_MODE", "0")
     elif os.environ.get("SCORER_PROVIDER", "heuristic") == "heuristic":
         raise Rc1Error("prod mode refuses the heuristic judge: set SCORER_PROVIDER (and SCORER_BASE_URL, "
                        "SCORER_API_KEY, SCORER_MODEL) to a live OpenAI-compatible endpoint")
-    config_path = config_path or default_ppo_config(mode)
     gates = load_gates(gates_path).for_mode(mode)
     c = Ctx(mode, optional_param(data_dir), n, Path(out_dir) / mode, config_path, gates_path, reuse, seed)
     c.out.mkdir(parents=True, exist_ok=True)
@@ -224,6 +228,7 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
         pf.log_metrics({f"round1.{k}": v for k, v in r1["metrics"].items()})
         if r2:
             pf.log_metrics({f"round2.{k}": v for k, v in r2["metrics"].items()})
+        pf.set_tags({**r1["data_sources"], **(r2["data_sources"] if r2 else {})})
         pf.set_tags({"rc1.round1_pass": str(r1["passed"]).lower(), "rc1.round2_pass": str(passed).lower(),
                      "rc1.waived": ",".join(_waived(r1, r2)) or "none"})
         pf.log_metrics({"round1_pass": float(r1["passed"]), "round2_pass": float(passed)})
@@ -246,6 +251,16 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
     click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] preflight passed both rounds: run {run_id}", err=True)
     return {"run_id": run_id, "passed": True, "paths": {"pool": str(c.pool), "balanced": str(c.balanced),
                                                           "shadow": str(c.shadow)}}
+
+
+def prod_data_check(mix: dict[str, float], data_dir: str | None) -> None:
+    """Prod trains on real data only: resolve every task's source before anything runs, so a builtin source
+    (or a dataset that fails to load) stops preflight at once with the error naming it (rc1.data.sources)."""
+    from rc1.data import load_tasks
+
+    for task, share in mix.items():
+        if share > 0:
+            load_tasks(task, data_dir, mode="prod")
 
 
 def _waived(*rounds) -> list[str]:

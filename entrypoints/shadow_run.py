@@ -137,7 +137,9 @@ def run_shadow_run(data_dir: str | None = None, n: int = 245, seed: int = 202508
               "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta,
               "judge_provider": jd["provider"], "judge_model": jd["model"], "judge_samples": jd["samples"],
               "judge_spec": jd["spec_version"]}
-    tags = {"rc1.responder": responder, "rc1.judge_provider": jd["provider"]}
+    from rc1.data.sources import source_tags
+
+    tags = {"rc1.responder": responder, "rc1.judge_provider": jd["provider"], **source_tags(loaded)}
     if tag:
         tags.update({"rc1.tag": tag, tag: "true"})
 
@@ -156,7 +158,6 @@ def run_shadow_run(data_dir: str | None = None, n: int = 245, seed: int = 202508
                 st.log_file_input(lt.source_uri, f"data.{t}", sha=lt.digest)
             else:
                 st.log_source_input(f"data.{t}", lt.source_uri, lt.digest)
-            st.set_tags({f"data_source.{t}": lt.source_kind})
         st.log_config(gates.shadow_run, "gates_shadow_run.json")
         resp = make_responder(responder, k=k, seed=seed, model=responder_model, base_url=responder_base_url)
         candidates = all_candidates(resp, items, progress=progress)

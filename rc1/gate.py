@@ -48,6 +48,8 @@ def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: G
     problems = round_problems(tags, metrics)
     if problems:
         return problems
+    if tags.get("rc1.mode") == "prod":
+        problems += data_source_problems(tags)
     step_flags = {k: v for k, v in metrics.items() if k.startswith("round2.") and k.endswith(".passed")}
     if not step_flags:
         problems.append("it recorded no round-2 step results")
@@ -86,6 +88,16 @@ def option_problems(shas: dict[str, str], given: dict[str, str | None], seeds: l
         problems.append(f"--seed {','.join(map(str, seeds))} differs from the checked config's seeds "
                         f"{','.join(map(str, config_seeds))}")
     return problems
+
+
+def data_source_problems(tags: Mapping[str, str]) -> list[str]:
+    """Why a prod preflight's data disqualifies it: a task whose tag rc1.data_source.<task> is builtin
+    (synthetic data), or no such tag at all (the data's origin was not recorded)."""
+    sources = {k[len("rc1.data_source."):]: v for k, v in tags.items() if k.startswith("rc1.data_source.")}
+    if not sources:
+        return ["it recorded no data source (tags rc1.data_source.<task>)"]
+    return [f"its {task} data came from the builtin source {tags.get(f'rc1.data_uri.{task}') or '(builtin)'} "
+            "(prod never trains on synthetic data)" for task, kind in sorted(sources.items()) if kind == "builtin"]
 
 
 def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapping[str, Any]], ngram: int,

@@ -6,7 +6,7 @@
 
 from rc1.data.files import DATA_FILES, read_task_file
 from rc1.data.formats import BadRecord, gsm8k_calculations, gsm8k_final_answer, gsm8k_steps
-from rc1.data.sources import LoadedTasks, default_data_config, load_all, load_tasks
+from rc1.data.sources import LoadedTasks, default_data_config, load_all, load_tasks, source_tags
 
 __all__ = ["DATA_FILES", "BadRecord", "LoadedTasks", "default_data_config", "gsm8k_calculations",
-           "gsm8k_final_answer", "gsm8k_steps", "load_all", "load_tasks", "read_task_file"]
+           "gsm8k_final_answer", "gsm8k_steps", "load_all", "load_tasks", "read_task_file", "source_tags"]

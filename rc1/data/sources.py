@@ -1,9 +1,15 @@
 """Which source a task's records come from: --data-dir, else configs/data.yaml's sources in order
-(local file, Hugging Face when online, builtin generator)."""
+(local file, Hugging Face when online, builtin generator).
+
+A source that is absent (no such local file, the hub offline) is passed over; a source that is there but
+fails (a malformed file, a Hugging Face load that raises) is an error naming it, never a fall-through to
+the next one. In prod (RUN_MODE=prod) the builtin generators are refused: prod never trains on synthetic
+data, so reaching a builtin source is an error naming the task, the source and what was passed over."""
 
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,24 +57,29 @@ def _from_file(task: str, path: Path, on_bad_record: str) -> LoadedTasks:
                        res.skip_examples)
 
 
+def _mode(mode: str | None) -> str:
+    return (mode or os.environ.get("RUN_MODE") or "dev").strip().lower()
+
+
 def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConfig | None = None,
-               on_bad_record: str | None = None) -> LoadedTasks:
+               on_bad_record: str | None = None, mode: str | None = None) -> LoadedTasks:
     """The records of one task from the first available source (see module doc).
 
     data_dir given: DIR/<official file> must exist (else Rc1Error). on_bad_record (error|skip) overrides
-    data.yaml's. A malformed file is an Rc1Error naming it, never a silent fall-through to another source.
+    data.yaml's. A malformed file or a failing Hugging Face load is an Rc1Error naming it, never a silent
+    fall-through to another source. mode (dev|prod, default $RUN_MODE): prod refuses builtin sources.
     """
     if task not in TASKS:
         raise Rc1Error(f"unknown task {task!r}; known: {', '.join(TASKS)}")
     cfg = data_cfg or default_data_config()
-    mode = on_bad_record or cfg.on_bad_record
-    if mode not in ("error", "skip"):
-        raise Rc1Error(f"on_bad_record: {mode!r} is not 'error' or 'skip'")
+    bad = on_bad_record or cfg.on_bad_record
+    if bad not in ("error", "skip"):
+        raise Rc1Error(f"on_bad_record: {bad!r} is not 'error' or 'skip'")
     if data_dir is not None:
         path = Path(data_dir) / DATA_FILES[task]
         if not path.is_file():
             raise Rc1Error(f"{path}: file not found (--data-dir DIR needs DIR/{DATA_FILES[task]})")
-        return _from_file(task, path, mode)
+        return _from_file(task, path, bad)
 
     sources = cfg.tasks[task].sources if task in cfg.tasks else [Source(kind="builtin")]
     tried: list[str] = []
@@ -78,22 +89,27 @@ def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConf
             if not path.is_file():
                 tried.append(f"local {path}: not found")
                 continue
-            loaded = _from_file(task, path, mode)
+            loaded = _from_file(task, path, bad)
         elif src.kind == "hf":
             if not hub_online():
                 tried.append(f"hf {src.name}: offline")
                 continue
             try:
-                records, uri, digest, skipped = load_hf(task, src.name or "", src.config, src.split, mode)
+                records, uri, digest, skipped = load_hf(task, src.name or "", src.config, src.split, bad)
             except Rc1Error:
                 raise
-            except Exception as e:  # network, auth, missing config: try the next source
-                tried.append(f"hf {src.name}: {type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}")
-                log.warning("%s: Hugging Face source %s unavailable (%s); trying the next source", task, src.name, e)
-                continue
+            except Exception as e:  # network, auth, missing config: an error naming the dataset, not a fallback
+                what = f"{src.name}" + (f" ({src.config})" if src.config else "") + (f" split {src.split}" if src.split else "")
+                first = str(e).splitlines()[0][:160] if str(e) else ""
+                raise Rc1Error(f"{task}: Hugging Face dataset {what} failed to load: {type(e).__name__}: {first}"
+                               " (fix the source in configs/data.yaml or pass --data-dir)") from None
             loaded = LoadedTasks(records, "hf", uri, digest, skipped, task)
         else:
             n = src.n or DEFAULT_N
+            if _mode(mode) == "prod":
+                raise Rc1Error(f"{task}: prod refuses the builtin source {builtin_uri(task, n, DEFAULT_SEED)} "
+                               f"(synthetic data); passed over: {'; '.join(tried) or 'no other source configured'}. "
+                               "Configure a local file or Hugging Face dataset in configs/data.yaml, or pass --data-dir")
             loaded = LoadedTasks(builtin_tasks(task, n, DEFAULT_SEED), "builtin", builtin_uri(task, n, DEFAULT_SEED),
                                  builtin_digest(task, n, DEFAULT_SEED), 0, task)
         if not loaded.records:
@@ -107,3 +123,9 @@ def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConf
 def load_all(tasks: list[str] | tuple[str, ...], data_dir: str | Path | None = None,
              data_cfg: DataConfig | None = None, on_bad_record: str | None = None) -> dict[str, LoadedTasks]:
     return {t: load_tasks(t, data_dir, data_cfg, on_bad_record) for t in tasks}
+
+
+def source_tags(loaded: dict[str, LoadedTasks]) -> dict[str, str]:
+    """The tags every data run carries: rc1.data_source.<task> = local|hf|builtin, rc1.data_uri.<task> = where."""
+    return {**{f"rc1.data_source.{t}": lt.source_kind for t, lt in loaded.items()},
+            **{f"rc1.data_uri.{t}": lt.source_uri[:500] for t, lt in loaded.items()}}
