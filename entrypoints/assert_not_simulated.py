@@ -7,9 +7,13 @@ Where the counters come from:
 - default: its own small scoring pass through the judge cache. Without --seed the probe prompts are
   new (a random session line), so a real judge must be called. With --seed S they are the same on
   every run: a re-run is then fully cached, makes zero provider calls, and fails, as it should.
-- --run-id R: the counters a scoring run logged with rc1.scoring.judge.stats_metrics (billable_count,
-  avg_latency_ms, cache_hit_rate, ..., optionally prefixed `scorer.`) and its provider (tag
-  scorer.provider / rc1.judge_provider, or param judge_provider).
+- --run-id R (repeatable): the counters scoring runs logged with rc1.scoring.judge.stats_metrics
+  (billable_count, avg_latency_ms, cache_hit_rate, ..., optionally prefixed `scorer.`) and their provider
+  (tag scorer.provider / rc1.judge_provider, or param judge_provider), summed over the runs: billable calls
+  and cache hits/misses add up (cache_hit_rate = hits / (hits + misses)), latency is the billable-weighted
+  mean. A run that was reused from an earlier one scored nothing itself: it counts as fully cached (its
+  lookups are hits, zero billable calls). Preflight passes the round's own scoring runs (probe_scorer, and
+  in round 2 the shadow run), so the bar measures what the round really scored.
 The stage is never reused from an earlier run (a reused verdict would itself be a simulation).
 """
 
@@ -52,6 +56,10 @@ def counters_of_run(run_id: str) -> dict:
         raise Rc1Error(f"--run-id {run_id}: the run logged no judge counters "
                        "(scorer.billable_count, scorer.cache_hit_rate); was it a scoring run?")
     stats = {k: v for k, v in stats.items() if v is not None}
+    if tags.get("rc1.reused_from"):  # answered from an earlier run: nothing was scored now
+        looked = (stats.get("cache_hits") or 0) + (stats.get("cache_misses") or 0) or stats.get("requests") or 0
+        stats.update({"billable_count": 0, "cache_hits": looked, "cache_misses": 0, "cache_hit_rate": 1.0,
+                      "reused_from": tags["rc1.reused_from"]})
     stats["provider"] = (tags.get("scorer.provider") or tags.get("rc1.judge_provider") or params.get("judge_provider")
                          or params.get("provider"))
     if "scorer.live" in tags:
@@ -61,7 +69,26 @@ def counters_of_run(run_id: str) -> dict:
     return stats
 
 
-def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | None = None, n: int = 8,
+def counters_of_runs(run_ids: list[str]) -> dict:
+    """The judge counters of several scoring runs, summed (see the module doc)."""
+    per = [counters_of_run(r) for r in run_ids]
+    if len(per) == 1:
+        return per[0]
+    hits = sum(s.get("cache_hits") or 0 for s in per)
+    misses = sum(s.get("cache_misses") or 0 for s in per)
+    billable = sum(s.get("billable_count") or 0 for s in per)
+    latency = (sum((s.get("avg_latency_ms") or 0) * (s.get("billable_count") or 0) for s in per) / billable
+               if billable else 0.0)
+    providers = sorted({str(s.get("provider")) for s in per})
+    return {"billable_count": billable, "cache_hits": hits, "cache_misses": misses,
+            "cache_hit_rate": hits / (hits + misses) if hits + misses else
+            sum(s["cache_hit_rate"] for s in per) / len(per),
+            "avg_latency_ms": latency, "requests": sum(s.get("requests") or 0 for s in per),
+            "failed": sum(s.get("failed") or 0 for s in per), "provider": ",".join(providers),
+            "live": all(s.get("live") for s in per), "runs": {r: s for r, s in zip(run_ids, per)}}
+
+
+def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | list[str] | None = None, n: int = 8,
                              seed: int | None = None, provider: str | None = None, model: str | None = None,
                              round_no: int = 1, config_path: str = "configs/ppo_scale.yaml",
                              gates_path: str = "configs/gates.yaml", progress: bool = True) -> dict:
@@ -75,16 +102,17 @@ def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | No
         raise Rc1Error(f"--n {n}: need at least 1 request")
     mode = run_mode()
     simulate = load_ppo_scale(config_path).simulate
-    params = {"cache_hit_lt": cache_hit_lt, "run_id": run_id or "", "n": n, "seed": "fresh" if seed is None else seed,
+    run_ids = [run_id] if isinstance(run_id, str) else list(run_id or [])
+    params = {"cache_hit_lt": cache_hit_lt, "run_id": ",".join(run_ids), "n": n, "seed": "fresh" if seed is None else seed,
               "provider": provider or "env", "model": model or "env", "round": round_no, "run_mode": mode,
               "config": config_path, "spec_version": JUDGE_SPEC_VERSION}
     with stage_run("assert_not_simulated", params=params, reuse=False) as st:
         st.log_config(gates.anti_simulation, "gates.json")
         st.set_tags({"rc1.simulate": str(simulate).lower()})
         refused, stats = None, {"provider": provider or os.environ.get("SCORER_PROVIDER") or "unset"}
-        if run_id:
-            stats = counters_of_run(run_id)
-            st.set_tags({"scorer.source_run": run_id, "scorer.provider": stats.get("provider")})
+        if run_ids:
+            stats = counters_of_runs(run_ids)
+            st.set_tags({"scorer.source_run": ",".join(run_ids), "scorer.provider": stats.get("provider")})
         else:
             try:
                 judge = make_judge(provider, model, live=True, gates_path=gates_path)
@@ -97,7 +125,7 @@ def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | No
                 judge.score_many(probe_requests(n, seed=seed or 0, nonce=nonce), progress=progress)
                 stats = judge.stats()
         st.log_metrics({**stats_metrics(stats), "latency_ms": stats.get("avg_latency_ms", 0.0)})
-        st.log_json({"stats": stats, "refused": refused, "source_run": run_id}, "anti_simulation.json")
+        st.log_json({"stats": stats, "refused": refused, "source_runs": run_ids}, "anti_simulation.json")
         g = gates.probe_scorer
         checks = anti_simulation_checks(stats, cache_hit_lt, mode, simulate, g.billable_min, g.latency_ms_min, refused)
         st.verdict(checks, what="assert_not_simulated")
@@ -116,7 +144,8 @@ def _seed(value: str | None) -> int | None:
 @click.command("assert-not-simulated")
 @click.option("--cache_hit_lt", "--cache-hit-lt", "cache_hit_lt", type=float, default=None,
               help="pass only below this cache hit rate (default: gates.yaml anti_simulation for --round)")
-@click.option("--run-id", "--run_id", "run_id", default=None, help="judge the counters of this scoring run instead")
+@click.option("--run-id", "--run_id", "run_id", multiple=True,
+              help="judge the counters of this scoring run instead (repeat: the runs' counters summed)")
 @click.option("--n", default=8, show_default=True, type=INT, help="requests of the own scoring pass")
 @click.option("--seed", default="fresh", show_default=True, callback=lambda ctx, p, v: _seed(v),
               help="an integer fixes the probe prompts (a re-run is then cached); 'fresh': new prompts every run")
@@ -129,7 +158,7 @@ def _seed(value: str | None) -> int | None:
 @gates_option
 def command(cache_hit_lt, run_id, n, seed, provider, model, round_no, config_path, gates_path):
     """Refuse simulated scoring: prod mode, simulate=false, live billable calls, cache hit rate under the bar."""
-    out = run_assert_not_simulated(cache_hit_lt, _unset(run_id), n, seed, _unset(provider), _unset(model),
+    out = run_assert_not_simulated(cache_hit_lt, [r for r in run_id if _unset(r)], n, seed, _unset(provider), _unset(model),
                                    int(round_no), config_path, gates_path)
     s = out["stats"]
     click.echo(json.dumps({k: s.get(k) for k in ("provider", "billable_count", "avg_latency_ms", "cache_hit_rate",

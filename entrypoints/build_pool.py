@@ -37,6 +37,8 @@ def shadow_exclusions(path: str | Path) -> frozenset[str]:
         if row.get("source_id"):
             out.add(str(row["source_id"]))
         out.add(normalize(q))
+    if not out:
+        raise Rc1Error(f"{path}: the shadow set is empty (nothing would be held out of the pool)")
     return frozenset(out)
 
 

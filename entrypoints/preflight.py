@@ -61,11 +61,11 @@ def _steps(round_no: int) -> list[tuple[str, Callable[[Ctx, int], dict]]]:
         ("validate_pool", _validate_pool),
         ("difficulty", _difficulty),
         ("probe_scorer", _probe_scorer),
-        ("assert_not_simulated", _assert_not_simulated),
         ("judge_robustness", _judge_robustness),
     ]
     if round_no == 2:
         steps.append(("shadow_run", _shadow_run))
+    steps.append(("assert_not_simulated", _assert_not_simulated))  # last: it judges the round's scoring runs
     return steps
 
 
@@ -115,9 +115,17 @@ def _probe_scorer(c: Ctx, r: int) -> dict:
 def _assert_not_simulated(c: Ctx, r: int) -> dict:
     from entrypoints.assert_not_simulated import run_assert_not_simulated
 
+    import mlflow
+
     g = load_gates(c.gates_path).anti_simulation
+    scoring = ("probe_scorer", "shadow_run")  # this round's scoring runs: what was really scored
+    round_run = mlflow.active_run()
+    runs = [ch.info.run_id for ch in child_runs(round_run.info.run_id) if ch.data.tags.get("rc1.stage") in scoring] \
+        if round_run else []
+    if not runs:
+        raise Rc1Error(f"round {r}: no scoring run (probe_scorer, shadow_run) to judge")
     return run_assert_not_simulated(cache_hit_lt=g.cache_hit_lt_round1 if r == 1 else g.cache_hit_lt_round2,
-                                    round_no=r, config_path=c.config_path, gates_path=c.gates_path)
+                                    run_id=runs, round_no=r, config_path=c.config_path, gates_path=c.gates_path)
 
 
 def _judge_robustness(c: Ctx, r: int) -> dict:

@@ -205,7 +205,9 @@ def _echo_summary(metrics: dict, checks: list[dict]) -> None:
 
     click.echo(f"shadow_run: {metrics['n_scored']} scored candidates ({metrics['n_failed']} failed) over "
                f"{metrics['n_items']} items; spearman {f(metrics['spearman'])}, kendall {f(metrics['kendall_tau'])}, "
-               f"top10 {f(metrics['top10_overlap'])}, top20 {f(metrics['top20_overlap'])}, corr_to_success old "
+               f"top10% {f(metrics['top10pct_overlap'])} (top10 {f(metrics['top10_overlap'])}, top20 "
+               f"{f(metrics['top20_overlap'])}, top20% {f(metrics['top20pct_overlap'])}), within-item argmax "
+               f"agreement {f(metrics['argmax_agreement_within_item'])}, corr_to_success old "
                f"{f(metrics['corr_to_success_old'])} / new {f(metrics['corr_to_success_new'])} "
                f"({f(metrics['corr_improve_pct'])}%) -> {'PASS' if all(c['pass'] for c in checks) else 'FAIL'}",
                file=sys.stdout)

@@ -27,6 +27,8 @@ def load_shadow(path: str | Path) -> list[tuple[str, str]]:
         if not q:
             raise Rc1Error(f"{path}: record {k}: no 'question' (or seed dialogue) to check leaks against")
         out.append((str(row.get("id") or row.get("source_id") or k), q))
+    if not out:
+        raise Rc1Error(f"{path}: the shadow set is empty (a leak check against nothing cannot pass)")
     return out
 
 

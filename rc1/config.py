@@ -105,7 +105,7 @@ class ResourcesGate(Strict):
 
 class ShadowRunGate(Strict):
     spearman_min: float = Field(ge=-1, le=1)
-    top10_overlap_min: float = Field(ge=0, le=1)
+    top10pct_overlap_min: float = Field(ge=0, le=1)
     corr_improve_pct_min: float
 
 

@@ -22,7 +22,7 @@ RECHECKS = [
     ("round2.validate_pool.distinct_2", "validate_pool.distinct_2_min", operator.ge),
     ("round2.validate_pool.dup_rate", "validate_pool.dup_rate_max", operator.le),
     ("round2.shadow_run.spearman", "shadow_run.spearman_min", operator.ge),
-    ("round2.shadow_run.top10_overlap", "shadow_run.top10_overlap_min", operator.ge),
+    ("round2.shadow_run.top10pct_overlap", "shadow_run.top10pct_overlap_min", operator.ge),
     ("round2.shadow_run.corr_improve_pct", "shadow_run.corr_improve_pct_min", operator.ge),
 ]
 # the files preflight hashed and logged (tags sha256.<name>, rc1.artifact.<name>); the gate trains with them

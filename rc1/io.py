@@ -70,8 +70,10 @@ def iter_jsonl_lines(path: str | os.PathLike) -> Iterator[tuple[int, str, dict]]
         fh = open(path, encoding="utf-8")
     except FileNotFoundError:
         raise Rc1Error(f"{path}: file not found") from None
+    except OSError as e:
+        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     with fh:
-        for lineno, line in enumerate(fh, 1):
+        for lineno, line in _lines(path, fh):
             if not line.strip():
                 continue
             try:
@@ -81,6 +83,15 @@ def iter_jsonl_lines(path: str | os.PathLike) -> Iterator[tuple[int, str, dict]]
             if not isinstance(row, dict):
                 raise Rc1Error(f"{path}: line {lineno}: expected a JSON object, got {type(row).__name__}")
             yield lineno, line.rstrip("\r\n"), row
+
+
+def _lines(path: Path, fh) -> Iterator[tuple[int, str]]:
+    lineno = 0
+    try:
+        for lineno, line in enumerate(fh, 1):
+            yield lineno, line
+    except UnicodeDecodeError:
+        raise Rc1Error(f"{path}: line {lineno + 1}: not UTF-8 text (is it a JSONL file?)") from None
 
 
 def iter_jsonl(path: str | os.PathLike) -> Iterator[dict]:

@@ -32,8 +32,7 @@ from rc1.config import TASKS, check_mix
 from rc1.errors import Rc1Error
 from rc1.records import Seed, Task
 from rc1.templates import Role, Style, Template, TemplatePack
-from rc1.quality.views import seed_question
-from rc1.text import normalize, words
+from rc1.text import normalize
 from rc1.tools import TOOLS, WikiIndex, calc
 
 TASK_TOOLS = {"hotpotqa": ("wiki",), "strategyqa": ("wiki",), "gsm8k": ("calc",)}
@@ -331,7 +330,7 @@ class _ShadowGuard:
             from rc1.quality.leak import ShadowIndex  # the validator's own leak rule, so build and check agree
 
             qs = [(str(i), q) for i, q in enumerate(sorted(self.questions))]
-            self.strict = ShadowIndex(qs, ngram=spec.leak_ngram, sim=spec.leak_sim)
+            self.strict = ShadowIndex(qs, ngram=spec.leak_ngram, sim=spec.leak_sim, ids=self.ids)
             self.loose = ShadowIndex(qs, ngram=spec.leak_ngram, sim=max(0.0, spec.leak_sim - LEAK_MARGIN))
 
     def keep(self, task: Task) -> bool:
@@ -343,7 +342,7 @@ class _ShadowGuard:
     def leaks(self, seed: Seed) -> bool:
         if self.strict is None:
             return False
-        return bool(self.strict.match(seed["id"], words(seed_question(seed))))
+        return bool(self.strict.seed_leaks(seed))
 
 
 def _excluded(tasks: list[Task], guard: _ShadowGuard) -> tuple[list[Task], int]:

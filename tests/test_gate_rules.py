@@ -23,7 +23,7 @@ def _passing(tmp_path):
     metrics = {"round2_pass": 1.0, "round2.validate_pool.passed": 1.0, "round2.shadow_run.passed": 1.0,
                "round2.validate_pool.leak_count": 0.0, "round2.validate_pool.distinct_2": 0.7,
                "round2.validate_pool.dup_rate": 0.0, "round2.shadow_run.spearman": 0.9,
-               "round2.shadow_run.top10_overlap": 0.8, "round2.shadow_run.corr_improve_pct": 15.0}
+               "round2.shadow_run.top10pct_overlap": 0.8, "round2.shadow_run.corr_improve_pct": 15.0}
     return tags, metrics, files
 
 
@@ -73,10 +73,10 @@ def test_metrics_are_rechecked_against_current_thresholds(tmp_path):
 
 def test_dev_waived_steps_are_not_rechecked_but_prod_ones_are(tmp_path):
     tags, metrics, _ = _passing(tmp_path)
-    metrics["round2.shadow_run.top10_overlap"] = 0.4
+    metrics["round2.shadow_run.top10pct_overlap"] = 0.4
     tags["rc1.mode"] = "prod"
-    assert any("top10_overlap" in p for p in preflight_problems(tags, metrics, GATES))
-    tags.update({"rc1.mode": "dev", "rc1.waived": "shadow_run.top10_overlap"})
+    assert any("top10pct_overlap" in p for p in preflight_problems(tags, metrics, GATES))
+    tags.update({"rc1.mode": "dev", "rc1.waived": "shadow_run.top10pct_overlap"})
     assert preflight_problems(tags, metrics, GATES.for_mode("dev")) == []
 
 

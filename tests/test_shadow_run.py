@@ -61,11 +61,16 @@ def test_shadow_metrics_splits_by_bucket_and_task_and_leaves_failed_rows_out():
     # within items (i0: old and new disagree, i1: agree; i2 has one scored candidate, undefined)
     assert m["spearman_within_item_mean"] == pytest.approx(0.0)
     assert m["corr_to_success_within_item_new"] == pytest.approx(1.0)
-    checks = shadow_checks(m, ShadowRunGate(spearman_min=0.75, top10_overlap_min=0.7, corr_improve_pct_min=10))
-    assert [c["name"] for c in checks] == ["spearman", "top10_overlap", "corr_improve_pct"]
+    # argmax within item: i0 old picks c1, new picks c0 (0); i1 both pick c2 (1); i2 one scored candidate (1)
+    assert m["argmax_agreement_by_item"] == {"i0": 0.0, "i1": 1.0, "i2": 1.0}
+    assert m["argmax_agreement_within_item"] == pytest.approx(2 / 3)
+    assert m["top10pct_overlap"] == pytest.approx(0.0)   # k = 1 of 5: old's top (0.95) is new's 4th
+    assert m["top20pct_overlap"] == pytest.approx(0.0)
+    checks = shadow_checks(m, ShadowRunGate(spearman_min=0.75, top10pct_overlap_min=0.0, corr_improve_pct_min=10))
+    assert [c["name"] for c in checks] == ["spearman", "top10pct_overlap", "corr_improve_pct"]
     by = {c["name"]: c for c in checks}
     assert by["spearman"]["value"] == pytest.approx(spearman([0.9, 0.95, 0.7, 0.6, 0.5], [0.95, 0.3, 0.9, 0.2, 0.85]))
-    assert by["spearman"]["pass"] is False and by["top10_overlap"]["pass"] is True
+    assert by["spearman"]["pass"] is False and by["top10pct_overlap"]["pass"] is True
 
 
 def test_clarify_items_turns_a_share_of_plain_tasks_into_clarification_items_deterministically():

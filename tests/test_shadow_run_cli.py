@@ -71,12 +71,12 @@ def stage_runs(stage):
 
 
 def test_shadow_run_writes_report_and_scored_candidates_and_a_finished_run(workdir, capsys):
-    gates = gates_with(workdir, spearman_min=-1.0, top10_overlap_min=0.0, corr_improve_pct_min=-1000.0)
+    gates = gates_with(workdir, spearman_min=-1.0, top10pct_overlap_min=0.0, corr_improve_pct_min=-1000.0)
     code = run_cli(["shadow-run", "--shadow", "shadow.jsonl", "--seed", "20250820", "--report", "out/report.json",
                     "--tag", "pre_run_check", "--gates", gates])
     assert code == 0
     rep = json.loads((workdir / "out/report.json").read_text())
-    assert rep["passed"] is True and [c["name"] for c in rep["checks"]] == ["spearman", "top10_overlap",
+    assert rep["passed"] is True and [c["name"] for c in rep["checks"]] == ["spearman", "top10pct_overlap",
                                                                              "corr_improve_pct"]
     assert rep["clarification_items_derived"] >= 3 and rep["clarification_items"] == 1 + rep["clarification_items_derived"]
     m = rep["metrics"]
@@ -99,7 +99,8 @@ def test_shadow_run_writes_report_and_scored_candidates_and_a_finished_run(workd
     assert tags["rc1.responder"] == "reference" and tags["rc1.judge_provider"] == "heuristic"
     assert tags["rc1.tag"] == "pre_run_check" and tags["pre_run_check"] == "true" and tags["rc1.passed"] == "true"
     assert tags["sha256.report.json"] and tags["sha256.scored_candidates.jsonl"]
-    assert {"spearman", "kendall_tau", "top10_overlap", "top20_overlap", "corr_to_success_old",
+    assert {"spearman", "kendall_tau", "top10_overlap", "top20_overlap", "top10pct_overlap", "top20pct_overlap",
+            "argmax_agreement_within_item", "corr_to_success_old",
             "corr_to_success_new", "corr_improve_pct", "cache_hit_rate", "billable_count"} <= set(run.data.metrics)
     assert run.data.metrics["billable_count"] == 0  # the heuristic judge is never billable
 

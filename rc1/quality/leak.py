@@ -12,14 +12,21 @@ A seed leaks a shadow question when both hold:
    passage would otherwise "contain" most words of an unrelated question.
    A verbatim copy scores 1.0; one or two words changed stay above 0.85; a different question that
    shares a phrase does not.
+A shadow question shorter than `ngram` words has no n-gram; it is compared whole: it leaks when its
+normalized words occur contiguously in the seed's user turns (containment; a normalized exact match is the
+case where they are all of it). So "Is Cholera alive?" pasted into a template is found, in any case or
+punctuation.
+A seed also leaks a shadow item when its source_id is the shadow item's id (the same source question,
+however it is worded).
 The shadow n-grams are kept in a dict, so each seed costs one lookup per n-gram (no pairwise scan).
+`seed_leaks` is the one rule: validate_pool counts it into leak_count and the pool builder excludes by it.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from rc1.text import ngrams, words
 
@@ -32,15 +39,19 @@ class Leak:
     shared_ngram: str
     seed_question: str
     shadow_question: str
+    kind: str = "text"          # text (shared n-gram + containment) | short (whole question) | source_id
 
     def as_dict(self) -> dict:
         return self.__dict__.copy()
 
 
 class ShadowIndex:
-    def __init__(self, questions: Sequence[tuple[str, str]], ngram: int = 5, sim: float = 0.85):
-        """`questions`: (shadow id, question text) pairs."""
+    def __init__(self, questions: Sequence[tuple[str, str]], ngram: int = 5, sim: float = 0.85,
+                 ids: Iterable[str] | None = None):
+        """`questions`: (shadow id, question text) pairs. `ids`: the shadow source ids a seed's source_id must
+        not be (default: the questions' ids)."""
         self.ngram, self.sim = ngram, sim
+        self._short: dict[int, dict[tuple[str, ...], list[int]]] = defaultdict(lambda: defaultdict(list))
         self._ids: list[str] = []
         self._text: list[str] = []
         self._words: list[frozenset[str]] = []
@@ -53,14 +64,22 @@ class ShadowIndex:
             self._text.append(q)
             self._words.append(frozenset(toks))
             self._len.append(len(toks))
+            if 0 < len(toks) < ngram:
+                self._short[len(toks)][tuple(toks)].append(k)
             first: dict[tuple[str, ...], int] = {}
             for pos, g in enumerate(ngrams(toks, ngram)):
                 first.setdefault(g, pos)
             for g, pos in first.items():
                 self._index[g].append((k, pos))
 
+        self.source_ids = frozenset(str(i) for i in (ids if ids is not None else self._ids))
+        self._by_id = {sid: k for k, sid in enumerate(self._ids)}
+
     def __len__(self) -> int:
         return len(self._ids)
+
+    def __bool__(self) -> bool:
+        return bool(self._ids or self.source_ids)
 
     def similarity(self, k: int, tokens: Sequence[str], start: int, extra: frozenset[str] = frozenset()) -> float:
         """Containment of shadow question k in tokens[start - slack : start + len + slack] (plus `extra`)."""
@@ -82,10 +101,33 @@ class ShadowIndex:
             for k, q_pos in index.get(g, ()):
                 starts.setdefault(k, {}).setdefault(pos - q_pos, g)
         out = []
+        for n, grams in self._short.items():  # questions shorter than the n-gram: compared whole
+            for g in ngrams(tokens, n) if len(tokens) >= n else ():
+                for k in grams.get(g, ()):
+                    if k not in starts and all(leak.shadow_id != self._ids[k] for leak in out):
+                        text = question() if callable(question) else question
+                        out.append(Leak(seed_id, self._ids[k], 1.0, " ".join(g), text, self._text[k], "short"))
         extra_set = frozenset(extra)
         for k, aligned in starts.items():
             best, gram = max((self.similarity(k, tokens, s, extra_set), g) for s, g in aligned.items())
             if best >= self.sim:
                 text = question() if callable(question) else question
                 out.append(Leak(seed_id, self._ids[k], round(best, 4), " ".join(gram), text, self._text[k]))
+        return out
+
+    def seed_leaks(self, seed: Mapping[str, Any], user_words: Sequence[str] | None = None) -> list[Leak]:
+        """Every shadow item a pool seed leaks: by source id, and by the question rule on its user turns (plus
+        hidden_info). `user_words`: the seed's user-turn words when the caller has them already."""
+        from rc1.quality.views import seed_question, user_text
+
+        if user_words is None:
+            user_words = words(user_text(seed))  # type: ignore[arg-type]
+        hidden = seed.get("hidden_info")
+        text = lambda: seed_question(seed)  # type: ignore[arg-type]  # noqa: E731
+        out = self.match(str(seed["id"]), user_words, text, words(hidden) if hidden else ())
+        src = str(seed.get("source_id", ""))
+        if src in self.source_ids and all(leak.shadow_id != src for leak in out):
+            k = self._by_id.get(src)
+            out.append(Leak(str(seed["id"]), src, 1.0, "", text(), self._text[k] if k is not None else "",
+                            "source_id"))
         return out

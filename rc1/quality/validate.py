@@ -20,7 +20,7 @@ from rc1.quality.dedup import DuplicateFinder, shingle_hashes
 from rc1.quality.diversity import Reservoir, kl_divergence, lexical_summary, ngram_counts, zipf_slope
 from rc1.quality.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
-from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, seed_question, user_text
+from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, user_text
 from rc1.records import Seed
 from rc1.text import TURN_OVERHEAD, count_tokens, words
 
@@ -54,7 +54,6 @@ class _Scan:
     templates: Counter = field(default_factory=Counter)
     clarify: int = 0
     lengths: list[int] = field(default_factory=list)
-    source_ids: set = field(default_factory=set)
 
 
 def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], list[str], list[int], int]:
@@ -115,16 +114,12 @@ def validate_pool(
         scan.styles[seed["style"]] += 1
         scan.templates[seed["template_id"]] += 1
         scan.clarify += bool(seed["needs_clarification"])
-        scan.source_ids.add(str(seed["source_id"]))
         user_words, prompt_words, prompt_hashes, n_tokens = _turn_features(seed["dialogue"], token_counter)
         scan.lengths.append(n_tokens)
         sample.offer(user_words)
         dups.add(seed["id"], prompt_words, prompt_hashes)
-        if len(index):
-            hidden = seed.get("hidden_info")
-            hidden_words = words(hidden) if hidden else ()
-            for leak in index.match(seed["id"], user_words, lambda: seed_question(seed), hidden_words):
-                leaks.append(leak.as_dict())
+        if index:
+            leaks += [leak.as_dict() for leak in index.seed_leaks(seed, user_words)]
 
     div_sample = sample.subsample(sample_size, sample_seed)
     kl_pool = sample.items if kl_sample_size >= len(sample.items) else sample.subsample(kl_sample_size, sample_seed)
@@ -138,8 +133,7 @@ def validate_pool(
     lengths = np.asarray(scan.lengths, dtype=np.int64)
     oob = int(((lengths < gate.len_tokens_min) | (lengths > gate.len_tokens_max)).sum()) if scan.n else 0
     mix_rows = mix_deviation(scan.tasks, mix)
-    shadow_ids = {sid for sid, _ in shadow or []}
-    id_overlap = sorted(scan.source_ids & (shadow_ids | {s.split(":", 1)[-1] for s in shadow_ids}))
+    id_overlap = sorted({leak["shadow_id"] for leak in leaks if leak["kind"] == "source_id"})
 
     g = gate
     checks = [
