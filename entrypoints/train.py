@@ -161,7 +161,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     is a gate stage), with that gate's and its preflight's run ids. An ungated version never takes `best` and
     `rc1 promote` refuses it."""
     from rc1.train import engine
-    from rc1.train.sampler import split_heldout
+    from rc1.train.sampler import drop_heldout, split_heldout
     from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
     from rc1.tracking.registry import MODEL_NAME, register_adapter
 
@@ -193,7 +193,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     if not evalset:
         raise Rc1Error(f"{pool_path}: no held-out seeds (sampling.heldout_frac={ppo.sampling.heldout_frac} of "
                        f"{len(pool)}); best/ is chosen by the held-out eval/reward, so a held-out slice is required")
-    fresh = load_fresh(fresh_path)
+    fresh = drop_heldout(load_fresh(fresh_path), heldout)
     plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod
     base = resolve_base(ppo.model.base, corpus_from_seeds(pool), seed=0)
     reward_model = build_reward_model(ppo, weights)

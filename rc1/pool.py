@@ -305,7 +305,8 @@ class _Renderer:
                     del expected[i]
                     break
         return {
-            "id": seed_id, "task": kind, "source_id": task["id"], "template_id": t.id, "role": role.id,
+            "id": seed_id, "task": kind, "source_id": task["id"], "source_question": task["question"],
+            "template_id": t.id, "role": role.id,
             "style": style.id, "dialogue": dialogue, "needs_clarification": removal is not None,
             "hidden_info": hidden, "tools": tools, "expected_tool_calls": expected, "answer": task["answer"],
             "context": item.context,

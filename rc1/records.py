@@ -11,6 +11,8 @@ Task: one normalized dataset item.
 Seed: one line of rc1_seed.jsonl.
     {id, task, source_id, template_id, role, style, dialogue: [{role, content, name?}],
      needs_clarification, hidden_info, tools, expected_tool_calls, answer, context}
+    - source_question (optional): the source item's question as the dataset has it (the held-out split is
+      keyed by it: rc1.train.sampler.source_key)
     - dialogue roles: system | user | assistant | tool; the last turn is the user's (the policy answers)
     - hidden_info: what the user reveals if asked (None unless needs_clarification)
     - expected_tool_calls: [{name: wiki|calc, arguments: {...}}]

@@ -49,26 +49,52 @@ def seed_difficulty(seed: Mapping[str, Any]) -> str:
     return d if d in DIFFICULTIES else "medium"
 
 
-def is_heldout(seed_id: str, frac: float) -> bool:
-    """Whether a pool seed belongs to the held-out split (a fixed hash of its id: the same in every run)."""
+def is_heldout(key: str, frac: float) -> bool:
+    """Whether a split key (see source_key) is held out: a fixed hash of the key, the same in every run."""
     if frac <= 0:
         return False
-    h = int.from_bytes(hashlib.sha256(f"rc1-heldout:{seed_id}".encode()).digest()[:8], "big")
+    h = int.from_bytes(hashlib.sha256(f"rc1-heldout:{key}".encode()).digest()[:8], "big")
     return h / 2**64 < frac
 
 
+def source_key(seed: Mapping[str, Any]) -> str:
+    """What the held-out split is keyed by: the source item, never the seed. A pool poses each source question
+    many times (templates, roles, difficulty); keyed by seed id, most held-out seeds would share their question
+    with trained ones. The key is the normalized source question (seed field `source_question`), so two source
+    ids with the same text stay together too; pools without it fall back to the source id."""
+    from rc1.text import normalize
+
+    q = seed.get("source_question")
+    if isinstance(q, str) and q.strip():
+        return "q:" + normalize(q)
+    return "id:" + str(seed.get("source_id") or seed["id"])
+
+
 def split_heldout(pool: Sequence[Mapping[str, Any]], frac: float) -> tuple[list, list]:
-    """(training seeds, held-out seeds) of a pool."""
+    """(training seeds, held-out seeds) of a pool, split by source item (source_key): no source question is
+    in both. evaluate's held-out split and the training sampler's share both come from here."""
     train, held = [], []
     for s in pool:
-        (held if is_heldout(str(s["id"]), frac) else train).append(s)
+        (held if is_heldout(source_key(s), frac) else train).append(s)
     return train, held
+
+
+def drop_heldout(items: Sequence[Mapping[str, Any]], heldout: Sequence[Mapping[str, Any]]) -> list:
+    """`items` (fresh prompts for the sampler) without those whose source item, by id or by normalized question,
+    is in the held-out split: a held-out question must not be trained on through another door."""
+    from rc1.text import normalize
+
+    ids = {str(h.get("source_id")) for h in heldout if h.get("source_id")}
+    texts = {normalize(h["source_question"]) for h in heldout if h.get("source_question")}
+    return [s for s in items if str(s.get("source_id")) not in ids
+            and not (s.get("source_question") and normalize(s["source_question"]) in texts)]
 
 
 def plain_seed(task: Mapping[str, Any]) -> dict:
     """A task record (rc1.records.Task) as a plain prompt: system + the question, tools on, no clarification."""
     return {
-        "id": f"fresh:{task['id']}", "task": task["task"], "source_id": str(task["id"]), "template_id": "plain",
+        "id": f"fresh:{task['id']}", "task": task["task"], "source_id": str(task["id"]),
+        "source_question": task["question"], "template_id": "plain",
         "role": "plain", "style": "plain",
         "dialogue": [{"role": "system", "content": PLAIN_SYSTEM}, {"role": "user", "content": task["question"]}],
         "needs_clarification": False, "hidden_info": None, "tools": ["wiki", "calc"], "expected_tool_calls": [],
