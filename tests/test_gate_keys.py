@@ -395,11 +395,18 @@ CASES = ({*V, *D, *C, *W, "resources.free_disk_gb_min", "resources.accelerator_m
 
 # Keys whose failing case lives in another module (the command needs a trained, registered policy):
 # key -> the test that makes it fail through the real command.
-ELSEWHERE = {
-    "evaluate.hard_success_gain_pp_min": "tests/test_evaluate_gate_keys.py",
-    "evaluate.clarify_success_gain_pp_min": "tests/test_evaluate_gate_keys.py",
-    "evaluate.overclar_reduction_pct_min": "tests/test_evaluate_gate_keys.py",
-    "evaluate.avg_turns_increase_max": "tests/test_evaluate_gate_keys.py",
+ELSEWHERE = {  # beside the tiny model that tests/test_train_grpo.py trains once for its module
+    "evaluate.hard_success_gain_pp_min": "tests/test_train_grpo.py",
+    "evaluate.clarify_success_gain_pp_min": "tests/test_train_grpo.py",
+    "evaluate.avg_turns_increase_max": "tests/test_train_grpo.py",
+}
+
+# Thresholds no offline input can make fail through the command, with why (and where the rule is tested):
+NOT_FAILABLE_OFFLINE = {
+    "evaluate.overclar_reduction_pct_min": "consulted only when the base model over-clarifies; with a base rate of 0 "
+    "the check passes iff the policy's rate stays 0 (whatever the threshold), and the offline tiny model never asks "
+    "a needless question. The threshold's failing case is tested on the report (tests/test_evaluate.py); a live "
+    "base model makes it reachable through `rc1 evaluate`.",
 }
 
 # Keys other work of this session adds to configs/gates.yaml (the integrator adds their cases above):
@@ -411,7 +418,7 @@ KNOWN_ELSEWHERE = {
 
 def test_every_gates_yaml_key_has_a_failing_case_or_is_not_a_threshold():
     keys = flat_keys(SHIPPED)
-    covered = CASES | set(ELSEWHERE)
+    covered = CASES | set(ELSEWHERE) | set(NOT_FAILABLE_OFFLINE)
     missing = sorted(keys - covered - set(NOT_THRESHOLDS))
     assert not missing, f"configs/gates.yaml keys with no failing case in tests/test_gate_keys.py: {missing}"
     assert not (covered & set(NOT_THRESHOLDS)), "a key is both a threshold with a case and a non-threshold"

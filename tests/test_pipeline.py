@@ -96,6 +96,8 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         (pf,) = _runs("preflight")
         assert pf.data.tags["rc1.round2_pass"] == "true" and pf.data.tags["rc1.mode"] == "dev"
         assert "probe_scorer" in pf.data.tags["rc1.waived"]  # dev says what it waived
+        assert {t: pf.data.tags.get(f"rc1.data_source.{t}") for t in ("hotpotqa", "strategyqa", "gsm8k")} == \
+            {"hotpotqa": "builtin", "strategyqa": "builtin", "gsm8k": "builtin"}   # offline dev: the generators
         rounds = {r.data.tags["rc1.stage"]: r for r in _runs("round1") + _runs("round2")}
         assert {r.data.tags["mlflow.parentRunId"] for r in rounds.values()} == {pf.info.run_id}
         r2_steps = {r.data.tags["rc1.stage"] for r in mlflow.search_runs(
@@ -105,6 +107,9 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
                 "shadow_run"} <= r2_steps
         (sr,) = [r for r in _runs("shadow_run") if r.data.tags.get("mlflow.parentRunId") == rounds["round2"].info.run_id]
         assert sr.data.tags["rc1.tag"] == "pre_run_check" and sr.data.tags["pre_run_check"] == "true"
+        (ans,) = [r for r in _runs("assert_not_simulated")
+                  if r.data.tags.get("mlflow.parentRunId") == rounds["round2"].info.run_id]
+        assert sr.info.run_id in ans.data.tags["scorer.source_run"]   # it judged the round's real scoring
         verdict = json.loads(Path("reports/preflight/round2_pass.json").read_text())
         assert verdict["preflight_run_id"] == pf.info.run_id and set(verdict["sha256"]) >= {"pool", "shadow", "weights"}
         shadow = read_jsonl(pf.data.tags["rc1.path.shadow"])

@@ -2,6 +2,7 @@
 then evaluate, and promote refusing a version whose chain does not hold (an ungated one never holds `best`). (The slow part of the suite: ~1 minute.)"""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -198,3 +199,30 @@ def test_evaluate_then_promote_refuses_what_the_chain_does_not_hold(ws, capsys):
     assert "applied a gates file other than the current configs/gates.yaml" in err
     aliases = {k: str(v) for k, v in MlflowClient().get_registered_model("rc1-policy").aliases.items()}
     assert aliases["best"] == version and ungated not in aliases.values()   # never best, never RC1
+
+
+# every evaluate key of configs/gates.yaml fails through `rc1 evaluate` (the rest: tests/test_gate_keys.py)
+EVALUATE_PERMISSIVE = {"hard_success_gain_pp_min": -1000.0, "clarify_success_gain_pp_min": -1000.0,
+                       "overclar_reduction_pct_min": -1000.0, "avg_turns_increase_max": 1000.0}
+
+
+@pytest.mark.parametrize("key, value, expect", [
+    ("evaluate.hard_success_gain_pp_min", 1000.0, "hard_success_gain_pp"),
+    ("evaluate.clarify_success_gain_pp_min", 1000.0, "clarify_success_gain_pp"),
+    ("evaluate.avg_turns_increase_max", -1000.0, "avg_turns_increase"),
+])
+def test_evaluate_gate_key_fails(ws, capsys, key, value, expect):
+    import yaml
+
+    pool = {r["id"]: r for r in iter_jsonl("pool.jsonl")}
+    picks = ["gsm8k:0", "hotpotqa:3", "hotpotqa:5", "strategyqa:6", "strategyqa:8", "gsm8k:1"]
+    Path("shadow_keys.jsonl").write_text("".join(json.dumps(pool[i]) + "\n" for i in picks))
+    g = yaml.safe_load(Path("configs/gates.yaml").read_text())
+    g["evaluate"] = {**g["evaluate"], **EVALUATE_PERMISSIVE, key.split(".")[1]: value}
+    gates = Path(f"gates_{key}.yaml")
+    gates.write_text(yaml.safe_dump(g))
+    capsys.readouterr()
+    code = run_cli(["evaluate", "--version", ws["first"]["model_version"], "--shadow", "shadow_keys.jsonl",
+                    "--heldout", "none", "--gates", str(gates)])
+    failed = re.findall(r"^  (\S+)\s.*\bFAIL$", capsys.readouterr().err, re.M)
+    assert code == 2 and failed == [expect]
