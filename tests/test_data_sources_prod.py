@@ -85,3 +85,34 @@ def test_data_runs_tag_their_source(project, capsys):
         assert {t: run.data.tags.get(f"rc1.data_source.{t}") for t in ("hotpotqa", "strategyqa", "gsm8k")} \
             == {"hotpotqa": "local", "strategyqa": "local", "gsm8k": "local"}
         assert run.data.tags["rc1.data_uri.gsm8k"].endswith("train.jsonl")
+
+
+def test_a_failing_hugging_face_source_is_an_error_naming_the_dataset_never_a_fallback(tmp_path, monkeypatch):
+    """The hub 'answers' (a listener on the HF endpoint's port) but the dataset cannot be loaded: an error naming
+    it, in dev as in prod, and the builtin source after it is not used."""
+    import socket
+
+    from rc1.data import hf
+
+    srv = socket.socket()
+    try:
+        srv.bind(("127.0.0.1", 443))
+    except OSError:
+        pytest.skip("port 443 on 127.0.0.1 is not available to stand in for the hub")
+    srv.listen()
+    try:
+        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+        monkeypatch.delenv("HF_DATASETS_OFFLINE", raising=False)
+        monkeypatch.setenv("HF_ENDPOINT", "https://127.0.0.1")
+        monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+        hf.hub_online.cache_clear()
+        broken = tmp_path / "broken_ds"
+        broken.mkdir()
+        (broken / "train.json").write_text("{not json")
+        cfg = _cfg(Source(kind="hf", name=str(broken), split="train"), Source(kind="builtin", n=30))
+        for mode in ("dev", "prod"):
+            with pytest.raises(Rc1Error, match=rf"gsm8k: Hugging Face dataset {broken} split train failed to load"):
+                load_tasks("gsm8k", data_cfg=cfg, mode=mode)
+    finally:
+        srv.close()
+        hf.hub_online.cache_clear()
