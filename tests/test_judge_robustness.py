@@ -59,6 +59,7 @@ def test_dev_heuristic_passes_the_shipped_gate(scorer_env, tmp_path, monkeypatch
 
 
 def test_a_judge_that_can_be_talked_into_a_score_fails(scorer_env, tmp_path, monkeypatch, fake_judge_server, store):
+    """judge_robustness.attack_win_rate_max fails through `rc1 judge-robustness` (tests/test_gate_keys.py)."""
     srv = fake_judge_server(gullible=True)
     for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "openai-compatible", "SCORER_BASE_URL": srv.url,
                  "SCORER_MODEL": "gullible", "SCORER_API_KEY": "sk-test", "SCORER_RATE": "500", "SCORER_BURST": "100",
