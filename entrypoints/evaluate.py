@@ -106,6 +106,23 @@ def _load_policy_and_base(mv, workdir: Path):
     return policy, base, tok, {**info, "base_resolved": base_name}
 
 
+def _log_rc1_report(st, mv, evaluation: dict, mode: str, workdir: Path) -> None:
+    """rc1_report.html beside the evaluate report: verdict, policy vs base plots, training curves, gate chain."""
+    from rc1.report import ReportInput, render_report
+    from rc1.tracking.lineage import chain_rows, metric_curves, sha_tags, sibling_train_runs, version_runs
+    from rc1.tracking.registry import MODEL_NAME
+
+    runs = version_runs(mv.run_id)
+    curves = metric_curves(sibling_train_runs(runs["train"])) if runs["train"] else {}
+    page = render_report(ReportInput(
+        model_name=MODEL_NAME, version=str(mv.version), mode=mode, evaluation=evaluation, curves=curves,
+        chain=chain_rows(runs, str(mv.version), st.run_id), shas=sha_tags(runs["preflight"], runs["train"]),
+        evaluate_run_id=st.run_id))
+    out = workdir / "rc1_report.html"
+    out.write_text(page, encoding="utf-8")
+    st.log_artifact(out)
+
+
 def run_evaluate(version: str | int | None = None, alias: str | None = None, shadow: str | None = None,
                  heldout: str | None = "pool", n: int | None = None, parent_tags: dict | None = None,
                  gates_path: str = "configs/gates.yaml", config_path: str | None = None,
@@ -190,6 +207,7 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
                 write_jsonl(dialogues, [{"model": who, **r} for who, rows in (("policy", policy_rows),
                                                                                ("base", base_rows)) for r in rows])
                 st.log_artifact(dialogues)
+                _log_rc1_report(st, mv, report.to_json(), mode, Path(d))
             st.log_metrics(flat_metrics(report))
             result.update(passed=report.passed, checks=report.checks, report=report.to_json())
             set_version_tags(mv.version, {"rc1.evaluate_run_id": st.run_id,

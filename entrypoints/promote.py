@@ -50,6 +50,24 @@ def verify_chain(mv, gates_file: Path = GATES_FILE):
     return links, chain.target_alias(mode)
 
 
+def attach_report(st, version: str | int, evaluate_run_id: str) -> None:
+    """The evaluate run's rc1_report.html goes with the promotion: logged on the promote run, linked from the version."""
+    import tempfile
+
+    from mlflow.exceptions import MlflowException
+    from mlflow.tracking import MlflowClient
+
+    from rc1.tracking.registry import set_version_tags
+
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            page = MlflowClient().download_artifacts(evaluate_run_id, "rc1_report.html", d)
+        except (MlflowException, OSError):
+            return   # an evaluate run from before the report existed: nothing to attach
+        sha = st.log_artifact(page)
+    set_version_tags(version, {"rc1.report": f"runs:/{st.run_id}/rc1_report.html", "rc1.report_sha256": sha})
+
+
 def run_promote(version: str | int | None = None, alias: str | None = None, parent_tags: dict | None = None) -> dict:
     from rc1.chain import render
     from rc1.tracking.registry import MODEL_NAME, resolve_version, set_alias
@@ -71,6 +89,7 @@ def run_promote(version: str | int | None = None, alias: str | None = None, pare
             raise GateFailed(f"{MODEL_NAME} version {mv.version} not promoted: broken link {why}")
         set_alias(mv.version, target)
         st.set_tags({"rc1.promoted": "true", "rc1.alias": target})
+        attach_report(st, mv.version, ids["rc1.evaluate_run_id"])
     click.echo(f"{MODEL_NAME} version {mv.version} is now alias {target} (evaluate run {ids['rc1.evaluate_run_id']} "
                f"passed; chain verified)")
     return {"run_id": st.run_id, "version": mv.version, "alias": target, "evaluate_run_id": ids["rc1.evaluate_run_id"]}

@@ -226,3 +226,18 @@ def test_evaluate_gate_key_fails(ws, capsys, key, value, expect):
                     "--heldout", "none", "--gates", str(gates)])
     failed = re.findall(r"^  (\S+)\s.*\bFAIL$", capsys.readouterr().err, re.M)
     assert code == 2 and failed == [expect]
+
+
+def test_evaluate_logs_the_rc1_report_and_chromium_renders_it(ws, tmp_path):
+    from headless_browser import dump_dom
+
+    runs = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                              filter_string="tags.`rc1.stage` = 'evaluate'")
+    assert runs, "the evaluate test above leaves evaluate runs"
+    for run in runs:
+        assert "sha256.rc1_report.html" in run.data.tags
+    page = Path(MlflowClient().download_artifacts(runs[-1].info.run_id, "rc1_report.html", str(tmp_path)))
+    dom = dump_dom(page)
+    assert re.search(r'id="verdict"[^>]*>(PASS|FAIL)<', dom)
+    loaded, total = map(int, re.search(r'data-plots="(\d+)/(\d+)"', dom).groups())
+    assert loaded == total >= 3                       # policy/base plots and the training curve of the seed
