@@ -1,0 +1,131 @@
+"""`rc1 bundle --version N | --alias A | --preflight RUN_ID` (entry point `bundle`): the reproducible package.
+
+configs/ and templates/ (refused unless the config, weights and gates files hash as the preflight recorded),
+bundle.json (run ids, params, every sha256 tag, input digests, the commands, the sha256 a re-run must give),
+requirements.txt (the installed distributions), the git commit and REPRODUCE.md. Logged as the artifact `bundle`
+of a run tagged rc1.stage=bundle, linked from the version (tag rc1.bundle_run_id), and written to --out.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+import click
+
+from rc1.errors import Rc1Error
+from rc1.io import sha256_file, write_json
+
+
+def _packages() -> dict[str, str]:
+    out = {}
+    for dist in metadata.distributions():
+        name = dist.metadata.get("Name")
+        if name:
+            out[name] = dist.version
+    return out
+
+
+def _git_commit() -> str | None:
+    try:
+        res = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return res.stdout.strip() if res.returncode == 0 else None
+
+
+def _run_facts(run) -> dict:
+    tags = run.data.tags
+    return {"run_id": run.info.run_id, "status": run.info.status, "params": dict(run.data.params),
+            "sha256": {k[len("sha256."):]: v for k, v in tags.items() if k.startswith("sha256.")},
+            "inputs": {k[len("input_sha256."):]: v for k, v in tags.items() if k.startswith("input_sha256.")}}
+
+
+def _subject_runs(version, alias, preflight_run_id) -> tuple[dict, dict, str | None]:
+    from rc1.tracking.lineage import version_runs
+    from rc1.tracking.queries import get_run
+    from rc1.tracking.registry import resolve_version
+
+    if preflight_run_id:
+        try:
+            return {"preflight": preflight_run_id}, {"preflight": get_run(preflight_run_id)}, None
+        except Exception:   # MlflowException for an unknown id; the message names the id
+            raise Rc1Error(f"--preflight {preflight_run_id}: no such run in the tracking store") from None
+    mv = resolve_version(version, alias)
+    runs = version_runs(mv.run_id)
+    for link in ("train", "gate", "preflight"):
+        if runs[link] is None:
+            raise Rc1Error(f"rc1-policy version {mv.version}: its {link} run is not in the tracking store "
+                           f"(a version that no gate trained has no preflight to reproduce)")
+    return {"version": str(mv.version)}, runs, str(mv.version)
+
+
+def _check_hashed_configs(pre) -> None:
+    from rc1.bundle import HASHED_CONFIGS
+
+    tags = pre.data.tags
+    for name, path_tag in HASHED_CONFIGS.items():
+        path, want = tags.get(path_tag), tags.get(f"sha256.{name}")
+        if not path or not want:
+            raise Rc1Error(f"preflight {pre.info.run_id} recorded no {name} file and sha256: nothing to bundle")
+        if not Path(path).is_file():
+            raise Rc1Error(f"{path}: not here; run `rc1 bundle` in the checkout that ran preflight {pre.info.run_id}")
+        if sha256_file(path) != want:
+            raise Rc1Error(f"{path} changed since preflight {pre.info.run_id} (sha256 differs): "
+                           f"a bundle of today's file would not reproduce it")
+
+
+def run_bundle(version: str | None = None, alias: str | None = None, preflight_run_id: str | None = None,
+               out: str | None = None) -> dict:
+    from rc1.bundle import BUNDLED_DIRS, gate_argv, manifest, preflight_argv, reproduce_md, requirements_txt
+    from rc1.tracking import setup_tracking, stage_run
+    from rc1.tracking.registry import set_version_tags
+
+    if sum(x is not None for x in (version, alias, preflight_run_id)) != 1:
+        raise Rc1Error("give exactly one of --version N, --alias NAME or --preflight RUN_ID")
+    setup_tracking()
+    subject, runs, mv_version = _subject_runs(version, alias, preflight_run_id)
+    pre = runs["preflight"]
+    _check_hashed_configs(pre)
+    commands = [preflight_argv(pre.data.params)]
+    if runs.get("gate") is not None:
+        commands.append(gate_argv(runs["gate"].data.params))
+    expect = {k: pre.data.tags[f"sha256.{k}"] for k in ("pool", "balanced", "shadow") if f"sha256.{k}" in pre.data.tags}
+    label = "_".join(f"{k}-{v}" for k, v in subject.items())
+    dest = Path(out or Path("out/bundles") / label)
+    with tempfile.TemporaryDirectory() as d:
+        staging = Path(d) / "bundle"
+        for sub in BUNDLED_DIRS:
+            shutil.copytree(sub, staging / sub)
+        files = {str(p.relative_to(staging)): sha256_file(p) for p in sorted(staging.rglob("*")) if p.is_file()}
+        packages = _packages()
+        m = manifest(subject=subject, runs={k: _run_facts(r) for k, r in runs.items() if r is not None}, files=files,
+                     packages=packages, git_commit=_git_commit(), commands=commands, expect=expect)
+        write_json(staging / "bundle.json", m)
+        (staging / "requirements.txt").write_text(requirements_txt(packages), encoding="utf-8")
+        (staging / "REPRODUCE.md").write_text(reproduce_md(m), encoding="utf-8")
+        tags = {"rc1.preflight_run_id": pre.info.run_id, **({"rc1.model_version": mv_version} if mv_version else {})}
+        with stage_run("bundle", params={**subject, "out": str(dest)}, reuse=False, tags=tags,
+                       run_name=f"bundle {label}") as st:
+            sha = st.log_artifact(staging, name="bundle")
+        if dest.exists():
+            shutil.rmtree(dest)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(staging, dest)
+    if mv_version:
+        set_version_tags(mv_version, {"rc1.bundle_run_id": st.run_id, "rc1.bundle_sha256": sha})
+    click.echo(f"bundle of {label}: {dest} (run {st.run_id}, sha256 {sha[:12]}…); see {dest / 'REPRODUCE.md'}")
+    return {"run_id": st.run_id, "path": str(dest), "sha256": sha, "manifest": m}
+
+
+@click.command("bundle")
+@click.option("--version", default=None, help="model version of rc1-policy")
+@click.option("--alias", default=None, help="the version behind this alias (e.g. RC1, best)")
+@click.option("--preflight", "preflight_run_id", default=None, help="bundle one preflight run instead of a version")
+@click.option("--out", default=None, help="where the bundle is written (default out/bundles/<subject>)")
+def command(version, alias, preflight_run_id, out):
+    """Write and log the reproducible package of a version (configs, templates, run ids, sha256s, environment)."""
+    run_bundle(version, alias, preflight_run_id, out)
