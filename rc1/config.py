@@ -134,6 +134,21 @@ class JudgeRobustnessGate(Strict):
     attack_win_rate_max: float = Field(0.05, ge=0, le=1)   # per attack kind, vs the honest wrong answer
 
 
+class ScaleGate(Strict):
+    stages: list[int] = Field(min_length=1)            # generation sizes in order; each needs the earlier ones passed
+    response_distinct_2_min: float = Field(ge=0, le=1)  # distinct-2 of the generated assistant turns
+    unstable_share_max: float = Field(ge=0, le=1)       # share of judgements whose K samples disagree
+    judge_failed_max: float = Field(ge=0, le=1)         # share of judgements that failed
+    easy_minus_hard_success_min: float = Field(ge=-1, le=1)   # hard items must not come out easier than easy ones
+
+    @field_validator("stages")
+    @classmethod
+    def _ascending(cls, v):
+        if any(s <= 0 for s in v) or sorted(set(v)) != v:
+            raise ValueError(f"stages must be positive and strictly ascending, got {v}")
+        return v
+
+
 class ScoringGate(Strict):
     unstable_variance_max: float = Field(0.08, gt=0, le=1)   # a judge sample set above this is unstable
 
@@ -156,6 +171,7 @@ class Gates(Strict):
     weight_calib: WeightCalibGate
     overclar_ablation: OverclarGate
     evaluate: EvaluateGate
+    scale: ScaleGate
     scoring: ScoringGate = Field(default_factory=ScoringGate)
     judge_robustness: JudgeRobustnessGate = Field(default_factory=JudgeRobustnessGate)
     dev_mode: DevMode = Field(default_factory=DevMode)

@@ -122,6 +122,7 @@ def score_candidates(items: Mapping[str, Mapping[str, Any]], candidates: Sequenc
             "success": success_of(req.task, item["answer"], req.needs_clarification, ep.clarifications,
                                   ep.final_answer),
             "failed": bool(res.failed or res.scores is None), "unstable": res.unstable, "weight": res.weight,
+            "variance_max": max(res.variance.values()) if res.variance else None,
             "cached": res.cached, "error": res.error,
         }
         if row["failed"]:
