@@ -57,10 +57,11 @@ def _earlier_stage_problem(stage: int, earlier: int, pool_sha: str) -> str | Non
     return f"the {failed} of stage {earlier} (run {newest.info.run_id}) did not pass"
 
 
-def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, responder: str, k: int, seed: int,
-               responder_model, responder_base_url, workdir: Path, progress: bool) -> list[dict]:
+def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_pool, responder: str, k: int,
+               seed: int, responder_model, responder_base_url, workdir: Path, progress: bool) -> list[dict]:
     from entrypoints.shadow_run import reward_params
     from entrypoints.validate_pool import baseline_seeds
+    from rc1.quality.reader import iter_seeds
     from rc1.config import load_weights
     from rc1.quality.validate import validate_pool
     from rc1.responder import ShadowItem, all_candidates, make_responder
@@ -71,7 +72,8 @@ def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, responder:
     drawn = [dict(s) for s in draw(seeds, stage, seed)]
     mix = dict(gates.config_check.mix)
     validation = validate_pool(drawn, gate=gates.validate_pool, mix=mix, shadow=[],
-                               baseline=baseline_seeds(stage, mix, data_dir, seed))
+                               baseline=iter_seeds(baseline_pool) if baseline_pool
+                               else baseline_seeds(stage, mix, data_dir, seed))
     before = before_checks(validation.checks)
     before_pass = all(c["pass"] for c in before)
     shares = difficulty_shares(drawn)
@@ -109,7 +111,8 @@ def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, responder:
 
 def run_scale(stage: str = "all", pool: str | None = None, responder: str = "reference", k: int = 1,
               responder_model: str | None = None, responder_base_url: str | None = None, seed: int = 20250820,
-              gates_path: str = "configs/gates.yaml", progress: bool = True) -> dict:
+              gates_path: str = "configs/gates.yaml", baseline_pool: str | None = None,
+              progress: bool = True) -> dict:
     from entrypoints.train import load_pool
     from rc1.config import load_gates
     from rc1.scale import earlier_stages
@@ -128,6 +131,8 @@ def run_scale(stage: str = "all", pool: str | None = None, responder: str = "ref
             raise Rc1Error(f"--stage {stage}: not a configured stage ({gates_path} scale.stages: {stages}) nor 'all'")
         todo = [int(stage)]
     pool_path, data_dir = _pool_source(pool, mode)
+    if baseline_pool and not Path(baseline_pool).is_file():
+        raise Rc1Error(f"--baseline-pool {baseline_pool}: file not found")
     pool_sha = sha256_file(pool_path)
     for earlier in earlier_stages(stages, todo[0]):
         problem = _earlier_stage_problem(todo[0], earlier, pool_sha)
@@ -143,7 +148,8 @@ def run_scale(stage: str = "all", pool: str | None = None, responder: str = "ref
                                tags={"rc1.pool_sha256": pool_sha}) as st, tempfile.TemporaryDirectory() as d:
                     click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] scale stage {n}: before report, "
                                f"generation ({responder}), after report", err=True)
-                    checks = _run_stage(st, n, seeds, gates=gates, data_dir=data_dir, responder=responder, k=k,
+                    checks = _run_stage(st, n, seeds, gates=gates, data_dir=data_dir,
+                                        baseline_pool=baseline_pool, responder=responder, k=k,
                                         seed=seed, responder_model=responder_model,
                                         responder_base_url=responder_base_url, workdir=Path(d), progress=progress)
                     results.append({"stage": n, "run_id": st.run_id})
@@ -168,7 +174,10 @@ def run_scale(stage: str = "all", pool: str | None = None, responder: str = "ref
 @click.option("--responder-model", default=None, help="model path (model) or model name (endpoint)")
 @click.option("--responder-base-url", default=None, help="OpenAI-compatible base URL (endpoint)")
 @click.option("--seed", type=INT, default=20250820, show_default=True)
+@click.option("--baseline-pool", default=None,
+              help="a pack_v1 pool for the KL reference (default: built in memory from the same sources)")
 @gates_option
-def command(stage, pool, responder, k, responder_model, responder_base_url, seed, gates_path):
+def command(stage, pool, responder, k, responder_model, responder_base_url, seed, baseline_pool, gates_path):
     """Generate and judge in stages (1000 -> 5000); a stage runs only after the earlier ones passed both reports."""
-    run_scale(stage, optional_param(pool), responder, k, responder_model, responder_base_url, seed, gates_path)
+    run_scale(stage, optional_param(pool), responder, k, responder_model, responder_base_url, seed, gates_path,
+              optional_param(baseline_pool))

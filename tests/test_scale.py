@@ -30,6 +30,8 @@ def ws(tmp_path_factory):
         mp.setenv("RUN_MODE", "dev")
         mp.setenv("RC1_CACHE_DIR", str(root / "cache"))
         assert run_cli(["build-pool", "--n", "900", "--out", "pool.jsonl", "--seed", "3"]) == 0
+        assert run_cli(["build-pool", "--n", "300", "--out", "v1.jsonl", "--seed", "3",
+                        "--templates_dir", "templates/pack_v1", "--clarify_rate", "0", "--tools", ""]) == 0
         assert run_cli(["difficulty", "--in", "pool.jsonl", "--out", "metrics.jsonl", "--balanced", "balanced.jsonl",
                         "--report", "difficulty_report.json"]) in (0, 2)   # the pool is what scale needs, not the verdict
         yield root
@@ -58,7 +60,7 @@ def _gates(ws: Path, name: str, **overrides) -> str:
 
 
 def test_a_stage_waits_for_the_earlier_one_then_runs(ws, capsys):
-    args = ["scale", "--pool", "balanced.jsonl"]
+    args = ["scale", "--pool", "balanced.jsonl", "--baseline-pool", "v1.jsonl"]
     assert run_cli([*args, "--stage", "300"]) == 2
     err = capsys.readouterr().err
     assert "scale stage 300 refused: stage 150 has no before and after reports" in err and "Traceback" not in err
@@ -87,7 +89,8 @@ def test_a_stage_waits_for_the_earlier_one_then_runs(ws, capsys):
 ])
 def test_a_failing_report_stops_the_stage(ws, capsys, key, value, failing):
     gates = _gates(ws, f"gates_{key}.yaml", **{key: value})
-    assert run_cli(["scale", "--pool", "balanced.jsonl", "--stage", "all", "--gates", gates]) == 2
+    assert run_cli(["scale", "--pool", "balanced.jsonl", "--baseline-pool", "v1.jsonl", "--stage", "all",
+                    "--gates", gates]) == 2
     err = capsys.readouterr().err
     assert failing in err and "Traceback" not in err
 
@@ -106,6 +109,7 @@ def test_judge_stability_fails_the_stage(ws, tmp_path, monkeypatch, fake_judge_s
             r["dialogue"][-1]["content"] += " UNSTABLE"
     pool.write_text("".join(json.dumps(r) + "\n" for r in rows))
     gates = _gates(ws, "gates_one_stage.yaml", **{"scale.stages": "[150]"})
-    assert run_cli(["scale", "--pool", str(pool), "--stage", "150", "--gates", gates]) == 2
+    assert run_cli(["scale", "--pool", str(pool), "--baseline-pool", "v1.jsonl", "--stage", "150",
+                    "--gates", gates]) == 2
     err = capsys.readouterr().err
     assert failing in err and "Traceback" not in err
