@@ -8,7 +8,7 @@ import click
 
 from entrypoints._common import gates_option
 from rc1.config import load_gates, load_ppo_scale, load_weights
-from rc1.preflight import config_checks, resources_checks
+from rc1.preflight import config_checks, resources_checks, trial_checks
 from rc1.tracking import run_mode, stage_run
 
 
@@ -20,11 +20,12 @@ def run_check_config(config_path: str, gates_path: str = "configs/gates.yaml", m
     mode = mode or run_mode()
     gates = load_gates(gates_path).for_mode(mode)
     ppo = load_ppo_scale(config_path)
-    with stage_run("config_check", params={"config": config_path, "mode": mode},
-                   inputs={"config": config_path, "gates": gates_path}, reuse=False) as st:
+    trial = load_ppo_scale(ppo.trial) if ppo.trial else None
+    inputs = {"config": config_path, "gates": gates_path, **({"trial_config": ppo.trial} if trial else {})}
+    with stage_run("config_check", params={"config": config_path, "mode": mode}, inputs=inputs, reuse=False) as st:
         st.log_config(ppo, Path(config_path).with_suffix(".json").name)
         st.log_config(gates.config_check, "gates_config_check.json")
-        checks = config_checks(ppo, gates)
+        checks = config_checks(ppo, gates) + (trial_checks(ppo, trial) if trial else [])
         st.verdict(checks)
     return {"checks": checks}
 

@@ -24,9 +24,9 @@ from rc1.config import Gates, load_gates, load_ppo_scale
 from rc1.errors import Rc1Error
 from rc1.io import read_jsonl
 from rc1.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
-                      round_problems)
+                      round_problems, trial_problem)
 from rc1.tracking import default_tracking_uri, stage_run, setup_tracking
-from rc1.tracking.queries import fetch_verified, newest_preflight
+from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
 
 GATES_FILE = "configs/gates.yaml"
 
@@ -104,11 +104,27 @@ def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
                               f"questions (first: {leaks[0]}); training on them would leak the evaluation set")
 
 
+def training_config(pre, files: dict[str, Path], trial: bool) -> tuple[Path, list[int]]:
+    """(the ppo config this gate trains, its seeds): the checked config, or with --trial the trial config it names.
+    A config that names a trial trains only after a trial of the same preflight passed its evaluation."""
+    ppo = load_ppo_scale(files["config"])
+    if trial:
+        if not ppo.trial or "trial_config" not in files:
+            raise GateRefusal(f"--trial: the config preflight {pre.info.run_id} checked names no trial config")
+        return files["trial_config"], list(load_ppo_scale(files["trial_config"]).seeds)
+    if ppo.trial:
+        problem = trial_problem(trial_gates(pre.info.run_id), pre.info.run_id)
+        if problem:
+            raise GateRefusal(problem)
+    return files["config"], list(ppo.seeds)
+
+
 def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str | None = None,
              max_steps: int | None = None, seeds: list[int] | None = None, evaluate: bool = True,
-             fresh_path: str | None = None, workdir: str | Path = "out/gate") -> dict:
-    """Train each seed of the config preflight checked, with the files preflight hashed, fetched from the tracking
-    server (so preflight may have run on another machine); then evaluate `best`."""
+             fresh_path: str | None = None, workdir: str | Path = "out/gate", trial: bool = False) -> dict:
+    """Train each seed of the config preflight checked (or, with `trial`, of the trial config it names), with the
+    files preflight hashed, fetched from the tracking server (so preflight may have run on another machine); then
+    evaluate `best`."""
     from entrypoints.evaluate import run_evaluate
     from entrypoints.train import run_train
 
@@ -118,13 +134,16 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         os.environ.setdefault("REWARD_LIVE_MODE", "0")
     pre = find_preflight(mode)
     files, gates, seeds = checked_inputs(pre, mode, config_path, gates_path, seeds, Path(workdir))
+    train_config, train_seeds = training_config(pre, files, trial)
+    seeds = train_seeds if trial else seeds
+    kind = "trial" if trial else "full"
     pool = files.get("balanced") or files["pool"]
     shadow = str(files["shadow"]) if "shadow" in files else None
-    link = {"rc1.preflight_run_id": pre.info.run_id}
+    link = {"rc1.preflight_run_id": pre.info.run_id, "rc1.gate_kind": kind}
     if fresh_path:
         check_fresh(fresh_path, shadow, gates)
-    params = {"mode": mode, "config": str(files["config"]), "seeds": seeds, "max_steps": max_steps,
-              "preflight_run_id": pre.info.run_id, "fresh": fresh_path or ""}
+    params = {"mode": mode, "config": str(train_config), "seeds": seeds, "max_steps": max_steps,
+              "preflight_run_id": pre.info.run_id, "fresh": fresh_path or "", "kind": kind}
     with stage_run("gate", params=params, reuse=False, tags={**link, "rc1.mode": mode}) as g:
         click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] gate: preflight {pre.info.run_id} passed; its files "
                    f"match their sha256 in the tracking server; training {len(seeds)} seed(s)", err=True)
@@ -132,7 +151,7 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         link["rc1.gate_run_id"] = g.run_id
         trained = []
         for seed in seeds:
-            res = run_train(str(files["config"]), seed=seed, pool_path=str(pool), max_steps=max_steps,
+            res = run_train(str(train_config), seed=seed, pool_path=str(pool), max_steps=max_steps,
                             parent_tags=link, fresh_path=fresh_path, weights_path=str(files["weights"]),
                             gates_path=str(files["gates"]))
             trained.append(res)
@@ -165,13 +184,15 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
 @click.option("--seed", "seeds", type=INT, multiple=True,
               help="the seeds to train: refused unless they are the checked config's seeds (default: those)")
 @click.option("--evaluate/--no-evaluate", default=True, show_default=True)
+@click.option("--trial", type=click.BOOL, is_flag=False, flag_value=True, default=False, show_default=True,
+              help="train the small-step trial config that the checked config names (ppo config key `trial`)")
 @click.option("--fresh", "fresh_path", default=None,
               help="task records (JSONL) for the non-pool share of every seed's training; default: filled from "
                    "the pool (logged as sample/pool_fill)")
-def command(mode, config_path, gates_path, max_steps, seeds, evaluate, fresh_path):
+def command(mode, config_path, gates_path, max_steps, seeds, evaluate, trial, fresh_path):
     """Refuse unless a passing, unchanged preflight is in the tracking store; then train each seed and evaluate."""
     try:
         run_gate(mode, config_path, gates_path, max_steps or None, list(seeds) or None, evaluate,
-                 optional_param(fresh_path))
+                 optional_param(fresh_path), trial=trial)
     except GateRefusal as e:
         raise Rc1Error(f"gate refused: {e}") from None

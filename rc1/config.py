@@ -288,6 +288,9 @@ class PPOScale(Strict):
     sampling: SamplingCfg
     reward: RewardCfg
     checkpoint: CheckpointCfg
+    # the small-step trial config of this one (a path): when set, the gate trains this config only after a trial
+    # of the same preflight passed its evaluation (`rc1 gate --trial` trains the trial config)
+    trial: str | None = None
 
     @field_validator("mix")
     @classmethod

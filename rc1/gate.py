@@ -26,7 +26,7 @@ RECHECKS = [
     ("round2.shadow_run.corr_improve_pct", "shadow_run.corr_improve_pct_min", operator.ge),
 ]
 # the files preflight hashed and logged (tags sha256.<name>, rc1.artifact.<name>); the gate trains with them
-SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates")
+SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates", "trial_config")
 REQUIRED = ("pool", "shadow", "weights", "config", "gates")
 
 
@@ -116,3 +116,15 @@ def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapp
         if str(s.get("source_id")) in ids or index.match(str(s["id"]), words(question), question):
             leaks.append(str(s["id"]))
     return leaks
+
+
+def trial_problem(trials: Sequence[Mapping[str, Any]], preflight_run_id: str) -> str | None:
+    """Why full training may not start yet (None: a trial gate run of this preflight passed its evaluation).
+    `trials`: the finished trial gate runs of that preflight, newest first, as {run_id, verdict}."""
+    if any(t["verdict"] == "pass" for t in trials):
+        return None
+    if not trials:
+        return (f"full training needs a passing trial of preflight {preflight_run_id}, and there is none: "
+                f"run `rc1 gate --trial` first")
+    return (f"full training needs a passing trial of preflight {preflight_run_id}: the newest trial, gate run "
+            f"{trials[0]['run_id']}, did not pass its evaluation (verdict {trials[0]['verdict'] or 'none'})")

@@ -35,6 +35,17 @@ def config_checks(ppo: PPOScale, gates: Gates) -> list[dict]:
     ]
 
 
+def trial_checks(ppo: PPOScale, trial: PPOScale) -> list[dict]:
+    """A full config's trial must be the same job at a smaller scale: same base model, task mix and mode."""
+    return [
+        check("trial.steps", trial.ppo.steps, f"< {ppo.ppo.steps}", trial.ppo.steps < ppo.ppo.steps),
+        check("trial.model", trial.model.base, ppo.model.base, trial.model.base == ppo.model.base),
+        check("trial.mix", trial.mix, ppo.mix, trial.mix == ppo.mix),
+        check("trial.run_mode", trial.run_mode, ppo.run_mode, trial.run_mode == ppo.run_mode),
+        check("trial.no_trial_of_its_own", trial.trial, None, trial.trial is None),
+    ]
+
+
 def accelerator_memory_gb() -> float | None:
     """Free memory of the first CUDA device in GB, or None when there is none."""
     try:

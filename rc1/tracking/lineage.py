@@ -5,29 +5,19 @@ bundle). Read-only queries; a missing link is reported as such, never invented."
 from __future__ import annotations
 
 from mlflow.entities import Run
-from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
-from rc1.tracking.queries import _search
+from rc1.tracking.queries import _search, find_run
 
 CURVE_METRICS = ("rc1.reward", "eval/reward", "rc1.kl")
 
 
-def _get(run_id: str | None) -> Run | None:
-    if not run_id:
-        return None
-    try:
-        return MlflowClient().get_run(run_id)
-    except MlflowException:
-        return None
-
-
 def version_runs(train_run_id: str) -> dict[str, Run | None]:
     """{train, gate, preflight}: the train run of a version and the gate and preflight runs it names."""
-    train = _get(train_run_id)
+    train = find_run(train_run_id)
     tags = train.data.tags if train else {}
-    return {"train": train, "gate": _get(tags.get("rc1.gate_run_id")),
-            "preflight": _get(tags.get("rc1.preflight_run_id"))}
+    return {"train": train, "gate": find_run(tags.get("rc1.gate_run_id")),
+            "preflight": find_run(tags.get("rc1.preflight_run_id"))}
 
 
 def sibling_train_runs(train: Run) -> list[Run]:

@@ -61,6 +61,14 @@ def newest_finished(stage: str, **tags: str) -> Run | None:
     return runs[0] if runs else None
 
 
+def trial_gates(preflight_run_id: str) -> list[dict]:
+    """The finished trial gate runs of a preflight, newest first, as {run_id, verdict}."""
+    runs = _search(f"tags.`rc1.stage` = 'gate' AND tags.`rc1.gate_kind` = 'trial' AND "
+                   f"tags.`rc1.preflight_run_id` = '{preflight_run_id}' AND attributes.status = 'FINISHED'",
+                   max_results=50)
+    return [{"run_id": r.info.run_id, "verdict": r.data.tags.get("rc1.rc1_verdict")} for r in runs]
+
+
 def fetch_artifact(run: Run, artifact: str, dest_dir: str | Path, want: str | None = None) -> Path:
     """Download one artifact of `run` from the tracking server into dest_dir and check its sha256 against `want`
     (default: the run's `sha256.<file name>` tag). A missing tag or a different digest is a refusal."""
