@@ -98,6 +98,7 @@ def test_a_failing_report_stops_the_stage(ws, capsys, key, value, failing):
 @pytest.mark.parametrize("fault,failing", [("unstable", "after.unstable_share"),
                                            ("malformed", "after.judge_failed_share")])
 def test_judge_stability_fails_the_stage(ws, tmp_path, monkeypatch, fake_judge_server, capsys, fault, failing):
+    """scale.unstable_share_max and scale.judge_failed_max fail through `rc1 scale` (tests/test_gate_keys.py)."""
     srv = fake_judge_server(p_malformed=1.0 if fault == "malformed" else 0.0)
     for k, v in {"SCORER_PROVIDER": "openai-compatible", "SCORER_BASE_URL": srv.url, "SCORER_MODEL": "fake",
                  "SCORER_API_KEY": "sk-test", "SCORER_RATE": "500", "SCORER_BURST": "50"}.items():
