@@ -20,6 +20,8 @@ from rc1.errors import GateFailed, Rc1Error
 from rc1.io import iter_jsonl, read_json, write_json, write_jsonl
 from rc1.tracking import run_mode, setup_tracking, stage_run
 
+BACKENDS = ("transformers", "llamacpp")
+
 
 def _load_records(path: str | Path) -> list[dict]:
     rows = list(iter_jsonl(path))
@@ -80,14 +82,12 @@ def _train_file(train_run, name: str, param: str, workdir: Path) -> Path | None:
     return Path(local) if local and Path(local).is_file() else None
 
 
-def _load_policy_and_base(mv, workdir: Path):
-    """(policy model, base model, tokenizer, rc1_base info) for a registered version."""
-    from peft import PeftModel
-
+def version_weights(mv, workdir: Path) -> tuple[str, Path, str, dict]:
+    """(base model name or dir, adapter dir, tokenizer source, rc1_base info) of a registered version, downloaded
+    under `workdir`. The one place that knows how a version stores its weights (evaluate and export-gguf use it)."""
     from rc1.io import sha256_dir
     from rc1.tracking.policy_model import policy_parts
     from rc1.tracking.registry import download_version
-    from rc1.train.tiny import load_model, load_tokenizer
 
     adapter, tok_dir, rc1_dir = policy_parts(download_version(mv, workdir / "policy"))
     info = read_json(rc1_dir / "rc1_base.json") if (rc1_dir / "rc1_base.json").is_file() else {}
@@ -100,10 +100,39 @@ def _load_policy_and_base(mv, workdir: Path):
         base_name = info.get("base") or (mv.tags or {}).get("rc1.base_model")
         if not base_name:
             raise Rc1Error(f"version {mv.version}: no base model recorded (rc1_base.json / tag rc1.base_model)")
-    tok = load_tokenizer(str(tok_dir) if tok_dir is not None else base_name)
+    tok_src = str(tok_dir) if tok_dir is not None else base_name
+    return base_name, adapter, tok_src, {**info, "base_resolved": base_name}
+
+
+def _load_policy_and_base(mv, workdir: Path):
+    """(policy model, base model, tokenizer, rc1_base info) for a registered version."""
+    from peft import PeftModel
+
+    from rc1.train.tiny import load_model, load_tokenizer
+
+    base_name, adapter, tok_src, info = version_weights(mv, workdir)
+    tok = load_tokenizer(tok_src)
     base = load_model(base_name).eval()
     policy = PeftModel.from_pretrained(load_model(base_name), str(adapter)).eval()
-    return policy, base, tok, {**info, "base_resolved": base_name}
+    return policy, base, tok, info
+
+
+def _llamacpp_generators(mv, workdir: Path):
+    """(policy generate, base generate, tokenizer, info) on llama.cpp: the policy is the version's exported GGUF
+    (`rc1 export-gguf`, sha256 checked); the base is converted here to the same out type."""
+    from rc1.gguf_export import merged_model, write_gguf
+    from rc1.llamacpp import LlamaCppGenerator, require_llama_cpp
+    from rc1.train.tiny import load_tokenizer
+    from entrypoints.export_gguf import download_export
+
+    require_llama_cpp()
+    policy_gguf, outtype = download_export(mv, workdir / "gguf")
+    base_name, _, tok_src, info = version_weights(mv, workdir)
+    tok = load_tokenizer(tok_src)
+    base_gguf = write_gguf(merged_model(base_name, None), tok, workdir / "base.gguf", outtype, name="base")
+    eos = [tok.eos_token_id]
+    return (LlamaCppGenerator(policy_gguf, eos_ids=eos), LlamaCppGenerator(base_gguf, eos_ids=eos), tok,
+            {**info, "gguf_outtype": outtype})
 
 
 def _log_rc1_report(st, mv, evaluation: dict, mode: str, workdir: Path) -> None:
@@ -126,11 +155,14 @@ def _log_rc1_report(st, mv, evaluation: dict, mode: str, workdir: Path) -> None:
 def run_evaluate(version: str | int | None = None, alias: str | None = None, shadow: str | None = None,
                  heldout: str | None = "pool", n: int | None = None, parent_tags: dict | None = None,
                  gates_path: str = "configs/gates.yaml", config_path: str | None = None,
-                 raise_on_fail: bool = True, progress: bool = True) -> dict:
-    """Evaluate one registered version against its base; returns {run_id, version, passed, checks, report}."""
+                 raise_on_fail: bool = True, progress: bool = True, backend: str = "transformers") -> dict:
+    """Evaluate one registered version against its base; returns {run_id, version, passed, checks, report}.
+    backend: "transformers" (PyTorch) or "llamacpp" (the version's GGUF export on llama.cpp)."""
     from rc1.tracking.queries import get_run
     from rc1.tracking.registry import resolve_version
 
+    if backend not in BACKENDS:
+        raise Rc1Error(f"--backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     setup_tracking()
     mode = run_mode()
@@ -141,13 +173,13 @@ def run_evaluate(version: str | int | None = None, alias: str | None = None, sha
     fetched = Path(tempfile.mkdtemp(prefix="rc1-evaluate-"))
     try:
         return _evaluate(mv, train_run, fetched, alias, shadow, heldout, n, parent_tags, gates_path, config_path,
-                         raise_on_fail, progress, mode)
+                         raise_on_fail, progress, mode, backend)
     finally:
         shutil.rmtree(fetched, ignore_errors=True)
 
 
 def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_tags, gates_path, config_path,
-              raise_on_fail, progress, mode) -> dict:
+              raise_on_fail, progress, mode, backend) -> dict:
     from rc1.evaluate import ChatPolicy, build_report, flat_metrics, run_items
     from rc1.train.sampler import split_heldout
     from rc1.tracking.registry import MODEL_NAME, set_version_tags
@@ -182,9 +214,9 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
     per_split = {split: sum(1 for s, _, _ in items if s == split) for split in ("shadow", "heldout")}
 
     params = {"version": mv.version, "alias": alias, "shadow": shadow, "heldout": heldout, "n": n,
-              "config": str(config_path), "n_items": len(items)}
+              "config": str(config_path), "n_items": len(items), "backend": backend}
     tags = {**(parent_tags or {}), "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,
-            "rc1.train_run_id": mv.run_id}
+            "rc1.train_run_id": mv.run_id, "rc1.backend": backend}
     result: dict = {"version": mv.version}
     try:
         # input_sha256.gates: promote accepts this run only under the gates file it applied
@@ -193,11 +225,19 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
             result["run_id"] = st.run_id
             st.log_metrics({f"rc1.eval_items.{k}": v for k, v in per_split.items()})
             with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
-                policy, base, tok, info = _load_policy_and_base(mv, Path(d))
-                st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items)})
                 turns, new_tokens = ppo.ppo.max_turns, ppo.ppo.max_new_tokens
-                policy_rows = run_items(ChatPolicy(policy, tok, turns, new_tokens).episode, items, progress)
-                base_rows = run_items(ChatPolicy(base, tok, turns, new_tokens).episode, items, progress)
+                if backend == "llamacpp":
+                    gen_p, gen_b, tok, info = _llamacpp_generators(mv, Path(d))
+                    policy_ep = ChatPolicy(None, tok, turns, new_tokens, generate=gen_p).episode
+                    base_ep = ChatPolicy(None, tok, turns, new_tokens, generate=gen_b).episode
+                    st.set_tags({"rc1.gguf_outtype": info["gguf_outtype"]})
+                else:
+                    policy, base, tok, info = _load_policy_and_base(mv, Path(d))
+                    policy_ep = ChatPolicy(policy, tok, turns, new_tokens).episode
+                    base_ep = ChatPolicy(base, tok, turns, new_tokens).episode
+                st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items)})
+                policy_rows = run_items(policy_ep, items, progress)
+                base_rows = run_items(base_ep, items, progress)
                 report = build_report(policy_rows, base_rows, gates.evaluate)
                 out = Path(d) / "evaluate_report.json"
                 write_json(out, {"model_version": mv.version, "registered_model": MODEL_NAME, "mode": mode,
@@ -210,9 +250,11 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
                 _log_rc1_report(st, mv, report.to_json(), mode, Path(d))
             st.log_metrics(flat_metrics(report))
             result.update(passed=report.passed, checks=report.checks, report=report.to_json())
-            set_version_tags(mv.version, {"rc1.evaluate_run_id": st.run_id,
-                                          "rc1.evaluate_passed": str(report.passed).lower()})
-            click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] evaluate {MODEL_NAME} v{mv.version}: "
+            # the RC1 verdict (promote) is the PyTorch evaluation's; a llama.cpp one is recorded beside it
+            prefix = "rc1.evaluate" if backend == "transformers" else f"rc1.evaluate_{backend}"
+            set_version_tags(mv.version, {f"{prefix}_run_id": st.run_id,
+                                          f"{prefix}_passed": str(report.passed).lower()})
+            click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] evaluate {MODEL_NAME} v{mv.version} ({backend}): "
                        f"{len(items)} items, RC1 verdict {'PASS' if report.passed else 'FAIL'}", err=True)
             st.verdict(report.checks, what=f"RC1 evaluation of {MODEL_NAME} version {mv.version}")
     except GateFailed:
@@ -229,8 +271,16 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
               help="'pool' = the held-out split of the version's training pool, a JSONL path, or 'none'")
 @click.option("--n", type=INT, default=None, help="at most N items per split")
 @click.option("--config", "config_path", default=None, help="ppo config (default: the one the version trained with)")
+@click.option("--backend", type=click.Choice(BACKENDS), default="transformers", show_default=True,
+              help="transformers: PyTorch; llamacpp: the version's GGUF export (rc1 export-gguf) on llama.cpp")
 @gates_option
-def command(version, alias, shadow, heldout, n, config_path, gates_path):
+def command(version, alias, shadow, heldout, n, config_path, backend, gates_path):
     """Evaluate a registered policy version against its base model; record the RC1 verdict."""
-    res = run_evaluate(version, alias, shadow, heldout, n, gates_path=gates_path, config_path=config_path)
-    click.echo(f"evaluate run {res.get('run_id')}: version {res['version']} RC1 {'PASS' if res.get('passed') else 'FAIL'}")
+    # the RC1 verdict is the PyTorch evaluation's (exit 2 when it fails); a llama.cpp evaluation of the GGUF export
+    # records the same report and verdict, and exits 0 once recorded
+    res = run_evaluate(version, alias, shadow, heldout, n, gates_path=gates_path, config_path=config_path,
+                       backend=backend, raise_on_fail=backend == "transformers")
+    verdict = "PASS" if res.get("passed") else "FAIL"
+    if backend != "transformers":
+        verdict += " (recorded; promote reads the transformers evaluation)"
+    click.echo(f"evaluate run {res.get('run_id')} [{backend}]: version {res['version']} RC1 {verdict}")

@@ -245,6 +245,15 @@ class PPOCfg(Strict):
     max_new_tokens: int = Field(gt=0)
     max_turns: int = Field(gt=0)
     temperature: float = Field(gt=0)
+    rollout_backend: Literal["transformers"] = "transformers"
+
+    @field_validator("rollout_backend", mode="before")
+    @classmethod
+    def _no_llamacpp_rollouts(cls, v):
+        if str(v).strip().lower() in ("llamacpp", "llama.cpp", "llama-cpp", "gguf"):
+            raise ValueError("llama.cpp cannot produce RL rollouts: GRPO needs the training model's own logits and "
+                             "gradients; use it for inference and evaluation (rc1 evaluate --backend llamacpp)")
+        return v
 
 
 class ScheduleStep(Strict):

@@ -34,17 +34,29 @@ HARD_TASKS = ("hotpotqa", "strategyqa")
 class ChatPolicy:
     """Greedy multi-turn episodes of one transformers model with the training environment's tools."""
 
-    def __init__(self, model, tokenizer, max_turns: int, max_new_tokens: int):
+    def __init__(self, model, tokenizer, max_turns: int, max_new_tokens: int,
+                 generate: Callable[[list[int], int], list[int]] | None = None):
+        """`generate(prompt_ids, max_new_tokens) -> new ids` is the backend (default: the model's greedy
+        `generate`; rc1.llamacpp.LlamaCppGenerator runs a GGUF export on llama.cpp instead)."""
         from trl.chat_template_utils import add_response_schema
 
         self.model, self.tok = model, tokenizer
         if getattr(tokenizer, "response_template", None) is None and getattr(tokenizer, "response_schema", None) is None:
             add_response_schema(tokenizer)
         self.max_turns, self.max_new_tokens = max_turns, max_new_tokens
+        self.generate = generate or self.torch_generate
+
+    def torch_generate(self, prompt_ids: list[int], max_new_tokens: int) -> list[int]:
+        import torch
+
+        inp = torch.tensor([prompt_ids], device=self.model.device)
+        with torch.no_grad():
+            out = self.model.generate(inp, attention_mask=torch.ones_like(inp), do_sample=False,
+                                      max_new_tokens=max_new_tokens, pad_token_id=self.tok.pad_token_id)
+        return out[0, len(prompt_ids):].tolist()
 
     def episode(self, seed: Mapping[str, Any]) -> list[dict]:
         """The seed's prefix followed by the episode, in rc1's dialogue convention."""
-        import torch
         from trl.chat_template_utils import parse_response
 
         env = Rc1Env(max_turns=self.max_turns)
@@ -55,11 +67,7 @@ class ChatPolicy:
         for _ in range(self.max_turns):
             prompt_ids = self.tok.apply_chat_template(messages, tools=tools, add_generation_prompt=True,
                                                       tokenize=True, return_dict=False)
-            inp = torch.tensor([prompt_ids], device=self.model.device)
-            with torch.no_grad():
-                out = self.model.generate(inp, attention_mask=torch.ones_like(inp), do_sample=False,
-                                          max_new_tokens=self.max_new_tokens, pad_token_id=self.tok.pad_token_id)
-            ids = out[0, len(prompt_ids):].tolist()
+            ids = self.generate(list(prompt_ids), self.max_new_tokens)
             msg = parse_response(self.tok, ids, prefix=prompt_ids, tools=tools)
             msg = {"role": "assistant", "content": msg.get("content") or "",
                    **({"tool_calls": msg["tool_calls"]} if msg.get("tool_calls") else {})}

@@ -167,8 +167,20 @@ class OpenAICompatibleProvider:
         return Reply(text if isinstance(text, str) else None, latency)
 
 
+def llamacpp_reply_schema() -> dict[str, Any]:
+    """The judge reply schema for llama-cpp-python's server: each dimension one of 0, 0.05, ..., 1. Its grammar
+    ignores number bounds (minimum/maximum), so the values are an enum: every constrained reply parses."""
+    from rc1.config import DIMENSIONS
+
+    levels = [round(i * 0.05, 2) for i in range(21)]
+    return {"type": "object", "properties": {d: {"enum": levels} for d in DIMENSIONS},
+            "required": list(DIMENSIONS), "additionalProperties": False}
+
+
 def response_format(provider: str) -> dict[str, Any]:
     """The strictest structured-output request `provider` supports: a JSON schema of the seven scores, or JSON mode."""
+    if provider == "llamacpp":   # llama-cpp-python's server: {"type": "json_object", "schema": ...} -> a grammar
+        return {"type": "json_object", "schema": llamacpp_reply_schema()}
     if provider in JSON_SCHEMA_PROVIDERS:
         return {"type": "json_schema",
                 "json_schema": {"name": "judge_scores", "strict": True, "schema": RESPONSE_SCHEMA}}

@@ -138,8 +138,10 @@ def evaluation_of(version: str | int, name: str = MODEL_NAME) -> Evaluation | No
         search_all_experiments=True,
         filter_string=(f"tags.`rc1.stage` = 'evaluate' AND tags.`rc1.registered_model` = '{name}' "
                        f"AND tags.`rc1.model_version` = '{version}' AND attributes.status = 'FINISHED'"),
-        order_by=["attributes.start_time DESC"], max_results=1, output_format="list",
+        order_by=["attributes.start_time DESC"], max_results=50, output_format="list",
     )
+    # the verdict is the PyTorch evaluation's: a llama.cpp one (rc1.backend=llamacpp) measures a GGUF export
+    runs = [r for r in runs if r.data.tags.get("rc1.backend", "transformers") == "transformers"]
     if not runs:
         return None
     run = runs[0]
