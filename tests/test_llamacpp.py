@@ -11,7 +11,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -21,25 +20,12 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from rc1_cli import run_cli
+from test_train_grpo import seed_row as _seed   # the same tiny seed rows as the training tests
 
 pytestmark = pytest.mark.timeout(600)
 
 REPO = Path(__file__).resolve().parents[1]
 TASKS = ("gsm8k", "hotpotqa", "strategyqa")
-
-
-def _seed(i: int, task: str, difficulty: str) -> dict:
-    question = {"gsm8k": f"Tom has {i} apples and buys {i + 2} more. How many apples does he have?",
-                "hotpotqa": f"In which country is the city where event {i} took place?",
-                "strategyqa": f"Is the number {i} even?"}[task]
-    answer = {"gsm8k": str(2 * i + 2), "hotpotqa": "France", "strategyqa": "yes" if i % 2 == 0 else "no"}[task]
-    return {"id": f"{task}:{i}", "task": task, "source_id": str(i), "template_id": "t1", "role": "student",
-            "style": "terse", "dialogue": [{"role": "system", "content": "You are a careful assistant."},
-                                           {"role": "user", "content": question}],
-            "needs_clarification": i % 3 == 0, "hidden_info": "I mean the one in Europe." if i % 3 == 0 else None,
-            "tools": ["wiki", "calc"], "expected_tool_calls": [], "answer": answer,
-            "context": [["Paris", ["Paris is the capital of France."]], ["Lyon", ["Lyon is a city in France."]]],
-            "difficulty": difficulty}
 
 
 @pytest.fixture(scope="module")
