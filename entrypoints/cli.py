@@ -1,11 +1,16 @@
 """`rc1` console script. Every module in entrypoints/ that defines `command` (a click command, or
 a list of them) becomes a subcommand; MLproject calls the same commands via `python -m entrypoints.cli`.
 
+Subcommands load lazily (click's LazyGroup pattern): the names and one-line helps are read from the
+entry point modules' source (their `@click.command("name")` functions named or listed in `command`), and a
+module is imported only when its command runs, so `rc1 --help` does not import mlflow, torch or sklearn.
+
 Exit codes: 0 ok, 2 bad input / refusal / failed gate (one clear line, no traceback), 1 crash.
 """
 
 from __future__ import annotations
 
+import ast
 import datetime as _dt
 import importlib
 import logging
@@ -14,6 +19,7 @@ import pkgutil
 import sys
 import traceback
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -83,32 +89,107 @@ def write_error_report(exc: BaseException) -> Path | None:
         return None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@dataclass(frozen=True)
+class LazyCommand:
+    """A subcommand as its module's source declares it, before the module is imported."""
+
+    name: str
+    module: str
+    help: str
+
+
+def _decorated_command_name(fn: ast.FunctionDef) -> str | None:
+    """"x" for a function decorated with @click.command("x") / @click.group("x"), else None."""
+    for dec in fn.decorator_list:
+        if (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr in ("command", "group")
+                and isinstance(dec.func.value, ast.Name) and dec.func.value.id == "click"
+                and dec.args and isinstance(dec.args[0], ast.Constant) and isinstance(dec.args[0].value, str)):
+            return dec.args[0].value
+    return None
+
+
+def _exported_names(tree: ast.Module) -> set[str]:
+    """Function names a module exports as its commands: `command` itself, or the names in `command = [...]`."""
+    out = {"command"}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "command" for t in node.targets)
+                and isinstance(node.value, (ast.List, ast.Tuple))):
+            out |= {e.id for e in node.value.elts if isinstance(e, ast.Name)}
+    return out
+
+
+def discover_commands() -> dict[str, LazyCommand]:
+    """{command name: LazyCommand} from the source of every entry point module (no imports)."""
+    import entrypoints
+
+    found: dict[str, LazyCommand] = {}
+    for mod in pkgutil.iter_modules(entrypoints.__path__):
+        if mod.name.startswith("_") or mod.name == "cli":
+            continue
+        path = Path(entrypoints.__path__[0]) / f"{mod.name}.py"
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, UnicodeDecodeError) as e:
+            print(f"rc1: warning: entry point module entrypoints.{mod.name} cannot be read: {e}", file=sys.stderr)
+            continue
+        exported = _exported_names(tree)
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name in exported:
+                name = _decorated_command_name(node)
+                if name:
+                    found[name] = LazyCommand(name, f"entrypoints.{mod.name}", ast.get_docstring(node) or "")
+    return found
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on first use (see the module docstring)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._lazy: dict[str, LazyCommand] | None = None
+
+    @property
+    def lazy(self) -> dict[str, LazyCommand]:
+        if self._lazy is None:
+            self._lazy = discover_commands()
+        return self._lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            self._load(self.lazy[cmd_name])
+        return super().get_command(ctx, cmd_name)
+
+    def _load(self, spec: LazyCommand) -> None:
+        # a module that fails to import is a crash of its own command only (FATAL, exit 1); the others still run
+        module = importlib.import_module(spec.module)
+        cmds = getattr(module, "command", None)
+        for cmd in cmds if isinstance(cmds, (list, tuple)) else [cmds] if cmds else []:
+            self.add_command(cmd)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's listing, with the one-line helps read from source instead of importing every command."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            cmd = self.commands.get(name) or click.Command(name, help=self.lazy[name].help)
+            if not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
 def cli() -> None:
     """rc1: from data gate to a promoted RC1 model, every stage an MLflow run.
 
     Runs go to MLFLOW_TRACKING_URI, or to the embedded store under ./mlruns when it is unset.
     """
-
-
-def _register() -> None:
-    import entrypoints
-
-    for mod in pkgutil.iter_modules(entrypoints.__path__):
-        if mod.name.startswith("_") or mod.name == "cli":
-            continue
-        try:
-            module = importlib.import_module(f"entrypoints.{mod.name}")
-        except Exception as e:  # one broken entry point must not take every other command down
-            print(f"rc1: warning: entry point module entrypoints.{mod.name} failed to import: "
-                  f"{type(e).__name__}: {e}", file=sys.stderr)
-            continue
-        cmds = getattr(module, "command", None)
-        for cmd in cmds if isinstance(cmds, (list, tuple)) else [cmds] if cmds else []:
-            cli.add_command(cmd)
-
-
-_register()
 
 
 def main(argv: list[str] | None = None) -> None:
