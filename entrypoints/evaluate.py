@@ -180,7 +180,7 @@ def run_evaluate(version: str | int | None = None, alias: str | None = None, sha
 
 def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_tags, gates_path, config_path,
               raise_on_fail, progress, mode, backend) -> dict:
-    from rc1.evaluate import ChatPolicy, build_report, flat_metrics, run_items
+    from rc1.evaluate import LlamaCppBackend, TransformersBackend, build_report, flat_metrics, run_items
     from rc1.train.sampler import split_heldout
     from rc1.tracking.registry import MODEL_NAME, set_version_tags
 
@@ -225,19 +225,19 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
             result["run_id"] = st.run_id
             st.log_metrics({f"rc1.eval_items.{k}": v for k, v in per_split.items()})
             with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
-                turns, new_tokens = ppo.ppo.max_turns, ppo.ppo.max_new_tokens
+                turns, new_tokens, batch = ppo.ppo.max_turns, ppo.ppo.max_new_tokens, ppo.evaluate.batch_size
                 if backend == "llamacpp":
                     gen_p, gen_b, tok, info = _llamacpp_generators(mv, Path(d))
-                    policy_ep = ChatPolicy(None, tok, turns, new_tokens, generate=gen_p).episode
-                    base_ep = ChatPolicy(None, tok, turns, new_tokens, generate=gen_b).episode
+                    policy_be = LlamaCppBackend(gen_p, tok, new_tokens)
+                    base_be = LlamaCppBackend(gen_b, tok, new_tokens)
                     st.set_tags({"rc1.gguf_outtype": info["gguf_outtype"]})
                 else:
                     policy, base, tok, info = _load_policy_and_base(mv, Path(d))
-                    policy_ep = ChatPolicy(policy, tok, turns, new_tokens).episode
-                    base_ep = ChatPolicy(base, tok, turns, new_tokens).episode
+                    policy_be = TransformersBackend(policy, tok, new_tokens, batch)
+                    base_be = TransformersBackend(base, tok, new_tokens, batch)
                 st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items)})
-                policy_rows = run_items(policy_ep, items, progress)
-                base_rows = run_items(base_ep, items, progress)
+                policy_rows = run_items(policy_be, items, turns, progress, desc="evaluate policy")
+                base_rows = run_items(base_be, items, turns, progress, desc="evaluate base")
                 report = build_report(policy_rows, base_rows, gates.evaluate)
                 out = Path(d) / "evaluate_report.json"
                 write_json(out, {"model_version": mv.version, "registered_model": MODEL_NAME, "mode": mode,

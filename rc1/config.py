@@ -285,6 +285,10 @@ class CheckpointCfg(Strict):
     keep_last: int = Field(ge=1)
 
 
+class EvaluateCfg(Strict):
+    batch_size: int = Field(32, gt=0)   # `rc1 evaluate`: episodes per batched generate call (left-padded)
+
+
 class PPOScale(Strict):
     run_mode: Literal["prod", "dev"] = "prod"
     simulate: bool
@@ -300,6 +304,7 @@ class PPOScale(Strict):
     # the small-step trial config of this one (a path): when set, the gate trains this config only after a trial
     # of the same preflight passed its evaluation (`rc1 gate --trial` trains the trial config)
     trial: str | None = None
+    evaluate: EvaluateCfg = Field(default_factory=EvaluateCfg)
 
     @field_validator("mix")
     @classmethod

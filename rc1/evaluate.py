@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from rc1.config import EvaluateGate
 from rc1.dialogue import analyze
@@ -31,57 +31,144 @@ HARD_TASKS = ("hotpotqa", "strategyqa")
 
 
 # ---------------------------------------------------------------- rollouts
-class ChatPolicy:
-    """Greedy multi-turn episodes of one transformers model with the training environment's tools."""
+class GenerationBackend(Protocol):
+    """What the episode loop needs from a model: one assistant message per conversation.
 
-    def __init__(self, model, tokenizer, max_turns: int, max_new_tokens: int,
-                 generate: Callable[[list[int], int], list[int]] | None = None):
-        """`generate(prompt_ids, max_new_tokens) -> new ids` is the backend (default: the model's greedy
-        `generate`; rc1.llamacpp.LlamaCppGenerator runs a GGUF export on llama.cpp instead)."""
+    `prompts`: chat message lists (rc1.train.env.seed_prompt plus the episode so far); `tools`: the JSON schemas
+    of the environment's tools (what a chat template renders). Returns {role: assistant, content, tool_calls?}
+    per prompt, in order, decoded greedily. A backend batches as it likes (TransformersBackend: left-padded
+    batches of `batch_size`; LlamaCppBackend: one prompt at a time); the loop calls it once per turn with every open episode."""
+
+    def generate_batch(self, prompts: Sequence[Sequence[Mapping[str, Any]]],
+                       tools: Sequence[Mapping[str, Any]]) -> list[dict]: ...
+
+
+class TokenBackend:
+    """A GenerationBackend around token-level greedy generation: renders each conversation with the tokenizer's
+    chat template, hands the prompt ids to `_generate` in chunks of `batch_size` (sorted by length: similar
+    lengths, less padding) and parses each reply with TRL's response parser (the one training uses)."""
+
+    def __init__(self, tokenizer, max_new_tokens: int, batch_size: int = 1):
         from trl.chat_template_utils import add_response_schema
 
-        self.model, self.tok = model, tokenizer
+        self.tok = tokenizer
         if getattr(tokenizer, "response_template", None) is None and getattr(tokenizer, "response_schema", None) is None:
             add_response_schema(tokenizer)
-        self.max_turns, self.max_new_tokens = max_turns, max_new_tokens
-        self.generate = generate or self.torch_generate
+        self.max_new_tokens, self.batch_size = max_new_tokens, max(1, int(batch_size))
 
-    def torch_generate(self, prompt_ids: list[int], max_new_tokens: int) -> list[int]:
-        import torch
-
-        inp = torch.tensor([prompt_ids], device=self.model.device)
-        with torch.no_grad():
-            out = self.model.generate(inp, attention_mask=torch.ones_like(inp), do_sample=False,
-                                      max_new_tokens=max_new_tokens, pad_token_id=self.tok.pad_token_id)
-        return out[0, len(prompt_ids):].tolist()
-
-    def episode(self, seed: Mapping[str, Any]) -> list[dict]:
-        """The seed's prefix followed by the episode, in rc1's dialogue convention."""
+    def generate_batch(self, prompts, tools) -> list[dict]:
         from trl.chat_template_utils import parse_response
 
-        env = Rc1Env(max_turns=self.max_turns)
+        rendered = [self.tok.apply_chat_template(list(m), tools=list(tools), add_generation_prompt=True,
+                                                 tokenize=True, return_dict=False) for m in prompts]
+        out: list[dict | None] = [None] * len(rendered)
+        order = sorted(range(len(rendered)), key=lambda i: len(rendered[i]))
+        for k in range(0, len(order), self.batch_size):
+            rows = order[k:k + self.batch_size]
+            for i, ids in zip(rows, self._generate([rendered[i] for i in rows])):
+                msg = parse_response(self.tok, ids, prefix=rendered[i], tools=list(tools))
+                out[i] = {"role": "assistant", "content": msg.get("content") or "",
+                          **({"tool_calls": msg["tool_calls"]} if msg.get("tool_calls") else {})}
+        return out  # type: ignore[return-value]
+
+    def _generate(self, prompt_ids: list[list[int]]) -> list[list[int]]:
+        """New token ids per prompt (up to and including its end-of-turn token)."""
+        raise NotImplementedError
+
+
+class LlamaCppBackend(TokenBackend):
+    """Greedy generation on llama.cpp: `generator(prompt_ids, max_new_tokens) -> new ids` (a
+    rc1.llamacpp.LlamaCppGenerator on a GGUF export) runs prompt by prompt; the prompt ids come from the Hugging
+    Face tokenizer and chat template, so both backends see the same ids."""
+
+    def __init__(self, generator: Callable[[list[int], int], list[int]], tokenizer, max_new_tokens: int):
+        super().__init__(tokenizer, max_new_tokens)
+        self.generator = generator
+
+    def _generate(self, prompt_ids: list[list[int]]) -> list[list[int]]:
+        return [self.generator(list(p), self.max_new_tokens) for p in prompt_ids]
+
+
+class TransformersBackend(TokenBackend):
+    """Greedy generation with a transformers (or PEFT) causal LM: left-padded batches, each row cut at its own
+    end-of-turn token."""
+
+    def __init__(self, model, tokenizer, max_new_tokens: int, batch_size: int = 1):
+        super().__init__(tokenizer, max_new_tokens, batch_size)
+        self.model = model
+        eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+        eos = eos if eos is not None else tokenizer.eos_token_id
+        self.eos_ids = set(eos if isinstance(eos, (list, tuple)) else [eos]) - {None}
+        self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else min(self.eos_ids)
+
+    def _generate(self, prompt_ids: list[list[int]]) -> list[list[int]]:
+        """New token ids per prompt, each up to and including its first end-of-turn token (as if generated alone)."""
+        import torch
+
+        width = max(len(p) for p in prompt_ids)
+        ids = torch.full((len(prompt_ids), width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((len(prompt_ids), width), dtype=torch.long)
+        for r, p in enumerate(prompt_ids):
+            ids[r, width - len(p):] = torch.tensor(p, dtype=torch.long)
+            mask[r, width - len(p):] = 1
+        with torch.no_grad():
+            gen = self.model.generate(input_ids=ids.to(self.model.device), attention_mask=mask.to(self.model.device),
+                                      do_sample=False, max_new_tokens=self.max_new_tokens, pad_token_id=self.pad_id)
+        result = []
+        for row in gen[:, width:].tolist():
+            end = next((j + 1 for j, t in enumerate(row) if t in self.eos_ids), len(row))
+            result.append(row[:end])
+        return result
+
+
+def tool_schemas() -> list[dict]:
+    """JSON schemas of the environment's tools, as a chat template renders them."""
+    from transformers.utils import get_json_schema
+
+    env = Rc1Env()
+    return [get_json_schema(f) for f in (env.wiki, env.calc, env.ask_user)]
+
+
+@dataclass
+class _Episode:
+    seed: Mapping[str, Any]
+    env: Rc1Env
+    messages: list[dict]
+    completion: list[dict]
+    done: bool = False
+
+
+def run_episodes(backend: GenerationBackend, seeds: Sequence[Mapping[str, Any]], max_turns: int,
+                 progress: Callable[[int], None] | None = None) -> list[list[dict]]:
+    """Multi-turn episodes of every seed, turn by turn: all open episodes generate in one backend call, then
+    their tool calls run in the environment; an episode ends with its first assistant turn without tool calls
+    or after `max_turns` assistant turns. Returns per seed its prefix followed by the episode (rc1's dialogue
+    convention). `progress(k)` is called when k episodes have ended."""
+    tools = tool_schemas()
+    eps = []
+    for seed in seeds:
+        env = Rc1Env(max_turns=max_turns)
         env.reset(seed_json=json.dumps(dict(seed)))
-        tools = [env.wiki, env.calc, env.ask_user]
-        messages = seed_prompt(dict(seed))
-        completion: list[dict] = []
-        for _ in range(self.max_turns):
-            prompt_ids = self.tok.apply_chat_template(messages, tools=tools, add_generation_prompt=True,
-                                                      tokenize=True, return_dict=False)
-            ids = self.generate(list(prompt_ids), self.max_new_tokens)
-            msg = parse_response(self.tok, ids, prefix=prompt_ids, tools=tools)
-            msg = {"role": "assistant", "content": msg.get("content") or "",
-                   **({"tool_calls": msg["tool_calls"]} if msg.get("tool_calls") else {})}
-            messages.append(msg)
-            completion.append(msg)
-            if not msg.get("tool_calls"):
-                break
-            for call in msg["tool_calls"]:
+        eps.append(_Episode(seed, env, seed_prompt(dict(seed)), []))
+    for turn in range(max_turns):
+        open_eps = [e for e in eps if not e.done]
+        if not open_eps:
+            break
+        replies = backend.generate_batch([e.messages for e in open_eps], tools)
+        for e, msg in zip(open_eps, replies):
+            e.messages.append(msg)
+            e.completion.append(msg)
+            if not msg.get("tool_calls") or turn == max_turns - 1:
+                e.done = True
+            for call in msg.get("tool_calls") or []:
                 fn = call.get("function", call)
-                result = dispatch_tool(env, str(fn.get("name")), fn.get("arguments") or {})
+                result = dispatch_tool(e.env, str(fn.get("name")), fn.get("arguments") or {})
                 tool_msg = {"role": "tool", "name": str(fn.get("name")), "content": result}
-                messages.append(tool_msg)
-                completion.append(tool_msg)
-        return list(seed.get("dialogue") or []) + to_rc1_dialogue([], completion)
+                e.messages.append(tool_msg)
+                e.completion.append(tool_msg)
+        if progress is not None:
+            progress(sum(e.done for e in eps))
+    return [list(e.seed.get("dialogue") or []) + to_rc1_dialogue([], e.completion) for e in eps]
 
 
 # ---------------------------------------------------------------- per-item rows and summaries
@@ -98,15 +185,18 @@ def item_row(item: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], spl
     }
 
 
-def run_items(policy: Callable[[Mapping[str, Any]], list[dict]], items: Sequence[tuple[str, Mapping, str | None]],
-              progress: bool = True) -> list[dict]:
+def run_items(backend: GenerationBackend, items: Sequence[tuple[str, Mapping, str | None]], max_turns: int,
+              progress: bool = True, desc: str = "evaluate") -> list[dict]:
+    """Per-item rows (item_row + the dialogue) of batched episodes of `backend` on `items` (split, seed, difficulty)."""
     from tqdm import tqdm
 
-    rows = []
-    for split, item, diff in tqdm(items, desc="evaluate", disable=not progress, leave=False):
-        dialogue = policy(item)
-        rows.append({**item_row(item, dialogue, split, diff), "dialogue": dialogue})
-    return rows
+    with tqdm(total=len(items), desc=desc, unit=" episodes", disable=not progress, leave=False) as bar:
+        def advance(done: int) -> None:
+            bar.update(done - bar.n)
+
+        dialogues = run_episodes(backend, [item for _, item, _ in items], max_turns, advance)
+    return [{**item_row(item, dialogue, split, diff), "dialogue": dialogue}
+            for (split, item, diff), dialogue in zip(items, dialogues)]
 
 
 def _rate(rows: Sequence[Mapping], key: str) -> float | None:

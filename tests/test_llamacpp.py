@@ -116,7 +116,7 @@ def test_f16_and_q8_0_exports_read_back_with_their_types(ws, tmp_path):
 def test_llamacpp_logits_and_greedy_tokens_match_pytorch(ws, tmp_path, capsys):
     import torch
 
-    from rc1.evaluate import ChatPolicy
+    from rc1.evaluate import TransformersBackend
     from rc1.llamacpp import LlamaCppGenerator, load_gguf, prompt_logits
     from rc1.train.env import seed_prompt
 
@@ -137,10 +137,10 @@ def test_llamacpp_logits_and_greedy_tokens_match_pytorch(ws, tmp_path, capsys):
         print(f"\n[llama.cpp vs PyTorch, f32 GGUF] max |logit difference| over {len(prompts)} prompts: {worst:.2e}")
     assert worst < 1e-3
 
-    torch_gen = ChatPolicy(model, tok, max_turns=1, max_new_tokens=24).torch_generate
+    torch_backend = TransformersBackend(model, tok, max_new_tokens=24)
     cpp_gen = LlamaCppGenerator(path)
     for ids in prompts:
-        a, b = torch_gen(list(ids), 24), cpp_gen(list(ids), 24)
+        a, b = torch_backend._generate([list(ids)])[0], cpp_gen(list(ids), 24)
         if a != b:   # only a near-tie of PyTorch's own top two logits may flip the greedy choice
             k = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
             with torch.no_grad():

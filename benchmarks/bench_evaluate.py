@@ -1,0 +1,83 @@
+"""Benchmark of evaluation episodes: one episode at a time (before) against batched turns (after).
+
+    python benchmarks/bench_evaluate.py                   # 96 builtin seeds, the tiny model, ppo_dev.yaml's settings
+    python benchmarks/bench_evaluate.py --n 200 --batch-size 64,128
+
+Both loops run the same seeds with the same tiny model (built here from those seeds, as dev mode builds it),
+greedy, max_turns / max_new_tokens from the config. "sequential" is the loop with batch size 1: one unpadded
+prompt per generate call, one episode turn at a time, which is what `rc1 evaluate` did before batching. The
+batched dialogues must equal the sequential ones (the benchmark says so, and fails otherwise).
+
+Goal (issue 11): >= 10x episodes/s over the sequential loop on the tiny model on 2 cores.
+Timings depend on what else the machine runs: say so when you quote them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+GOAL = 10.0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=96, help="episodes per loop")
+    ap.add_argument("--config", default=str(REPO / "configs" / "ppo_dev.yaml"))
+    ap.add_argument("--batch-size", default=None, help="comma-separated batch sizes (default: the config's)")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (rc1 evaluate runs with OMP_NUM_THREADS=1)")
+    opts = ap.parse_args()
+
+    import torch
+
+    from rc1.config import load_ppo_scale
+    from rc1.data.builtin import builtin_tasks
+    from rc1.evaluate import TransformersBackend, run_episodes
+    from rc1.pool import PoolSpec, build_pool
+    from rc1.templates import load_pack
+    from rc1.train.tiny import corpus_from_seeds, load_model, load_tokenizer, tiny_dir
+
+    torch.set_num_threads(opts.threads)
+    ppo = load_ppo_scale(opts.config)
+    turns, new_tokens = ppo.ppo.max_turns, ppo.ppo.max_new_tokens
+    sizes = [int(b) for b in opts.batch_size.split(",")] if opts.batch_size else [ppo.evaluate.batch_size]
+    tasks = {t: builtin_tasks(t, max(40, opts.n), 0) for t in ppo.mix}
+    spec = PoolSpec(n=opts.n, mix=dict(ppo.mix), max_turns=turns, clarify_rate=0.3, tools=("wiki", "calc"), seed=7)
+    seeds = list(build_pool(tasks, load_pack(REPO / "templates" / "pack_v2"), spec))
+    with tempfile.TemporaryDirectory() as d:
+        path = str(tiny_dir(corpus_from_seeds(seeds), seed=0, cache_dir=d))
+        model, tok = load_model(path).eval(), load_tokenizer(path)
+    print(f"rc1 evaluate benchmark: cpus={os.cpu_count()} load={os.getloadavg()[0]:.2f} torch_threads={opts.threads} "
+          f"episodes={len(seeds)} max_turns={turns} max_new_tokens={new_tokens}", flush=True)
+
+    def timed(batch: int):
+        t0 = time.perf_counter()
+        out = run_episodes(TransformersBackend(model, tok, new_tokens, batch), seeds, turns)
+        return out, time.perf_counter() - t0
+
+    reference, t_seq = timed(1)
+    seq_rate = len(seeds) / t_seq
+    print(f"  sequential (batch 1): {t_seq:7.1f} s  {seq_rate:7.2f} episodes/s", flush=True)
+    ok = True
+    for b in sizes:
+        out, t = timed(b)
+        rate = len(seeds) / t
+        equal = out == reference
+        ok &= equal and rate / seq_rate >= GOAL
+        print(f"  batched (batch {b:>3}): {t:7.1f} s  {rate:7.2f} episodes/s  speedup {rate / seq_rate:5.2f}x  "
+              f"dialogues equal to sequential: {'yes' if equal else 'NO'}", flush=True)
+    turns_used = [len(o) - len(s.get("dialogue") or []) for o, s in zip(reference, seeds)]
+    print(f"  episode turns: mean {sum(turns_used) / len(turns_used):.2f}, max {max(turns_used)}; "
+          f"load at the end {os.getloadavg()[0]:.2f}")
+    print(f"goal >= {GOAL:.0f}x with equal dialogues: {'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""Batched evaluation episodes: the same greedy dialogues as the one-episode-at-a-time loop, with the tiny model;
+and the turn-by-turn loop's bookkeeping (tools between turns, per-episode stop, turn budget) with a scripted backend."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rc1.data.builtin import builtin_tasks
+from rc1.evaluate import TransformersBackend, run_episodes, run_items
+from rc1.pool import PoolSpec, build_pool
+from rc1.templates import load_pack
+from rc1.train.env import Rc1Env, dispatch_tool, seed_prompt, to_rc1_dialogue
+from rc1.train.tiny import corpus_from_seeds, load_model, load_tokenizer, tiny_dir
+
+MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    tasks = {"hotpotqa": builtin_tasks("hotpotqa", 30, 0), "strategyqa": builtin_tasks("strategyqa", 30, 0),
+             "gsm8k": builtin_tasks("gsm8k", 30, 0)}
+    spec = PoolSpec(n=10, mix=MIX, max_turns=3, clarify_rate=0.3, tools=("wiki", "calc"), seed=11)
+    return list(build_pool(tasks, load_pack("templates/pack_v2"), spec))
+
+
+@pytest.fixture(scope="module")
+def tiny(seeds, tmp_path_factory):
+    path = str(tiny_dir(corpus_from_seeds(seeds), seed=0, cache_dir=tmp_path_factory.mktemp("models")))
+    return load_model(path).eval(), load_tokenizer(path)
+
+
+def sequential_episode(model, tok, seed, max_turns, max_new_tokens):
+    """The loop evaluation ran before batching (one episode at a time, one unpadded prompt per generate call):
+    the reference the batched loop must reproduce."""
+    import torch
+    from trl.chat_template_utils import parse_response
+
+    env = Rc1Env(max_turns=max_turns)
+    env.reset(seed_json=json.dumps(dict(seed)))
+    tools = [env.wiki, env.calc, env.ask_user]
+    messages = seed_prompt(dict(seed))
+    completion = []
+    for _ in range(max_turns):
+        prompt_ids = tok.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=True,
+                                             return_dict=False)
+        inp = torch.tensor([prompt_ids])
+        with torch.no_grad():
+            out = model.generate(inp, attention_mask=torch.ones_like(inp), do_sample=False,
+                                 max_new_tokens=max_new_tokens, pad_token_id=tok.pad_token_id)
+        msg = parse_response(tok, out[0, len(prompt_ids):].tolist(), prefix=prompt_ids, tools=tools)
+        msg = {"role": "assistant", "content": msg.get("content") or "",
+               **({"tool_calls": msg["tool_calls"]} if msg.get("tool_calls") else {})}
+        messages.append(msg)
+        completion.append(msg)
+        if not msg.get("tool_calls"):
+            break
+        for call in msg["tool_calls"]:
+            fn = call.get("function", call)
+            result = dispatch_tool(env, str(fn.get("name")), fn.get("arguments") or {})
+            tool_msg = {"role": "tool", "name": str(fn.get("name")), "content": result}
+            messages.append(tool_msg)
+            completion.append(tool_msg)
+    return list(seed.get("dialogue") or []) + to_rc1_dialogue([], completion)
+
+
+def test_batched_greedy_equals_the_sequential_loop(seeds, tiny):
+    model, tok = tiny
+    # 10 seeds in batches of 4: uneven chunks, prompts of different lengths (left padding), some rows ending
+    # at their end-of-turn token while others run to max_new_tokens
+    batched = run_episodes(TransformersBackend(model, tok, max_new_tokens=16, batch_size=4), seeds, max_turns=3)
+    reference = [sequential_episode(model, tok, s, 3, 16) for s in seeds]
+    assert batched == reference
+    assert len({len(tok.apply_chat_template(seed_prompt(dict(s)), tokenize=True, return_dict=False)) for s in seeds}) > 3
+
+
+class ScriptedBackend:
+    """A deterministic stand-in model: by the length of the first user turn it looks up, computes or asks on its
+    first turn, then answers; every fourth seed keeps calling tools until the turn budget ends its episode."""
+
+    TOOLS = (("wiki", {"query": "Paris"}), ("calc", {"expression": "2*3"}), ("ask_user", {"question": "Which one?"}))
+
+    def __init__(self):
+        self.calls: list[int] = []
+
+    def generate_batch(self, prompts, tools):
+        assert {t["function"]["name"] for t in tools} == {"wiki", "calc", "ask_user"}
+        self.calls.append(len(prompts))
+        out = []
+        for msgs in prompts:
+            k = len(next(m["content"] for m in msgs if m["role"] == "user"))
+            if msgs[-1]["role"] == "tool" and k % 4:
+                out.append({"role": "assistant", "content": f"Answer: {msgs[-1]['content'][:20]}"})
+            else:
+                name, args = self.TOOLS[k % 3]
+                out.append({"role": "assistant", "content": "", "tool_calls": [
+                    {"type": "function", "function": {"name": name, "arguments": args}}]})
+        return out
+
+
+def test_turn_loop_runs_tools_between_turns_and_stops_each_episode(seeds):
+    backend = ScriptedBackend()
+    together = run_episodes(backend, seeds, max_turns=3)
+    assert backend.calls[0] == len(seeds) and backend.calls == sorted(backend.calls, reverse=True)
+    alone = [run_episodes(ScriptedBackend(), [s], max_turns=3)[0] for s in seeds]
+    assert together == alone
+    episodes = [d[len(s["dialogue"]):] for d, s in zip(together, seeds)]
+    tool_rounds = [sum(bool(t.get("tool_calls")) or (t["role"] == "user") for t in e) for e in episodes]
+    assert all(len(e) >= 2 for e in episodes) and max(tool_rounds) == 3 and min(tool_rounds) == 1
+    for e in episodes:
+        assert sum(t["role"] == "assistant" for t in e) <= 3
+        if e[-1]["role"] == "assistant" and not e[-1].get("tool_calls"):   # answered: after a tool result
+            assert e[-1]["content"].startswith("Answer: ") and e[-2]["role"] in ("tool", "user")
+
+
+def test_run_items_rows_follow_the_items(seeds):
+    items = [("heldout", s, "easy") for s in seeds[:4]]
+    rows = run_items(ScriptedBackend(), items, max_turns=2, progress=False)
+    assert [r["id"] for r in rows] == [str(s["id"]) for s in seeds[:4]]
+    assert all(r["split"] == "heldout" and r["difficulty"] == "easy" and r["dialogue"] for r in rows)
