@@ -4,9 +4,9 @@
     python benchmarks/bench_evaluate.py --n 200 --batch-size 64,128
 
 Both loops run the same seeds with the same tiny model (built here from those seeds, as dev mode builds it),
-greedy, max_turns / max_new_tokens from the config. "sequential" is the loop with batch size 1: one unpadded
-prompt per generate call, one episode turn at a time, which is what `rc1 evaluate` did before batching. The
-batched dialogues must equal the sequential ones (the benchmark says so, and fails otherwise).
+greedy, max_turns / max_new_tokens from the config. "sequential" is the loop `rc1 evaluate` ran before batching
+(tests/sequential_reference.py: one episode at a time, one unpadded prompt per generate call). The batched
+dialogues must equal the sequential ones (the benchmark says so, and fails otherwise).
 
 Goal (issue 11): >= 10x episodes/s over the sequential loop on the tiny model on 2 cores.
 Timings depend on what else the machine runs: say so when you quote them.
@@ -23,6 +23,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))   # sequential_reference: the loop as it ran before batching
 GOAL = 10.0
 
 
@@ -56,14 +57,18 @@ def main() -> int:
     print(f"rc1 evaluate benchmark: cpus={os.cpu_count()} load={os.getloadavg()[0]:.2f} torch_threads={opts.threads} "
           f"episodes={len(seeds)} max_turns={turns} max_new_tokens={new_tokens}", flush=True)
 
+    from sequential_reference import sequential_episode
+
     def timed(batch: int):
         t0 = time.perf_counter()
         out = run_episodes(TransformersBackend(model, tok, new_tokens, batch), seeds, turns)
         return out, time.perf_counter() - t0
 
-    reference, t_seq = timed(1)
+    t0 = time.perf_counter()
+    reference = [sequential_episode(model, tok, s, turns, new_tokens) for s in seeds]
+    t_seq = time.perf_counter() - t0
     seq_rate = len(seeds) / t_seq
-    print(f"  sequential (batch 1): {t_seq:7.1f} s  {seq_rate:7.2f} episodes/s", flush=True)
+    print(f"  sequential (before):  {t_seq:7.1f} s  {seq_rate:7.2f} episodes/s", flush=True)
     ok = True
     for b in sizes:
         out, t = timed(b)

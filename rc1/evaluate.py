@@ -102,10 +102,28 @@ class TransformersBackend(TokenBackend):
         self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else min(self.eos_ids)
 
     def _generate(self, prompt_ids: list[list[int]]) -> list[list[int]]:
-        """New token ids per prompt, each up to and including its first end-of-turn token (as if generated alone)."""
+        """New token ids per prompt, each up to and including its first end-of-turn token (as if generated alone).
+
+        Each prompt but its last token is prefilled on its own, without padding (the prefill of long tool-laden
+        prompts dominates on CPU, and padding every row to the longest costs more than batching saves there). The
+        rows' caches are then left-padded into one batch, and generate() runs the last prompt token and every
+        decoding step for the whole batch (where batching pays: one forward per step instead of one per row)."""
         import torch
+        from transformers import DynamicCache
 
         width = max(len(p) for p in prompt_ids)
+        if width < 2:
+            raise ValueError("a prompt needs at least two tokens")
+        rows = [self._prefill(p[:-1]) for p in prompt_ids]
+        cache = DynamicCache()
+        for layer in range(len(rows[0])):
+            keys, values = [], []
+            for p, kv in zip(prompt_ids, rows):
+                k, v = kv[layer]
+                pad = width - len(p)
+                keys.append(torch.nn.functional.pad(k, (0, 0, pad, 0)))
+                values.append(torch.nn.functional.pad(v, (0, 0, pad, 0)))
+            cache.update(torch.cat(keys), torch.cat(values), layer)
         ids = torch.full((len(prompt_ids), width), self.pad_id, dtype=torch.long)
         mask = torch.zeros((len(prompt_ids), width), dtype=torch.long)
         for r, p in enumerate(prompt_ids):
@@ -113,12 +131,24 @@ class TransformersBackend(TokenBackend):
             mask[r, width - len(p):] = 1
         with torch.no_grad():
             gen = self.model.generate(input_ids=ids.to(self.model.device), attention_mask=mask.to(self.model.device),
-                                      do_sample=False, max_new_tokens=self.max_new_tokens, pad_token_id=self.pad_id)
+                                      past_key_values=cache, do_sample=False, max_new_tokens=self.max_new_tokens,
+                                      pad_token_id=self.pad_id)
         result = []
         for row in gen[:, width:].tolist():
             end = next((j + 1 for j, t in enumerate(row) if t in self.eos_ids), len(row))
             result.append(row[:end])
         return result
+
+    def _prefill(self, ids: list[int]) -> list[tuple]:
+        """Per layer (keys, values) of `ids`, run alone (batch 1, no padding)."""
+        import torch
+        from transformers import DynamicCache
+
+        cache = DynamicCache()
+        with torch.no_grad():
+            self.model(input_ids=torch.tensor([ids], device=self.model.device), past_key_values=cache, use_cache=True,
+                       logits_to_keep=1)
+        return [(layer.keys, layer.values) for layer in cache.layers]
 
 
 def tool_schemas() -> list[dict]:

@@ -3,16 +3,15 @@ and the turn-by-turn loop's bookkeeping (tools between turns, per-episode stop, 
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from rc1.data.builtin import builtin_tasks
 from rc1.evaluate import TransformersBackend, run_episodes, run_items
 from rc1.pool import PoolSpec, build_pool
 from rc1.templates import load_pack
-from rc1.train.env import Rc1Env, dispatch_tool, seed_prompt, to_rc1_dialogue
+from rc1.train.env import seed_prompt
 from rc1.train.tiny import corpus_from_seeds, load_model, load_tokenizer, tiny_dir
+from sequential_reference import sequential_episode
 
 MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 
@@ -29,40 +28,6 @@ def seeds():
 def tiny(seeds, tmp_path_factory):
     path = str(tiny_dir(corpus_from_seeds(seeds), seed=0, cache_dir=tmp_path_factory.mktemp("models")))
     return load_model(path).eval(), load_tokenizer(path)
-
-
-def sequential_episode(model, tok, seed, max_turns, max_new_tokens):
-    """The loop evaluation ran before batching (one episode at a time, one unpadded prompt per generate call):
-    the reference the batched loop must reproduce."""
-    import torch
-    from trl.chat_template_utils import parse_response
-
-    env = Rc1Env(max_turns=max_turns)
-    env.reset(seed_json=json.dumps(dict(seed)))
-    tools = [env.wiki, env.calc, env.ask_user]
-    messages = seed_prompt(dict(seed))
-    completion = []
-    for _ in range(max_turns):
-        prompt_ids = tok.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=True,
-                                             return_dict=False)
-        inp = torch.tensor([prompt_ids])
-        with torch.no_grad():
-            out = model.generate(inp, attention_mask=torch.ones_like(inp), do_sample=False,
-                                 max_new_tokens=max_new_tokens, pad_token_id=tok.pad_token_id)
-        msg = parse_response(tok, out[0, len(prompt_ids):].tolist(), prefix=prompt_ids, tools=tools)
-        msg = {"role": "assistant", "content": msg.get("content") or "",
-               **({"tool_calls": msg["tool_calls"]} if msg.get("tool_calls") else {})}
-        messages.append(msg)
-        completion.append(msg)
-        if not msg.get("tool_calls"):
-            break
-        for call in msg["tool_calls"]:
-            fn = call.get("function", call)
-            result = dispatch_tool(env, str(fn.get("name")), fn.get("arguments") or {})
-            tool_msg = {"role": "tool", "name": str(fn.get("name")), "content": result}
-            messages.append(tool_msg)
-            completion.append(tool_msg)
-    return list(seed.get("dialogue") or []) + to_rc1_dialogue([], completion)
 
 
 def test_batched_greedy_equals_the_sequential_loop(seeds, tiny):

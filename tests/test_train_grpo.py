@@ -1,9 +1,11 @@
 """GRPO training end to end on CPU with the tiny model: MLflow run, checkpoints, registry, exact resume,
 then evaluate, and promote refusing a version whose chain does not hold (an ungated one never holds `best`). (The slow part of the suite: ~1 minute.)"""
 
+import io
 import json
 import re
 import shutil
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import mlflow
@@ -54,11 +56,20 @@ def ws(tmp_path_factory):
                      "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
             mp.setenv(k, v)
         # the gate launches training inside its own run: that is what makes a train run (and its version) gated
+        out, err = io.StringIO(), io.StringIO()
         with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as gate:
-            first = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=STEPS,
-                              out_dir=root / "full", parent_tags={"rc1.gate_run_id": "forged"})
-        yield {"root": root, "first": first, "gate_run_id": gate.run_id}
+            with redirect_stdout(out), redirect_stderr(err):
+                first = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=STEPS,
+                                  out_dir=root / "full", parent_tags={"rc1.gate_run_id": "forged"})
+        yield {"root": root, "first": first, "gate_run_id": gate.run_id, "console": out.getvalue() + err.getvalue()}
         mlflow.set_tracking_uri(None)
+
+
+def test_console_shows_one_progress_bar_not_the_log_dicts(ws):
+    console = ws["console"]
+    assert "train seed 11" in console and f"{STEPS}/{STEPS}" in console
+    assert "'loss':" not in console and "'reward':" not in console     # transformers' printed per-step dicts
+    assert "reward=" in console and "kl=" in console                    # the bar's postfix
 
 
 def last_per_step(path):

@@ -426,6 +426,7 @@ def train(ppo: PPOScale, *, base: str, pool: Sequence[dict], seed: int, out_dir:
     from transformers import set_seed
     from trl import GRPOConfig
 
+    from rc1.train.progress import use_step_bar
     from rc1.train.tiny import load_tokenizer
 
     set_seed(seed)
@@ -454,6 +455,7 @@ def train(ppo: PPOScale, *, base: str, pool: Sequence[dict], seed: int, out_dir:
     )
     trainer.rc1_batch = batch
     cb.trainer = trainer
+    use_step_bar(trainer, f"train seed {seed}")   # one bar per run (step, reward, kl), not a printed dict per step
     torch.manual_seed(seed)
     trainer.train(resume_from_checkpoint=str(resume_dir) if resume_dir else None)
     best = store.best()

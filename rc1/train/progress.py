@@ -1,0 +1,54 @@
+"""One progress bar per training run instead of transformers' printed log dicts.
+
+transformers' Trainer adds ProgressCallback (or PrinterCallback with disable_tqdm), whose `on_log` writes every
+log dict (loss, reward, kl, clip ratios, ...) to the console once per step. `use_step_bar(trainer, desc)` swaps
+that callback for StepBar: a tqdm bar over the run's steps whose postfix shows the latest reward and kl. The logs
+still reach MLflow unchanged (MLflowCallback and rc1's own callback receive the same `on_log` calls).
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def _step_bar_class():
+    from transformers.trainer_callback import ProgressCallback
+
+    class StepBar(ProgressCallback):
+        """ProgressCallback's bar, with step, reward and kl as its postfix instead of a printed dict per log."""
+
+        def __init__(self, desc: str = "train"):
+            super().__init__()
+            self.desc = desc
+
+        def on_train_begin(self, args, state, control, **kwargs):
+            super().on_train_begin(args, state, control, **kwargs)
+            if self.training_bar is not None:
+                self.training_bar.set_description(self.desc)
+                self.training_bar.update(state.global_step)   # a resumed run starts where it left off
+                self.current_step = state.global_step
+
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            if self.training_bar is None or not logs:
+                return
+            shown = {"step": state.global_step}
+            for key in ("reward", "kl"):
+                v = logs.get(key)
+                if isinstance(v, (int, float)) and math.isfinite(float(v)):
+                    shown[key] = f"{float(v):.4g}"
+            if len(shown) > 1:
+                self.training_bar.set_postfix(shown, refresh=True)
+
+    return StepBar
+
+
+def use_step_bar(trainer, desc: str = "train"):
+    """Replace the trainer's console logging callback (ProgressCallback / PrinterCallback) with a StepBar."""
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+
+    for cls in (ProgressCallback, PrinterCallback):
+        while any(type(cb) is cls for cb in trainer.callback_handler.callbacks):
+            trainer.remove_callback(cls)
+    bar = _step_bar_class()(desc)
+    trainer.add_callback(bar)
+    return bar
