@@ -8,7 +8,9 @@ peak RSS is its own (os.wait4 rusage). Runs go to a throwaway tracking store in 
 with --no-reuse. A stage whose gate fails still counts (exit 2 is a verdict, not a crash).
 
 Bars (issue 2): the whole gate at 30k <= 60 s on 2 cores, peak RSS <= 2 GB, 300k <= 10.5x the 30k time.
-Timings depend on what else the machine runs: say so when you quote them.
+Goals (issue 11): the whole gate at 30k <= 20 s; `rc1 --help` <= 0.5 s (timed first, median of 3).
+Timings depend on what else the machine runs: say so when you quote them. Each stage's CPU seconds
+(user + sys of its process) are printed too: they move much less than wall time on a busy machine.
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ REPO = Path(__file__).resolve().parents[1]
 BAR_30K_S = 60.0
 BAR_RSS_MB = 2048.0
 BAR_RATIO = 10.5
+HELP_GOAL_S = 0.5
 
 
-def run_stage(args: list[str], env: dict, log: Path) -> tuple[float, float, int]:
-    """(wall seconds, peak RSS MB of that process, exit code)."""
+def run_stage(args: list[str], env: dict, log: Path) -> tuple[float, float, int, float]:
+    """(wall seconds, peak RSS MB of that process, exit code, CPU seconds user+sys of that process)."""
     t0 = time.perf_counter()
     with open(log, "ab") as fh:
         fh.write(f"\n$ rc1 {' '.join(args)}\n".encode())
@@ -38,7 +41,13 @@ def run_stage(args: list[str], env: dict, log: Path) -> tuple[float, float, int]
                                 stdout=fh, stderr=fh)
         _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - t0, usage.ru_maxrss / 1024.0, proc.returncode
+    return time.perf_counter() - t0, usage.ru_maxrss / 1024.0, proc.returncode, usage.ru_utime + usage.ru_stime
+
+
+def time_help(env: dict, log: Path, repeat: int = 3) -> tuple[float, float]:
+    """Median wall and CPU seconds of `rc1 --help` (a process each time, as a user types it)."""
+    runs = sorted(run_stage(["--help"], env, log)[::3] for _ in range(repeat))
+    return runs[len(runs) // 2]
 
 
 def main() -> int:
@@ -64,7 +73,9 @@ def main() -> int:
     subprocess.run([sys.executable, "-c", "from rc1.tracking import setup_tracking; setup_tracking()"],
                    cwd=REPO, env=env, check=True)
     shadow = work / "shadow.jsonl"
-    t, rss, rc = run_stage(["materialize-shadow", *data, "--n", "245", "--seed", "20250820", "--stratify",
+    help_wall, help_cpu = time_help(env, log)
+    print(f"  rc1 --help: {help_wall:.2f} s wall, {help_cpu:.2f} s CPU (goal <= {HELP_GOAL_S} s)", flush=True)
+    t, rss, rc, _ = run_stage(["materialize-shadow", *data, "--n", "245", "--seed", "20250820", "--stratify",
                             "--materialize", str(shadow), "--dump-manifest", str(work / "shadow_manifest.json"),
                             "--no-reuse"], env, log)
     print(f"  setup materialize-shadow: {t:.1f} s, peak RSS {rss:.0f} MB, exit {rc}", flush=True)
@@ -74,6 +85,7 @@ def main() -> int:
 
     rows = []
     totals: dict[int, float] = {}
+    cpus: dict[int, float] = {}
     for n in sizes:
         pool = work / f"pool_{n}.jsonl"
         stages = [
@@ -89,15 +101,17 @@ def main() -> int:
         ]
         totals[n] = 0.0
         for name, args in stages:
-            t, rss, rc = run_stage(args, env, log)
+            t, rss, rc, cpu = run_stage(args, env, log)
             totals[n] += t
+            cpus[n] = cpus.get(n, 0.0) + cpu
             rows.append((name, n, t, n / t if t else 0.0, rss, rc))
-            print(f"  {name:<10} n={n:<7} {t:7.1f} s  {n / t:9.0f} samples/s  peak RSS {rss:7.0f} MB  exit {rc}",
-                  flush=True)
+            print(f"  {name:<10} n={n:<7} {t:7.1f} s  {n / t:9.0f} samples/s  CPU {cpu:6.1f} s  peak RSS {rss:7.0f} MB"
+                  f"  exit {rc}", flush=True)
             if rc not in (0, 2):
                 print(f"{name} crashed at n={n}; see {log}")
                 return 1
-        print(f"  gate total n={n}: {totals[n]:.1f} s", flush=True)
+        print(f"  gate total n={n}: {totals[n]:.1f} s wall, {cpus[n]:.1f} s CPU (load {os.getloadavg()[0]:.2f})",
+              flush=True)
 
     peak = max(r[4] for r in rows)
     print("\nbars:")

@@ -76,11 +76,13 @@ def main() -> int:
     copy_checkout(repo)
     (repo / "mlruns").mkdir(exist_ok=True)
     uri = f"sqlite:///{repo / 'mlruns' / 'mlflow.db'}"
-    env = {**os.environ, "MLFLOW_TRACKING_URI": uri, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    venv_bin = str(Path(sys.executable).parent)   # as after `. .venv/bin/activate`: `python` is this interpreter
+    env = {**os.environ, "MLFLOW_TRACKING_URI": uri, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+           "PATH": venv_bin + os.pathsep + os.environ.get("PATH", ""), "VIRTUAL_ENV": str(Path(venv_bin).parent)}
     for var in ("MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "MLFLOW_EXPERIMENT_NAME", "RUN_MODE", "RC1_CACHE_DIR",
-                "RC1_MODEL_CACHE"):
+                "RC1_MODEL_CACHE", "PYTHONPATH"):
         env.pop(var, None)
-    mlflow_bin = str(Path(sys.executable).with_name("mlflow"))
+    mlflow_bin = str(Path(venv_bin) / "mlflow")
     log = work / "main_job.log"
     print(f"rc1 main-job benchmark: cpus={os.cpu_count()} load={os.getloadavg()[0]:.2f} work={work}", flush=True)
     walls = {}
