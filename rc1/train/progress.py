@@ -22,11 +22,12 @@ def _step_bar_class():
             self.desc = desc
 
         def on_train_begin(self, args, state, control, **kwargs):
-            super().on_train_begin(args, state, control, **kwargs)
-            if self.training_bar is not None:
-                self.training_bar.set_description(self.desc)
-                self.training_bar.update(state.global_step)   # a resumed run starts where it left off
-                self.current_step = state.global_step
+            from tqdm.auto import tqdm
+
+            if state.is_world_process_zero:   # a resumed run's bar starts where it left off
+                self.training_bar = tqdm(total=state.max_steps, initial=state.global_step, desc=self.desc,
+                                         dynamic_ncols=True)
+            self.current_step = state.global_step
 
         def on_log(self, args, state, control, logs=None, **kwargs):
             if self.training_bar is None or not logs:
