@@ -223,6 +223,7 @@ def test_difficulty_key_fails(project, capsys, key):
 # ---------------------------------------------------------------- config_check, resources, weights
 def _ppo(root: Path, name: str, change: Callable[[dict], None]) -> str:
     cfg = yaml.safe_load((REPO / "configs" / "ppo_scale.yaml").read_text())
+    cfg.pop("trial", None)   # the key under test alone: the trial config's own checks (trial.*) are test_trial's
     change(cfg)
     path = root / f"ppo_{name}.yaml"
     path.write_text(yaml.safe_dump(cfg))
