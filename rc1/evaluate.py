@@ -90,8 +90,8 @@ class LlamaCppBackend(TokenBackend):
 
 
 class TransformersBackend(TokenBackend):
-    """Greedy generation with a transformers (or PEFT) causal LM: left-padded batches, each row cut at its own
-    end-of-turn token."""
+    """Greedy generation with a transformers (or PEFT) causal LM in batches of `batch_size` (each prompt prefilled
+    alone, the batch decoded together), each row cut at its own end-of-turn token."""
 
     def __init__(self, model, tokenizer, max_new_tokens: int, batch_size: int = 1):
         super().__init__(tokenizer, max_new_tokens, batch_size)
