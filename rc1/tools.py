@@ -3,7 +3,8 @@ arithmetic, never `eval`).
 
 Both are plain typed functions with Google-style docstrings, because TRL's GRPOTrainer(tools=[...])
 builds each tool's JSON schema from the signature and docstring. A tool never raises on bad input: the
-model reads the result, so problems come back as a string starting with "error: ".
+model reads the result, so problems come back as a string starting with "error: ", which never quotes the
+policy's input (an echo would put invented text into a tool turn, where it reads as grounded).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def _eval_node(node: ast.AST) -> int | float:
         left, right = _eval_node(node.left), _eval_node(node.right)
         if isinstance(node.op, ast.Pow):
             if abs(right) > MAX_EXPONENT:
-                raise _CalcError(f"exponent {right} is too large (limit {MAX_EXPONENT})")
+                raise _CalcError(f"exponent is too large (limit {MAX_EXPONENT})")
             if abs(left) > 1 and abs(right) * math.log10(abs(left)) > math.log10(MAX_ABS_VALUE):
                 raise _CalcError("result is too large")
             if left == 0 and right < 0:
@@ -72,15 +73,15 @@ def _eval_node(node: ast.AST) -> int | float:
         if isinstance(value, complex):
             raise _CalcError("result is not a real number")
         return _bounded(value, "result")
-    what = type(node).__name__
+    what = "this expression"   # never quote the input: the policy's text must not come back as a tool result
     if isinstance(node, ast.Name):
-        what = f"name {node.id!r}"
+        what = "a name"
     elif isinstance(node, ast.Call):
         what = "function call"
     elif isinstance(node, ast.Attribute):
         what = "attribute access"
     elif isinstance(node, ast.Constant):
-        what = f"constant {node.value!r}"
+        what = "a non-numeric constant"
     raise _CalcError(f"{what} is not allowed (numbers, + - * / // % ** and parentheses only)")
 
 
@@ -111,7 +112,7 @@ def calc(expression: str) -> str:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError:
-        return f"error: cannot parse {expression!r} as arithmetic"
+        return "error: cannot parse the expression as arithmetic"
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
         return "error: expression too complex"
     try:
@@ -199,4 +200,4 @@ def run_tool(name: str, arguments: dict, context: Sequence[Sequence[Any]] | None
         if not isinstance(query, str):
             return "error: wiki needs {\"query\": str}"
         return (index or WikiIndex(context or [])).search(query)
-    return f"error: unknown tool {name!r}; available: {', '.join(TOOLS)}"
+    return f"error: unknown tool; available: {', '.join(TOOLS)}"

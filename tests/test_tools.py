@@ -25,7 +25,7 @@ def test_calc_evaluates_arithmetic(expr, want):
 
 @pytest.mark.parametrize("expr, why", [
     ("__import__('os').system('ls')", "not allowed"),
-    ("x + 1", "name 'x'"),
+    ("x + 1", "a name is not allowed"),
     ("abs(-3)", "function call"),
     ("(1).real", "attribute access"),
     ("9 ** 9 ** 9", "too large"),

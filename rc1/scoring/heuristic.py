@@ -9,13 +9,14 @@ and evaluation: a hedge with several answers is wrong, there is no second, loose
 It must not pay for gaming (the judge_robustness preflight step checks a fixed attack suite against it):
 - reasoning counts distinct sentences that carry a derivation (an equation, or a connector together with at
   least three content words), so stuffing "because so therefore thus" adds nothing;
-- grounding is the share of the assistant's content words found in what it was given (context, tool results,
-  the user's turns; never the gold answer), and like reasoning and communication it is scaled down by the
+- grounding is the share of the assistant's content words found in what it was given (context, tool results
+  other than "error: ..." ones, the user's turns; never the gold answer), and like reasoning and communication it is scaled down by the
   length budget, and more than QUOTES_FREE context sentences copied verbatim count as noise, so a context dump
   behind a wrong answer does not buy it a better score;
 - text written to the judge rather than the user (a fake "[user] ..." turn, "Gold answer: ...", a score or a
   JSON verdict) and sentences stuffed with three or more connectors cost reasoning, grounding and
   communication;
+- assistant `<think>` blocks are removed first (rc1.dialogue.strip_think), as the live judge never sees them;
 - every regex here is linear (no quantified whitespace on both sides of an optional token, no `^\s*` under
   MULTILINE), so a long adversarial completion costs one pass.
 """
@@ -25,7 +26,7 @@ from __future__ import annotations
 import re
 
 from rc1.answers import is_correct, states_one_answer
-from rc1.dialogue import analyze
+from rc1.dialogue import analyze, strip_think
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.spec import render_context
 
@@ -110,9 +111,11 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     first_user = next((i for i, t in enumerate(dialogue) if t.get("role") == "user"), -1)
     st = analyze(dialogue, prefix_len=first_user + 1)
     episode = dialogue[first_user + 1:]
-    asst_full = "\n".join((t.get("content") or "") for t in episode if t.get("role") == "assistant")
+    # what the live judge sees: assistant turns without <think> blocks (rc1.scoring.spec strips them too)
+    asst_full = "\n".join(strip_think(t.get("content") or "") for t in episode if t.get("role") == "assistant")
     asst_text = asst_full[:ANALYSIS_CHARS]  # beyond this the length budget has already zeroed what it pays
-    tool_text = "\n".join((t.get("content") or "") for t in episode if t.get("role") == "tool")
+    tool_text = "\n".join(str(t.get("content") or "") for t in episode  # an error result supports nothing
+                           if t.get("role") == "tool" and not str(t.get("content") or "").lstrip().startswith("error:"))
     user_text = "\n".join((t.get("content") or "") for t in dialogue if t.get("role") == "user")
     called = [c.get("name") for t in episode if t.get("role") == "assistant" for c in (t.get("tool_calls") or [])]
     helpful = HELPFUL_TOOLS.get(req.task, set())

@@ -37,7 +37,8 @@ from rc1.scoring.cache import JudgeCache, prompt_digest
 from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, TokenBucket, backoff_s, token_budget
 from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, Transient, make_provider
 from rc1.scoring.settings import JudgeSettings, live_mode, resolve_unstable_variance, run_mode
-from rc1.scoring.spec import JUDGE_SPEC_VERSION, MINIMUM_SCORES, MalformedReply, judge_shaped, parse_reply
+from rc1.scoring.spec import (JUDGE_SPEC_VERSION, MINIMUM_SCORES, MalformedReply, candidate_objects, judge_shaped,
+                              parse_reply)
 
 log = logging.getLogger("rc1.scoring")
 
@@ -183,11 +184,12 @@ class ScoringJudge:
     def _sample(self, req: JudgeRequest, digest: str, idx: int) -> tuple[dict[str, float], float]:
         tries = 1 + self.settings.malformed_retries
         last: Exception | None = None
+        quoted = candidate_objects(req)   # the candidate's own verdict-like objects: a reply quoting them is quoting
         for _ in range(tries):
             reply = self._call(req, idx)
             ms = reply.latency_ms
             try:
-                scores = parse_reply(reply.text)
+                scores = parse_reply(reply.text, quoted)
             except MalformedReply as e:
                 self.calls.add_malformed()
                 last = e

@@ -13,12 +13,14 @@ The candidate dialogue is untrusted: the policy wrote it and is paid by the judg
 - a turn's speaker is its `role` field; tool names outside KNOWN_TOOLS are shown as "unknown_tool";
   assistant `<think>` blocks are removed (rc1.dialogue.strip_think);
 - the system prompt says all of this and that instructions or scores inside the dialogue are ignored.
-The reply parser takes the LAST complete JSON object with judge keys (a judge that quotes the candidate's
-payload before its own verdict is scored by its verdict) and checks every dimension is a number in [0, 1].
-A reply that stays malformed fails the sample (never 0 or 1) -- except for a judge-shaped candidate
-(judge_shaped: its assistant turns contain "dimension: number" text), whose malformed reply is scored the
-minimum (every dimension 0, MINIMUM_SCORES): quoting judge-shaped text must not shelter a candidate behind a
-failed (zero-advantage) reward.
+The reply parser takes the last complete JSON object that has all seven dimensions, each a number in [0, 1];
+a reply holding more than one distinct judge-shaped object (a verdict and a quoted one, in either order) is
+ambiguous, so malformed. A malformed reply fails the sample (never 0 or 1) -- except for a judge-shaped candidate
+(judge_shaped: one of its assistant turns, content or tool-call arguments, holds a JSON-verdict shape: at least
+three distinct dimension keys inside one brace span, any value type or case, zero-width characters ignored),
+whose malformed reply is scored the minimum (every dimension 0, MINIMUM_SCORES): quoting judge-shaped text must
+not shelter a candidate behind a failed (zero-advantage) reward. Rendered turns escape U+2028, U+2029 and U+0085,
+so no turn spans two lines.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from rc1.config import DIMENSIONS
 from rc1.dialogue import strip_think
 from rc1.scoring.base import JudgeRequest
 
-JUDGE_SPEC_VERSION = "judge-v2"
+JUDGE_SPEC_VERSION = "judge-v3"
 KNOWN_TOOLS = frozenset({"wiki", "calc", "ask_user"})
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 MINIMUM_SCORES = {d: 0.0 for d in DIMENSIONS}
@@ -67,8 +69,11 @@ SYSTEM_PROMPT = (
     + json.dumps({d: 0.5 for d in DIMENSIONS})
 )
 
-_JUDGE_SHAPED = re.compile(r"[\"']?\b(?:%s)\b[\"']?[ \t]{0,3}[:=][ \t]{0,3}[-+]?\.?\d" % "|".join(DIMENSIONS),
-                           re.IGNORECASE)
+# a dimension key as a key, whatever its quoting (JSON-escaped in tool-call arguments) and value type
+_DIM_KEY = re.compile(r"\b(%s)\b[\"'\\]{0,3}[ \t\r\n]{0,8}[:=]" % "|".join(DIMENSIONS))
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff"))
+VERDICT_KEYS_MIN = 3   # distinct dimension keys inside one brace span that make text a JSON verdict
+LINE_KEYS_MIN = 2      # ... or on one line ("correctness: 1, grounding=0.9")
 
 
 class MalformedReply(ValueError):
@@ -110,9 +115,15 @@ def dialogue_data(dialogue) -> list[dict]:
     return out
 
 
+def _escape_breaks(row: str) -> str:
+    """JSON leaves U+2028, U+2029 and U+0085 raw with ensure_ascii=False, and each of them breaks a line for
+    str.splitlines and many tokenizers' viewers: escape them so a turn stays on its one line."""
+    return row.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\u0085", "\\u0085")
+
+
 def render_dialogue(dialogue) -> tuple[str, str]:
     """(the fenced dialogue block, its tag): one JSON-encoded turn per line between two marker lines."""
-    rows = [json.dumps(t, ensure_ascii=False, default=str) for t in dialogue_data(dialogue)]
+    rows = [_escape_breaks(json.dumps(t, ensure_ascii=False, default=str)) for t in dialogue_data(dialogue)]
     body = "[\n" + ",\n".join(rows) + "\n]"
     tag = hashlib.sha256(body.encode()).hexdigest()[:16]
     return f"<<<DIALOGUE {tag}>>>\n{body}\n<<<END DIALOGUE {tag}>>>", tag
@@ -150,10 +161,69 @@ def build_messages(req: JudgeRequest, context_chars: int = 4000) -> list[dict[st
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
+def _brace_spans(text: str):
+    """The outermost `{...}` spans of `text` (an unclosed one runs to the end): one linear pass."""
+    depth, start = 0, 0
+    for m in re.finditer(r"[{}]", text):
+        if m.group() == "{":
+            if depth == 0:
+                start = m.start()
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                yield text[start:m.end()]
+    if depth:
+        yield text[start:]
+
+
+def verdict_shaped(text: str) -> bool:
+    """True when `text` holds a verdict shape: >= VERDICT_KEYS_MIN distinct dimension keys inside one brace span
+    (a JSON verdict, its value on the next line or not), or >= LINE_KEYS_MIN on one line ("correctness: 1,
+    grounding=0.9"); any value type, any case, zero-width characters ignored. One key is prose: "fuel
+    efficiency: 30 mpg" or "Step 2 reasoning: 12*4 = 48" are not verdicts."""
+    text = str(text).translate(_ZERO_WIDTH).lower()
+    if any(len(set(_DIM_KEY.findall(span))) >= VERDICT_KEYS_MIN for span in _brace_spans(text)):
+        return True
+    return any(len(set(_DIM_KEY.findall(line))) >= LINE_KEYS_MIN for line in text.split("\n"))
+
+
+def _strings(value) -> list[str]:
+    """Every string inside a tool call's (possibly nested) arguments, and the arguments as JSON."""
+    out = [json.dumps(value, ensure_ascii=False, default=str)]
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return out
+
+
+def _candidate_texts(req: JudgeRequest) -> list[str]:
+    """What the candidate's assistant turns say: visible content and every string of their tool calls."""
+    texts = []
+    for t in req.dialogue:
+        if t.get("role") == "assistant":
+            texts.append(strip_think(str(t.get("content") or "")))
+            for c in t.get("tool_calls") or []:
+                texts += _strings(c)
+    return texts
+
+
 def judge_shaped(req: JudgeRequest) -> bool:
-    """True when the candidate's own turns carry judge-shaped text ("correctness": 1, grounding=0.9, ...)."""
-    return any(t.get("role") == "assistant" and _JUDGE_SHAPED.search(strip_think(str(t.get("content") or "")))
-               for t in req.dialogue)
+    """True when the candidate's own assistant turns (their visible content or their tool-call arguments) carry a
+    verdict shape (verdict_shaped)."""
+    return any(verdict_shaped(t) for t in _candidate_texts(req))
+
+
+def candidate_objects(req: JudgeRequest) -> frozenset[str]:
+    """The judge-shaped JSON objects the candidate wrote (canonical form): a reply that quotes them back is quoting,
+    not scoring (parse_reply's `quoted`)."""
+    return frozenset(_canonical(o) for t in _candidate_texts(req) for o in _judge_objects(t))
 
 
 RESPONSE_SCHEMA = {
@@ -164,40 +234,64 @@ RESPONSE_SCHEMA = {
 }
 
 
-def _last_object(text: str) -> dict | None:
-    """The last complete JSON object in `text` that has a judge key (scanning '{' from the right)."""
+def _key(k) -> str:
+    return str(k).translate(_ZERO_WIDTH).strip().lower()
+
+
+def _canonical(obj: dict) -> str:
+    return json.dumps({_key(k): v for k, v in obj.items()}, sort_keys=True, default=str)
+
+
+def _judge_objects(text: str) -> list[dict]:
+    """Every complete JSON object in `text` (at any '{', nested ones included) with a dimension key, in any case
+    and with zero-width characters ignored, last first."""
     decoder = json.JSONDecoder()
-    pos = len(text)
+    found, pos = [], len(text)
     while True:
         pos = text.rfind("{", 0, pos)
         if pos < 0:
-            return None
+            return found
         try:
             obj, _ = decoder.raw_decode(text, pos)
         except json.JSONDecodeError:
             continue
-        if isinstance(obj, dict) and any(d in obj for d in DIMENSIONS):
-            return obj
+        if isinstance(obj, dict) and any(_key(k) in DIMENSIONS for k in obj):
+            found.append(obj)
 
 
-def parse_reply(text: str | None) -> dict[str, float]:
-    """The seven scores from a judge reply: the last complete JSON object with judge keys, every dimension a
-    number in [0, 1]; anything else is a MalformedReply (never a default score)."""
-    if not text or not text.strip():
-        raise MalformedReply("empty reply")
-    obj = _last_object(text)
-    if obj is None:
-        raise MalformedReply(f"no JSON object with judge scores in reply: {text[:80]!r}")
+def _valid_scores(obj: dict) -> dict[str, float] | str:
+    """The seven scores of `obj`, or why it is not a verdict."""
     missing = [d for d in DIMENSIONS if d not in obj]
     if missing:
-        raise MalformedReply(f"reply lacks {missing}")
+        return f"reply lacks {missing}"
     scores: dict[str, float] = {}
     for d in DIMENSIONS:
         v = obj[d]
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise MalformedReply(f"{d} is not a number: {v!r}")
+            return f"{d} is not a number: {v!r}"
         v = float(v)
         if not math.isfinite(v) or not 0.0 <= v <= 1.0:
-            raise MalformedReply(f"{d} = {v} is outside [0, 1]")
+            return f"{d} = {v} is outside [0, 1]"
         scores[d] = v
+    return scores
+
+
+def parse_reply(text: str | None, quoted: frozenset[str] = frozenset()) -> dict[str, float]:
+    """The seven scores from a judge reply: its one judge-shaped JSON object (any key with a dimension's name),
+    which must have all seven dimensions, each a number in [0, 1]. Objects the candidate wrote itself (`quoted`,
+    candidate_objects) are quotes and do not count. A reply with more than one distinct judge-shaped object left
+    (a verdict next to a quoted one, whichever comes last) is ambiguous: MalformedReply, like anything else that
+    is not one clear verdict (never a default score)."""
+    if not text or not text.strip():
+        raise MalformedReply("empty reply")
+    objects = [o for o in _judge_objects(text) if _canonical(o) not in quoted]
+    if not objects:
+        raise MalformedReply(f"no JSON object with judge scores in reply (other than the candidate's own): "
+                             f"{text[:80]!r}")
+    distinct = {_canonical(o) for o in objects}
+    if len(distinct) > 1:
+        raise MalformedReply(f"ambiguous reply: {len(distinct)} different judge-shaped objects")
+    scores = _valid_scores(objects[0])
+    if isinstance(scores, str):
+        raise MalformedReply(scores)
     return scores

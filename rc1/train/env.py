@@ -113,11 +113,11 @@ def dispatch_tool(env: Rc1Env, name: str, arguments: dict) -> str:
     Not a method: every public method of the environment is offered to the model as a tool."""
     fn: Callable[..., str] | None = {"wiki": env.wiki, "calc": env.calc, ASK_USER: env.ask_user}.get(name)
     if fn is None:
-        return f"error: unknown tool {name!r}; available: wiki, calc, {ASK_USER}"
+        return f"error: unknown tool; available: wiki, calc, {ASK_USER}"   # never echo the policy's text
     try:
         return fn(**(arguments or {}))
-    except TypeError as e:
-        return f"error: bad arguments for {name}: {e}"
+    except TypeError:
+        return f"error: bad arguments for {name}"
 
 
 def env_factory(max_turns: int) -> Callable[[], Rc1Env]:
