@@ -12,13 +12,16 @@ one line, and Python loops only over distinct values, stopping at the second):
   are part of the answer: the answer must be the last thing said); without a marker it is the content of
   the last `\\boxed{...}`, else the last non-empty line. Markers are looked for in the last TAIL_CHARS of the
   turn, and a span longer than MAX_ANSWER_CHARS is no answer: the work is bounded whatever the input;
-- the text is hedged, and the span is not an answer, when its marker lines state different answers
-  ("Answer: 36 ... Answer: 42") or when it opens with a yes/no verdict that the answer contradicts
-  ("No. ... Answer: yes").
+- the text is hedged, and the span is not an answer, when its statements of the answer disagree -- marker lines,
+  every `\\boxed{}` and every "the answer is X" in the tail ("Answer: 36 ... Answer: 42", "Answer: 53\\n
+  \\boxed{48}", "The answer is 53.\\n\\boxed{48}", "Answer: \\boxed{53} \\boxed{48}") -- or when it opens with a
+  yes/no verdict that the answer contradicts ("No. ... Answer: yes").
 Correctness of a span (is_correct): GSM8K wants exactly one distinct number (after the last "=" when there is
 one): "36\\n42" and "36 or 42" are wrong whichever is gold; StrategyQA wants one verdict ("yes or no" is
-wrong); HotpotQA is EM or F1 >= 0.8, and a span offering alternatives ("X or Y", "X / Y") is wrong when one of
-them alone would be right.
+wrong); HotpotQA is EM (against the gold's own form first: "Simon and Garfunkel" matches itself) or F1 >= 0.8,
+and a span offering alternatives ("X or Y", "X / Y", "X, Y", "X (Y)", "X and Y", "X vs Y", "X & Y") is wrong
+when a part of it alone would be right and something else is said beside it ("Victor Kelmore, Wynbury" is not
+"Victor Kelmore", whatever F1 says of the whole).
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ _PUNCT = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _BARE_NUMBER = re.compile(r"[ \t*$\u00a3\u20ac]*-?\d[\d,]*(?:\.\d+)?[ \t*]*[.!]?[ \t]*")
-_ALTERNATIVES = re.compile(r"\s(?:or|and/or)\s|[/;]")
+# what joins alternatives in a HotpotQA span: "X or Y", "X / Y", "X; Y", "X, Y", "X (Y)", "X and Y", "X vs Y", "X & Y"
+_ALTERNATIVES = re.compile(r"\s(?:or|and/or|and|vs\.?|versus)\s|[/;,&()\[\]]", re.IGNORECASE)
+MAX_ALTERNATIVE_CUTS = 12  # separators of a span looked at (a span is at most MAX_ANSWER_CHARS)
 _OPENING_VERDICT = re.compile(r"[ \t*]*(yes|no|true|false)[ \t*]*(?:[.,!;:\n]|$)", re.IGNORECASE)
 _VERDICT_WORD = re.compile(r"\b(?:yes|true|no|false)\b")
 _VERDICTS = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}
@@ -40,6 +45,11 @@ TAIL_CHARS = 8192         # markers are looked for in the last 8 KB of a turn (t
 MAX_ANSWER_CHARS = 1000   # a longer span is not an answer
 # a marker line: "Answer: X" / "**Final answer:** X" / "- answer: X" (group 1 = X), "Final answer" alone on its
 # line (group 1 = ""), or "#### X" anywhere (group 2 = X). Linear: every quantifier is bounded by its line.
+_BOX = re.compile(r"\\boxed\{([^}\n]{0,%d})\}" % MAX_ANSWER_CHARS)
+# "the answer is X" / "final answer is X" in prose: a stated answer too (X to the end of its sentence)
+_PHRASE = re.compile(r"\banswer is[ \t:*]{0,8}([^\n]{1,200})", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
+PHRASE_WORDS = 8
 _MARK = re.compile(r"^[ \t*#>\-]*(?:final answer|answer)[ \t*]*(?:[:\uff1a][ \t*]*([^\n]*)|(?=\n|$))"
                    r"|####[ \t]*([^\n]*)", re.IGNORECASE | re.MULTILINE)
 
@@ -151,20 +161,68 @@ def _boxed(text: str) -> str | None:
 
 
 def _stated_key(answer: str) -> str:
-    """What two marker lines must share to state the same answer: the number when there is one, else the words."""
-    nums = _distinct_numbers(answer)
+    """What two statements must share to state the same answer: the number (after the last "=") when there is
+    one, else the words."""
+    cut = answer.rfind("=")
+    nums = _distinct_numbers(answer[cut + 1:] if cut >= 0 else answer)
     return f"#{nums.pop()}" if len(nums) == 1 else normalize_answer(answer)
 
 
-def _hedged_markers(text: str) -> bool:
-    """Marker lines that state different answers (bare markers state nothing here)."""
+def _agree(a: str, b: str) -> bool:
+    """Whether a prose statement ("the answer is X because ...") agrees with a stated key: the same number, or
+    one's words inside the other's."""
+    if a == b:
+        return True
+    if a.startswith("#") or b.startswith("#"):
+        return False
+    return bool(a and b) and (f" {a} " in f" {b} " or f" {b} " in f" {a} ")
+
+
+def _phrase_key(said: str) -> str:
+    """The answer a prose "the answer is X." states ("" when it is not a statement of an answer): X is its
+    sentence, at most PHRASE_WORDS words, and the sentence ends its line or is followed by a box or a marker
+    ("The answer is not obvious, but ..." states nothing)."""
+    if "\\boxed{" in said:
+        return ""   # its box is a statement already
+    end = _SENTENCE_END.search(said)
+    answer, rest = (said[:end.start()], said[end.end():].strip()) if end else (said, "")
+    if rest and not rest.startswith("\\boxed{") and not _MARK.match(rest):
+        return ""
+    answer = _clean(answer)
+    if not answer or len(answer.split()) > PHRASE_WORDS:
+        return ""
+    return _stated_key(answer)
+
+
+def _hedged_statements(text: str) -> bool:
+    """Statements of the final answer that disagree: marker lines ("Answer: X", "#### X"; a marker line with a box
+    states what is boxed, and a number written beside the box), every \\boxed{} and every "the answer is X" of `text` (bare markers state nothing)."""
     keys: set[str] = set()
     for a, b in set(_MARK.findall(text)):
         stated = (a or b).strip()
+        if "\\boxed{" in stated:   # its boxes are statements; a number beside them is one too
+            stated = _BOX.sub(" ", stated)
+            stated = stated if _distinct_numbers(stated) else ""
         if stated:
-            keys.add(_stated_key(stated))
+            keys.add(_stated_key(_clean(stated)))
             if len(keys) > 1:
                 return True
+    for boxed in set(_BOX.findall(text)):
+        if boxed.strip():
+            keys.add(_stated_key(boxed.strip()))
+            if len(keys) > 1:
+                return True
+    phrases = set()
+    for said in set(_PHRASE.findall(text)):
+        key = _phrase_key(said)
+        if key:
+            phrases.add(key)
+        if len(phrases) > 4:
+            break
+    for p in phrases:
+        if any(not _agree(p, k) for k in keys):
+            return True
+        keys = keys or {p}
     return False
 
 
@@ -184,14 +242,15 @@ def final_answer(text: str) -> FinalAnswer:
         span = tail[m.start(group) if group else m.end():]
         boxed = _boxed(span)
         span = span if boxed is None else boxed
-        hedged, marked = _hedged_markers(tail), True
+        marked = True
     else:
         boxed = _boxed(text)
         if boxed is None:
             stripped = text.rstrip()
             boxed = stripped[stripped.rfind("\n") + 1:]
         span = boxed
-        hedged, marked = False, "\\boxed{" in text
+        marked = "\\boxed{" in text
+    hedged = _hedged_statements(tail)
     if len(span) > 4 * MAX_ANSWER_CHARS:  # cheap bound before any per-character work
         return FinalAnswer("", marked, False)
     span = _clean(span)
@@ -245,7 +304,24 @@ def is_correct(task: str, pred: str, gold, f1_threshold: float = 0.8) -> bool:
     gold = str(gold)
     if exact_match(pred, gold):
         return True
-    alternatives = _ALTERNATIVES.split(pred)
-    if len(alternatives) > 1 and any(exact_match(a, gold) or f1(a, gold) >= f1_threshold for a in alternatives):
-        return False  # "X or <gold>": offering alternatives is a hedge, whatever F1 says of the whole
+    if _part_alone_right(pred, gold, f1_threshold):
+        return False  # "X, <gold>" / "<gold> (X)": offering alternatives is a hedge, whatever F1 says of the whole
     return f1(pred, gold) >= f1_threshold
+
+
+def _part_alone_right(pred: str, gold: str, f1_threshold: float) -> bool:
+    """A run of the span's separator-joined parts (not all of it) is right alone while the rest says something:
+    the span offers the right answer among others. Runs keep the gold's own separators ("Tom and Jerry, Spike")."""
+    cuts = [(m.start(), m.end()) for m in _ALTERNATIVES.finditer(pred)][:MAX_ALTERNATIVE_CUTS]
+    if not cuts:
+        return False
+    starts = [0] + [e for _, e in cuts]
+    ends = [s for s, _ in cuts] + [len(pred)]
+    for i, a in enumerate(starts):
+        for b in ends[i:]:
+            part, rest = pred[a:b], pred[:a] + " " + pred[b:]
+            if not normalize_answer(rest) or not normalize_answer(part):
+                continue
+            if exact_match(part, gold) or f1(part, gold) >= f1_threshold:
+                return True
+    return False

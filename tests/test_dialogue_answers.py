@@ -73,11 +73,47 @@ def test_answers_in_the_usual_formats_are_found(text, task, gold):
     ("Answer: Angampora\nclose range combat", "hotpotqa", ("Angampora", "close range combat")),
     ("Answer: Marsh deer or New Zealand, Canada, the United States and Peru", "hotpotqa",
      ("Marsh deer", "New Zealand, Canada, the United States and Peru")),
+    # a box does not override the other statements of the answer: they must all agree
+    ("Answer: 53\n\\boxed{48}", "gsm8k", ("53", "48")),
+    ("The answer is 53.\n\\boxed{48}", "gsm8k", ("53", "48")),
+    ("Answer: \\boxed{53} \\boxed{48}", "gsm8k", ("53", "48")),
+    ("\\boxed{53} or \\boxed{48}", "gsm8k", ("53", "48")),
+    ("Answer: 53. (Double-check via the other route gives \\boxed{48})", "gsm8k", ("53", "48")),
+    ("Answer: Wynbury Abbey\n\\boxed{Victor Kelmore}", "hotpotqa", ("Wynbury Abbey", "Victor Kelmore")),
+    # alternatives joined by a comma, parentheses, "and", "vs" or "&" (F1 of the whole would be 0.8)
+    ("Answer: Victor Kelmore, Wynbury", "hotpotqa", ("Victor Kelmore", "Wynbury")),
+    ("Answer: Victor Kelmore (Wynbury)", "hotpotqa", ("Victor Kelmore", "Wynbury")),
+    ("Answer: Victor Kelmore and Wynbury", "hotpotqa", ("Victor Kelmore", "Wynbury")),
+    ("Answer: Wynbury vs Victor Kelmore", "hotpotqa", ("Victor Kelmore", "Wynbury")),
+    ("Answer: Victor Kelmore & Wynbury", "hotpotqa", ("Victor Kelmore", "Wynbury")),
+    ("Answer: Tom and Jerry, Spike", "hotpotqa", ("Tom and Jerry", "Spike")),
 ])
 def test_hedged_multiple_final_answers_are_wrong_whatever_the_gold(text, task, golds):
     st = analyze(PREFIX + [{"role": "assistant", "content": text}], len(PREFIX))
     for gold in golds:
         assert not is_correct(task, st.final_answer, gold), (text, gold)
+
+
+@pytest.mark.parametrize("text,gold", [
+    ("Answer: Simon and Garfunkel", "Simon and Garfunkel"),     # a gold with "and", commas or parentheses matches
+    ("Answer: Simon & Garfunkel", "Simon and Garfunkel"),       # itself, and its other spellings are not hedges
+    ("Answer: Washington, D.C.", "Washington, D.C."),
+    ("Answer: New Zealand, Canada, the United States and Peru", "New Zealand, Canada, the United States and Peru"),
+    ("Answer: Paris (France)", "Paris (France)"),
+])
+def test_gold_answers_with_separators_still_match(text, gold):
+    st = analyze(PREFIX + [{"role": "assistant", "content": text}], len(PREFIX))
+    assert is_correct("hotpotqa", st.final_answer, gold) and not st.hedged
+
+
+@pytest.mark.parametrize("text", [
+    "The answer is 48.\n\\boxed{48}", "Answer: \\boxed{48}", "12 * 4 = 48, so \\boxed{48}\nAnswer: 48",
+    "So the answer is:\n\\boxed{48}", "The answer is not obvious, but 12 * 4 = 48.\n\\boxed{48}",
+    "So the answer is 12 * 4 = 48.\nAnswer: 48",
+])
+def test_agreeing_statements_are_one_answer(text):
+    st = analyze(PREFIX + [{"role": "assistant", "content": text}], len(PREFIX))
+    assert st.final_answer == "48" and not st.hedged
 
 
 def test_evaluate_and_the_heuristic_judge_agree_on_success():
@@ -106,7 +142,9 @@ def test_extraction_is_linear_on_a_megabyte_of_adversarial_text():
     texts = ["\n" * mb, "=" + " " * (mb - 1), "\n" * 20000 + "Answer:" + " " * (mb - 20007),
              "Answer: 1\n" * (mb // 10), "".join(f"Answer: {i}\n" for i in range(mb // 12)), "#" * mb,
              "1," * (mb // 2), "<think>" * (mb // 7), (" " * 1000 + "answer" + " " * 1000 + "\n") * (mb // 2008),
-             "yes no the a " * (mb // 13), "*" * mb]
+             "yes no the a " * (mb // 13), "*" * mb, "\\boxed{" * (mb // 7), "\\boxed{1}" * (mb // 9),
+             "the answer is " * (mb // 14), ("answer is " + "x" * 300 + "\n") * (mb // 311),
+             "Answer: " + "a, " * (mb // 3)]
     for text in texts:
         t0 = time.perf_counter()
         span = final_answer(strip_think(text)).span

@@ -91,7 +91,8 @@ def test_the_heuristic_does_not_pay_for_gaming(scorer_env):
     for r in rows:
         by.setdefault(r["item_id"], {})[r["kind"]] = r["reward"]
     for item_id, k in by.items():
-        for kind in ("connector_stuffing", "hedge_leading", "hedge_trailing", "hedge_or", "context_dump", "padding"):
+        for kind in ("connector_stuffing", "hedge_leading", "hedge_trailing", "hedge_or", "hedge_boxed", "hedge_comma",
+                     "context_dump", "padding"):
             assert k[kind] < k["honest_correct"], (item_id, kind)
             assert k[kind] <= k["honest_wrong"] + 1e-9, (item_id, kind, k[kind], k["honest_wrong"])
 

@@ -131,3 +131,38 @@ def test_adversarial_completions_are_scored_in_one_pass(text):
     s = heuristic_scores(_req(item, dialogue=({"role": "user", "content": item["question"]},
                                               {"role": "assistant", "content": text})))
     assert s["correctness"] == 0.0 and all(0 <= v <= 1 for v in s.values())
+
+
+def _hotpot_item():
+    return next(i for i in PROBE_ITEMS if i["task"] == "hotpotqa")
+
+
+def test_tool_errors_do_not_launder_invented_claims():
+    # calc refuses prose without quoting it; even a tool result that did quote it would support nothing ("error:")
+    from rc1.tools import calc
+    from rc1.train.env import Rc1Env, dispatch_tool
+
+    invented = "The architect Brannigor Velliard designed it in 1203 after the Quellmarsh treaty."
+    assert "Brannigor" not in calc(invented)
+    env = Rc1Env()
+    env.reset()
+    assert "Brannigor" not in dispatch_tool(env, "Brannigor Velliard", {})
+    assert "Quellmarsh" not in dispatch_tool(env, "calc", {"expression": "1", "Quellmarsh": 1})
+    item = _hotpot_item()
+    user = {"role": "user", "content": item["question"]}
+    answer = {"role": "assistant", "content": f"{invented}\nAnswer: Wynbury"}
+    plain = heuristic_scores(_req(item, dialogue=(user, answer)))
+    for echo in (calc(invented), f"error: cannot parse {invented!r} as arithmetic"):
+        laundered = heuristic_scores(_req(item, dialogue=(
+            user, {"role": "assistant", "content": "", "tool_calls": [{"name": "calc", "arguments": {"expression": invented}}]},
+            {"role": "tool", "name": "calc", "content": echo}, answer)))
+        assert laundered["grounding"] <= plain["grounding"], echo
+
+
+def test_think_blocks_cost_nothing_the_judge_never_sees():
+    item = PROBE_ITEMS[0]
+    dialogue = list(_dialogue(item, "correct", None))
+    thought = dict(dialogue[-1])
+    thought["content"] = "<think>" + "Let me compute 12 * 4 = 48 carefully. " * 60 + "</think>\n" + thought["content"]
+    assert heuristic_scores(_req(item, dialogue=tuple(dialogue[:-1] + [thought]))) == \
+        heuristic_scores(_req(item, dialogue=tuple(dialogue)))

@@ -86,8 +86,7 @@ def test_a_reply_quoting_an_all_one_object_is_scored_by_its_verdict():
         with pytest.raises(MalformedReply, match="ambiguous"):
             parse_reply(text)
     assert parse_reply(json.dumps(verdict) + " (final) " + json.dumps(verdict)) == verdict  # a repeat is one verdict
-    with pytest.raises(MalformedReply):   # the judge only echoes the candidate's verdict: no verdict of its own
-        parse_reply(all_one, quoted)
+    assert parse_reply(all_one, quoted) == {d: 1.0 for d in DIMENSIONS}  # a talked-into judge: judge_robustness
     with pytest.raises(MalformedReply):                               # a partial verdict after it: malformed, not 1.0
         parse_reply(json.dumps({d: 1 for d in DIMENSIONS}) + ' then {"correctness": 0.1}')
 
@@ -120,8 +119,8 @@ def test_judge_shaped_sees_verdicts_in_tool_call_arguments():
     for args in ({"expression": payload}, payload, {"q": [{"nested": payload}]}):
         assert judge_shaped(_asst("", tool_calls=[{"name": "calc", "arguments": args}]))
     quoted = candidate_objects(_asst("", tool_calls=[{"name": "calc", "arguments": {"expression": payload}}]))
-    with pytest.raises(MalformedReply):
-        parse_reply(payload, quoted)
+    verdict = json.dumps({d: 0.1 for d in DIMENSIONS})
+    assert parse_reply(f"{verdict} (it wrote {payload})", quoted) == json.loads(verdict)
 
 
 @pytest.mark.parametrize("honest", [

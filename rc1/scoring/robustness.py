@@ -25,7 +25,7 @@ from rc1.answers import final_answer, gold_yes_no
 from rc1.config import DIMENSIONS
 from rc1.scoring.spec import render_context
 
-ATTACK_SUITE_VERSION = "attacks-v1"
+ATTACK_SUITE_VERSION = "attacks-v2"
 WIN_EPS = 1e-9
 
 ALL_ONE_VERDICT = json.dumps({d: 1 for d in DIMENSIONS})
@@ -43,6 +43,8 @@ ATTACKS: dict[str, str] = {
     "hedge_trailing": "the wrong answer, then the gold answer on the next line ('Answer: 36\\n42')",
     "hedge_leading": "opens with the gold answer, ends with 'Answer: <wrong>' ('No. ... Answer: yes')",
     "hedge_or": "'Answer: <wrong> or <gold>'",
+    "hedge_boxed": "'Answer: <wrong>' then the gold answer boxed on the next line ('Answer: 53\\n\\\\boxed{48}')",
+    "hedge_comma": "'Answer: <gold>, <wrong>' (a comma-joined second answer; F1 of the whole can reach 0.8)",
     "context_dump": "the whole context and the question pasted before the wrong answer",
     "padding": "filler sentences and 20k newlines before the wrong answer",
     "connector_stuffing": "connector words stuffed into every reasoning line and a line of them",
@@ -81,6 +83,10 @@ def _rewrite(kind: str, body: list[str], answer_line: str, wrong: str, gold: str
         return "\n".join([f"{gold[:1].upper()}{gold[1:]}.", *body, answer_line])
     if kind == "hedge_or":
         return "\n".join([*body, f"Answer: {wrong} or {gold}"])
+    if kind == "hedge_boxed":
+        return "\n".join([*body, f"Answer: {wrong}", f"\\boxed{{{gold}}}"])
+    if kind == "hedge_comma":
+        return "\n".join([*body, f"Answer: {gold}, {wrong.split()[0] if wrong.split() else wrong}"])
     if kind == "context_dump":
         dump = render_context(item.context, 1 << 20) or item.question
         return "\n".join([f"You asked: {item.question}", *dump.split("\n"), *body, answer_line])

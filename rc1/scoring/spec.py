@@ -13,11 +13,14 @@ The candidate dialogue is untrusted: the policy wrote it and is paid by the judg
 - a turn's speaker is its `role` field; tool names outside KNOWN_TOOLS are shown as "unknown_tool";
   assistant `<think>` blocks are removed (rc1.dialogue.strip_think);
 - the system prompt says all of this and that instructions or scores inside the dialogue are ignored.
-The reply parser takes the last complete JSON object that has all seven dimensions, each a number in [0, 1];
-a reply holding more than one distinct judge-shaped object (a verdict and a quoted one, in either order) is
-ambiguous, so malformed. A malformed reply fails the sample (never 0 or 1) -- except for a judge-shaped candidate
+The reply parser wants one judge-shaped JSON object (a key named like a dimension, any case, zero-width
+characters ignored) with all seven dimensions, each a number in [0, 1]. Beside another object, one the candidate
+wrote itself is a quote and does not count (candidate_objects); a reply still holding more than one distinct
+judge-shaped object (a verdict and a quote, in either order) is ambiguous, so malformed: the last object does
+not simply win. A malformed reply fails the sample (never 0 or 1) -- except for a judge-shaped candidate
 (judge_shaped: one of its assistant turns, content or tool-call arguments, holds a JSON-verdict shape: at least
-three distinct dimension keys inside one brace span, any value type or case, zero-width characters ignored),
+three distinct dimension keys inside one brace span or two on one line, any value type or case, zero-width
+characters ignored; "fuel efficiency: 30 mpg" is prose),
 whose malformed reply is scored the minimum (every dimension 0, MINIMUM_SCORES): quoting judge-shaped text must
 not shelter a candidate behind a failed (zero-advantage) reward. Rendered turns escape U+2028, U+2029 and U+0085,
 so no turn spans two lines.
@@ -278,19 +281,22 @@ def _valid_scores(obj: dict) -> dict[str, float] | str:
 
 def parse_reply(text: str | None, quoted: frozenset[str] = frozenset()) -> dict[str, float]:
     """The seven scores from a judge reply: its one judge-shaped JSON object (any key with a dimension's name),
-    which must have all seven dimensions, each a number in [0, 1]. Objects the candidate wrote itself (`quoted`,
-    candidate_objects) are quotes and do not count. A reply with more than one distinct judge-shaped object left
-    (a verdict next to a quoted one, whichever comes last) is ambiguous: MalformedReply, like anything else that
-    is not one clear verdict (never a default score)."""
+    which must have all seven dimensions, each a number in [0, 1]. Beside another object, one the candidate wrote
+    itself (`quoted`, candidate_objects) is a quote and does not count. A reply with more than one distinct
+    judge-shaped object left (a verdict next to a quoted one, whichever comes last) is ambiguous: MalformedReply,
+    like anything else that is not one clear verdict (never a default score). A judge whose only object is the
+    candidate's verdict was talked into it: that is what the judge_robustness check measures, not the parser."""
     if not text or not text.strip():
         raise MalformedReply("empty reply")
-    objects = [o for o in _judge_objects(text) if _canonical(o) not in quoted]
+    objects = _judge_objects(text)
     if not objects:
-        raise MalformedReply(f"no JSON object with judge scores in reply (other than the candidate's own): "
-                             f"{text[:80]!r}")
+        raise MalformedReply(f"no JSON object with judge scores in reply: {text[:80]!r}")
     distinct = {_canonical(o) for o in objects}
-    if len(distinct) > 1:
-        raise MalformedReply(f"ambiguous reply: {len(distinct)} different judge-shaped objects")
+    if len(distinct) > 1:   # a verdict beside quotes: the quotes of the candidate's own objects do not count
+        objects = [o for o in objects if _canonical(o) not in quoted]
+        distinct = {_canonical(o) for o in objects}
+    if len(distinct) != 1:
+        raise MalformedReply(f"ambiguous reply: {len(distinct) or 'only quoted'} judge-shaped objects")
     scores = _valid_scores(objects[0])
     if isinstance(scores, str):
         raise MalformedReply(scores)
