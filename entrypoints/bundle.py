@@ -17,7 +17,8 @@ from pathlib import Path
 import click
 
 from rc1.errors import Rc1Error
-from rc1.io import sha256_file, write_json
+from rc1.io import sha256_dir, sha256_file, write_json
+from rc1.tracking import code_version
 
 
 def _packages() -> dict[str, str]:
@@ -76,6 +77,15 @@ def _check_hashed_configs(pre) -> None:
         if sha256_file(path) != want:
             raise Rc1Error(f"{path} changed since preflight {pre.info.run_id} (sha256 differs): "
                            f"a bundle of today's file would not reproduce it")
+    want = tags.get("sha256.templates_dir")
+    if not want:
+        raise Rc1Error(f"preflight {pre.info.run_id} recorded no sha256 of templates/: nothing to bundle faithfully")
+    if not Path("templates").is_dir() or sha256_dir("templates") != want:
+        raise Rc1Error(f"templates/ changed since preflight {pre.info.run_id} (sha256 differs): "
+                       f"a bundle of today's templates would not reproduce its pool")
+    if tags.get("rc1.code_version") != code_version():
+        raise Rc1Error(f"rc1's code changed since preflight {pre.info.run_id} (code version "
+                       f"{tags.get('rc1.code_version')} there, {code_version()} here): check out the commit it ran")
 
 
 def run_bundle(version: str | None = None, alias: str | None = None, preflight_run_id: str | None = None,

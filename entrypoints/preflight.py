@@ -19,7 +19,7 @@ from entrypoints._common import INT, data_dir_option, optional_param, reuse_opti
 from entrypoints.checks import default_ppo_config, run_check_config, run_check_resources, run_check_weights
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
-from rc1.io import sha256_file, write_json
+from rc1.io import sha256_dir, sha256_file, write_json
 from rc1.preflight import StepResult, round_summary, step_result
 from rc1.tracking import stage_run
 from rc1.tracking.queries import child_runs
@@ -234,6 +234,8 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
             if path.exists():
                 shas[name], hashed[name] = sha256_file(path), path
                 pf.set_tags({f"sha256.{name}": shas[name], f"rc1.path.{name}": str(path)})
+        if Path("templates").is_dir():   # the pool's wording: a bundle must carry exactly these templates
+            pf.set_tags({"sha256.templates_dir": sha256_dir("templates")})
         pf.log_metrics({f"round1.{k}": v for k, v in r1["metrics"].items()})
         if r2:
             pf.log_metrics({f"round2.{k}": v for k, v in r2["metrics"].items()})

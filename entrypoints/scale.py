@@ -20,9 +20,9 @@ from rc1.errors import GateFailed, Rc1Error
 from rc1.io import sha256_file, write_json, write_jsonl
 
 
-def _pool_source(pool: str | None, mode: str) -> tuple[str, str | None]:
+def _pool_source(pool: str | None, mode: str, gates_sha: str) -> tuple[str, str | None]:
     """(pool path, data dir of its preflight): --pool as given, else the newest passing preflight's balanced pool,
-    refused when that file changed since preflight."""
+    refused when that file changed since preflight or the gates file is not the one that preflight checked."""
     from rc1.tracking.queries import newest_preflight
 
     if pool:
@@ -38,17 +38,22 @@ def _pool_source(pool: str | None, mode: str) -> tuple[str, str | None]:
         raise Rc1Error(f"preflight {pre.info.run_id}: its balanced pool {path!r} is not here; pass --pool")
     if sha256_file(path) != want:
         raise Rc1Error(f"{path} changed since preflight {pre.info.run_id} (sha256 differs): stale, rerun preflight")
+    if tags.get("sha256.gates") != gates_sha:
+        raise Rc1Error(f"the gates file is not the one preflight {pre.info.run_id} checked (sha256 differs)")
     return path, optional_param(pre.data.params.get("data_dir"))
 
 
-def _earlier_stage_problem(stage: int, earlier: int, pool_sha: str) -> str | None:
-    """Why stage `stage` may not start on account of stage `earlier` (None: it may)."""
+def _earlier_stage_problem(stage: int, earlier: int, pool_sha: str, gates_sha: str) -> str | None:
+    """Why stage `stage` may not start on account of stage `earlier` (None: it may): only a stage run on the same
+    pool under the same gates file counts."""
     from rc1.tracking.queries import _search
 
     runs = _search(f"tags.`rc1.stage` = 'scale_stage' AND params.stage = '{earlier}' "
-                   f"AND tags.`rc1.pool_sha256` = '{pool_sha}' AND attributes.status = 'FINISHED'", max_results=20)
+                   f"AND tags.`rc1.pool_sha256` = '{pool_sha}' AND tags.`rc1.gates_sha256` = '{gates_sha}' "
+                   f"AND attributes.status = 'FINISHED'", max_results=20)
     if not runs:
-        return f"stage {earlier} has no before and after reports on this pool (run `rc1 scale --stage {earlier}`)"
+        return (f"stage {earlier} has no before and after reports on this pool under these gates "
+                f"(run `rc1 scale --stage {earlier}`)")
     for run in runs:
         if run.data.tags.get("rc1.before_pass") == "true" and run.data.tags.get("rc1.after_pass") == "true":
             return None
@@ -130,22 +135,24 @@ def run_scale(stage: str = "all", pool: str | None = None, responder: str = "ref
         if not stage.isdigit() or int(stage) not in stages:
             raise Rc1Error(f"--stage {stage}: not a configured stage ({gates_path} scale.stages: {stages}) nor 'all'")
         todo = [int(stage)]
-    pool_path, data_dir = _pool_source(pool, mode)
+    gates_sha = sha256_file(gates_path)
+    pool_path, data_dir = _pool_source(pool, mode, gates_sha)
     if baseline_pool and not Path(baseline_pool).is_file():
         raise Rc1Error(f"--baseline-pool {baseline_pool}: file not found")
     pool_sha = sha256_file(pool_path)
     for earlier in earlier_stages(stages, todo[0]):
-        problem = _earlier_stage_problem(todo[0], earlier, pool_sha)
+        problem = _earlier_stage_problem(todo[0], earlier, pool_sha, gates_sha)
         if problem:
             raise Rc1Error(f"scale stage {todo[0]} refused: {problem}")
     seeds = load_pool(pool_path)
     params = {"stages": todo, "pool": pool_path, "responder": responder, "k": k, "seed": seed}
     results, failed = [], None
-    with stage_run("scale", params=params, reuse=False, tags={"rc1.pool_sha256": pool_sha}) as parent:
+    run_tags = {"rc1.pool_sha256": pool_sha, "rc1.gates_sha256": gates_sha}
+    with stage_run("scale", params=params, reuse=False, tags=run_tags) as parent:
         for n in todo:
             try:
                 with stage_run("scale_stage", params={**params, "stage": n}, reuse=False, run_name=f"scale {n}",
-                               tags={"rc1.pool_sha256": pool_sha}) as st, tempfile.TemporaryDirectory() as d:
+                               tags=run_tags) as st, tempfile.TemporaryDirectory() as d:
                     click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] scale stage {n}: before report, "
                                f"generation ({responder}), after report", err=True)
                     checks = _run_stage(st, n, seeds, gates=gates, data_dir=data_dir,

@@ -67,6 +67,12 @@ def test_bundle_reproduces_the_preflight_pool(tmp_path, monkeypatch, clean_env, 
     assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(tmp_path / "stale")]) == 2
     err = capsys.readouterr().err
     assert "changed since preflight" in err and "Traceback" not in err and not (tmp_path / "stale").exists()
+    # so have the templates (they word the pool): refused too
+    gates.write_text(gates.read_text()[:-1])
+    math = orig / "templates" / "pack_v2" / "math.json"
+    math.write_text(math.read_text() + "\n")
+    assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(tmp_path / "stale")]) == 2
+    assert "templates/ changed since preflight" in capsys.readouterr().err
 
     # elsewhere, from the bundle alone: the same command gives the same pool
     again = tmp_path / "again"

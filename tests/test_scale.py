@@ -78,6 +78,12 @@ def test_a_stage_waits_for_the_earlier_one_then_runs(ws, capsys):
     assert report["after"]["metrics"]["n"] == 150 and set(report["before"]["difficulty_shares"]) <= {
         "hotpotqa", "strategyqa", "gsm8k"}
 
+    # a stage passed under other gates does not count: passing 150 under lenient gates opens nothing under these
+    other = _gates(ws, "gates_other.yaml", **{"scale.judge_failed_max": 0.5})
+    capsys.readouterr()
+    assert run_cli([*args, "--stage", "300", "--gates", other]) == 2
+    assert "stage 150 has no before and after reports on this pool under these gates" in capsys.readouterr().err
+
     assert run_cli([*args, "--stage", "300"]) == 0, capsys.readouterr().err
     assert _stage_runs(300)[0].data.tags["rc1.passed"] == "true"
 
