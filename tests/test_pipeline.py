@@ -23,7 +23,7 @@ from mlflow_server import mlflow_server
 from rc1_cli import run_cli
 
 REPO = Path(__file__).parents[1]
-POOL_N = "1500"
+POOL_N = "2000"   # its 5% held-out split by source item holds >= evaluate.min_heldout_items (50)
 
 
 def _project(root: Path) -> Path:

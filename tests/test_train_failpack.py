@@ -20,16 +20,21 @@ def test_crash_in_training_is_fatal_with_an_error_report_then_failpack(tmp_path,
                  "RC1_CACHE_DIR": str(tmp_path / "cache"), "OMP_NUM_THREADS": "1"}.items():
         monkeypatch.setenv(k, v)
     shutil.copytree(REPO / "configs", "configs")
-    seed = {"id": "gsm8k:1", "task": "gsm8k", "source_id": "1", "template_id": "t", "role": "r", "style": "s",
-            "dialogue": [{"role": "user", "content": "What is 2+2?"}], "needs_clarification": False,
-            "hidden_info": None, "tools": [], "expected_tool_calls": [], "answer": "4",
-            "context": 5}                        # not a list of paragraphs: the environment breaks mid-training
-    Path("pool.jsonl").write_text(json.dumps(seed) + "\n")
+    # a valid pool (train validates it like preflight does); the crash comes from the file system mid-training:
+    # the first checkpoint's directory name is taken by a regular file
+    seeds = [{"id": f"gsm8k:{i}", "task": "gsm8k", "source_id": str(i), "template_id": "t", "role": "r", "style": "s",
+              "dialogue": [{"role": "user", "content": f"What is {i}+2?"}], "needs_clarification": False,
+              "hidden_info": None, "tools": [], "expected_tool_calls": [], "answer": str(i + 2), "context": []}
+             for i in range(40)]
+    Path("pool.jsonl").write_text("".join(json.dumps(s) + "\n" for s in seeds))
+    Path("out/train/crash").mkdir(parents=True)
+    Path("out/train/crash/step_00002").write_text("not a checkpoint directory")
     with pytest.raises(SystemExit) as e:
-        main(["train", "--config", "configs/ppo_dev.yaml", "--pool", "pool.jsonl", "--max-steps", "2"])
+        main(["train", "--config", "configs/ppo_dev.yaml", "--pool", "pool.jsonl", "--max-steps", "2",
+              "--out-dir", "out/train/crash"])
     assert e.value.code == 1
     err = capsys.readouterr().err
-    assert "FATAL: TypeError" in err
+    assert "FATAL: " in err
     reports = list(Path("reports").glob("ERROR_*.json"))
     assert len(reports) == 1
     report = json.loads(reports[0].read_text())

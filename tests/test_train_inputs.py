@@ -28,7 +28,9 @@ def ws(tmp_path, monkeypatch):
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
     monkeypatch.setenv("RUN_MODE", "dev")
     shutil.copytree(ROOT / "configs", tmp_path / "configs")
-    (tmp_path / "pool.jsonl").write_text(json.dumps(SEED) + "\n")
+    # enough seeds for a held-out slice (training refuses a pool without one), all valid
+    (tmp_path / "pool.jsonl").write_text("".join(json.dumps({**SEED, "id": f"hotpotqa:{i}", "source_id": str(i)}) + "\n"
+                                                 for i in range(40)))
     return tmp_path
 
 
