@@ -44,10 +44,12 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
     shas = {n: sha256_file(p) for n, p in FILES.items()}
     with stage_run("preflight", params={}, reuse=False, tags={"rc1.mode": pre_mode or mode}) as pf:
         pf.set_tags({"rc1.round1_pass": "true", "rc1.round2_pass": "true", "rc1.waived": "shadow_run",
-                     **{f"sha256.{n}": v for n, v in shas.items()}, "sha256.shadow": "0" * 64})
+                     **{f"sha256.{n}": v for n, v in shas.items()}, "sha256.shadow": "0" * 64,
+                     **{f"rc1.data_source.{t}": "local" for t in ("hotpotqa", "strategyqa", "gsm8k")}})
         pf.log_metrics({"round2_pass": 1.0, "round2.validate_pool.passed": 1.0, "round2.validate_pool.leak_count": 0,
                         "round2.validate_pool.distinct_2": 0.7, "round2.validate_pool.dup_rate": 0.0,
                         "round2.shadow_run.spearman": 0.9, "round2.shadow_run.top10_overlap": 0.8,
+                        "round2.shadow_run.top10pct_overlap": 0.8,
                         "round2.shadow_run.corr_improve_pct": 20.0})
     adapter = root / "adapter"
     adapter.mkdir(exist_ok=True)
