@@ -3,21 +3,18 @@ trust chain holds in the tracking server.
 
 version -> train run (finished, launched by a gate) -> gate run -> preflight run (round 2 passed, same mode, the
 files the train run used) -> the version's newest finished evaluate run (passed, on at least
-evaluate.min_shadow_items / min_heldout_items items, under a gates file whose sha256 equals the current
-configs/gates.yaml). The chain is printed as a short table; any broken link: exit 2 naming it (rc1/chain.py).
+evaluate.min_shadow_items / min_heldout_items items, under the gates file the preflight hashed). The thresholds
+come from that gates file, downloaded from the tracking server and checked against the preflight's sha256.gates;
+a local configs/gates.yaml is never read. The chain is printed as a short table; any broken link: exit 2 naming
+it (rc1/chain.py).
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import click
 
 from rc1.errors import GateFailed, Rc1Error
 from rc1.tracking import setup_tracking, stage_run
-
-GATES_FILE = Path("configs/gates.yaml")
-
 
 def _view(run):
     from rc1.chain import RunView
@@ -27,26 +24,48 @@ def _view(run):
     return RunView(run.info.run_id, run.info.status, dict(run.data.tags), dict(run.data.metrics))
 
 
-def verify_chain(mv, gates_file: Path = GATES_FILE):
+def preflight_gates(pre_run, mode: str):
+    """(the thresholds, their sha256) of the gates file the preflight hashed, downloaded from the tracking server
+    and checked against its sha256.gates tag; (None, problem) when that file cannot be had. A local
+    configs/gates.yaml is never read: copying a lenient file into the promoter's checkout changes nothing."""
+    import tempfile
+
+    from rc1.config import load_gates
+    from rc1.tracking.queries import fetch_verified
+
+    if pre_run is None:
+        return None, "not found in the tracking server"
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            path = fetch_verified(pre_run, "gates", d)
+            return load_gates(path).for_mode(mode), pre_run.data.tags["sha256.gates"]
+        except Rc1Error as e:
+            return None, f"its gates file cannot be verified ({e})"
+
+
+def verify_chain(mv):
     """(links, the alias the version may get) for a registered version, read from the tracking server."""
     from rc1 import chain
-    from rc1.config import load_gates
-    from rc1.io import sha256_file
     from rc1.tracking.queries import find_run
     from rc1.tracking.registry import evaluation_of
 
-    if not gates_file.is_file():
-        raise Rc1Error(f"{gates_file}: file not found; promote compares the evaluate run's gates with this file")
     train = _view(find_run(mv.run_id))
     links = [chain.train_link(train)]
     mode = train.tags.get("rc1.mode") if train else None
     if train is not None:
-        gates = load_gates(gates_file).for_mode(mode or "prod")
+        pre_run = find_run(train.tags.get("rc1.preflight_run_id"))
+        gates, gates_sha = preflight_gates(pre_run, mode or "prod")
         evaluation = evaluation_of(mv.version)
-        links += [chain.gate_link(_view(find_run(train.tags.get("rc1.gate_run_id"))), train),
-                  chain.preflight_link(_view(find_run(train.tags.get("rc1.preflight_run_id"))), train, gates),
-                  chain.evaluate_link(_view(evaluation and find_run(evaluation.run_id)), train, gates,
-                                      sha256_file(gates_file))]
+        ev = _view(evaluation and find_run(evaluation.run_id))
+        links.append(chain.gate_link(_view(find_run(train.tags.get("rc1.gate_run_id"))), train))
+        if gates is None:
+            pre_id = pre_run.info.run_id if pre_run else train.tags.get("rc1.preflight_run_id")
+            links += [chain.Link("preflight", pre_id, "-", [gates_sha]),
+                      chain.Link("evaluate", ev.run_id if ev else None, "-",
+                                 ["not checked: the preflight's gates file is unavailable"])]
+        else:
+            links += [chain.preflight_link(_view(pre_run), train, gates),
+                      chain.evaluate_link(ev, train, gates, gates_sha)]
     return links, chain.target_alias(mode)
 
 

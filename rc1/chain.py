@@ -2,7 +2,7 @@
 
 version -> train run (finished, launched by a gate) -> gate run -> preflight run (round 2 passed, same mode,
 the very files the train run used) -> evaluate run (finished, passed, on enough items of both splits, under a
-gates file whose sha256 equals the current configs/gates.yaml). The queries live in entrypoints/promote.py.
+gates file whose sha256 equals the preflight's sha256.gates, the file the thresholds come from). The queries live in entrypoints/promote.py.
 """
 
 from __future__ import annotations
@@ -101,6 +101,7 @@ def preflight_link(pre: RunView | None, train: RunView, gates: Gates) -> Link:
 
 
 def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str) -> Link:
+    """`gates` are the thresholds of the preflight's own gates file and `gates_sha` its sha256.gates."""
     if ev is None:
         return Link("evaluate", None, "-", ["no finished evaluate run of this version"])
     problems = _run_problems(ev, "evaluate")
@@ -116,7 +117,9 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
     if n_held < g.min_heldout_items:
         problems.append(f"saw {n_held} held-out items < evaluate.min_heldout_items={g.min_heldout_items}")
     if ev.tags.get("input_sha256.gates") != gates_sha:
-        problems.append("applied a gates file other than the current configs/gates.yaml (sha256 differs)")
+        problems.append("applied a gates file other than the one its preflight hashed (sha256 differs)")
+    if train.tags.get("input_sha256.gates") != gates_sha:
+        problems.append("the version was trained under a gates file other than the one its preflight hashed")
     if ev.tags.get("rc1.passed") != "true":
         problems.append("failed the RC1 gates")
     evidence = f"{ev.status}, {n_shadow} shadow + {n_held} held-out items, passed={ev.tags.get('rc1.passed')}"

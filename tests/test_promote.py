@@ -51,6 +51,7 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
                         "round2.shadow_run.spearman": 0.9, "round2.shadow_run.top10_overlap": 0.8,
                         "round2.shadow_run.top10pct_overlap": 0.8,
                         "round2.shadow_run.corr_improve_pct": 20.0})
+        pf.log_named_artifact("gates", FILES["gates"])   # promote takes its thresholds from this file
     adapter = root / "adapter"
     adapter.mkdir(exist_ok=True)
     (adapter / "adapter_config.json").write_text("{}")
@@ -107,7 +108,7 @@ def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
     ({"evaluate": False}, "evaluate", "no finished evaluate run"),
     ({"eval_items": (6, 0)}, "evaluate", "saw 6 shadow-set items < evaluate.min_shadow_items=245"),
     ({"eval_items": (245, 3)}, "evaluate", "saw 3 held-out items < evaluate.min_heldout_items=50"),
-    ({"eval_gates": "lenient.yaml"}, "evaluate", "applied a gates file other than the current configs/gates.yaml"),
+    ({"eval_gates": "lenient.yaml"}, "evaluate", "applied a gates file other than the one its preflight hashed"),
     ({"eval_passed": False}, "evaluate", "failed the RC1 gates"),
 ])
 def test_a_broken_link_is_named_and_refused(store, capsys, breaks, link, says):
@@ -135,3 +136,41 @@ def test_refuses_unknown_versions_and_needs_one_selector(store, capsys):
     assert run_cli(["promote", "--alias", "nope"]) == 2
     assert run_cli(["promote"]) == 2
     assert "exactly one" in capsys.readouterr().err
+
+
+def _lenient(path: Path) -> None:
+    import yaml
+
+    g = yaml.safe_load((REPO / "configs/gates.yaml").read_text())
+    g["evaluate"].update(min_shadow_items=1, min_heldout_items=1)
+    path.write_text(yaml.safe_dump(g))
+
+
+def test_a_lenient_local_gates_file_changes_nothing(store, capsys):
+    """The thresholds are the preflight's gates file (from the store), not ./configs/gates.yaml of the promoter."""
+    _lenient(store / "really_lenient.yaml")
+    version = chain(store, eval_items=(6, 1), eval_gates="really_lenient.yaml")
+    shipped = (store / "configs/gates.yaml").read_text()
+    try:
+        shutil.copy(store / "really_lenient.yaml", store / "configs/gates.yaml")
+        assert run_cli(["promote", "--version", version]) == 2
+    finally:
+        (store / "configs/gates.yaml").write_text(shipped)
+    err = capsys.readouterr().err
+    assert "saw 6 shadow-set items < evaluate.min_shadow_items=245" in err, err
+    assert "applied a gates file other than the one its preflight hashed" in err
+    assert "RC1-dev" not in aliases() or aliases()["RC1-dev"] != version
+
+
+def test_a_tampered_preflight_gates_file_is_a_broken_preflight_link(store, capsys):
+    from urllib.parse import urlparse
+
+    version = chain(store)
+    train = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", version).run_id)
+    pre = MlflowClient().get_run(train.data.tags["rc1.preflight_run_id"])
+    stored = Path(urlparse(pre.info.artifact_uri).path) / pre.data.tags["rc1.artifact.gates"]
+    _lenient(stored)                            # the preflight's gates file altered in the store
+    assert run_cli(["promote", "--version", version]) == 2
+    err = capsys.readouterr().err
+    assert "broken link preflight run" in err and "does not match its sha256 tag" in err, err
+    assert "Traceback" not in err
