@@ -85,15 +85,15 @@ def _train_file(train_run, name: str, param: str, workdir: Path) -> Path | None:
 def version_weights(mv, workdir: Path) -> tuple[str, Path, str, dict]:
     """(base model name or dir, adapter dir, tokenizer source, rc1_base info) of a registered version, downloaded
     under `workdir`. The one place that knows how a version stores its weights (evaluate and export-gguf use it)."""
-    from rc1.io import sha256_dir
     from rc1.tracking.policy_model import policy_parts
     from rc1.tracking.registry import download_version
 
-    adapter, tok_dir, rc1_dir = policy_parts(download_version(mv, workdir / "policy"))
+    model_dir, model_sha = download_version(mv, workdir / "policy")   # checked against the train run's tag
+    adapter, tok_dir, rc1_dir = policy_parts(model_dir)
     info = read_json(rc1_dir / "rc1_base.json") if (rc1_dir / "rc1_base.json").is_file() else {}
     if info.get("tiny"):
-        base_dir = download_version(mv, workdir / "base_dl", artifact_path="base")
-        if info.get("base_sha256") and sha256_dir(base_dir) != info["base_sha256"]:
+        base_dir, base_sha = download_version(mv, workdir / "base_dl", artifact_path="base")
+        if info.get("base_sha256") and base_sha != info["base_sha256"]:
             raise Rc1Error(f"version {mv.version}: the logged base model does not match its sha256")
         base_name = str(base_dir)
     else:
@@ -101,7 +101,7 @@ def version_weights(mv, workdir: Path) -> tuple[str, Path, str, dict]:
         if not base_name:
             raise Rc1Error(f"version {mv.version}: no base model recorded (rc1_base.json / tag rc1.base_model)")
     tok_src = str(tok_dir) if tok_dir is not None else base_name
-    return base_name, adapter, tok_src, {**info, "base_resolved": base_name}
+    return base_name, adapter, tok_src, {**info, "base_resolved": base_name, "model_sha256": model_sha}
 
 
 def _load_policy_and_base(mv, workdir: Path):
@@ -235,7 +235,10 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
                     policy, base, tok, info = _load_policy_and_base(mv, Path(d))
                     policy_be = TransformersBackend(policy, tok, new_tokens, batch)
                     base_be = TransformersBackend(base, tok, new_tokens, batch)
-                st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items)})
+                # input_sha256.model: the weights evaluated, verified against the train run's sha256 tag; promote
+                # requires it to equal that tag
+                st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items),
+                             "input_sha256.model": info["model_sha256"]})
                 policy_rows = run_items(policy_be, items, turns, progress, desc="evaluate policy")
                 base_rows = run_items(base_be, items, turns, progress, desc="evaluate base")
                 report = build_report(policy_rows, base_rows, gates.evaluate)

@@ -11,6 +11,8 @@ it (rc1/chain.py).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from rc1.errors import GateFailed, Rc1Error
@@ -46,8 +48,10 @@ def preflight_gates(pre_run, mode: str):
 def verify_chain(mv):
     """(links, the alias the version may get) for a registered version, read from the tracking server."""
     from rc1 import chain
+    from rc1.config import load_gates
+    from rc1.io import sha256_file
     from rc1.tracking.queries import find_run
-    from rc1.tracking.registry import evaluation_of
+    from rc1.tracking.registry import evaluation_of, model_artifact
 
     train = _view(find_run(mv.run_id))
     links = [chain.train_link(train)]
@@ -58,14 +62,19 @@ def verify_chain(mv):
         evaluation = evaluation_of(mv.version)
         ev = _view(evaluation and find_run(evaluation.run_id))
         links.append(chain.gate_link(_view(find_run(train.tags.get("rc1.gate_run_id"))), train))
-        if gates is None:
-            pre_id = pre_run.info.run_id if pre_run else train.tags.get("rc1.preflight_run_id")
-            links += [chain.Link("preflight", pre_id, "-", [gates_sha]),
-                      chain.Link("evaluate", ev.run_id if ev else None, "-",
-                                 ["not checked: the preflight's gates file is unavailable"])]
-        else:
+        artifact = model_artifact(mv)
+        if gates is not None:
             links += [chain.preflight_link(_view(pre_run), train, gates),
-                      chain.evaluate_link(ev, train, gates, gates_sha)]
+                      chain.evaluate_link(ev, train, gates, gates_sha, artifact)]
+        else:
+            pre_id = pre_run.info.run_id if pre_run else train.tags.get("rc1.preflight_run_id")
+            links.append(chain.Link("preflight", pre_id, "-", [gates_sha]))
+            # the chain is refused already; the local gates file only adds what else is wrong (it never passes one)
+            local = Path("configs/gates.yaml")
+            links.append(chain.evaluate_link(ev, train, load_gates(local).for_mode(mode or "prod"), sha256_file(local),
+                                             artifact, "the current configs/gates.yaml") if local.is_file() else
+                         chain.Link("evaluate", ev.run_id if ev else None, "-",
+                                    ["not checked: the preflight's gates file is unavailable"]))
     return links, chain.target_alias(mode)
 
 

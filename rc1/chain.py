@@ -100,8 +100,11 @@ def preflight_link(pre: RunView | None, train: RunView, gates: Gates) -> Link:
     return Link("preflight", pre.run_id if pre else train.tags.get("rc1.preflight_run_id"), evidence, problems)
 
 
-def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str) -> Link:
-    """`gates` are the thresholds of the preflight's own gates file and `gates_sha` its sha256.gates."""
+def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str, model_artifact: str = "model",
+                  gates_from: str = "the one its preflight hashed") -> Link:
+    """`gates` are the thresholds of the preflight's own gates file and `gates_sha` its sha256.gates (`gates_from`
+    names that file in the problems). The evaluated weights (input_sha256.model) must be the train run's
+    `model_artifact`, by its sha256 tag."""
     if ev is None:
         return Link("evaluate", None, "-", ["no finished evaluate run of this version"])
     problems = _run_problems(ev, "evaluate")
@@ -117,9 +120,13 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
     if n_held < g.min_heldout_items:
         problems.append(f"saw {n_held} held-out items < evaluate.min_heldout_items={g.min_heldout_items}")
     if ev.tags.get("input_sha256.gates") != gates_sha:
-        problems.append("applied a gates file other than the one its preflight hashed (sha256 differs)")
+        problems.append(f"applied a gates file other than {gates_from} (sha256 differs)")
     if train.tags.get("input_sha256.gates") != gates_sha:
-        problems.append("the version was trained under a gates file other than the one its preflight hashed")
+        problems.append(f"the version was trained under a gates file other than {gates_from}")
+    want_model = train.tags.get(f"sha256.{model_artifact}")
+    if not want_model or ev.tags.get("input_sha256.model") != want_model:
+        problems.append(f"evaluated weights other than the train run's {model_artifact} (input_sha256.model differs "
+                        f"from its sha256.{model_artifact})")
     if ev.tags.get("rc1.passed") != "true":
         problems.append("failed the RC1 gates")
     evidence = f"{ev.status}, {n_shadow} shadow + {n_held} held-out items, passed={ev.tags.get('rc1.passed')}"

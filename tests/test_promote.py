@@ -39,7 +39,7 @@ def store(tmp_path_factory):
 
 
 def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, eval_items=(245, 60),
-          eval_gates="configs/gates.yaml", eval_passed=True, evaluate=True) -> str:
+          eval_gates="configs/gates.yaml", eval_passed=True, evaluate=True, eval_model=None) -> str:
     """Evidence runs for one version, as the real stages record them; the arguments break one link each."""
     shas = {n: sha256_file(p) for n, p in FILES.items()}
     with stage_run("preflight", params={}, reuse=False, tags={"rc1.mode": pre_mode or mode}) as pf:
@@ -70,8 +70,10 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
     else:
         version = train(None)
     if evaluate:
+        train_run = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", version).run_id)
         tags = {"rc1.model_version": version, "rc1.registered_model": "rc1-policy",
-                "rc1.train_run_id": MlflowClient().get_model_version("rc1-policy", version).run_id, "rc1.mode": mode}
+                "rc1.train_run_id": train_run.info.run_id, "rc1.mode": mode,
+                "input_sha256.model": eval_model or train_run.data.tags["sha256.adapter"]}
         with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, inputs={"gates": eval_gates},
                                                          reuse=False, tags=tags) as ev:
             ev.log_metrics({"rc1.eval_items.shadow": eval_items[0], "rc1.eval_items.heldout": eval_items[1]})
@@ -110,6 +112,7 @@ def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
     ({"eval_items": (245, 3)}, "evaluate", "saw 3 held-out items < evaluate.min_heldout_items=50"),
     ({"eval_gates": "lenient.yaml"}, "evaluate", "applied a gates file other than the one its preflight hashed"),
     ({"eval_passed": False}, "evaluate", "failed the RC1 gates"),
+    ({"eval_model": "0" * 64}, "evaluate", "evaluated weights other than the train run's adapter"),
 ])
 def test_a_broken_link_is_named_and_refused(store, capsys, breaks, link, says):
     before = dict(aliases()) if MlflowClient().search_registered_models() else {}

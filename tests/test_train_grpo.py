@@ -203,6 +203,8 @@ def test_evaluate_then_promote_refuses_what_the_chain_does_not_hold(ws, capsys):
     run = MlflowClient().get_run(passed["run_id"])
     assert run.data.tags["rc1.model_version"] == ungated and "sha256.evaluate_report.json" in run.data.tags
     assert run.data.metrics["rc1.eval_items.shadow"] == 6 and run.data.tags["input_sha256.gates"] == sha256_file(lenient)
+    train = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", ungated).run_id)
+    assert run.data.tags["input_sha256.model"] == train.data.tags["sha256.model"]   # the weights it evaluated
     capsys.readouterr()
     assert run_cli(["promote", "--version", ungated]) == 2
     err = capsys.readouterr().err
@@ -253,3 +255,23 @@ def test_evaluate_logs_the_rc1_report_and_chromium_renders_it(ws, tmp_path):
     assert re.search(r'id="verdict"[^>]*>(PASS|FAIL)<', dom)
     loaded, total = map(int, re.search(r'data-plots="(\d+)/(\d+)"', dom).groups())
     assert loaded == total >= 3                       # policy/base plots and the training curve of the seed
+
+
+def test_evaluate_refuses_weights_altered_in_the_store(ws, capsys):
+    """The version's model directory is checked against the train run's sha256.model tag before it loads."""
+    from urllib.parse import urlparse
+
+    mv = MlflowClient().get_model_version("rc1-policy", ws["first"]["model_version"])
+    stored = Path(urlparse(mv.source).path)
+    victim = next(p for p in sorted(stored.rglob("*.json")) if p.is_file())
+    original = victim.read_bytes()
+    pool = {r["id"]: r for r in iter_jsonl("pool.jsonl")}
+    Path("shadow_tamper.jsonl").write_text(json.dumps(pool["gsm8k:0"]) + "\n")
+    try:
+        victim.write_bytes(original + b" ")
+        capsys.readouterr()
+        assert run_cli(["evaluate", "--version", mv.version, "--shadow", "shadow_tamper.jsonl", "--heldout", "none"]) == 2
+    finally:
+        victim.write_bytes(original)
+    err = capsys.readouterr().err
+    assert "does not match its sha256.model tag" in err and "Traceback" not in err, err

@@ -117,12 +117,28 @@ def set_version_tags(version: str | int, tags: dict[str, Any], name: str = MODEL
         client.set_model_version_tag(name, str(version), k, str(v))
 
 
-def download_version(mv: ModelVersion, dst: str | Path, artifact_path: str | None = None) -> Path:
-    """Download the version's model directory (or another artifact of its run) into `dst`."""
+def model_artifact(mv: ModelVersion) -> str:
+    """The name of the train run's artifact the version is (its source's last path part: model, or adapter)."""
+    return mv.source.rstrip("/").rsplit("/", 1)[-1]
+
+
+def download_version(mv: ModelVersion, dst: str | Path, artifact_path: str | None = None) -> tuple[Path, str]:
+    """Download the version's model directory (or another directory its run logged) into `dst` and check it against
+    the train run's `sha256.<artifact>` tag (StageRun.log_artifact); (local dir, its sha256). Weights altered in the
+    store, or a run that recorded no digest for them: Rc1Error (exit 2) before anything loads them."""
+    from rc1.io import sha256_dir
+
     dst = Path(dst)
     dst.mkdir(parents=True, exist_ok=True)
-    path = artifact_path or mv.source.rstrip("/").rsplit("/", 1)[-1]
-    return Path(_client().download_artifacts(mv.run_id, path, str(dst)))
+    path = artifact_path or model_artifact(mv)
+    client = _client()
+    want = client.get_run(mv.run_id).data.tags.get(f"sha256.{path}")
+    local = Path(client.download_artifacts(mv.run_id, path, str(dst)))
+    got = sha256_dir(local) if local.is_dir() else None
+    if not want or got != want:
+        raise Rc1Error(f"{MODEL_NAME} version {mv.version}: artifact {path} of train run {mv.run_id} does not match "
+                       f"its sha256.{path} tag (altered in the store?); refusing to load it")
+    return local, got
 
 
 @dataclass
