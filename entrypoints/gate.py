@@ -27,6 +27,7 @@ from rc1.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problem
                       round_problems, trial_problem)
 from rc1.tracking import default_tracking_uri, stage_run, setup_tracking
 from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
+from rc1.tracking.registry import BEST, TRIAL_BEST
 
 GATES_FILE = "configs/gates.yaml"
 
@@ -160,14 +161,16 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         if evaluate:
             # the RC1 verdict is recorded on the evaluate run and decides `promote`; the gate itself
             # succeeded once training ran, so a failing verdict is reported, not raised
-            ev = run_evaluate(alias="best", shadow=shadow, parent_tags=link, raise_on_fail=False,
+            # a trial gate's versions register under `trial-best` (rc1.tracking.registry), never `best`
+            ev = run_evaluate(alias=TRIAL_BEST if trial else BEST, shadow=shadow, parent_tags=link, raise_on_fail=False,
                               gates_path=str(files["gates"]))
             result["evaluate"] = ev
             g.set_tags({"rc1.evaluated_version": ev.get("version"), "rc1.rc1_verdict": "pass" if ev.get("passed") else "fail"})
             click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] evaluate: version {ev.get('version')} "
                        f"{'meets' if ev.get('passed') else 'does not meet'} the RC1 gates "
-                       f"(`rc1 promote --alias best` {'may set' if ev.get('passed') else 'will refuse'} "
-                       f"{target_alias(mode)})", err=True)
+                       + ("(a trial version: alias trial-best, never promoted)" if trial else
+                          f"(`rc1 promote --alias best` {'may set' if ev.get('passed') else 'will refuse'} "
+                          f"{target_alias(mode)})"), err=True)
     return result
 
 

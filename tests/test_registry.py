@@ -50,3 +50,15 @@ def test_unknown_version_or_alias_is_a_clear_error(store):
         resolve_version(alias="RC1")
     with pytest.raises(Rc1Error, match="exactly one"):
         resolve_version(version=1, alias="best")
+
+
+def test_a_trial_gates_version_takes_trial_best_never_best(store):
+    with stage_run("gate", params={}, reuse=False, tags={"rc1.gate_kind": "full"}) as full:
+        pass
+    with stage_run("gate", params={}, reuse=False, tags={"rc1.gate_kind": "trial"}) as trial:
+        pass
+    v1 = register_adapter(run_with_adapter(store, "full"), score=0.1, gate_run_id=full.run_id)
+    v2 = register_adapter(run_with_adapter(store, "trial"), score=0.9, gate_run_id=trial.run_id)
+    assert str(alias_version("best").version) == v1              # unchanged by the trial gate's version
+    assert str(alias_version("trial-best").version) == v2
+    assert resolve_version(version=v2).tags["rc1.gate_kind"] == "trial"

@@ -68,6 +68,9 @@ def test_full_training_waits_for_a_passing_trial(project, capsys):
         assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
         err = capsys.readouterr().err
         assert f"the newest trial, gate run {trial.info.run_id}, did not pass its evaluation" in err
-    # a trial version proves the trial; it is never promoted
-    assert run_cli(["promote", "--alias", "best"]) == 2
+    # a trial version proves the trial: it takes `trial-best`, never `best`, and is never promoted
+    assert run_cli(["promote", "--alias", "trial-best"]) == 2
     assert "is a trial gate" in capsys.readouterr().err
+    if verdict != "pass":   # no full gate ran: nothing holds `best`
+        assert run_cli(["promote", "--alias", "best"]) == 2
+        assert "has no alias 'best'" in capsys.readouterr().err

@@ -6,7 +6,8 @@
   through `mlflow server`; `mlflow.transformers.load_model("models:/rc1-policy@best")` loads it.
   Alias `best` moves to a version trained inside a gate run (gate_run_id given) when no `best` exists, when `best`
   belongs to another gate run, or when its reward beats the reward of the current `best` (so `best` is the best
-  of the current gate's seeds). A version no gate launched never takes `best`.
+  of the current gate's seeds). A version no gate launched never takes `best`; a trial gate's version
+  (rc1.gate_kind=trial on its gate run) takes `trial-best` by the same rule instead, never `best`.
 - `resolve_version(version=N | alias=...)` for `--version` / `--alias`.
 - `evaluation_of(version)`: the newest FINISHED evaluate run of that version (found by search_runs) with its
   verdict and failing checks; `promote` (entrypoints/promote.py, rc1/chain.py) sets alias `RC1` (`RC1-dev` for a
@@ -30,6 +31,7 @@ from rc1.errors import Rc1Error
 
 MODEL_NAME = "rc1-policy"
 BEST = "best"
+TRIAL_BEST = "trial-best"   # where a trial gate's versions go: `best` only ever holds a full gate's version
 
 
 def _client() -> MlflowClient:
@@ -67,12 +69,29 @@ def register_adapter(run_id: str, artifact_path: str = "adapter", *, tags: dict[
         all_tags["rc1.best_reward"] = repr(float(score))
     if gate_run_id:
         all_tags["rc1.gate_run_id"] = gate_run_id
+    kind = _gate_kind(client, run, gate_run_id)
+    if kind:
+        all_tags["rc1.gate_kind"] = kind
+    if alias == BEST and kind == "trial":
+        alias = TRIAL_BEST
     mv = client.create_model_version(name, source=source, run_id=run_id, tags=all_tags,
                                      description=f"best checkpoint of run {run_id}")
     current = alias_version(alias, name)
     if _takes_alias(current, score, gate_run_id):
         client.set_registered_model_alias(name, alias, mv.version)
     return str(mv.version)
+
+
+def _gate_kind(client: MlflowClient, train_run, gate_run_id: str | None) -> str | None:
+    """rc1.gate_kind (full | trial) of the gate run that launched the training, else of the train run's tags."""
+    if gate_run_id:
+        try:
+            kind = client.get_run(gate_run_id).data.tags.get("rc1.gate_kind")
+            if kind:
+                return kind
+        except MlflowException:
+            pass
+    return train_run.data.tags.get("rc1.gate_kind")
 
 
 def _takes_alias(current: ModelVersion | None, score: float | None, gate_run_id: str | None) -> bool:
