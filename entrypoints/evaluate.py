@@ -17,7 +17,7 @@ import click
 from entrypoints._common import INT, gates_option, quiet_trl_deprecations
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
-from rc1.io import iter_jsonl, read_json, write_json, write_jsonl
+from rc1.io import iter_jsonl, read_json, sha256_file, write_json, write_jsonl
 from rc1.tracking import run_mode, setup_tracking, stage_run
 
 BACKENDS = ("transformers", "llamacpp")
@@ -192,9 +192,11 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
     gates = load_gates(gates_path).for_mode(mode)
 
     items: list = []
+    digests: dict[str, str] = {}   # input_sha256.<split>: promote requires the preflight's shadow set, the train run's split
     shadow = shadow if shadow not in ("", "auto", None) else _default_shadow(train_run, mode, fetched)
     if shadow and shadow != "none":
         items += _as_items(_load_records(shadow), "shadow", n)
+        digests["shadow"] = sha256_file(shadow)
     if heldout and heldout != "none":
         if heldout == "pool":
             logged = train_run.data.tags.get("rc1.artifact.heldout")
@@ -207,8 +209,11 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
             held = (list(iter_jsonl(path)) if logged
                     else split_heldout(load_pool(path), ppo.sampling.heldout_frac)[1])
             items += _as_items(held, "heldout", n) if held else []
+            if logged:
+                digests["heldout"] = sha256_file(path)
         else:
             items += _as_items(_load_records(heldout), "heldout", n)
+            digests["heldout"] = sha256_file(heldout)
     if not items:
         raise Rc1Error("nothing to evaluate: no shadow set (--shadow) and an empty held-out split (--heldout)")
     per_split = {split: sum(1 for s, _, _ in items if s == split) for split in ("shadow", "heldout")}
@@ -216,7 +221,8 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
     params = {"version": mv.version, "alias": alias, "shadow": shadow, "heldout": heldout, "n": n,
               "config": str(config_path), "n_items": len(items), "backend": backend}
     tags = {**(parent_tags or {}), "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,
-            "rc1.train_run_id": mv.run_id, "rc1.backend": backend}
+            "rc1.train_run_id": mv.run_id, "rc1.backend": backend,
+            **{f"input_sha256.{k}": v for k, v in digests.items()}}
     result: dict = {"version": mv.version}
     try:
         # input_sha256.gates: promote accepts this run only under the gates file it applied

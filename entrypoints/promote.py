@@ -65,7 +65,8 @@ def verify_chain(mv):
         artifact = model_artifact(mv)
         if gates is not None:
             links += [chain.preflight_link(_view(pre_run), train, gates),
-                      chain.evaluate_link(ev, train, gates, gates_sha, artifact)]
+                      chain.evaluate_link(ev, train, gates, gates_sha, artifact,
+                                          shadow_sha=chain.logged_sha(pre_run.data.tags, "shadow"))]
         else:
             pre_id = pre_run.info.run_id if pre_run else train.tags.get("rc1.preflight_run_id")
             links.append(chain.Link("preflight", pre_id, "-", [gates_sha]))

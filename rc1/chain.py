@@ -100,11 +100,19 @@ def preflight_link(pre: RunView | None, train: RunView, gates: Gates) -> Link:
     return Link("preflight", pre.run_id if pre else train.tags.get("rc1.preflight_run_id"), evidence, problems)
 
 
+def logged_sha(tags: Mapping[str, str], name: str) -> str | None:
+    """The digest a run recorded for its named file: `sha256.<name>`, else the tag of the artifact that
+    `rc1.artifact.<name>` points at (StageRun.log_named_artifact)."""
+    art = tags.get(f"rc1.artifact.{name}")
+    return tags.get(f"sha256.{name}") or (tags.get(f"sha256.{art.rsplit('/', 1)[-1]}") if art else None)
+
+
 def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str, model_artifact: str = "model",
-                  gates_from: str = "the one its preflight hashed") -> Link:
+                  gates_from: str = "the one its preflight hashed", shadow_sha: str | None = None) -> Link:
     """`gates` are the thresholds of the preflight's own gates file and `gates_sha` its sha256.gates (`gates_from`
     names that file in the problems). The evaluated weights (input_sha256.model) must be the train run's
-    `model_artifact`, by its sha256 tag."""
+    `model_artifact`, by its sha256 tag; the shadow set the preflight's (`shadow_sha`), the held-out split the
+    train run's."""
     if ev is None:
         return Link("evaluate", None, "-", ["no finished evaluate run of this version"])
     problems = _run_problems(ev, "evaluate")
@@ -127,6 +135,11 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
     if not want_model or ev.tags.get("input_sha256.model") != want_model:
         problems.append(f"evaluated weights other than the train run's {model_artifact} (input_sha256.model differs "
                         f"from its sha256.{model_artifact})")
+    if not shadow_sha or ev.tags.get("input_sha256.shadow") != shadow_sha:
+        problems.append("evaluated a shadow set other than the one its preflight hashed (input_sha256.shadow)")
+    held_sha = logged_sha(train.tags, "heldout")
+    if not held_sha or ev.tags.get("input_sha256.heldout") != held_sha:
+        problems.append("evaluated a held-out split other than the train run's (input_sha256.heldout)")
     if ev.tags.get("rc1.passed") != "true":
         problems.append("failed the RC1 gates")
     evidence = f"{ev.status}, {n_shadow} shadow + {n_held} held-out items, passed={ev.tags.get('rc1.passed')}"

@@ -39,7 +39,8 @@ def store(tmp_path_factory):
 
 
 def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, eval_items=(245, 60),
-          eval_gates="configs/gates.yaml", eval_passed=True, evaluate=True, eval_model=None) -> str:
+          eval_gates="configs/gates.yaml", eval_passed=True, evaluate=True, eval_model=None,
+          eval_shadow="0" * 64, eval_heldout=None) -> str:
     """Evidence runs for one version, as the real stages record them; the arguments break one link each."""
     shas = {n: sha256_file(p) for n, p in FILES.items()}
     with stage_run("preflight", params={}, reuse=False, tags={"rc1.mode": pre_mode or mode}) as pf:
@@ -55,6 +56,7 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
     adapter = root / "adapter"
     adapter.mkdir(exist_ok=True)
     (adapter / "adapter_config.json").write_text("{}")
+    (root / "heldout.jsonl").write_text('{"id": "h"}\n')
     inputs = {**FILES, "pool": trained_pool or FILES["pool"]}
 
     def train(gate_id):
@@ -62,6 +64,7 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
             {"rc1.gated": "false"}
         with stage_run("train", params={}, inputs=inputs, reuse=False, tags={**link, "rc1.mode": mode}) as st:
             st.log_artifact(adapter, name="adapter")
+            st.log_named_artifact("heldout", root / "heldout.jsonl", artifact_path="training")
         return register_adapter(st.run_id, score=0.5, gate_run_id=gate_id, tags=link)
 
     if gated:
@@ -73,7 +76,9 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
         train_run = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", version).run_id)
         tags = {"rc1.model_version": version, "rc1.registered_model": "rc1-policy",
                 "rc1.train_run_id": train_run.info.run_id, "rc1.mode": mode,
-                "input_sha256.model": eval_model or train_run.data.tags["sha256.adapter"]}
+                "input_sha256.model": eval_model or train_run.data.tags["sha256.adapter"],
+                "input_sha256.shadow": eval_shadow,
+                "input_sha256.heldout": eval_heldout or train_run.data.tags["sha256.heldout.jsonl"]}
         with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, inputs={"gates": eval_gates},
                                                          reuse=False, tags=tags) as ev:
             ev.log_metrics({"rc1.eval_items.shadow": eval_items[0], "rc1.eval_items.heldout": eval_items[1]})
@@ -113,6 +118,8 @@ def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
     ({"eval_gates": "lenient.yaml"}, "evaluate", "applied a gates file other than the one its preflight hashed"),
     ({"eval_passed": False}, "evaluate", "failed the RC1 gates"),
     ({"eval_model": "0" * 64}, "evaluate", "evaluated weights other than the train run's adapter"),
+    ({"eval_shadow": "1" * 64}, "evaluate", "evaluated a shadow set other than the one its preflight hashed"),
+    ({"eval_heldout": "1" * 64}, "evaluate", "evaluated a held-out split other than the train run's"),
 ])
 def test_a_broken_link_is_named_and_refused(store, capsys, breaks, link, says):
     before = dict(aliases()) if MlflowClient().search_registered_models() else {}

@@ -205,6 +205,7 @@ def test_evaluate_then_promote_refuses_what_the_chain_does_not_hold(ws, capsys):
     assert run.data.metrics["rc1.eval_items.shadow"] == 6 and run.data.tags["input_sha256.gates"] == sha256_file(lenient)
     train = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", ungated).run_id)
     assert run.data.tags["input_sha256.model"] == train.data.tags["sha256.model"]   # the weights it evaluated
+    assert run.data.tags["input_sha256.shadow"] == sha256_file("shadow.jsonl")
     capsys.readouterr()
     assert run_cli(["promote", "--version", ungated]) == 2
     err = capsys.readouterr().err
