@@ -45,6 +45,21 @@ def preflight_gates(pre_run, mode: str):
             return None, f"its gates file cannot be verified ({e})"
 
 
+def weights_problems(mv) -> list[str]:
+    """The version's weights as they are in the store now, against the train run's sha256 tag (altered after the
+    evaluation: refused)."""
+    import tempfile
+
+    from rc1.tracking.registry import download_version
+
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            download_version(mv, d)
+        except Rc1Error as e:
+            return [str(e)]
+    return []
+
+
 def verify_chain(mv):
     """(links, the alias the version may get) for a registered version, read from the tracking server."""
     from rc1 import chain
@@ -55,6 +70,8 @@ def verify_chain(mv):
 
     train = _view(find_run(mv.run_id))
     links = [chain.train_link(train)]
+    if train is not None:
+        links[0].problems += weights_problems(mv)
     mode = train.tags.get("rc1.mode") if train else None
     if train is not None:
         pre_run = find_run(train.tags.get("rc1.preflight_run_id"))

@@ -13,6 +13,7 @@ import mlflow
 import pytest
 from mlflow.tracking import MlflowClient
 
+from rc1.chain import logged_sha
 from rc1.config import load_gates
 from rc1.data.builtin import builtin_tasks
 from rc1.gate import fresh_shadow_leaks
@@ -156,6 +157,13 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert best.run_id in {r.info.run_id for r in trains}
         (ev,) = [r for r in _runs("evaluate") if r.data.tags.get("mlflow.parentRunId") == gate.info.run_id]
         assert ev.data.metrics["rc1.eval_items.shadow"] >= 245 and ev.data.metrics["rc1.eval_items.heldout"] >= 50
+        # what it evaluated is what the chain hashed: the preflight's gates and shadow set, the version's weights
+        # and its train run's held-out split
+        best_train = client.get_run(best.run_id).data.tags
+        assert ev.data.tags["input_sha256.gates"] == pf.data.tags["sha256.gates"]
+        assert ev.data.tags["input_sha256.model"] == best_train["sha256.model"]
+        assert ev.data.tags["input_sha256.shadow"] == logged_sha(pf.data.tags, "shadow")
+        assert ev.data.tags["input_sha256.heldout"] == logged_sha(best_train, "heldout")
 
         # promote verifies the chain from the server; a dev version can get RC1-dev, never RC1
         capsys.readouterr()

@@ -184,3 +184,14 @@ def test_a_tampered_preflight_gates_file_is_a_broken_preflight_link(store, capsy
     err = capsys.readouterr().err
     assert "broken link preflight run" in err and "does not match its sha256 tag" in err, err
     assert "Traceback" not in err
+
+
+def test_weights_altered_after_the_evaluation_are_refused(store, capsys):
+    from urllib.parse import urlparse
+
+    version = chain(store)
+    mv = MlflowClient().get_model_version("rc1-policy", version)
+    (Path(urlparse(mv.source).path) / "adapter_config.json").write_text('{"r": 999}')
+    assert run_cli(["promote", "--version", version]) == 2
+    err = capsys.readouterr().err
+    assert "broken link train run" in err and "does not match its sha256.adapter tag" in err, err
