@@ -222,3 +222,16 @@ def test_without_a_shadow_set_the_leak_check_cannot_pass():
     res = validate_pool(iter(pool), gate=GATE, mix=MIX, shadow=None, baseline=pool)
     leak = _by_name(res.checks)["leak_count"]
     assert leak["value"] is None and leak["pass"] is False
+
+
+def test_reservoir_subsample_is_uniform_over_the_stream():
+    """The diversity sample is a k-subset of a reservoir drawn with the same seed: its indices must not repeat
+    the reservoir's replacement draws (they did, and a 6000-seed pool's 'sample' was mostly its last 1000)."""
+    from rc1.quality.diversity import Reservoir
+
+    r: Reservoir = Reservoir(5000, 20250820)
+    for i in range(6000):
+        r.offer(i)
+    sample = r.subsample(1000, 20250820)
+    assert abs(sum(sample) / len(sample) - 2999.5) < 150          # mean position of a uniform sample
+    assert sum(x >= 5000 for x in sample) < 260                   # ~1000 x 1000/6000 = 167 expected

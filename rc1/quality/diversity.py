@@ -90,10 +90,12 @@ class Reservoir(Generic[T]):
             self.items[j] = item
 
     def subsample(self, k: int, seed: int) -> list[T]:
-        """A uniform k-subset of the reservoir (itself a uniform sample of the stream)."""
+        """A uniform k-subset of the reservoir (itself a uniform sample of the stream). Its generator is
+        derived from `seed` but independent of the reservoir's own: with the same generator the k indices
+        repeat the first replacement slots, and the subsample is mostly the stream's last items."""
         if k >= len(self.items):
             return list(self.items)
-        idx = sorted(random.Random(seed).sample(range(len(self.items)), k))
+        idx = sorted(random.Random(f"{seed}|subsample").sample(range(len(self.items)), k))
         return [self.items[i] for i in idx]
 
 
