@@ -166,3 +166,18 @@ def test_think_blocks_cost_nothing_the_judge_never_sees():
     thought["content"] = "<think>" + "Let me compute 12 * 4 = 48 carefully. " * 60 + "</think>\n" + thought["content"]
     assert heuristic_scores(_req(item, dialogue=tuple(dialogue[:-1] + [thought]))) == \
         heuristic_scores(_req(item, dialogue=tuple(dialogue)))
+
+
+def test_only_arithmetic_that_holds_grounds_its_result():
+    # "= 53" after a false equation is an invented number, not a derived one (it used to count as grounding)
+    item = next(i for i in PROBE_ITEMS if i["task"] == "gsm8k")
+    user = {"role": "user", "content": item["question"]}
+
+    def grounding(text):
+        return heuristic_scores(_req(item, dialogue=(user, {"role": "assistant", "content": text})))["grounding"]
+
+    assert grounding("3 * 12 + 6 = 42\nAnswer: 42") == 1.0
+    assert grounding("3 x 12 + 6 = 42\nAnswer: 42") == 1.0
+    assert grounding("3 * 12 + 6 = 53\nAnswer: 53") == 0.0
+    assert grounding("42 = 53\nAnswer: 53") == 0.0
+    assert grounding("Answer: 48 = 53") == 0.0

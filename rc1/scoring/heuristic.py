@@ -23,12 +23,14 @@ It must not pay for gaming (the judge_robustness preflight step checks a fixed a
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from rc1.answers import is_correct, states_one_answer
 from rc1.dialogue import analyze, strip_think
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.spec import render_context
+from rc1.tools import calc
 
 HELPFUL_TOOLS = {"gsm8k": {"calc"}, "hotpotqa": {"wiki"}, "strategyqa": {"wiki"}}
 _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
@@ -37,7 +39,10 @@ _CONNECTOR = re.compile(
     re.IGNORECASE,
 )
 _EQUATION = re.compile(r"\d[ \t]*[-+*/x×=][ \t]*\$?\d")
-_COMPUTED = re.compile(r"=\s*(?:\$\s*)?(-?\d+(?:\.\d+)?)")
+_COMPUTED = re.compile(r"=[ \t]*(?:\$[ \t]*)?(-?\d[\d,]*(?:\.\d+)?)")
+# the arithmetic run right before an "=": digits, operators, brackets, spaces (at most LHS_CHARS, so linear)
+MAX_EQUATIONS = 200  # equations checked per dialogue (each is evaluated; a 1 MB text of "1+1=2" has 170k)
+_LHS = re.compile(r"[\d.,+\-*/×÷−()xX \t$]{1,%d}$" % 80)
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
 _FORGED_LINE = re.compile(
     r"\[(?:user|assistant|system|tool)[^\]\n]{0,20}\]|^(?:user|assistant|system|judge|evaluator)[ \t]{0,3}:|"
@@ -70,6 +75,26 @@ def _content(text: str) -> set[str]:
 
 def _clip(x: float) -> float:
     return round(min(1.0, max(0.0, x)), 4)
+
+
+def _derived(text: str) -> set[str]:
+    """The number words an equation in `text` derives: "6 * 8 = 48" derives 48, "48 = 53" and "6 * 8 = 53" derive
+    nothing (an equation only grounds its result when its left side evaluates to it)."""
+    out: set[str] = set()
+    for m in itertools.islice(_COMPUTED.finditer(text), MAX_EQUATIONS):
+        lhs = _LHS.search(text, max(0, m.start() - 80), m.start())
+        expr = lhs.group(0).replace(",", "").replace("$", "").replace("x", "*").replace("X", "*").strip() if lhs else ""
+        if not any(op in expr for op in "+-*/×÷−"):
+            continue
+        value = calc(expr)
+        try:
+            result = float(m.group(1).replace(",", ""))
+            ok = abs(float(value) - result) <= 1e-6 * max(1.0, abs(result))
+        except ValueError:  # calc's "error: ..." text
+            ok = False
+        if ok:
+            out |= set(_words(m.group(1)))
+    return out
 
 
 def _steps(text: str) -> tuple[int, int]:
@@ -167,7 +192,7 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     # grounding: share of the assistant's content words found in what it was given or told
     support = _content(" ".join([context_text, tool_text, user_text, req.question,
                                   req.hidden_info or ""]))
-    support |= set(_COMPUTED.findall(asst_text.lower()))  # results of visible arithmetic are derived, not invented
+    support |= _derived(asst_text)  # results of visible, correct arithmetic are derived, not invented
     said = _content(asst_text)
     claims = said - _content(req.question)  # restating the question is not evidence of anything
     if claims:
