@@ -218,7 +218,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     if resume_dir:
         tags["rc1.resumed_from"] = str(resume_dir)
     inputs = {"pool": str(pool_path), "config": config_path, "weights": weights_path,
-              **({"gates": gates_path} if gates_path else {})}
+              **({"gates": gates_path} if gates_path else {}), **({"fresh": fresh_path} if fresh_path else {})}
     with stage_run("train", params=params, inputs=inputs, reuse=False, run_name=f"train seed={seed}",
                    tags=tags) as st:
         st.log_config(ppo, "ppo.json")

@@ -20,6 +20,9 @@ from rc1_cli import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 STEPS = 4
+# fresh prompts (task records) mixed into training; the train run records their sha256 like the pool's
+FRESH = [{"id": "gsm8k:f1", "task": "gsm8k", "question": "What is 2 + 2?", "answer": "4"},
+         {"id": "gsm8k:f2", "task": "gsm8k", "question": "What is 3 + 5?", "answer": "8"}]
 
 
 def seed_row(i, task, difficulty):
@@ -47,6 +50,7 @@ def ws(tmp_path_factory):
     root = tmp_path_factory.mktemp("train")
     shutil.copytree(REPO / "configs", root / "configs")
     write_pool(root / "pool.jsonl")
+    (root / "fresh.jsonl").write_text("".join(json.dumps(r) + "\n" for r in FRESH))
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(root)
         mp.delenv("MLFLOW_TRACKING_URI", raising=False)
@@ -60,7 +64,8 @@ def ws(tmp_path_factory):
         with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as gate:
             with redirect_stdout(out), redirect_stderr(err):
                 first = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=STEPS,
-                                  out_dir=root / "full", parent_tags={"rc1.gate_run_id": "forged"})
+                                  out_dir=root / "full", parent_tags={"rc1.gate_run_id": "forged"},
+                                  fresh_path="fresh.jsonl")
         yield {"root": root, "first": first, "gate_run_id": gate.run_id, "console": out.getvalue() + err.getvalue()}
         mlflow.set_tracking_uri(None)
 
@@ -90,6 +95,7 @@ def test_training_leaves_a_finished_run_with_metrics(ws):
     assert tags["input_sha256.pool"] == sha256_file(ws["root"] / "pool.jsonl")
     assert tags["input_sha256.config"] == sha256_file(ws["root"] / "configs/ppo_dev.yaml")
     assert tags["input_sha256.weights"] == sha256_file(ws["root"] / "configs/weights.json")
+    assert tags["input_sha256.fresh"] == sha256_file(ws["root"] / "fresh.jsonl") and params["rc1.n_fresh"] == "2"
     assert tags["rc1.artifact.config"] == "inputs/ppo_dev.yaml" and tags["rc1.artifact.heldout"] == "training/heldout.jsonl"
     assert params["num_generations"] == "2"            # transformers' MLflowCallback logged into our run
     hist = MlflowClient().get_metric_history(run.info.run_id, "rc1.loss")
@@ -154,7 +160,7 @@ def ungated_version(ws) -> dict:
 def test_kill_and_resume_continues_identically(ws):
     root = ws["root"]
     killed = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=STEPS,
-                       out_dir=root / "killed", stop_after=3)        # stops after step 3; last checkpoint: step 2
+                       out_dir=root / "killed", stop_after=3, fresh_path="fresh.jsonl")        # stops after step 3; last checkpoint: step 2
     assert killed["stopped_early"] and killed["model_version"] is None
     assert (root / "killed" / "latest").read_text().strip() == "step_00002"
     assert run_cli(["train", "--resume-from", str(root / "killed")]) == 0      # `rc1 train`, outside any gate

@@ -112,3 +112,4 @@ def test_a_nan_reward_is_a_failed_one():
         rm.score([seed] * 3, [dialogue] * 3)
     with pytest.raises(Rc1Error, match="not a finite number"):
         RewardModel(_NaNJudge(), {**{d: 1 / 7 for d in DIMENSIONS}, "tool_use": math.nan})
+
