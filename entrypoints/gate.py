@@ -65,7 +65,8 @@ def fetch_preflight_files(pre, dest: Path) -> dict[str, Path]:
 
 
 def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | None,
-                   seeds: list[int] | None, workdir: Path) -> tuple[dict[str, Path], Gates, list[int]]:
+                   seeds: list[int] | None, workdir: Path,
+                   max_steps: int | None = None) -> tuple[dict[str, Path], Gates, list[int]]:
     """(the preflight's files as downloaded and verified, the gates in force, the seeds to train) or GateRefusal:
     a preflight that did not pass, changed files, or options that would train with what preflight never checked."""
     tags = pre.data.tags
@@ -80,7 +81,8 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
     ppo = load_ppo_scale(files["config"])
     shas = {k: v for k, v in tags.items() if k.startswith("sha256.")}
     problems = option_problems({k[len("sha256."):]: v for k, v in shas.items()},
-                               {"config": config_path, "gates": given_gates}, seeds, ppo.seeds)
+                               {"config": config_path, "gates": given_gates}, seeds, ppo.seeds,
+                               mode=mode, max_steps=max_steps, config_steps=ppo.ppo.steps)
     gates = load_gates(files["gates"]).for_mode(mode)
     problems += preflight_problems(tags, pre.data.metrics, gates)
     if problems:
@@ -134,7 +136,7 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         os.environ.setdefault("SCORER_PROVIDER", "heuristic")
         os.environ.setdefault("REWARD_LIVE_MODE", "0")
     pre = find_preflight(mode)
-    files, gates, seeds = checked_inputs(pre, mode, config_path, gates_path, seeds, Path(workdir))
+    files, gates, seeds = checked_inputs(pre, mode, config_path, gates_path, seeds, Path(workdir), max_steps)
     train_config, train_seeds = training_config(pre, files, trial)
     seeds = train_seeds if trial else seeds
     kind = "trial" if trial else "full"

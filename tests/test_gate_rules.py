@@ -59,6 +59,11 @@ def test_options_must_hash_as_preflight_checked(tmp_path):
     assert "--gates nope.yaml: file not found" in option_problems(shas, {"gates": "nope.yaml"}, None, [1])
     (problem,) = option_problems(shas, same, [1], [1, 2, 3])
     assert problem == "--seed 1 differs from the checked config's seeds 1,2,3"
+    # --max-steps: a quick dev run, but in prod only the checked schedule trains
+    assert option_problems(shas, same, None, [1], mode="dev", max_steps=1, config_steps=2000) == []
+    assert option_problems(shas, same, None, [1], mode="prod", max_steps=2000, config_steps=2000) == []
+    (problem,) = option_problems(shas, same, None, [1], mode="prod", max_steps=1, config_steps=2000)
+    assert problem.startswith("--max-steps 1 differs from the checked config's ppo.steps 2000")
 
 
 def test_metrics_are_rechecked_against_current_thresholds(tmp_path):
