@@ -21,7 +21,12 @@ def run_check_config(config_path: str, gates_path: str = "configs/gates.yaml", m
     gates = load_gates(gates_path).for_mode(mode)
     ppo = load_ppo_scale(config_path)
     trial = load_ppo_scale(ppo.trial) if ppo.trial else None
-    inputs = {"config": config_path, "gates": gates_path, **({"trial_config": ppo.trial} if trial else {})}
+    if ppo.accelerate_config:   # exists and is an accelerate config (else exit 2 naming the key and the file)
+        from rc1.launch import read_accelerate_config
+
+        read_accelerate_config(ppo.accelerate_config, owner=config_path)
+    inputs = {"config": config_path, "gates": gates_path, **({"trial_config": ppo.trial} if trial else {}),
+              **({"accelerate_config": ppo.accelerate_config} if ppo.accelerate_config else {})}
     with stage_run("config_check", params={"config": config_path, "mode": mode}, inputs=inputs, reuse=False) as st:
         st.log_config(ppo, Path(config_path).with_suffix(".json").name)
         st.log_config(gates.config_check, "gates_config_check.json")

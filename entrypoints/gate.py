@@ -25,7 +25,7 @@ from rc1.errors import Rc1Error
 from rc1.io import read_jsonl
 from rc1.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
                       round_problems, trial_problem)
-from rc1.tracking import default_tracking_uri, stage_run, setup_tracking
+from rc1.tracking import default_tracking_uri, gate_launch_env, stage_run, setup_tracking
 from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
 from rc1.tracking.registry import BEST, TRIAL_BEST
 
@@ -122,6 +122,20 @@ def training_config(pre, files: dict[str, Path], trial: bool) -> tuple[Path, lis
     return files["config"], list(ppo.seeds)
 
 
+def training_launcher(pre, files: dict[str, Path], train_config: Path):
+    """None to train in this process, or the accelerate config (as preflight hashed it, downloaded and verified) to
+    train each seed through `accelerate launch` (ppo config `launcher: accelerate`)."""
+    from rc1.launch import read_accelerate_config
+
+    ppo = load_ppo_scale(train_config)
+    if ppo.launcher != "accelerate":
+        return None
+    if "accelerate_config" not in files:
+        raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: {train_config.name} trains through accelerate "
+                          f"but the preflight recorded no sha256 for its accelerate config {ppo.accelerate_config}")
+    return read_accelerate_config(files["accelerate_config"], owner=train_config.name)
+
+
 def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str | None = None,
              max_steps: int | None = None, seeds: list[int] | None = None, evaluate: bool = True,
              fresh_path: str | None = None, workdir: str | Path = "out/gate", trial: bool = False) -> dict:
@@ -129,7 +143,8 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
     files preflight hashed, fetched from the tracking server (so preflight may have run on another machine); then
     evaluate `best`."""
     from entrypoints.evaluate import run_evaluate
-    from entrypoints.train import run_train
+    from entrypoints.train import launch_train, run_train
+    from rc1.train.engine import rollout_plan
 
     os.environ["RUN_MODE"] = mode
     if mode == "dev":
@@ -139,6 +154,8 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
     files, gates, seeds = checked_inputs(pre, mode, config_path, gates_path, seeds, Path(workdir), max_steps)
     train_config, train_seeds = training_config(pre, files, trial)
     seeds = train_seeds if trial else seeds
+    launcher = training_launcher(pre, files, train_config)
+    rollout_plan(load_ppo_scale(train_config), mode)   # vLLM without CUDA/vllm in prod: refused before any training
     kind = "trial" if trial else "full"
     pool = files.get("balanced") or files["pool"]
     shadow = str(files["shadow"]) if "shadow" in files else None
@@ -153,10 +170,16 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         g.log_config(gates, "gates_effective.json")
         link["rc1.gate_run_id"] = g.run_id
         trained = []
+        env = gate_launch_env() if launcher else {}
         for seed in seeds:
-            res = run_train(str(train_config), seed=seed, pool_path=str(pool), max_steps=max_steps,
-                            parent_tags=link, fresh_path=fresh_path, weights_path=str(files["weights"]),
-                            gates_path=str(files["gates"]))
+            if launcher:   # `accelerate launch ... rc1 train` with the accelerate config preflight hashed
+                res = launch_train(launcher, str(train_config), seed, str(pool), env=env, max_steps=max_steps,
+                                   fresh_path=fresh_path, weights_path=str(files["weights"]),
+                                   gates_path=str(files["gates"]))
+            else:
+                res = run_train(str(train_config), seed=seed, pool_path=str(pool), max_steps=max_steps,
+                                parent_tags=link, fresh_path=fresh_path, weights_path=str(files["weights"]),
+                                gates_path=str(files["gates"]))
             trained.append(res)
         g.log_json({"preflight_run_id": pre.info.run_id, "trained": trained}, "gate_summary.json")
         result = {"run_id": g.run_id, "preflight_run_id": pre.info.run_id, "trained": trained}

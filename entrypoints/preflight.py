@@ -227,10 +227,12 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
             _print_summary(r2)
         passed = bool(r2 and r2["passed"])
         shas, hashed = {}, {}
-        trial = load_ppo_scale(config_path).trial
+        ppo = load_ppo_scale(config_path)
+        trial, launch = ppo.trial, ppo.accelerate_config   # the trial config and the accelerate config it names
         for name, path in {"pool": c.pool, "balanced": c.balanced, "shadow": c.shadow,
                            "weights": Path("configs/weights.json"), "config": Path(config_path),
-                           "gates": Path(gates_path), **({"trial_config": Path(trial)} if trial else {})}.items():
+                           "gates": Path(gates_path), **({"trial_config": Path(trial)} if trial else {}),
+                           **({"accelerate_config": Path(launch)} if launch else {})}.items():
             if path.exists():
                 shas[name], hashed[name] = sha256_file(path), path
                 pf.set_tags({f"sha256.{name}": shas[name], f"rc1.path.{name}": str(path)})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import functools
 import logging
 import os
 import tempfile
@@ -25,7 +26,7 @@ from rc1.config import PPOScale, Weights, load_gates, load_ppo_scale, load_weigh
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
 from rc1.records import seed_problem, task_problem
-from rc1.tracking import active_gate_run, run_mode, stage_run
+from rc1.tracking import active_gate_run, launched_gate_run, run_mode, stage_run
 
 log = logging.getLogger("rc1.train")
 
@@ -158,9 +159,13 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
 
     Provenance: the run records the sha256 of the pool, config, weights (and, from a gate, the gates file) it
     trained with as `input_sha256.<name>`, and `rc1.gated`: true only when a gate run launched it (the active run
-    is a gate stage), with that gate's and its preflight's run ids. An ungated version never takes `best` and
-    `rc1 promote` refuses it."""
-    from rc1.train import engine
+    is a gate stage, or the gate started this process through `accelerate launch`: rc1.tracking.launched_gate_run),
+    with that gate's and its preflight's run ids. An ungated version never takes `best` and `rc1 promote` refuses it.
+
+    Under `accelerate launch` every process runs this: each trains its share of the global batch; only the main
+    process opens the MLflow run, writes the output dir and checkpoints, and registers the version (the others
+    return {"process": i} after training)."""
+    from rc1.train import dist, engine
     from rc1.train.sampler import drop_heldout, split_heldout
     from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
     from rc1.tracking.registry import MODEL_NAME, register_adapter
@@ -177,13 +182,16 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     ppo = load_ppo_scale(config_path)
     weights = check_weights(weights_path, gates_path or "configs/gates.yaml")   # validated as preflight does
     mode = os.environ.get("RUN_MODE") or ppo.run_mode
+    rollouts = engine.rollout_plan(ppo, mode)        # refuses vLLM without CUDA+vllm in prod
+    process, processes = dist.world()
+    engine.prompts_per_process(ppo, processes)       # the global batch must split evenly
     seed = int(seed if seed is not None else ppo.seeds[0])
     pool_path = pool_path or default_pool(mode)
     steps = int(max_steps or ppo.ppo.steps)
     if out_dir is None:
         ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
         out_dir = Path("out") / "train" / f"{Path(config_path).stem}-seed{seed}-{ts}-{os.getpid()}"
-    out_dir = Path(out_dir)
+    out_dir = Path(dist.broadcast(str(out_dir)))      # one output dir for all processes: the main one's
 
     pool = load_pool(pool_path)
     train_pool, heldout = split_heldout(pool, ppo.sampling.heldout_frac)
@@ -195,12 +203,22 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
                        f"{len(pool)}); best/ is chosen by the held-out eval/reward, so a held-out slice is required")
     fresh = drop_heldout(load_fresh(fresh_path), heldout)
     plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod
-    base = resolve_base(ppo.model.base, corpus_from_seeds(pool), seed=0)
+    with dist.main_first():                           # the main process builds/caches the tiny base, then the others
+        base = resolve_base(ppo.model.base, corpus_from_seeds(pool), seed=0)
     reward_model = build_reward_model(ppo, weights)
+    fit = functools.partial(engine.train, ppo, base=base, pool=train_pool, seed=seed, out_dir=out_dir,
+                            max_steps=steps, reward_model=reward_model, mode=mode, fresh=fresh,
+                            resume_dir=resume_dir, resume_state=resume_state, stop_after=stop_after, finetune=plan,
+                            heldout=evalset, rollouts=rollouts)
+    if process != 0:                                  # a worker: trains its share, logs and writes nothing
+        with hf_mlflow_env(), quiet_trl_deprecations():
+            res = fit(report_to=[])
+        return {"process": process, "global_step": res.global_step}
+    launched = launched_gate_run()                    # a gate that started this process through `accelerate launch`
+    gate = launched or active_gate_run()
     if not resume_from:
         write_json(out_dir / RUN_META, {"config": config_path, "seed": seed, "pool": str(pool_path),
                                         "max_steps": steps, "fresh": fresh_path, "base": ppo.model.base})
-    gate = active_gate_run()
     provenance = {"rc1.gated": "true" if gate else "false"}
     if gate is not None:
         provenance.update({"rc1.gate_run_id": gate.info.run_id,
@@ -210,17 +228,24 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
               "rc1.base": ppo.model.base, "rc1.resume_from": str(resume_dir or ""), "rc1.out_dir": str(out_dir),
               "rc1.n_pool_train": len(train_pool), "rc1.n_heldout": len(heldout), "rc1.n_heldout_eval": len(evalset),
               "rc1.n_fresh": len(fresh)}
+    if gate is not None and gate.data.tags.get("rc1.gate_kind"):
+        parent_tags["rc1.gate_kind"] = gate.data.tags["rc1.gate_kind"]
     tags = {**parent_tags, "rc1.seed": seed, "rc1.mode": mode, "rc1.finetune": plan.requested,
-            "rc1.finetune_effective": plan.effective, "rc1.base_model": ppo.model.base}
+            "rc1.finetune_effective": plan.effective, "rc1.base_model": ppo.model.base,
+            "rc1.launcher": ppo.launcher, "rc1.processes": processes,
+            "rc1.vllm": str(ppo.ppo.use_vllm).lower(), "rc1.vllm_effective": str(rollouts.vllm).lower()}
     if plan.warning:
         tags["rc1.finetune_warning"] = plan.warning
         click.echo(f"[rc1 DEV] {plan.warning}", err=True)
+    if rollouts.warning:
+        tags["rc1.vllm_warning"] = rollouts.warning
+        click.echo(f"[rc1 DEV] {rollouts.warning}", err=True)
     if resume_dir:
         tags["rc1.resumed_from"] = str(resume_dir)
     inputs = {"pool": str(pool_path), "config": config_path, "weights": weights_path,
               **({"gates": gates_path} if gates_path else {}), **({"fresh": fresh_path} if fresh_path else {})}
     with stage_run("train", params=params, inputs=inputs, reuse=False, run_name=f"train seed={seed}",
-                   tags=tags) as st:
+                   tags=tags, parent_run_id=launched.info.run_id if launched else None) as st:
         st.log_config(ppo, "ppo.json")
         # what evaluate needs on any machine: the config file and the held-out split, from the tracking server
         st.log_named_artifact("config", config_path)
@@ -229,10 +254,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
         st.log_json([{"ppo": a, "grpo": b, "note": c} for a, b, c in engine.PPO_TO_GRPO], "ppo_to_grpo.json")
         st.log_file_input(pool_path, "pool", context="training")
         with hf_mlflow_env(), quiet_trl_deprecations():
-            res = engine.train(ppo, base=base, pool=train_pool, seed=seed, out_dir=out_dir, max_steps=steps,
-                               reward_model=reward_model, mode=mode, fresh=fresh, resume_dir=resume_dir,
-                               resume_state=resume_state, log_metrics=st.log_metrics, report_to=["mlflow"],
-                               stop_after=stop_after, finetune=plan, heldout=evalset)
+            res = fit(log_metrics=st.log_metrics, report_to=["mlflow"])
         sps = res.sec_per_step[1:] or res.sec_per_step   # the first step includes warm-up
         st.log_metrics({"rc1.final_step": res.global_step, "rc1.sec_per_step_mean": sum(sps) / max(1, len(sps)),
                         "rc1.best_reward": res.best_metric, **{f"rc1.{k}": v for k, v in reward_model.stats().items()}})
@@ -270,6 +292,36 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     return result
 
 
+def launch_train(spec, config_path: str, seed: int, pool_path: str, *, env: dict[str, str],
+                 max_steps: int | None = None, fresh_path: str | None = None,
+                 weights_path: str = "configs/weights.json", gates_path: str | None = None) -> dict:
+    """Train one seed through `accelerate launch` (spec: rc1.launch.AccelerateSpec): `rc1 train` in every process,
+    under the gate that `env` names (rc1.tracking.gate_launch_env). Returns the main process's run_train result;
+    a refusal in the launched run is this function's Rc1Error, a crash a RuntimeError."""
+    import subprocess
+
+    from rc1.launch import accelerate_command
+
+    with tempfile.TemporaryDirectory() as d:
+        result = Path(d) / "result.json"
+        args = ["--config", str(config_path), "--seed", str(seed), "--pool", str(pool_path),
+                "--weights", str(weights_path), "--result-out", str(result)]
+        args += ["--max-steps", str(max_steps)] if max_steps else []
+        args += ["--fresh", str(fresh_path)] if fresh_path else []
+        args += ["--gates", str(gates_path)] if gates_path else []
+        child_env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"} | env
+        click.echo(f"[rc1] train seed={seed}: accelerate launch --config_file {spec.path} "
+                   f"({spec.num_processes} process(es), {spec.distributed_type})", err=True)
+        code = subprocess.run(accelerate_command(spec, args), env=child_env).returncode
+        out = read_json(result) if result.is_file() else {}
+    if "refused" in out:
+        raise Rc1Error(f"train seed={seed} (accelerate launch): {out['refused']}")
+    if code != 0 or "run_id" not in out:
+        raise RuntimeError(f"train seed={seed}: `accelerate launch` exited {code} without a result "
+                           f"(its processes' output is above)")
+    return out
+
+
 @click.command("train")
 @click.option("--config", "config_path", default=None,
               help="ppo config (default: configs/ppo_scale.yaml; configs/ppo_dev.yaml when RUN_MODE=dev)")
@@ -282,14 +334,31 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
 @click.option("--fresh", "fresh_path", default=None,
               help="task records (JSONL) for the non-pool share; default: filled from the pool")
 @click.option("--weights", "weights_path", default="configs/weights.json", show_default=True)
+@click.option("--gates", "gates_path", default=None,
+              help="gates file that checks --weights and is recorded as an input (default: configs/gates.yaml, "
+                   "not recorded)")
 @click.option("--stop-after", "stop_after", type=INT, default=None, hidden=True,
               help="stop after N steps without a final save (a stand-in for a kill, for resume tests)")
-def command(config_path, resume_from, seed, max_steps, pool_path, out_dir, fresh_path, weights_path, stop_after):
-    """Train the policy with GRPO (one seed), checkpoint it and register its best adapter."""
+@click.option("--result-out", "result_out", default=None, hidden=True,
+              help="write the result (or the refusal) as JSON here: how a gate hears back from `accelerate launch`")
+def command(config_path, resume_from, seed, max_steps, pool_path, out_dir, fresh_path, weights_path, gates_path,
+            stop_after, result_out):
+    """Train the policy with GRPO (one seed), checkpoint it and register its best adapter. Runs unchanged under
+    `accelerate launch` (one MLflow run and one version, from the main process)."""
     from entrypoints.checks import default_ppo_config
 
     config_path = config_path or default_ppo_config(run_mode())
-    res = run_train(config_path, seed, pool_path, max_steps=max_steps, resume_from=resume_from, out_dir=out_dir,
-                    fresh_path=fresh_path, weights_path=weights_path, stop_after=stop_after)
+    try:
+        res = run_train(config_path, seed, pool_path, max_steps=max_steps, resume_from=resume_from, out_dir=out_dir,
+                        fresh_path=fresh_path, weights_path=weights_path, stop_after=stop_after,
+                        gates_path=gates_path)
+    except Rc1Error as e:
+        if result_out and os.environ.get("RANK", "0") == "0":
+            write_json(result_out, {"refused": str(e)})
+        raise
+    if "run_id" not in res:   # a worker process under `accelerate launch`: the main process reports
+        return
+    if result_out:
+        write_json(result_out, res)
     click.echo(f"run {res['run_id']}: step {res['global_step']}, best {res['best_checkpoint']}, "
                f"version {res['model_version']}")

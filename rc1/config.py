@@ -246,6 +246,19 @@ class PPOCfg(Strict):
     max_turns: int = Field(gt=0)
     temperature: float = Field(gt=0)
     rollout_backend: Literal["transformers"] = "transformers"
+    # vLLM rollouts (GRPOConfig.use_vllm / vllm_mode): needs CUDA and the vllm package; prod refuses without them,
+    # dev trains with transformers' generate instead (tag rc1.vllm_effective=false)
+    use_vllm: bool = False
+    vllm_mode: Literal["colocate", "server"] = "colocate"   # colocate: in the training processes; server: `trl vllm-serve`
+    vllm_server_base_url: str | None = None                 # server mode: its URL (unset: TRL's default host:port)
+    vllm_gpu_memory_utilization: float = Field(0.3, gt=0, le=1)   # colocate mode: vLLM's share of each GPU
+
+    @field_validator("vllm_server_base_url")
+    @classmethod
+    def _server_only(cls, v, info):
+        if v is not None and info.data.get("vllm_mode") != "server":
+            raise ValueError("vllm_server_base_url is only read with vllm_mode: server")
+        return v
 
     @field_validator("rollout_backend", mode="before")
     @classmethod
@@ -305,6 +318,20 @@ class PPOScale(Strict):
     # of the same preflight passed its evaluation (`rc1 gate --trial` trains the trial config)
     trial: str | None = None
     evaluate: EvaluateCfg = Field(default_factory=EvaluateCfg)
+    # how the gate starts each seed's training: in its own process, or through `accelerate launch` with this
+    # accelerate config (configs/accelerate/*.yaml: DDP, DeepSpeed ZeRO-2, FSDP, ...; preflight hashes the file)
+    launcher: Literal["inprocess", "accelerate"] = "inprocess"
+    accelerate_config: str | None = Field(None, validate_default=True)
+
+    @field_validator("accelerate_config")
+    @classmethod
+    def _accelerate_config(cls, v, info):
+        launcher = info.data.get("launcher")
+        if launcher == "accelerate" and not v:
+            raise ValueError("launcher: accelerate needs accelerate_config (a file such as configs/accelerate/ddp.yaml)")
+        if launcher == "inprocess" and v is not None:
+            raise ValueError("accelerate_config is only read with launcher: accelerate")
+        return v
 
     @field_validator("mix")
     @classmethod

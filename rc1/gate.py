@@ -26,7 +26,7 @@ RECHECKS = [
     ("round2.shadow_run.corr_improve_pct", "shadow_run.corr_improve_pct_min", operator.ge),
 ]
 # the files preflight hashed and logged (tags sha256.<name>, rc1.artifact.<name>); the gate trains with them
-SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates", "trial_config")
+SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates", "trial_config", "accelerate_config")
 REQUIRED = ("pool", "shadow", "weights", "config", "gates")
 
 

@@ -43,6 +43,8 @@ def trial_checks(ppo: PPOScale, trial: PPOScale) -> list[dict]:
         check("trial.mix", trial.mix, ppo.mix, trial.mix == ppo.mix),
         check("trial.run_mode", trial.run_mode, ppo.run_mode, trial.run_mode == ppo.run_mode),
         check("trial.no_trial_of_its_own", trial.trial, None, trial.trial is None),
+        check("trial.launcher", [trial.launcher, trial.accelerate_config], [ppo.launcher, ppo.accelerate_config],
+              (trial.launcher, trial.accelerate_config) == (ppo.launcher, ppo.accelerate_config)),
     ]
 
 

@@ -120,6 +120,49 @@ def active_gate_run() -> Run | None:
     return run if run.data.tags.get("rc1.stage") == "gate" else None
 
 
+# A gate that trains through `accelerate launch` starts other processes; they have no active run to find. The gate
+# names its run and hands them a one-time token whose sha256 it has recorded on that run: only a process the gate
+# started holds it, so setting RC1_GATE_RUN_ID by hand does not make a run gated.
+LAUNCH_GATE_ENV = "RC1_GATE_RUN_ID"
+LAUNCH_TOKEN_ENV = "RC1_LAUNCH_TOKEN"
+LAUNCH_TOKEN_TAG = "rc1.launch_token_sha256"
+
+
+def gate_launch_env() -> dict[str, str]:
+    """The environment for a process the active gate run launches (see launched_gate_run); records the token's
+    sha256 on the gate run (never the token)."""
+    import secrets
+
+    gate = active_gate_run()
+    if gate is None:
+        raise RuntimeError("gate_launch_env: no active gate run")
+    token = secrets.token_hex(32)
+    mlflow.set_tag(LAUNCH_TOKEN_TAG, sha256_text(token))
+    return {LAUNCH_GATE_ENV: gate.info.run_id, LAUNCH_TOKEN_ENV: token,
+            "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}
+
+
+def launched_gate_run() -> Run | None:
+    """The gate run that started this process (RC1_GATE_RUN_ID), proven by RC1_LAUNCH_TOKEN: its sha256 must be the
+    gate run's rc1.launch_token_sha256 tag and the gate must still be running. None when no gate is named; a named
+    gate that does not hold is a refusal (Rc1Error). The token leaves the environment once read."""
+    run_id = os.environ.get(LAUNCH_GATE_ENV)
+    token = os.environ.pop(LAUNCH_TOKEN_ENV, "")
+    if not run_id:
+        return None
+    try:
+        run = MlflowClient().get_run(run_id)
+    except mlflow.exceptions.MlflowException:
+        raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: no such run in {default_tracking_uri()}") from None
+    want = run.data.tags.get(LAUNCH_TOKEN_TAG)
+    if run.data.tags.get("rc1.stage") != "gate" or not want or not token or sha256_text(token) != want:
+        raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: not a gate run that launched this process (no matching "
+                       f"{LAUNCH_TOKEN_ENV}); a train run is gated only when its gate starts it")
+    if run.info.status != "RUNNING":
+        raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: the gate run is {run.info.status}, not running")
+    return run
+
+
 def run_mode() -> str:
     return os.environ.get("RUN_MODE", "dev")
 
@@ -334,13 +377,15 @@ def stage_run(
     reuse: bool = True,
     run_name: str | None = None,
     tags: dict[str, Any] | None = None,
+    parent_run_id: str | None = None,
 ) -> Iterator[StageRun]:
     """Open (or reuse) the MLflow run of one stage. See the module docstring.
 
     `inputs` maps a name to a file/dir path or any JSON value; its digest goes into the reuse key.
     `outputs` maps a name to the path the stage writes; the stage must `log_artifact` each one
     (rc1 records which artifact is which output so a later reuse can restore it).
-    A run opened while another is active in this process is its child (nested).
+    A run opened while another is active in this process is its child (nested); `parent_run_id` makes it the
+    child of a run another process holds (a gate that launched this one), in that run's experiment.
     """
     setup_tracking()
     inputs = inputs or {}
@@ -378,7 +423,9 @@ def stage_run(
         _reraise_verdict(prior)
         return
 
-    with mlflow.start_run(run_name=run_name or stage, nested=nested) as run:
+    parent = {"parent_run_id": parent_run_id,
+              "experiment_id": MlflowClient().get_run(parent_run_id).info.experiment_id} if parent_run_id else {}
+    with mlflow.start_run(run_name=run_name or stage, nested=nested, **parent) as run:
         # `mlflow run` hands us its run through MLFLOW_RUN_ID; once we own it, children must not
         # try to resume it (MLflow would say "Run ... is already active").
         os.environ.pop("MLFLOW_RUN_ID", None)

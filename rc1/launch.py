@@ -1,0 +1,65 @@
+"""How the gate starts one seed's training under a distributed launcher (ppo config `launcher: accelerate`).
+
+The accelerate config (configs/accelerate/*.yaml) is read by accelerate's own loader, so a file `accelerate launch`
+would reject is refused here first, as one line naming the ppo config's key and the file. The command is
+`accelerate launch --config_file F -m entrypoints.cli train ...`: `rc1 train` itself, unchanged, in every process.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import yaml
+
+from rc1.errors import Rc1Error
+
+# keys an accelerate config must state itself (accelerate's loader would default them, and any YAML would pass)
+REQUIRED_KEYS = ("distributed_type", "num_processes")
+
+
+@dataclass(frozen=True)
+class AccelerateSpec:
+    path: Path
+    distributed_type: str      # NO, MULTI_GPU (DDP; also the CPU/gloo config), DEEPSPEED, FSDP, ...
+    num_processes: int
+
+
+def read_accelerate_config(path: str | Path, owner: str | Path) -> AccelerateSpec:
+    """The accelerate config `owner` (a ppo config) names as `accelerate_config`, validated; else Rc1Error."""
+    where = f"{owner}: key 'accelerate_config': {path}"
+    p = Path(path)
+    if p.is_dir():
+        raise Rc1Error(f"{where}: is a directory, not an accelerate config")
+    if not p.is_file():
+        raise Rc1Error(f"{where}: file not found")
+    try:
+        raw = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError):
+        raise Rc1Error(f"{where}: not valid YAML") from None
+    if not isinstance(raw, dict):
+        raise Rc1Error(f"{where}: not an accelerate config (expected a mapping)")
+    missing = [k for k in REQUIRED_KEYS if k not in raw]
+    if missing:
+        raise Rc1Error(f"{where}: not an accelerate config (no '{missing[0]}')")
+    from accelerate.commands.config.config_args import ClusterConfig, load_config_from_file
+
+    try:
+        cfg = load_config_from_file(str(p))
+    except (ValueError, TypeError, KeyError) as e:
+        first = (str(e).splitlines() or [type(e).__name__])[0]
+        raise Rc1Error(f"{where}: not an accelerate config ({first})") from None
+    if not isinstance(cfg, ClusterConfig):
+        raise Rc1Error(f"{where}: a SageMaker config; rc1 launches on this machine (compute_environment: LOCAL_MACHINE)")
+    n = cfg.num_processes
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise Rc1Error(f"{where}: num_processes must be a whole number >= 1, got {n!r}")
+    return AccelerateSpec(p, str(getattr(cfg.distributed_type, "value", cfg.distributed_type)), n)
+
+
+def accelerate_command(spec: AccelerateSpec, train_args: Sequence[str]) -> list[str]:
+    """`accelerate launch --config_file F -m entrypoints.cli train ARGS` with this interpreter."""
+    return [sys.executable, "-m", "accelerate.commands.launch", "--config_file", str(spec.path),
+            "-m", "entrypoints.cli", "train", *train_args]

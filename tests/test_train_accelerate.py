@@ -1,0 +1,230 @@
+"""Training under `accelerate launch`, for real on CPU: 2 processes over gloo (configs/accelerate/cpu_ddp.yaml) train
+the tiny model; the gate's launch path leaves one train run (gated, its child) and one registered version; its
+metrics match a single-process run of the same global batch; a killed 2-process run resumes exactly. Plus the
+refusals: vLLM without CUDA/vllm in prod, a bad accelerate config, a forged gate launch."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import mlflow
+import pytest
+from mlflow.tracking import MlflowClient
+
+from entrypoints.train import launch_train, run_train
+from rc1.config import load_ppo_scale
+from rc1.errors import Rc1Error
+from rc1.io import iter_jsonl, read_json
+from rc1.launch import accelerate_command, read_accelerate_config
+from rc1.tracking import LAUNCH_TOKEN_TAG, gate_launch_env, stage_run
+from rc1.train.engine import prompts_per_process, rollout_plan
+from rc1_cli import run_cli
+from test_train_grpo import write_pool
+
+REPO = Path(__file__).resolve().parents[1]
+STEPS = 4
+SEED = 11
+CPU_DDP = "configs/accelerate/cpu_ddp.yaml"
+# Each process samples its rollouts with its own generator (TRL seeds generation per process), so the 2-process run's
+# completions differ from the single process's even on the same prompts: the rewards agree only up to sampling noise.
+# Measured on this tiny model (4 completions a step, heuristic judge): |difference| of a step's mean reward <= 0.034,
+# of the held-out eval/reward 0.010.
+REWARD_TOL = 0.1
+
+
+def per_step(path) -> dict[int, dict]:
+    rows = {}
+    for r in iter_jsonl(path):
+        rows[int(r["rc1.step"])] = r          # a resumed run re-logs the steps after its checkpoint
+    return rows
+
+
+def history_keys(out_dir) -> dict[int, list[str]]:
+    """The prompts each step trained on (the replay history of the last checkpoint: step -> seed ids)."""
+    state = read_json(Path(out_dir) / "step_00004" / "rc1_state.json")
+    keys: dict[int, list[str]] = {}
+    for sid, entries in state["history"]["rewards"].items():
+        for step, _ in entries:
+            keys.setdefault(int(step), []).append(sid)
+    return {s: sorted(v) for s, v in sorted(keys.items())}
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory):
+    root = tmp_path_factory.mktemp("accel")
+    shutil.copytree(REPO / "configs", root / "configs")
+    write_pool(root / "pool.jsonl")
+    dev = (root / "configs" / "ppo_dev.yaml").read_text()
+    (root / "configs" / "ppo_accel.yaml").write_text(dev + f"\nlauncher: accelerate\naccelerate_config: {CPU_DDP}\n")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "RC1_GATE_RUN_ID", "RC1_LAUNCH_TOKEN"):
+            mp.delenv(k, raising=False)
+        for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
+                     "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
+            mp.setenv(k, v)
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            single = run_train("configs/ppo_dev.yaml", seed=SEED, pool_path="pool.jsonl", max_steps=STEPS,
+                               out_dir=root / "single")
+        # the gate's own launch path: its run active, `accelerate launch ... rc1 train` in 2 processes under it
+        with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1", "rc1.gate_kind": "full"}) as g:
+            spec = read_accelerate_config(CPU_DDP, owner="configs/ppo_accel.yaml")
+            launched = launch_train(spec, "configs/ppo_accel.yaml", SEED, "pool.jsonl", env=gate_launch_env(),
+                                    max_steps=STEPS)
+        yield {"root": root, "single": single, "launched": launched, "gate_run_id": g.run_id}
+        mlflow.set_tracking_uri(None)
+
+
+def test_two_processes_leave_one_gated_run_and_one_version(ws):
+    client = MlflowClient()
+    trains = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                filter_string=f"tags.`mlflow.parentRunId` = '{ws['gate_run_id']}'")
+    assert [r.info.run_id for r in trains] == [ws["launched"]["run_id"]]          # one run, not one per process
+    run = trains[0]
+    tags = run.data.tags
+    assert run.info.status == "FINISHED" and tags["rc1.stage"] == "train" and tags["rc1.processes"] == "2"
+    assert tags["rc1.gated"] == "true" and tags["rc1.gate_run_id"] == ws["gate_run_id"]
+    assert tags["rc1.preflight_run_id"] == "p1" and tags["rc1.gate_kind"] == "full" and tags["rc1.launcher"] == "accelerate"
+    versions = client.search_model_versions(f"run_id = '{run.info.run_id}'")
+    assert [str(v.version) for v in versions] == [ws["launched"]["model_version"]]
+    gate = client.get_run(ws["gate_run_id"])
+    assert LAUNCH_TOKEN_TAG in gate.data.tags                                      # only the token's sha256
+    assert not any("RC1_LAUNCH_TOKEN" in k or "RC1_LAUNCH_TOKEN" in v for k, v in {**tags, **run.data.params}.items())
+    out = Path(ws["launched"]["out_dir"])
+    assert sorted(p.name for p in out.glob("step_*")) == ["step_00002", "step_00004"]
+    assert {"rng_state_0.pth", "rng_state_1.pth"} <= {p.name for p in (out / "step_00004").iterdir()}
+    assert len(list(iter_jsonl(out / "metrics.jsonl"))) == STEPS                     # one writer
+
+
+def test_two_processes_match_a_single_process_of_the_same_global_batch(ws):
+    single, multi = Path(ws["single"]["out_dir"]), Path(ws["launched"]["out_dir"])
+    # the same prompts at every step: both processes' halves together are the single process's batch
+    assert history_keys(multi) == history_keys(single)
+    assert all(len(v) == 2 for v in history_keys(single).values())              # ppo.batch_size 2 prompts per step
+    a, b = per_step(single / "metrics.jsonl"), per_step(multi / "metrics.jsonl")
+    assert sorted(a) == sorted(b) == list(range(1, STEPS + 1))
+    for step in a:
+        for key in ("rc1.lr", "rc1.beta", "rc1.sample.pool", "rc1.sample.pool_fill", "rc1.sample.replay"):
+            assert b[step].get(key) == pytest.approx(a[step].get(key), rel=1e-6, abs=1e-9), (step, key)
+        assert abs(b[step]["rc1.reward"] - a[step]["rc1.reward"]) <= REWARD_TOL, step
+    assert a[1]["rc1.kl"] == b[1]["rc1.kl"] == 0.0                               # step 1: the policy is the reference
+    ev = {name: {m.step: m.value for m in MlflowClient().get_metric_history(ws[name]["run_id"], "eval/reward")}
+          for name in ("single", "launched")}
+    assert sorted(ev["single"]) == sorted(ev["launched"]) == [2, 4]
+    assert all(abs(ev["single"][s] - ev["launched"][s]) <= REWARD_TOL for s in (2, 4))
+
+
+def test_a_killed_two_process_run_resumes_exactly(ws):
+    root = ws["root"]
+    spec = read_accelerate_config(CPU_DDP, owner="test")
+    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"}
+    env["MLFLOW_TRACKING_URI"] = mlflow.get_tracking_uri()
+    killed = ["--config", "configs/ppo_dev.yaml", "--seed", str(SEED), "--pool", "pool.jsonl", "--max-steps",
+              str(STEPS), "--out-dir", str(root / "killed"), "--stop-after", "3"]
+    assert subprocess.run(accelerate_command(spec, killed), env=env, capture_output=True).returncode == 0
+    assert (root / "killed" / "latest").read_text().strip() == "step_00002"
+    assert {"rng_state_0.pth", "rng_state_1.pth"} <= {p.name for p in (root / "killed" / "step_00002").iterdir()}
+    resumed = subprocess.run(accelerate_command(spec, ["--resume-from", str(root / "killed")]), env=env,
+                             capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    full, again = per_step(Path(ws["launched"]["out_dir"]) / "metrics.jsonl"), per_step(root / "killed" / "metrics.jsonl")
+    for step in range(1, STEPS + 1):
+        for key in ("rc1.loss", "rc1.grad_norm", "rc1.reward", "rc1.kl", "rc1.lr", "rc1.beta"):
+            assert again[step][key] == pytest.approx(full[step][key], rel=1e-5, abs=1e-7), (step, key)
+    resumed_runs = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                      filter_string="tags.`rc1.resumed_from` LIKE '%step_00002'")
+    assert len(resumed_runs) == 1 and resumed_runs[0].data.tags["rc1.processes"] == "2"
+
+
+def test_a_forged_gate_launch_is_refused(ws, capsys, monkeypatch):
+    """RC1_GATE_RUN_ID naming a gate is not enough: the token whose sha256 the gate recorded must come with it."""
+    monkeypatch.setenv("RC1_GATE_RUN_ID", ws["gate_run_id"])
+    monkeypatch.setenv("RC1_LAUNCH_TOKEN", "guessed")
+    capsys.readouterr()
+    assert run_cli(["train", "--config", "configs/ppo_dev.yaml", "--pool", "pool.jsonl", "--max-steps", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "not a gate run that launched this process" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- refusals and configs (no training)
+def test_vllm_is_refused_in_prod_without_cuda_or_vllm(tmp_path, monkeypatch, capsys):
+    """`rc1 train` (the real command) in prod with ppo.use_vllm on this CPU machine: one line, exit 2."""
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    write_pool(tmp_path / "pool.jsonl")
+    dev = (tmp_path / "configs" / "ppo_dev.yaml").read_text()
+    (tmp_path / "configs" / "ppo_vllm.yaml").write_text(dev.replace("  temperature: 0.9\n",
+                                                                    "  temperature: 0.9\n  use_vllm: true\n"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RUN_MODE", "prod")
+    monkeypatch.setenv("RC1_CACHE_DIR", str(tmp_path / "cache"))
+    for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID"):
+        monkeypatch.delenv(k, raising=False)
+    ppo = load_ppo_scale("configs/ppo_vllm.yaml")
+    assert ppo.ppo.use_vllm and ppo.ppo.vllm_mode == "colocate"
+    capsys.readouterr()
+    assert run_cli(["train", "--config", "configs/ppo_vllm.yaml", "--pool", "pool.jsonl"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "ppo.use_vllm=true (vllm_mode colocate) needs CUDA and the vllm package" in err[0], err
+    assert not (tmp_path / "mlruns").exists() and not (tmp_path / "out").exists()   # refused before anything ran
+    # dev: off, loudly (transformers generate); with CUDA and vllm present: on, mapped onto GRPOConfig
+    plan = rollout_plan(ppo, "dev", cuda=False, vllm=False)
+    assert plan.vllm is False and "transformers generate" in plan.warning
+    assert rollout_plan(ppo, "prod", cuda=True, vllm=True).vllm is True
+    from rc1.train.engine import grpo_settings
+
+    on = grpo_settings(ppo, out_dir=tmp_path, seed=1, max_steps=1, report_to=[], cuda=False, vllm=True)
+    assert on["use_vllm"] is True and on["vllm_mode"] == "colocate" and on["vllm_gpu_memory_utilization"] == 0.3
+    assert "use_vllm" not in grpo_settings(ppo, out_dir=tmp_path, seed=1, max_steps=1, report_to=[], cuda=False)
+
+
+@pytest.mark.parametrize("name", ["cpu_ddp", "single_gpu", "ddp", "zero2", "fsdp"])
+def test_shipped_accelerate_configs_load(name):
+    spec = read_accelerate_config(REPO / "configs" / "accelerate" / f"{name}.yaml", owner="x")
+    assert spec.distributed_type == {"cpu_ddp": "MULTI_GPU", "single_gpu": "NO", "ddp": "MULTI_GPU",
+                                     "zero2": "DEEPSPEED", "fsdp": "FSDP"}[name]
+    assert spec.num_processes >= 1
+
+
+def test_bad_launch_settings_are_one_line(tmp_path, monkeypatch, capsys):
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    monkeypatch.chdir(tmp_path)
+    for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID"):
+        monkeypatch.delenv(k, raising=False)
+    dev = (tmp_path / "configs" / "ppo_dev.yaml").read_text()
+    cases = {
+        "launcher: accelerate\n": "key 'accelerate_config': launcher: accelerate needs accelerate_config",
+        "accelerate_config: configs/accelerate/ddp.yaml\n": "accelerate_config is only read with launcher: accelerate",
+        "launcher: accelerate\naccelerate_config: configs/accelerate/nope.yaml\n":
+            "key 'accelerate_config': configs/accelerate/nope.yaml: file not found",
+        "launcher: accelerate\naccelerate_config: configs/ppo_dev.yaml\n":
+            "key 'accelerate_config': configs/ppo_dev.yaml: not an accelerate config (no 'distributed_type')",
+        "launcher: torchrun\n": "key 'launcher'",
+    }
+    for i, (extra, want) in enumerate(cases.items()):
+        cfg = tmp_path / "configs" / f"ppo_bad{i}.yaml"
+        cfg.write_text(dev + "\n" + extra)
+        capsys.readouterr()
+        assert run_cli(["check-config", "--config", str(cfg), "--mode", "dev"]) == 2, extra
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and want in err[0] and str(cfg) in err[0], (extra, err)
+    (tmp_path / "configs" / "accelerate" / "typo.yaml").write_text("distributed_type: MULTI_GPU\nnum_processes: 2\n"
+                                                                   "num_procs: 2\n")
+    with pytest.raises(Rc1Error, match="not an accelerate config .*unknown keys"):
+        read_accelerate_config(tmp_path / "configs" / "accelerate" / "typo.yaml", owner="x")
+    server_url = dev.replace("  temperature: 0.9\n", "  temperature: 0.9\n  use_vllm: true\n"
+                                                     "  vllm_server_base_url: http://127.0.0.1:8000\n")
+    (tmp_path / "configs" / "ppo_url.yaml").write_text(server_url)
+    with pytest.raises(Rc1Error, match="vllm_server_base_url is only read with vllm_mode: server"):
+        load_ppo_scale(tmp_path / "configs" / "ppo_url.yaml")
+    # the global batch must split evenly over the processes
+    ppo = load_ppo_scale(tmp_path / "configs" / "ppo_dev.yaml")
+    assert prompts_per_process(ppo, 2) == 1
+    with pytest.raises(Rc1Error, match="ppo.batch_size 2 does not split over 3 training processes"):
+        prompts_per_process(ppo, 3)
