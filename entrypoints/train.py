@@ -343,8 +343,7 @@ def launch_train(spec, config_path: str, seed: int, pool_path: str, *, env: dict
               help="write the result (or the refusal) as JSON here: how a gate hears back from `accelerate launch`")
 def command(config_path, resume_from, seed, max_steps, pool_path, out_dir, fresh_path, weights_path, gates_path,
             stop_after, result_out):
-    """Train the policy with GRPO (one seed), checkpoint it and register its best adapter. Runs unchanged under
-    `accelerate launch` (one MLflow run and one version, from the main process)."""
+    """Train the policy with GRPO (one seed), checkpoint it and register its best adapter (also under accelerate)."""
     from entrypoints.checks import default_ppo_config
 
     config_path = config_path or default_ppo_config(run_mode())

@@ -13,6 +13,7 @@ import pytest
 from rc1_cli import run_cli
 
 REPO = Path(__file__).parents[1]
+LAUNCH = "\nlauncher: accelerate\naccelerate_config: configs/accelerate/cpu_ddp.yaml\n"
 
 
 def _gates() -> list:
@@ -25,7 +26,8 @@ def project(tmp_path, monkeypatch):
     root = tmp_path / "proj"
     for d in ("configs", "templates"):
         shutil.copytree(REPO / d, root / d)
-    dev = (root / "configs" / "ppo_dev.yaml").read_text()
+    # trained the way a team trains on GPUs: each seed through `accelerate launch` (here 2 CPU processes, gloo)
+    dev = (root / "configs" / "ppo_dev.yaml").read_text() + LAUNCH
     # prod-like: the dev job with a trial it must pass first; the trial is the same job in fewer steps, one seed
     (root / "configs" / "ppo_prodlike.yaml").write_text(dev + "\ntrial: configs/ppo_dev_trial.yaml\n")
     (root / "configs" / "ppo_dev_trial.yaml").write_text(
@@ -46,6 +48,7 @@ def test_full_training_waits_for_a_passing_trial(project, capsys):
     pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
                              filter_string="tags.`rc1.stage` = 'preflight'")[0]
     assert "sha256.trial_config" in pre.data.tags          # the trial config is checked and hashed like the rest
+    assert "sha256.accelerate_config" in pre.data.tags     # and so is the accelerate config the gate launches with
 
     capsys.readouterr()
     assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
@@ -59,6 +62,9 @@ def test_full_training_waits_for_a_passing_trial(project, capsys):
     trains = mlflow.search_runs(search_all_experiments=True, output_format="list",
                                 filter_string=f"tags.`rc1.stage` = 'train' AND tags.`rc1.gate_run_id` = '{trial.info.run_id}'")
     assert len(trains) == 1 and trains[0].data.tags["rc1.gate_kind"] == "trial"   # the trial's one seed
+    # launched by the gate through accelerate: 2 processes, one gated train run, its child
+    assert trains[0].data.tags["rc1.launcher"] == "accelerate" and trains[0].data.tags["rc1.processes"] == "2"
+    assert trains[0].data.tags["rc1.gated"] == "true" and trains[0].data.tags["mlflow.parentRunId"] == trial.info.run_id
 
     verdict = trial.data.tags["rc1.rc1_verdict"]
     capsys.readouterr()
