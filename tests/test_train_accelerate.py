@@ -33,8 +33,8 @@ SEED = 11
 CPU_DDP = "configs/accelerate/cpu_ddp.yaml"
 # Each process samples its rollouts with its own generator (TRL seeds generation per process), so the 2-process run's
 # completions differ from the single process's even on the same prompts: the rewards agree only up to sampling noise.
-# Measured on this tiny model (4 completions a step, heuristic judge): |difference| of a step's mean reward <= 0.034,
-# of the held-out eval/reward 0.010.
+# Measured on this tiny model (seed 11, 4 steps, 4 completions a step, heuristic judge): |difference| of a step's mean
+# reward <= 0.034, of the held-out eval/reward <= 0.023.
 REWARD_TOL = 0.1
 
 

@@ -37,8 +37,8 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
     ("ppo.target_kl", "beta, adapted each step", "rc1's adaptive KL controller (PPO's, Ziegler et al.): "
      "beta *= 1 + clip(kl/target_kl - 1, -0.2, 0.2) * batch_size / 10000"),
     ("ppo.learning_rate", "learning_rate", "same (AdamW, linear decay to 0 over max_steps)"),
-    ("ppo.batch_size", "prompts per optimizer step", "per_device_train_batch_size = batch_size x group_size "
-     "completions, gradient_accumulation_steps = steps_per_generation = 1 (one fresh rollout batch per step)"),
+    ("ppo.batch_size", "prompts per optimizer step (all processes)", "per_device_train_batch_size = batch_size / "
+     "processes x group_size completions, gradient_accumulation_steps = steps_per_generation = 1 (one fresh rollout batch per step)"),
     ("ppo.group_size", "num_generations", "completions per prompt; their mean reward is the baseline (no value head)"),
     ("ppo.max_new_tokens", "max_completion_length", "tokens the policy generates over the whole multi-turn episode"),
     ("ppo.max_turns", "max_tool_calling_iterations = max_turns - 1", "assistant turns per episode; each tool or "
