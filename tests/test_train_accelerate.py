@@ -36,6 +36,7 @@ CPU_DDP = "configs/accelerate/cpu_ddp.yaml"
 # Measured on this tiny model (seed 11, 4 steps, 4 completions a step, heuristic judge): |difference| of a step's mean
 # reward <= 0.034, of the held-out eval/reward <= 0.023.
 REWARD_TOL = 0.1
+LAUNCH_TIMEOUT_S = 600   # a hung process group fails the test instead of the suite
 
 
 def per_step(path) -> dict[int, dict]:
@@ -82,6 +83,8 @@ def ws(tmp_path_factory):
         mlflow.set_tracking_uri(None)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(2 * LAUNCH_TIMEOUT_S)
 def test_two_processes_leave_one_gated_run_and_one_version(ws):
     client = MlflowClient()
     trains = mlflow.search_runs(search_all_experiments=True, output_format="list",
@@ -103,6 +106,8 @@ def test_two_processes_leave_one_gated_run_and_one_version(ws):
     assert len(list(iter_jsonl(out / "metrics.jsonl"))) == STEPS                     # one writer
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(2 * LAUNCH_TIMEOUT_S)
 def test_two_processes_match_a_single_process_of_the_same_global_batch(ws):
     single, multi = Path(ws["single"]["out_dir"]), Path(ws["launched"]["out_dir"])
     # the same prompts at every step: both processes' halves together are the single process's batch
@@ -121,6 +126,8 @@ def test_two_processes_match_a_single_process_of_the_same_global_batch(ws):
     assert all(abs(ev["single"][s] - ev["launched"][s]) <= REWARD_TOL for s in (2, 4))
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(2 * LAUNCH_TIMEOUT_S)
 def test_a_killed_two_process_run_resumes_exactly(ws):
     root = ws["root"]
     spec = read_accelerate_config(CPU_DDP, owner="test")
@@ -128,11 +135,12 @@ def test_a_killed_two_process_run_resumes_exactly(ws):
     env["MLFLOW_TRACKING_URI"] = mlflow.get_tracking_uri()
     killed = ["--config", "configs/ppo_dev.yaml", "--seed", str(SEED), "--pool", "pool.jsonl", "--max-steps",
               str(STEPS), "--out-dir", str(root / "killed"), "--stop-after", "3"]
-    assert subprocess.run(accelerate_command(spec, killed), env=env, capture_output=True).returncode == 0
+    assert subprocess.run(accelerate_command(spec, killed), env=env, capture_output=True,
+                          timeout=LAUNCH_TIMEOUT_S).returncode == 0
     assert (root / "killed" / "latest").read_text().strip() == "step_00002"
     assert {"rng_state_0.pth", "rng_state_1.pth"} <= {p.name for p in (root / "killed" / "step_00002").iterdir()}
     resumed = subprocess.run(accelerate_command(spec, ["--resume-from", str(root / "killed")]), env=env,
-                             capture_output=True, text=True)
+                             capture_output=True, text=True, timeout=LAUNCH_TIMEOUT_S)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     full, again = per_step(Path(ws["launched"]["out_dir"]) / "metrics.jsonl"), per_step(root / "killed" / "metrics.jsonl")
     for step in range(1, STEPS + 1):
@@ -223,6 +231,21 @@ def test_bad_launch_settings_are_one_line(tmp_path, monkeypatch, capsys):
     (tmp_path / "configs" / "ppo_url.yaml").write_text(server_url)
     with pytest.raises(Rc1Error, match="vllm_server_base_url is only read with vllm_mode: server"):
         load_ppo_scale(tmp_path / "configs" / "ppo_url.yaml")
+    # a gate refuses a preflight that did not hash the accelerate config its ppo config names
+    from types import SimpleNamespace
+
+    from entrypoints.gate import training_launcher
+    from rc1.gate import GateRefusal
+
+    accel = tmp_path / "configs" / "ppo_accel.yaml"
+    accel.write_text(dev + "\nlauncher: accelerate\naccelerate_config: configs/accelerate/cpu_ddp.yaml\n")
+    pre = SimpleNamespace(info=SimpleNamespace(run_id="p9"))
+    with pytest.raises(GateRefusal, match="preflight p9 cannot be used: ppo_accel.yaml trains through accelerate but "
+                                          "the preflight recorded no sha256 for its accelerate config"):
+        training_launcher(pre, {}, accel)
+    assert training_launcher(pre, {}, tmp_path / "configs" / "ppo_dev.yaml") is None
+    spec = training_launcher(pre, {"accelerate_config": tmp_path / "configs/accelerate/cpu_ddp.yaml"}, accel)
+    assert spec.num_processes == 2
     # the global batch must split evenly over the processes
     ppo = load_ppo_scale(tmp_path / "configs" / "ppo_dev.yaml")
     assert prompts_per_process(ppo, 2) == 1
