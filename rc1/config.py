@@ -249,7 +249,8 @@ class PPOCfg(Strict):
     # vLLM rollouts (GRPOConfig.use_vllm / vllm_mode): needs CUDA and the vllm package; prod refuses without them,
     # dev trains with transformers' generate instead (tag rc1.vllm_effective=false)
     use_vllm: bool = False
-    vllm_mode: Literal["colocate", "server"] = "colocate"   # colocate: in the training processes; server: `trl vllm-serve`
+    vllm_mode: Literal["colocate", "server"] = "colocate"   # colocate: in the training processes; server: TRL's
+    #                                                         `trl vllm-serve` process
     vllm_server_base_url: str | None = None                 # server mode: its URL (unset: TRL's default host:port)
     vllm_gpu_memory_utilization: float = Field(0.3, gt=0, le=1)   # colocate mode: vLLM's share of each GPU
 
@@ -328,7 +329,8 @@ class PPOScale(Strict):
     def _accelerate_config(cls, v, info):
         launcher = info.data.get("launcher")
         if launcher == "accelerate" and not v:
-            raise ValueError("launcher: accelerate needs accelerate_config (a file such as configs/accelerate/ddp.yaml)")
+            raise ValueError("launcher: accelerate needs accelerate_config (a file such as "
+                             "configs/accelerate/ddp.yaml)")
         if launcher == "inprocess" and v is not None:
             raise ValueError("accelerate_config is only read with launcher: accelerate")
         return v

@@ -52,7 +52,8 @@ def read_accelerate_config(path: str | Path, owner: str | Path) -> AccelerateSpe
         first = (str(e).splitlines() or [type(e).__name__])[0]
         raise Rc1Error(f"{where}: not an accelerate config ({first})") from None
     if not isinstance(cfg, ClusterConfig):
-        raise Rc1Error(f"{where}: a SageMaker config; rc1 launches on this machine (compute_environment: LOCAL_MACHINE)")
+        raise Rc1Error(f"{where}: a SageMaker config; rc1 launches on this machine "
+                       f"(compute_environment: LOCAL_MACHINE)")
     n = cfg.num_processes
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise Rc1Error(f"{where}: num_processes must be a whole number >= 1, got {n!r}")

@@ -38,7 +38,8 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
      "beta *= 1 + clip(kl/target_kl - 1, -0.2, 0.2) * batch_size / 10000"),
     ("ppo.learning_rate", "learning_rate", "same (AdamW, linear decay to 0 over max_steps)"),
     ("ppo.batch_size", "prompts per optimizer step (all processes)", "per_device_train_batch_size = batch_size / "
-     "processes x group_size completions, gradient_accumulation_steps = steps_per_generation = 1 (one fresh rollout batch per step)"),
+     "processes x group_size completions, gradient_accumulation_steps = steps_per_generation = 1 (one fresh "
+     "rollout batch per step)"),
     ("ppo.group_size", "num_generations", "completions per prompt; their mean reward is the baseline (no value head)"),
     ("ppo.max_new_tokens", "max_completion_length", "tokens the policy generates over the whole multi-turn episode"),
     ("ppo.max_turns", "max_tool_calling_iterations = max_turns - 1", "assistant turns per episode; each tool or "
@@ -169,7 +170,8 @@ def grpo_settings(ppo: PPOScale, *, out_dir: str | Path, seed: int, max_steps: i
     p = ppo.ppo
     cuda = has_cuda() if cuda is None else cuda
     per_process = prompts_per_process(ppo, processes) * p.group_size
-    rollouts = {"use_vllm": True, "vllm_mode": p.vllm_mode, "vllm_gpu_memory_utilization": p.vllm_gpu_memory_utilization,
+    rollouts = {"use_vllm": True, "vllm_mode": p.vllm_mode,
+                "vllm_gpu_memory_utilization": p.vllm_gpu_memory_utilization,
                 **({"vllm_server_base_url": p.vllm_server_base_url} if p.vllm_server_base_url else {})} if vllm else {}
     return rollouts | dict(
         output_dir=str(out_dir),
