@@ -151,14 +151,18 @@ def test_a_killed_two_process_run_resumes_exactly(ws):
     assert len(resumed_runs) == 1 and resumed_runs[0].data.tags["rc1.processes"] == "2"
 
 
-def test_a_forged_gate_launch_is_refused(ws, capsys, monkeypatch):
-    """RC1_GATE_RUN_ID naming a gate is not enough: the token whose sha256 the gate recorded must come with it."""
-    monkeypatch.setenv("RC1_GATE_RUN_ID", ws["gate_run_id"])
-    monkeypatch.setenv("RC1_LAUNCH_TOKEN", "guessed")
-    capsys.readouterr()
-    assert run_cli(["train", "--config", "configs/ppo_dev.yaml", "--pool", "pool.jsonl", "--max-steps", "2"]) == 2
-    err = capsys.readouterr().err
-    assert "not a gate run that launched this process" in err and "Traceback" not in err
+@pytest.mark.timeout(LAUNCH_TIMEOUT_S)
+def test_a_forged_gate_launch_is_refused(ws):
+    """RC1_GATE_RUN_ID naming a gate is not enough: the token whose sha256 the gate recorded must come with it. The
+    launched run's refusal reaches the launcher's caller (the gate) as one Rc1Error line."""
+    spec = read_accelerate_config(CPU_DDP, owner="test")
+    forged = {"RC1_GATE_RUN_ID": ws["gate_run_id"], "RC1_LAUNCH_TOKEN": "guessed",
+              "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}
+    with pytest.raises(Rc1Error, match=r"^train seed=11 \(accelerate launch\): RC1_GATE_RUN_ID=\w+: not a gate run "
+                                       r"that launched this process"):
+        launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=forged, max_steps=2)
+    assert not mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                  filter_string="tags.`rc1.stage` = 'train' AND params.`rc1.max_steps` = '2'")
 
 
 # ---------------------------------------------------------------- refusals and configs (no training)
