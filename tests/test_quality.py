@@ -95,10 +95,9 @@ def test_exact_and_near_duplicates_are_found_and_distinct_texts_are_not():
     near[40] = "changedword"                       # one word of 80: Jaccard of 3-shingles about 0.93
     other = words(random_text(rng, 80))
     f = DuplicateFinder(threshold=0.85)
-    assert f.add("a", base) == (False, False)
-    assert f.add("b", other) == (False, False)
-    assert f.add("c", list(base)) == (True, True)     # exact copy
-    assert f.add("d", near) == (False, True)          # near copy
+    for key, text in (("a", base), ("b", other), ("c", list(base)), ("d", near)):
+        f.add(key, [text])
+    assert f.verdicts() == [(False, False), (False, False), (True, True), (False, True)]  # c exact, d near copy
     assert f.exact_dups == 1 and f.near_dups == 2
     assert f.near_rate == pytest.approx(2 / 4)
     assert {e["id"]: e["duplicate_of"] for e in f.examples} == {"c": "a", "d": "a"}
@@ -108,8 +107,67 @@ def test_numbers_keep_math_problems_apart():
     f = DuplicateFinder(threshold=0.85)
     a = words("Ann buys 3 boxes of 12 pencils and gives away 5 pencils. How many pencils are left?")
     b = words("Ann buys 7 boxes of 14 pencils and gives away 9 pencils. How many pencils are left?")
-    f.add("a", a)
-    assert f.add("b", b) == (False, False)
+    f.add("a", [a])
+    f.add("b", [b])
+    assert f.verdicts() == [(False, False), (False, False)]
+
+
+def test_batched_signatures_equal_datasketch_update_batch_and_turns_are_shingled_apart():
+    """The bulk path (one numpy pass over many texts) gives MinHash.update_batch's values text by text;
+    shingles never span two turns; a turn shorter than 3 words is one shingle."""
+    from datasketch import MinHash
+
+    from rc1.quality.dedup import shingle_array, shingle_hashes, signatures
+
+    rng = random.Random(3)
+    texts = [[words(random_text(rng, rng.randint(0, 60))) for _ in range(rng.randint(1, 3))] for _ in range(300)]
+    texts += [[[]], [["two", "words"]], [[], ["a", "b", "c"]]]
+    m = MinHash(num_perm=64, seed=1, hashfunc=lambda x: x, scheme="affine32")
+    arrays = [shingle_array(turns) for turns in texts]
+    for turns, arr in zip(texts, arrays):
+        assert sorted(arr.tolist()) == sorted(h for t in turns for h in shingle_hashes(t))
+    for arr, sig in zip(arrays, signatures(arrays, m)):
+        one = m.copy()
+        one.update_batch(arr.tolist())
+        assert sig.tolist() == one.hashvalues.tolist()
+
+
+def test_duplicate_verdicts_equal_a_sequential_minhash_lsh():
+    """finish() decides all texts at once; the verdicts are those of querying a datasketch MinHashLSH
+    before inserting each non-exact text (the sequential definition), on texts with planted copies."""
+    from datasketch import MinHash, MinHashLSH
+
+    from rc1.quality.dedup import shingle_hashes
+
+    rng = random.Random(5)
+    base = [[words(random_text(rng, rng.randint(20, 80)))] for _ in range(150)]
+    texts = []
+    for k in range(400):
+        turns = [list(t) for t in rng.choice(base)] if k >= 150 else base[k]
+        if k >= 150 and rng.random() < 0.7:
+            for _ in range(rng.choice([1, 2, 4, 12])):
+                turns[0][rng.randrange(len(turns[0]))] = f"w{rng.randrange(9)}"
+        texts.append(turns)
+    f = DuplicateFinder(threshold=0.85, batch=64)
+    for k, turns in enumerate(texts):
+        f.add(str(k), turns)
+    got = f.verdicts()
+
+    lsh = MinHashLSH(threshold=0.85, num_perm=64, weights=(0.1, 0.9))
+    seen, sigs, want = set(), {}, []
+    for k, turns in enumerate(texts):
+        m = MinHash(num_perm=64, seed=1, hashfunc=lambda x: x, scheme="affine32")
+        m.update_batch([h for t in turns for h in shingle_hashes(t)])
+        key = " ".join(w for t in turns for w in t)
+        exact = key in seen
+        seen.add(key)
+        near = exact or any((sigs[c] == m.hashvalues).mean() >= 0.85 for c in lsh.query(m))
+        if not exact:
+            lsh.insert(k, m)
+            sigs[k] = m.hashvalues
+        want.append((exact, near))
+    assert got == want
+    assert sum(e for e, _ in got) > 20 and sum(n and not e for e, n in got) > 20
 
 
 # ---------------------------------------------------------------- leaks

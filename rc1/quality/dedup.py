@@ -1,28 +1,43 @@
-"""Exact and near-duplicate detection over a stream of texts.
+"""Exact and near-duplicate detection over a stream of texts, in memory that stays flat per text.
 
-- exact duplicate: the normalized text (rc1.text.words joined) was seen before (blake2b digest).
+- exact duplicate: the normalized text (rc1.text.words joined) equals an earlier text's (blake2b digest).
 - near duplicate: an earlier text whose word 3-shingle set has estimated Jaccard >= threshold.
-  datasketch MinHash (affine32 scheme, 64 permutations) + MinHashLSH find candidates; the LSH bands
-  are tuned for recall (false-negative weight 0.9, 7 bands of 9 rows: 84% of pairs at exactly
-  J = 0.85 and 97% at J = 0.9 become candidates), and a candidate counts only when the MinHash
-  estimate itself reaches the threshold (so extra candidates cost time, not precision).
-  64 rather than 128 permutations: datasketch's dict storage costs ~370 bytes per band per text,
-  and 11 bands of 128 permutations would need ~1.2 GB for 300k texts.
+  datasketch MinHash (affine32 scheme, 64 permutations) signatures; candidates are the pairs that share
+  one LSH band, with the bands of datasketch's MinHashLSH for that threshold, tuned for recall
+  (false-negative weight 0.9, 7 bands of 9 rows: 84% of pairs at exactly J = 0.85 and 97% at J = 0.9
+  become candidates); a candidate counts only when the MinHash estimate itself reaches the threshold
+  (so extra candidates cost time, not precision). Exact duplicates are neither candidates nor
+  queried again: their first copy represents them.
 The rate reported is the share of texts that duplicate an earlier one (what dedup would drop).
-Memory per text: one 16-byte digest, `num_perm` uint32s and the LSH band keys (exact duplicates are
-not indexed again: their first copy already represents them).
+
+How it runs (the same verdicts as inserting the texts one by one into a MinHashLSH and querying it
+before each insert, which is what this module did before; tests/test_quality.py pins that):
+1. `add` buffers a text's shingle hashes; every `batch` texts their signatures are computed in one
+   numpy pass (datasketch's own permutations and pre-mix over all the batch's hashes, then a min per
+   text: MinHash.update_batch per text gives the same values, a test checks it) and written to a
+   temporary file; per text only a 16-byte digest, one 64-bit hash per band and its key stay in memory.
+2. `finish` finds exact duplicates by sorting the digests, then, band by band, sorts the band hashes:
+   texts in one bucket are candidates of each other (equal band values checked on the signatures), so
+   "an earlier non-duplicate text in a shared bucket with estimate >= threshold" is decided for all
+   texts at once. Nothing is quadratic in the number of texts, only in a bucket's size (as for any LSH).
+Memory per text: 16 (digest) + 8 x bands (band hashes) + its key in a bytes blob (about 20 bytes);
+the signatures (4 x num_perm bytes per text) live in the temporary file. At 3M texts: about 270 MB in
+memory and 770 MB on disk. (An in-memory MinHashLSH with dict storage costs about 370 bytes per band per
+text: 7.8 GB at 3M texts.)
 """
 
 from __future__ import annotations
 
 import hashlib
+import tempfile
 import zlib
+from array import array
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import numpy as np
 from datasketch import MinHash, MinHashLSH
-
+from datasketch.minhash import _fmix
 
 
 def _identity(x: int) -> int:
@@ -50,75 +65,185 @@ def _word_ids(tokens: Sequence[str]) -> list[int]:
 def shingle_hashes(tokens: Sequence[str], n: int = 3) -> list[int]:
     """32-bit hashes of the word n-shingles (n <= 4), stable across processes (crc32 of each word,
     combined with odd 64-bit multipliers, folded to 32 bits); a text shorter than n is one shingle."""
-    if not tokens:
-        return []
-    if len(tokens) < n:
-        return [zlib.crc32(" ".join(tokens).encode("utf-8"))]
-    ids = np.array(_word_ids(tokens), dtype=np.uint64)
-    m = len(tokens) - n + 1
-    h = ids[:m] * _MULT[0]
-    for j in range(1, n):
-        h = h + ids[j:j + m] * _MULT[j]
-    return ((h ^ (h >> np.uint64(32))) & np.uint64(0xFFFFFFFF)).tolist()
+    return shingle_array([tokens], n).tolist()
+
+
+def shingle_array(turns: Sequence[Sequence[str]], n: int = 3) -> np.ndarray:
+    """The `shingle_hashes` of every turn (uint32, in no particular order; shingles never cross a turn), in
+    one numpy pass."""
+    ids: list[int] = []
+    ends: list[int] = []
+    short: list[int] = []
+    for toks in turns:
+        if not toks:
+            continue
+        if len(toks) < n:
+            short.append(zlib.crc32(" ".join(toks).encode("utf-8")))
+            continue
+        ids += _word_ids(toks)
+        ends.append(len(ids))
+    out = np.array(short, dtype=np.uint32)
+    if ids:
+        a = np.array(ids, dtype=np.uint64)
+        m = len(a) - n + 1
+        h = a[:m] * _MULT[0]
+        for j in range(1, n):
+            h = h + a[j:j + m] * _MULT[j]
+        h = ((h ^ (h >> np.uint64(32))) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        if len(ends) > 1:  # drop the shingles that start in one turn and end in the next
+            valid = np.ones(m, dtype=bool)
+            for e in ends[:-1]:
+                valid[e - n + 1:e] = False
+            h = h[valid]
+        out = np.concatenate([out, h]) if len(out) else h
+    return out
+
+
+def signatures(hash_arrays: Sequence[np.ndarray], minhash: MinHash) -> np.ndarray:
+    """MinHash signatures (len(hash_arrays) x num_perm, uint32) of several texts at once: the values
+    `MinHash.update_batch(hashes)` gives each (affine32 scheme, identity hash function)."""
+    a, b = minhash.permutations
+    out = np.tile(minhash.hashvalues.astype(np.uint32), (len(hash_arrays), 1))
+    lens = np.fromiter((len(h) for h in hash_arrays), dtype=np.int64, count=len(hash_arrays))
+    rows = np.flatnonzero(lens)
+    if len(rows):
+        hv = _fmix(np.concatenate([hash_arrays[i] for i in rows]).astype(np.uint32), 32).reshape(-1, 1)
+        phv = hv * a + b
+        offsets = np.concatenate([[0], np.cumsum(lens[rows])[:-1]])
+        out[rows] = np.minimum(out[rows], np.minimum.reduceat(phv, offsets, axis=0))
+    return out
+
+
+_BAND_MULT = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5,
+                       0x94D049BB133111EB, 0xBF58476D1CE4E5B9, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53],
+                      dtype=np.uint64)
+
+
+def _band_hashes(sigs: np.ndarray, ranges: Sequence[tuple[int, int]]) -> np.ndarray:
+    """One 64-bit hash per band per signature (buckets; equal band values are re-checked on the signatures)."""
+    out = np.zeros((len(sigs), len(ranges)), dtype=np.uint64)
+    s = sigs.astype(np.uint64)
+    for k, (lo, hi) in enumerate(ranges):
+        h = np.full(len(sigs), np.uint64(k + 1), dtype=np.uint64)
+        for j in range(lo, hi):
+            h = (h ^ s[:, j]) * _BAND_MULT[(j - lo) % len(_BAND_MULT)]
+            h ^= h >> np.uint64(29)
+        out[:, k] = h
+    return out
 
 
 @dataclass
 class DuplicateFinder:
+    """add() every text in stream order, then finish(); exact_dups, near_dups, rates, examples and
+    summary() are read after finish()."""
     threshold: float
     num_perm: int = 64
     shingle_n: int = 3
     seed: int = 1
+    batch: int = 256
     n: int = 0
     exact_dups: int = 0
     near_dups: int = 0
     examples: list[dict] = field(default_factory=list)
 
     def __post_init__(self):
-        # one MinHash reused for every text (copying a MinHash per text costs more than hashing it)
         self._m = MinHash(num_perm=self.num_perm, seed=self.seed, hashfunc=_identity, scheme="affine32")
-        self._empty = self._m.hashvalues.copy()
-        self._lsh = MinHashLSH(threshold=self.threshold, num_perm=self.num_perm, weights=(0.1, 0.9))
-        self._digests: dict[bytes, int] = {}
-        self._sigs = np.empty((1024, self.num_perm), dtype=np.uint32)
-        self._ids: list[str] = []
+        lsh = MinHashLSH(threshold=self.threshold, num_perm=self.num_perm, weights=(0.1, 0.9))
+        self.bands, self.rows, self._ranges = lsh.b, lsh.r, list(lsh.hashranges)
+        self._pending: list[np.ndarray] = []
+        self._digests = array("B")
+        self._band_chunks: list[np.ndarray] = []
+        self._keys = bytearray()
+        self._key_end = array("q")
+        self._sig_file = tempfile.TemporaryFile(prefix="rc1-minhash-")
+        self._exact: np.ndarray | None = None
+        self._near: np.ndarray | None = None
 
-    def add(self, key: str, tokens: Sequence[str], hashes: Iterable[int] | None = None) -> tuple[bool, bool]:
-        """Register text `key` (its normalized word tokens; `hashes`: its shingle hashes when the
-        caller has them already); returns (exact_dup, near_dup) against the texts added before it.
-        An exact duplicate is also a near duplicate."""
-        i = self.n
+    def add(self, key: str, turns: Sequence[Sequence[str]], hashes: Iterable[int] | np.ndarray | None = None) -> None:
+        """Register text `key`: its normalized word tokens, as a list of turns (shingled per turn);
+        `hashes`: its shingle hashes when the caller has them already."""
+        if self._exact is not None:
+            raise RuntimeError("DuplicateFinder.add after finish")
         self.n += 1
-        self._ids.append(key)
-        digest = hashlib.blake2b(" ".join(tokens).encode("utf-8"), digest_size=16).digest()
-        first = self._digests.setdefault(digest, i)
-        exact = first != i
-        m = self._m
-        m.hashvalues = self._empty.copy()
-        hashes = list(shingle_hashes(tokens, self.shingle_n) if hashes is None else hashes)
-        if hashes:
-            m.update_batch(hashes)
-        if i >= len(self._sigs):
-            self._sigs = np.concatenate([self._sigs, np.empty_like(self._sigs)])
-        self._sigs[i] = m.hashvalues
-        near = exact
-        match = first if exact else None
-        if not exact:
-            cands = self._lsh.query(m)
-            if cands:
-                cands = np.fromiter(cands, dtype=np.int64, count=len(cands))
-                est = (self._sigs[cands] == m.hashvalues).mean(axis=1)
-                best = int(np.argmax(est))
-                if est[best] >= self.threshold:
-                    near, match = True, int(cands[best])
-        if not exact:
-            self._lsh.insert(i, m, check_duplication=False)
-        if exact:
-            self.exact_dups += 1
-        if near:
-            self.near_dups += 1
-            if len(self.examples) < 20:
-                self.examples.append({"id": key, "duplicate_of": self._ids[match], "exact": exact})
-        return exact, near
+        self._keys += key.encode("utf-8")
+        self._key_end.append(len(self._keys))
+        text = " ".join(w for t in turns for w in t)
+        self._digests.frombytes(hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest())
+        h = shingle_array(turns, self.shingle_n) if hashes is None else np.asarray(hashes, dtype=np.uint32)
+        self._pending.append(h)
+        if len(self._pending) >= self.batch:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        sigs = signatures(self._pending, self._m)
+        self._pending = []
+        self._sig_file.write(sigs.tobytes())
+        self._band_chunks.append(_band_hashes(sigs, self._ranges))
+
+    def _key(self, i: int) -> str:
+        start = self._key_end[i - 1] if i else 0
+        return self._keys[start:self._key_end[i]].decode("utf-8")
+
+    def finish(self) -> "DuplicateFinder":
+        """Decide every text's verdict (idempotent)."""
+        if self._exact is not None:
+            return self
+        self._flush()
+        n = self.n
+        idx = np.arange(n)
+        dig = np.frombuffer(self._digests, dtype=np.uint64).reshape(n, 2) if n else np.zeros((0, 2), np.uint64)
+        order = np.lexsort((idx, dig[:, 1], dig[:, 0]))
+        ds = dig[order]
+        new = np.ones(n, dtype=bool)
+        new[1:] = (ds[1:] != ds[:-1]).any(axis=1)
+        first_sorted = order[np.maximum.accumulate(np.where(new, idx, 0))] if n else order
+        first = np.empty(n, dtype=np.int64)
+        first[order] = first_sorted
+        exact = first != idx
+        match = np.where(exact, first, -1)
+        best = np.where(exact, 1.0, -1.0)
+        near = exact.copy()
+        if n:
+            self._sig_file.flush()
+            sigs = np.memmap(self._sig_file, dtype=np.uint32, mode="r", shape=(n, self.num_perm))
+            bands = np.concatenate(self._band_chunks)
+            kept = np.flatnonzero(~exact)
+            for k, (lo, hi) in enumerate(self._ranges):
+                h = bands[kept, k]
+                o = np.lexsort((kept, h))
+                hs, members_all = h[o], kept[o]
+                starts = np.flatnonzero(np.concatenate([[True], hs[1:] != hs[:-1]]))
+                sizes = np.diff(np.append(starts, len(hs)))
+                for s, g in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist()):
+                    members = members_all[s:s + g]            # ascending stream order
+                    sg = np.asarray(sigs[members])
+                    for jj in range(1, g):
+                        j = members[jj]
+                        cand = (sg[:jj, lo:hi] == sg[jj, lo:hi]).all(axis=1)
+                        if not cand.any():
+                            continue
+                        est = (sg[:jj][cand] == sg[jj]).mean(axis=1)
+                        at = int(np.argmax(est))
+                        e, i = float(est[at]), int(members[:jj][cand][at])
+                        if e >= self.threshold:
+                            near[j] = True
+                        if e > best[j] or (e == best[j] and i < match[j]):
+                            best[j], match[j] = e, i
+            del sigs
+        self._sig_file.close()
+        self._exact, self._near = exact, near
+        self.exact_dups, self.near_dups = int(exact.sum()), int(near.sum())
+        for j in np.flatnonzero(near)[:20].tolist():
+            self.examples.append({"id": self._key(j), "duplicate_of": self._key(int(match[j])),
+                                  "exact": bool(exact[j])})
+        return self
+
+    def verdicts(self) -> list[tuple[bool, bool]]:
+        """(exact_dup, near_dup) of every text, in the order added (an exact duplicate is also near)."""
+        self.finish()
+        return list(zip(self._exact.tolist(), self._near.tolist()))
 
     @property
     def exact_rate(self) -> float:
@@ -132,4 +257,4 @@ class DuplicateFinder:
         return {"texts": self.n, "exact_duplicates": self.exact_dups, "exact_dup_rate": self.exact_rate,
                 "near_duplicates": self.near_dups, "near_dup_rate": self.near_rate,
                 "threshold": self.threshold, "num_perm": self.num_perm, "shingle": f"word {self.shingle_n}-gram",
-                "lsh_bands": self._lsh.b, "lsh_rows": self._lsh.r, "examples": self.examples}
+                "lsh_bands": self.bands, "lsh_rows": self.rows, "examples": self.examples}

@@ -8,6 +8,7 @@ seeded samples.
 from __future__ import annotations
 
 import sys
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
@@ -16,7 +17,7 @@ import numpy as np
 from tqdm import tqdm
 
 from rc1.config import ValidatePoolGate
-from rc1.quality.dedup import DuplicateFinder, shingle_hashes
+from rc1.quality.dedup import DuplicateFinder
 from rc1.quality.diversity import Reservoir, kl_divergence, lexical_summary, ngram_counts, zipf_slope
 from rc1.quality.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
@@ -53,25 +54,23 @@ class _Scan:
     styles: Counter = field(default_factory=Counter)
     templates: Counter = field(default_factory=Counter)
     clarify: int = 0
-    lengths: list[int] = field(default_factory=list)
+    lengths: array = field(default_factory=lambda: array("q"))
 
 
-def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], list[str], list[int], int]:
-    """(user words, system+user words, their word 3-shingle hashes (shingled per turn), token count)."""
+def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], list[list[str]], int]:
+    """(user words, the words of each system/user turn (what dedup shingles, per turn), token count)."""
     user: list[str] = []
-    prompt: list[str] = []
-    hashes: list[int] = []
+    prompt: list[list[str]] = []
     n_tokens = 0
     for t in dialogue:
         role, content = t["role"], t["content"]
         n_tokens += counter(content) + TURN_OVERHEAD
         if role in ("system", "user"):
             w = words(content)
-            prompt += w
-            hashes += shingle_hashes(w)
+            prompt.append(w)
             if role == "user":
                 user += w
-    return user, prompt, hashes, n_tokens
+    return user, prompt, n_tokens
 
 
 def _sample_tokens(seeds: Iterable[Seed], k: int, seed: int) -> list[list[str]]:
@@ -114,13 +113,14 @@ def validate_pool(
         scan.styles[seed["style"]] += 1
         scan.templates[seed["template_id"]] += 1
         scan.clarify += bool(seed["needs_clarification"])
-        user_words, prompt_words, prompt_hashes, n_tokens = _turn_features(seed["dialogue"], token_counter)
+        user_words, prompt_turns, n_tokens = _turn_features(seed["dialogue"], token_counter)
         scan.lengths.append(n_tokens)
         sample.offer(user_words)
-        dups.add(seed["id"], prompt_words, prompt_hashes)
+        dups.add(seed["id"], prompt_turns)
         if index:
             leaks += [leak.as_dict() for leak in index.seed_leaks(seed, user_words)]
 
+    dups.finish()
     div_sample = sample.subsample(sample_size, sample_seed)
     kl_pool = sample.items if kl_sample_size >= len(sample.items) else sample.subsample(kl_sample_size, sample_seed)
     base_tokens = _as_token_lists(baseline, kl_sample_size, sample_seed)
@@ -130,7 +130,7 @@ def validate_pool(
     zipf = zipf_slope(ngram_counts(kl_pool, 1))
     base_lex = lexical_summary(_subsample(base_tokens, sample_size, sample_seed))
 
-    lengths = np.asarray(scan.lengths, dtype=np.int64)
+    lengths = np.frombuffer(scan.lengths, dtype=np.int64) if scan.n else np.zeros(0, dtype=np.int64)
     oob = int(((lengths < gate.len_tokens_min) | (lengths > gate.len_tokens_max)).sum()) if scan.n else 0
     mix_rows = mix_deviation(scan.tasks, mix)
     id_overlap = sorted({leak["shadow_id"] for leak in leaks if leak["kind"] == "source_id"})
