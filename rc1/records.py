@@ -20,6 +20,8 @@ Seed: one line of rc1_seed.jsonl.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from typing import Any, TypedDict
 
 from rc1.config import TASKS
@@ -80,7 +82,7 @@ def context_problem(context: Any) -> str | None:
         if not (isinstance(para, list) and len(para) == 2 and isinstance(para[0], str)):
             return f"context[{i}] must be [title, [sentences]]"
         body = para[1]
-        if not (isinstance(body, str) or (isinstance(body, list) and all(isinstance(x, str) for x in body))):
+        if not (isinstance(body, str) or (isinstance(body, list) and all(map(isinstance, body, repeat(str))))):
             return f"context[{i}] sentences must be strings"
     return None
 

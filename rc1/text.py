@@ -37,8 +37,11 @@ def normalize(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """Normalized word tokens of `text`: lower-cased words and numbers, punctuation dropped."""
-    text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
-    return _WORD.findall(_THOUSANDS.sub("", text))
+    if text.isascii():  # NFKC leaves ASCII as it is
+        text = text.lower()
+    else:
+        text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
+    return _WORD.findall(_THOUSANDS.sub("", text) if "," in text else text)
 
 
 def ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:

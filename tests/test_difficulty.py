@@ -148,3 +148,21 @@ def test_checks_pass_on_a_graded_pool_and_fail_when_evidence_never_matches():
     table.columns["clue_overlap"][:] = 0.0
     failing = {c["name"] for c in difficulty_checks(table, bucket, idx, ["gsm8k"], GATE) if not c["pass"]}
     assert failing == {"clue_overlap_median.easy"}
+
+
+def test_numpy_rankdata_and_zipf_slope_equal_scipy_bit_for_bit():
+    """bucket.rankdata and diversity.zipf_slope skip importing scipy.stats; their values are scipy's."""
+    from collections import Counter
+
+    from scipy import stats
+
+    from rc1.difficulty.bucket import rankdata
+    from rc1.quality.diversity import zipf_slope
+
+    rng = np.random.default_rng(0)
+    for vals in (rng.integers(0, 5, 1000), rng.random(500).round(2), np.array([3.0]), np.zeros(7)):
+        assert rankdata(vals).tolist() == stats.rankdata(vals, method="average").tolist()
+    counts = Counter({f"w{i}": int(c) for i, c in enumerate(rng.zipf(1.5, 3000))})
+    freqs = np.sort(np.fromiter(counts.values(), dtype=np.float64))[::-1]
+    ranks = np.arange(1, len(freqs) + 1, dtype=np.float64)
+    assert zipf_slope(counts) == float(stats.linregress(np.log(ranks), np.log(freqs)).slope)

@@ -1,7 +1,7 @@
 """Easy / medium / hard buckets and resampling to a target mix.
 
 Bucketing rule (a score with per-task quantile cut points, not a majority vote):
-- every criterion becomes its per-task percentile rank (scipy.stats.rankdata, ties averaged, / n),
+- every criterion becomes its per-task percentile rank (ties averaged, as scipy.stats.rankdata, / n),
   so tokens, hops, counts and densities share one scale; clue_overlap counts reversed (less overlap
   between question and evidence = harder);
 - score = the mean of those ranks over the criteria (equal weights, fixed before looking at any pool;
@@ -27,13 +27,26 @@ import hashlib
 import math
 
 import numpy as np
-from scipy.stats import rankdata
 
 BUCKETS = ("easy", "medium", "hard")
 CRITERIA = {  # metric -> +1 when a higher value is harder, -1 when lower is harder
     "len_tokens": 1, "turns": 1, "tool_hops": 1, "entities": 1, "ops_numeric": 1, "connector_density": 1,
     "coref_pronouns": 1, "clue_overlap": -1, "ambiguity": 1, "needs_clarification": 1,
 }
+
+
+def rankdata(values: np.ndarray) -> np.ndarray:
+    """scipy.stats.rankdata(values, method="average"): 1-based ranks, ties given the mean of their ranks
+    (exact half-integers, so the same floats); numpy only, as scipy.stats costs about a second to import."""
+    a = np.asarray(values).ravel()
+    sorter = np.argsort(a, kind="quicksort")
+    inv = np.empty(len(a), dtype=np.intp)
+    inv[sorter] = np.arange(len(a), dtype=np.intp)
+    s = a[sorter]
+    obs = np.r_[True, s[1:] != s[:-1]]
+    dense = obs.cumsum()[inv]
+    count = np.r_[np.nonzero(obs)[0], len(obs)]
+    return 0.5 * (count[dense] + count[dense - 1] + 1)
 
 
 def _tiebreak(ids: list[str]) -> np.ndarray:
@@ -47,7 +60,7 @@ def difficulty_scores(columns: dict[str, np.ndarray], rows: np.ndarray) -> np.nd
     total = np.zeros(n)
     for name, sign in CRITERIA.items():
         vals = columns[name][rows].astype(np.float64) * sign
-        total += rankdata(vals, method="average") / n
+        total += rankdata(vals) / n
     return total / len(CRITERIA)
 
 

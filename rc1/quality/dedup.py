@@ -51,8 +51,7 @@ _MULT = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x
 
 def _word_ids(tokens: Sequence[str]) -> list[int]:
     """crc32 of each word, memoized (a pool's vocabulary is small next to its running text)."""
-    get = _WORD_HASH.get
-    ids = [get(w) for w in tokens]
+    ids = list(map(_WORD_HASH.get, tokens))
     if None in ids:
         if len(_WORD_HASH) > 2_000_000:
             _WORD_HASH.clear()
@@ -167,7 +166,7 @@ class DuplicateFinder:
         self.n += 1
         self._keys += key.encode("utf-8")
         self._key_end.append(len(self._keys))
-        text = " ".join(w for t in turns for w in t)
+        text = " ".join(" ".join(t) for t in turns if t)
         self._digests.frombytes(hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest())
         h = shingle_array(turns, self.shingle_n) if hashes is None else np.asarray(hashes, dtype=np.uint32)
         self._pending.append(h)

@@ -18,7 +18,6 @@ from collections import Counter
 from typing import Generic, Iterable, Sequence, TypeVar
 
 import numpy as np
-from scipy import stats
 
 from rc1.text import ngrams
 
@@ -67,7 +66,9 @@ def zipf_slope(counts: Counter) -> float | None:
     if len(freqs) < 2:
         return None
     ranks = np.arange(1, len(freqs) + 1, dtype=np.float64)
-    return float(stats.linregress(np.log(ranks), np.log(freqs)).slope)
+    # scipy.stats.linregress's slope, computed as it does (np.cov with bias=1), without importing scipy (~1 s)
+    ssxm, ssxym, _, _ = np.cov(np.log(ranks), np.log(freqs), bias=1).flat
+    return float(ssxym / ssxm)
 
 
 class Reservoir(Generic[T]):

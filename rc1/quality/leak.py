@@ -97,12 +97,17 @@ class ShadowIndex:
         `question` (text, or a function giving it) is only used to describe a leak."""
         index = self._index
         starts: dict[int, dict[int, tuple[str, ...]]] = {}
-        for pos, g in enumerate(ngrams(tokens, self.ngram)):
-            for k, q_pos in index.get(g, ()):
-                starts.setdefault(k, {}).setdefault(pos - q_pos, g)
+        seed_grams = ngrams(tokens, self.ngram)
+        if not index.keys().isdisjoint(seed_grams):  # usually disjoint: one C-level pass, no Python loop
+            for pos, g in enumerate(seed_grams):
+                for k, q_pos in index.get(g, ()):
+                    starts.setdefault(k, {}).setdefault(pos - q_pos, g)
         out = []
         for n, grams in self._short.items():  # questions shorter than the n-gram: compared whole
-            for g in ngrams(tokens, n) if len(tokens) >= n else ():
+            short_grams = ngrams(tokens, n) if len(tokens) >= n else ()
+            if grams.keys().isdisjoint(short_grams):
+                continue
+            for g in short_grams:
                 for k in grams.get(g, ()):
                     if k not in starts and all(leak.shadow_id != self._ids[k] for leak in out):
                         text = question() if callable(question) else question
