@@ -11,12 +11,11 @@ from typing import Iterator
 import click
 import numpy as np
 
-from entrypoints._common import INT, gates_option, reuse_option
-from rc1.config import TASKS, load_gates, parse_mix
+from entrypoints._common import INT, Ahead, gates_option, reuse_option
+from rc1.config import TASKS, load_gates, parse_mix, run_mode
 from rc1.errors import Rc1Error
 from rc1.io import atomic_open, read_json, write_json, write_jsonl
 from rc1.text import make_token_counter
-from rc1.tracking import run_mode, stage_run
 
 BUCKETS = ("easy", "medium", "hard")  # rc1.difficulty.bucket.BUCKETS, kept here so `rc1 --help` skips scipy
 DEFAULT_TARGET = "easy:0.25,medium:0.45,hard:0.30"
@@ -84,26 +83,17 @@ def run_difficulty(
               "tokenizer": tokenizer or "approx", **gate.model_dump()}
     outputs = {"metrics": out_p, "balanced": bal_p, "report": rep_p}
 
-    from rc1.difficulty import assign_buckets, build_table, difficulty_checks, difficulty_report, resample
-    from rc1.difficulty.report import DEFINITIONS
-    from rc1.quality.reader import iter_seeds
+    # metrics, buckets, report and figures compute in a forked process while this one imports mlflow and opens
+    # the run (entrypoints._common.Ahead); the same values as computing them here
+    job = Ahead(_compute, pool_p, counter, target_d, tasks_l, seed, size, gate, progress)
+    from rc1.tracking import stage_run
 
     with stage_run("difficulty", params, inputs={"pool": pool_p}, outputs=outputs, reuse=reuse) as st:
         if st.reused:
+            job.cancel()
             saved = read_json(rep_p)
             return {**_result(saved, out_p, bal_p, rep_p), "run_id": st.run_id, "reused": True}
-        table = build_table(iter_seeds(pool_p), counter, progress=progress)
-        if not len(table):
-            raise Rc1Error(f"{pool}: no seeds")
-        score, bucket = assign_buckets(table.columns, table.tasks, table.ids)
-        sizes = None
-        if size:
-            shares = Counter(t for t in table.tasks.tolist() if t in tasks_l)
-            total = sum(shares.values())
-            sizes = {t: max(1, round(size * c / total)) for t, c in shares.items()}
-        idx, summary = resample(bucket, table.tasks, target_d, tasks_l, seed, sizes)
-        checks = difficulty_checks(table, bucket, idx, tasks_l, gate)
-        rep = difficulty_report(table, score, bucket, idx, summary, target_d, tasks_l, seed, checks, DEFINITIONS)
+        table, score, bucket, idx, checks, rep, pngs = job.result()
         rep.update({"stage": "difficulty", "pool": str(pool_p), "metrics_file": str(out_p),
                     "balanced_file": str(bal_p), "plots": str(plots), "run_id": st.run_id})
 
@@ -111,7 +101,7 @@ def run_difficulty(
                              "score": round(float(score[i]), 5), **table.row(i)} for i in range(len(table))))
         _write_balanced(pool_p, bal_p, idx, bucket, table)
         write_json(rep_p, rep)
-        figures = _plots(table, bucket, rep, plots)
+        figures = _write_plots(pngs, plots)
 
         st.log_file_input(pool_p, "pool")
         st.log_config(gate, "gates.json")
@@ -153,20 +143,53 @@ def _metrics(rep: dict, checks: list[dict]) -> dict:
     return m
 
 
-def _plots(table, bucket: np.ndarray, rep: dict, plots: Path) -> list[Path]:
+def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[str], seed: int, size: int | None,
+             gate, progress: bool):
+    """(table, score, bucket, balanced indices, checks, report, {png name: bytes}) of a pool."""
+    from rc1.difficulty import assign_buckets, build_table, difficulty_checks, difficulty_report, resample
+    from rc1.difficulty.report import DEFINITIONS
+    from rc1.quality.reader import iter_seeds
+
+    table = build_table(iter_seeds(pool_p), counter, progress=progress)
+    if not len(table):
+        raise Rc1Error(f"{pool_p}: no seeds")
+    score, bucket = assign_buckets(table.columns, table.tasks, table.ids)
+    sizes = None
+    if size:
+        shares = Counter(t for t in table.tasks.tolist() if t in tasks_l)
+        total = sum(shares.values())
+        sizes = {t: max(1, round(size * c / total)) for t, c in shares.items()}
+    idx, summary = resample(bucket, table.tasks, target_d, tasks_l, seed, sizes)
+    checks = difficulty_checks(table, bucket, idx, tasks_l, gate)
+    rep = difficulty_report(table, score, bucket, idx, summary, target_d, tasks_l, seed, checks, DEFINITIONS)
+    return table, score, bucket, idx, checks, rep, _render_plots(table, bucket, rep)
+
+
+def _render_plots(table, bucket: np.ndarray, rep: dict) -> dict[str, bytes]:
+    import io
+
     from rc1.difficulty import plots as P
 
-    plots.mkdir(parents=True, exist_ok=True)
-    made = []
+    out = {}
     for name, fig in (
         ("difficulty_metrics.png", P.metrics_figure(table.columns, bucket,
                                                     f"difficulty metrics of {len(table)} seeds, stacked by bucket")),
         ("difficulty_buckets.png", P.buckets_figure(rep["buckets_in"], rep["buckets_balanced"])),
     ):
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+        P.close(fig)
+        out[name] = buf.getvalue()
+    return out
+
+
+def _write_plots(pngs: dict[str, bytes], plots: Path) -> list[Path]:
+    plots.mkdir(parents=True, exist_ok=True)
+    made = []
+    for name, data in pngs.items():
         path = plots / name
         with atomic_open(path, "wb", encoding=None) as fh:
-            fig.savefig(fh, format="png", dpi=100, bbox_inches="tight")
-        P.close(fig)
+            fh.write(data)
         made.append(path)
     return made
 

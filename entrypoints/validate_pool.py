@@ -7,13 +7,12 @@ from typing import Any
 
 import click
 
-from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
-from rc1.config import ValidatePoolGate, load_gates, parse_mix
+from entrypoints._common import INT, Ahead, data_dir_option, gates_option, optional_param, reuse_option
+from rc1.config import ValidatePoolGate, load_gates, parse_mix, run_mode
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
 from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, record_question
 from rc1.text import make_token_counter
-from rc1.tracking import run_mode, stage_run
 
 THRESHOLDS = tuple(ValidatePoolGate.model_fields)
 V1_PACK = Path("templates/pack_v1")
@@ -45,12 +44,31 @@ def baseline_seeds(n: int, mix: dict[str, float], data_dir: str | None, seed: in
     return build_pool(tasks, load_pack(V1_PACK), PoolSpec(n=n, mix=mix, seed=seed))
 
 
-def count_lines(path: str | Path) -> int:
+def count_lines(path: str | Path, stop: int | None = None) -> int:
+    """Lines of a file (or `stop`, once that many are counted: a 3M-seed pool is read no further)."""
     n = 0
     with open(path, "rb") as fh:
         while block := fh.read(1 << 20):
             n += block.count(b"\n")
+            if stop is not None and n >= stop:
+                return stop
     return n
+
+
+def _scan(pool: Path, **kwargs):
+    from rc1.quality.reader import iter_seeds
+    from rc1.quality.validate import scan_pool
+
+    return scan_pool(iter_seeds(pool), **kwargs)
+
+
+def _baseline_tokens(baseline_pool: str | None, n_base: int, mix: dict[str, float], data_dir: str | None,
+                     seed: int) -> list[list[str]]:
+    from rc1.quality.reader import iter_seeds
+    from rc1.quality.validate import sample_tokens
+
+    seeds = iter_seeds(baseline_pool) if baseline_pool else baseline_seeds(n_base, mix, data_dir, seed)
+    return sample_tokens(seeds, KL_SAMPLE_SIZE, seed)
 
 
 def run_validate_pool(
@@ -106,18 +124,25 @@ def run_validate_pool(
             inputs["data_dir"] = Path(data_dir)
     outputs = {"report": report_p, "diversity_report": div_p, "leaks": leaks_p}
 
-    from rc1.quality.reader import iter_seeds
-    from rc1.quality.validate import validate_pool
+    # the pool scan and the KL baseline compute in two forked processes while this one imports mlflow and
+    # opens the run (entrypoints._common.Ahead); results are the same as computing them here, in order
+    n_base = count_lines(pool_p, stop=KL_SAMPLE_SIZE)
+    scan_job = Ahead(_scan, pool_p, gate=gate, shadow=shadow, token_counter=counter,
+                     sample_k=max(SAMPLE_SIZE, KL_SAMPLE_SIZE), sample_seed=seed, progress=progress)
+    base_job = Ahead(_baseline_tokens, baseline_pool, n_base, mix_d, data_dir, seed)
+    from rc1.quality.validate import evaluate_scan
+    from rc1.tracking import stage_run
 
     with stage_run("validate_pool", params, inputs=inputs, outputs=outputs, reuse=reuse) as st:
         if st.reused:
+            scan_job.cancel()
+            base_job.cancel()
             saved = read_json(report_p)
             return {**saved, "report": str(report_p), "diversity_report": str(div_p), "leaks": str(leaks_p),
                     "run_id": st.run_id, "reused": True}
-        n_base = min(count_lines(pool_p), KL_SAMPLE_SIZE)
-        baseline = (iter_seeds(baseline_pool) if baseline_pool else baseline_seeds(n_base, mix_d, data_dir, seed))
-        result = validate_pool(iter_seeds(pool_p), gate=gate, mix=mix_d, shadow=shadow, baseline=baseline,
-                               token_counter=counter, sample_seed=seed, progress=progress)
+        result = evaluate_scan(scan_job.result(), gate=gate, mix=mix_d, shadow_given=shadow is not None,
+                               shadow_questions=len(shadow or []), baseline=base_job.result(),
+                               sample_seed=seed)
         checks = result.checks
         diversity = {"pool": str(pool_p), "baseline": baseline_pool or f"built in memory from {V1_PACK} "
                      f"({n_base} seeds, same sources and mix)", "shadow": leak_check, **result.diversity}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -16,6 +17,12 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from rc1.errors import Rc1Error
+
+
+def run_mode() -> str:
+    """RUN_MODE (dev unless set): which side of configs/gates.yaml applies (rc1.tracking re-exports it)."""
+    return os.environ.get("RUN_MODE", "dev")
+
 
 TASKS = ("hotpotqa", "strategyqa", "gsm8k")
 DIMENSIONS = ("correctness", "reasoning", "grounding", "clarification", "efficiency", "tool_use", "communication")

@@ -55,6 +55,9 @@ class _Scan:
     templates: Counter = field(default_factory=Counter)
     clarify: int = 0
     lengths: array = field(default_factory=lambda: array("q"))
+    sample: Reservoir | None = None        # user-turn words of a seeded sample of seeds
+    dedup: dict = field(default_factory=dict)  # DuplicateFinder.summary()
+    leaks: list[dict] = field(default_factory=list)
 
 
 def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], list[list[str]], int]:
@@ -73,7 +76,8 @@ def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], 
     return user, prompt, n_tokens
 
 
-def _sample_tokens(seeds: Iterable[Seed], k: int, seed: int) -> list[list[str]]:
+def sample_tokens(seeds: Iterable[Seed], k: int, seed: int) -> list[list[str]]:
+    """User-turn words of a seeded uniform sample of k seeds (what the 3-gram KL compares)."""
     res: Reservoir[list[str]] = Reservoir(k, seed)
     for s in seeds:
         res.offer(words(user_text(s)))
@@ -101,11 +105,23 @@ def validate_pool(
     `baseline`: the pack_v1 pool's seeds (or already sampled user-turn
     token lists), the reference of the 3-gram KL.
     """
+    scan = scan_pool(seeds, gate=gate, shadow=shadow, token_counter=token_counter,
+                     sample_k=max(sample_size, kl_sample_size), sample_seed=sample_seed, num_perm=num_perm,
+                     progress=progress)
+    return evaluate_scan(scan, gate=gate, mix=mix, shadow_given=shadow is not None,
+                         shadow_questions=len(shadow or []), baseline=baseline, sample_size=sample_size,
+                         kl_sample_size=kl_sample_size, sample_seed=sample_seed)
+
+
+def scan_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequence[tuple[str, str]] | None,
+              token_counter: Callable[[str], int] = count_tokens, sample_k: int = max(SAMPLE_SIZE, KL_SAMPLE_SIZE),
+              sample_seed: int = SAMPLE_SEED, num_perm: int = 64, progress: bool = False) -> _Scan:
+    """The one streaming pass: counts, token lengths, the diversity sample, duplicates and leaks."""
     scan = _Scan()
     dups = DuplicateFinder(threshold=gate.near_dup_jaccard, num_perm=num_perm)
     index = ShadowIndex(shadow or [], ngram=gate.leak_ngram, sim=gate.leak_sim)
-    sample: Reservoir[list[str]] = Reservoir(max(sample_size, kl_sample_size), sample_seed)
-    leaks: list[dict] = []
+    sample: Reservoir[list[str]] = Reservoir(sample_k, sample_seed)
+    leaks = scan.leaks
     for seed in tqdm(seeds, desc="validate", unit=" seeds", disable=not progress, file=sys.stderr, mininterval=2):
         scan.n += 1
         scan.tasks[seed["task"]] += 1
@@ -119,8 +135,18 @@ def validate_pool(
         dups.add(seed["id"], prompt_turns)
         if index:
             leaks += [leak.as_dict() for leak in index.seed_leaks(seed, user_words)]
+    scan.sample = sample
+    scan.dedup = dups.finish().summary()
+    return scan
 
-    dups.finish()
+
+def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float], shadow_given: bool,
+                  shadow_questions: int, baseline: Iterable[Seed] | Sequence[list[str]],
+                  sample_size: int = SAMPLE_SIZE, kl_sample_size: int = KL_SAMPLE_SIZE,
+                  sample_seed: int = SAMPLE_SEED) -> ValidationResult:
+    """Every validate_pool check and the diversity report from a scan (see validate_pool)."""
+    sample, leaks = scan.sample, scan.leaks
+    exact_rate, near_rate = scan.dedup["exact_dup_rate"], scan.dedup["near_dup_rate"]
     div_sample = sample.subsample(sample_size, sample_seed)
     kl_pool = sample.items if kl_sample_size >= len(sample.items) else sample.subsample(kl_sample_size, sample_seed)
     base_tokens = _as_token_lists(baseline, kl_sample_size, sample_seed)
@@ -141,14 +167,14 @@ def validate_pool(
         check("kl_3gram_vs_v1", kl, f">= {g.kl_3gram_vs_v1_min}", kl >= g.kl_3gram_vs_v1_min),
         check("roles", len(scan.roles), f">= {g.roles_min}", len(scan.roles) >= g.roles_min),
         check("styles", len(scan.styles), f">= {g.styles_min}", len(scan.styles) >= g.styles_min),
-        check("dup_rate", dups.exact_rate, f"<= {g.dup_rate_max}", dups.exact_rate <= g.dup_rate_max),
-        check("near_dup_rate", dups.near_rate, f"<= {g.dup_rate_max}", dups.near_rate <= g.dup_rate_max),
+        check("dup_rate", exact_rate, f"<= {g.dup_rate_max}", exact_rate <= g.dup_rate_max),
+        check("near_dup_rate", near_rate, f"<= {g.dup_rate_max}", near_rate <= g.dup_rate_max),
         check("len_tokens_min", int(lengths.min()) if scan.n else 0, f">= {g.len_tokens_min}",
               scan.n > 0 and int(lengths.min()) >= g.len_tokens_min),
         check("len_tokens_max", int(lengths.max()) if scan.n else 0, f"<= {g.len_tokens_max}",
               scan.n > 0 and int(lengths.max()) <= g.len_tokens_max),
         check("leak_count", len(leaks), f"<= {g.leak_count_max}", len(leaks) <= g.leak_count_max)
-        if shadow is not None else check("leak_count", None, f"<= {g.leak_count_max} (needs a shadow set)", False),
+        if shadow_given else check("leak_count", None, f"<= {g.leak_count_max} (needs a shadow set)", False),
         *[check(f"mix_dev_pp.{t}", row["dev_pp"], f"<= {g.mix_tolerance_pp}", row["dev_pp"] <= g.mix_tolerance_pp)
           for t, row in mix_rows.items()],
     ]
@@ -172,11 +198,11 @@ def validate_pool(
         "templates": len(scan.templates),
         "template_counts": dict(scan.templates.most_common()),
         "needs_clarification_rate": scan.clarify / scan.n if scan.n else 0.0,
-        "dedup": dups.summary(),
+        "dedup": scan.dedup,
         "len_tokens": {**_quantiles(lengths), "min_allowed": g.len_tokens_min, "max_allowed": g.len_tokens_max,
                        "out_of_bounds": oob, "out_of_bounds_rate": oob / scan.n if scan.n else 0.0},
         "mix": mix_rows,
-        "leaks": {"count": len(leaks) if shadow is not None else None, "shadow_questions": len(shadow or []),
+        "leaks": {"count": len(leaks) if shadow_given else None, "shadow_questions": shadow_questions,
                   "ngram": g.leak_ngram, "sim": g.leak_sim, "examples": leaks[:10],
                   "shadow_source_id_overlap": id_overlap[:50]},
     }
@@ -193,7 +219,7 @@ def _as_token_lists(baseline, k: int, seed: int) -> list[list[str]]:
     """Token lists of up to k baseline seeds; already-tokenized baselines are only subsampled."""
     if isinstance(baseline, list) and baseline and not isinstance(baseline[0], dict):
         return _subsample(baseline, k, seed)
-    return _sample_tokens(baseline, k, seed)
+    return sample_tokens(baseline, k, seed)
 
 
 def _quantiles(a: np.ndarray) -> dict:

@@ -33,6 +33,7 @@ from mlflow.entities import Run
 from mlflow.tracking import MlflowClient
 
 import rc1
+from rc1.config import run_mode  # noqa: F401 - re-exported: entry points import it from here
 from rc1.errors import GateFailed, Rc1Error
 from rc1.io import atomic_open, sha256_dir, sha256_file, sha256_text, write_json
 
@@ -161,10 +162,6 @@ def launched_gate_run() -> Run | None:
     if run.info.status != "RUNNING":
         raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: the gate run is {run.info.status}, not running")
     return run
-
-
-def run_mode() -> str:
-    return os.environ.get("RUN_MODE", "dev")
 
 
 # ---------------------------------------------------------------- stage run
