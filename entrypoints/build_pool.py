@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -11,16 +13,15 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
+from entrypoints._common import INT, Ahead, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.errors import Rc1Error
-from rc1.io import atomic_open, iter_jsonl, read_json, write_json
+from rc1.io import iter_jsonl, read_json, write_json
 from rc1.pool import PoolSpec, PoolStats, build_pool, parse_tools, seed_lines
 from rc1.quality.views import record_question
 from rc1.templates import load_pack
 from rc1.text import normalize
-from rc1.tracking import stage_run
 
 DEFAULT_MIX = "hotpotqa:0.45,strategyqa:0.30,gsm8k:0.25"
 
@@ -86,23 +87,20 @@ def run_build_pool(
     inputs["templates"] = Path(templates_dir)
     if shadow:
         inputs["shadow"] = Path(shadow)
-    with stage_run("build_pool", params, inputs=inputs, outputs={"pool": out_p}, reuse=reuse,
-                   tags=source_tags(loaded)) as st:
+    # the pool is built (into a temporary file beside --out) in a forked process while this one imports mlflow
+    # and opens the run (entrypoints._common.Ahead); the file is moved onto --out only once the run is ours
+    tmp = out_p.with_name(f".{out_p.name}.{os.getpid()}.building")
+    job = Ahead(_write_pool, {t: lt.records for t, lt in loaded.items()}, pack, spec, tmp, progress)
+    from rc1.tracking import stage_run
+
+    with _cleanup(job, tmp), stage_run("build_pool", params, inputs=inputs, outputs={"pool": out_p}, reuse=reuse,
+                                       tags=source_tags(loaded)) as st:
         if st.reused:
             summary_p = out_p.with_name(out_p.stem + ".summary.json")
             saved = read_json(summary_p) if summary_p.is_file() else {}
             return {**saved, "path": str(out_p), "run_id": st.run_id, "reused": True}
-        stats = PoolStats()
-        t0 = time.perf_counter()
-        seeds = build_pool({t: lt.records for t, lt in loaded.items()}, pack, spec, stats)
-        bar = tqdm(seeds, total=n, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
-                   disable=not progress)
-        written = 0
-        with atomic_open(out_p) as fh:
-            for line in seed_lines(bar):
-                fh.write(line)
-                written += 1
-        seconds = time.perf_counter() - t0
+        stats, written, seconds = job.result()
+        os.replace(tmp, out_p)
         n_clar = sum(stats.clarify.values())
         summary = {"stage": "build_pool", "path": str(out_p), "n": written, "counts": stats.counts,
                    "clarify": stats.clarify, "clarify_rate": n_clar / written if written else 0.0,
@@ -134,6 +132,34 @@ def run_build_pool(
         st.log_json(summary, "pool_summary.json")
         st.log_artifact(out_p)
     return {**summary, "run_id": st.run_id, "reused": False}
+
+
+def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool) -> tuple[PoolStats, int, float]:
+    """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds)."""
+    stats = PoolStats()
+    t0 = time.perf_counter()
+    seeds = build_pool(records, pack, spec, stats)
+    bar = tqdm(seeds, total=spec.n, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
+               disable=not progress)
+    written = 0
+    tmp.parent.mkdir(parents=True, exist_ok=True)
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for line in seed_lines(bar):
+            fh.write(line)
+            written += 1
+        fh.flush()
+        os.fsync(fh.fileno())
+    return stats, written, time.perf_counter() - t0
+
+
+@contextlib.contextmanager
+def _cleanup(job: Ahead, tmp: Path):
+    """Whatever happens to the run: no computing child and no temporary pool file left behind."""
+    try:
+        yield
+    finally:
+        job.cancel()
+        tmp.unlink(missing_ok=True)
 
 
 def inputs_digest(path: str | Path) -> str:
