@@ -52,6 +52,7 @@ class ShadowIndex:
         not be (default: the questions' ids)."""
         self.ngram, self.sim = ngram, sim
         self._short: dict[int, dict[tuple[str, ...], list[int]]] = defaultdict(lambda: defaultdict(list))
+        self._short_words: dict[int, list[frozenset[str]]] = defaultdict(list)
         self._ids: list[str] = []
         self._text: list[str] = []
         self._words: list[frozenset[str]] = []
@@ -66,6 +67,7 @@ class ShadowIndex:
             self._len.append(len(toks))
             if 0 < len(toks) < ngram:
                 self._short[len(toks)][tuple(toks)].append(k)
+                self._short_words[len(toks)].append(frozenset(toks))
             first: dict[tuple[str, ...], int] = {}
             for pos, g in enumerate(ngrams(toks, ngram)):
                 first.setdefault(g, pos)
@@ -103,10 +105,11 @@ class ShadowIndex:
                 for k, q_pos in index.get(g, ()):
                     starts.setdefault(k, {}).setdefault(pos - q_pos, g)
         out = []
+        present = set(tokens) if self._short else set()
         for n, grams in self._short.items():  # questions shorter than the n-gram: compared whole
-            short_grams = ngrams(tokens, n) if len(tokens) >= n else ()
-            if grams.keys().isdisjoint(short_grams):
+            if not any(ws <= present for ws in self._short_words[n]):  # some question's words all occur
                 continue
+            short_grams = ngrams(tokens, n) if len(tokens) >= n else ()
             for g in short_grams:
                 for k in grams.get(g, ()):
                     if k not in starts and all(leak.shadow_id != self._ids[k] for leak in out):
