@@ -110,6 +110,17 @@ class Ahead:
             self._proc = None
 
 
+@contextlib.contextmanager
+def cleaned_up(job: Ahead, *tmp_paths):
+    """Whatever happens to the run: no computing child and none of its temporary files left behind."""
+    try:
+        yield
+    finally:
+        job.cancel()
+        for p in tmp_paths:
+            p.unlink(missing_ok=True)
+
+
 def _return(value):
     return value
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import time
@@ -13,7 +12,7 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from entrypoints._common import INT, Ahead, data_dir_option, gates_option, optional_param, reuse_option
+from entrypoints._common import INT, Ahead, cleaned_up, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.errors import Rc1Error
@@ -93,7 +92,7 @@ def run_build_pool(
     job = Ahead(_write_pool, {t: lt.records for t, lt in loaded.items()}, pack, spec, tmp, progress)
     from rc1.tracking import stage_run
 
-    with _cleanup(job, tmp), stage_run("build_pool", params, inputs=inputs, outputs={"pool": out_p}, reuse=reuse,
+    with cleaned_up(job, tmp), stage_run("build_pool", params, inputs=inputs, outputs={"pool": out_p}, reuse=reuse,
                                        tags=source_tags(loaded)) as st:
         if st.reused:
             summary_p = out_p.with_name(out_p.stem + ".summary.json")
@@ -150,16 +149,6 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool) 
         fh.flush()
         os.fsync(fh.fileno())
     return stats, written, time.perf_counter() - t0
-
-
-@contextlib.contextmanager
-def _cleanup(job: Ahead, tmp: Path):
-    """Whatever happens to the run: no computing child and no temporary pool file left behind."""
-    try:
-        yield
-    finally:
-        job.cancel()
-        tmp.unlink(missing_ok=True)
 
 
 def inputs_digest(path: str | Path) -> str:

@@ -4,6 +4,7 @@ per-sample metrics, easy/medium/hard buckets, a pool resampled to the target, an
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Iterator
@@ -11,7 +12,7 @@ from typing import Iterator
 import click
 import numpy as np
 
-from entrypoints._common import INT, Ahead, gates_option, reuse_option
+from entrypoints._common import INT, Ahead, cleaned_up, gates_option, reuse_option
 from rc1.config import TASKS, load_gates, parse_mix, run_mode
 from rc1.errors import Rc1Error
 from rc1.io import atomic_open, read_json, write_json, write_jsonl
@@ -85,21 +86,23 @@ def run_difficulty(
 
     # metrics, buckets, report and figures compute in a forked process while this one imports mlflow and opens
     # the run (entrypoints._common.Ahead); the same values as computing them here
-    job = Ahead(_compute, pool_p, counter, target_d, tasks_l, seed, size, gate, progress)
+    # (the metrics and the balanced pool go to temporary files beside their paths, moved there once the run is ours)
+    out_tmp, bal_tmp = (p.with_name(f".{p.name}.{os.getpid()}.computing") for p in (out_p, bal_p))
+    job = Ahead(_compute, pool_p, counter, target_d, tasks_l, seed, size, gate, progress, out_tmp, bal_tmp)
     from rc1.tracking import stage_run
 
-    with stage_run("difficulty", params, inputs={"pool": pool_p}, outputs=outputs, reuse=reuse) as st:
+    with cleaned_up(job, out_tmp, bal_tmp), stage_run("difficulty", params, inputs={"pool": pool_p},
+                                                      outputs=outputs, reuse=reuse) as st:
         if st.reused:
             job.cancel()
             saved = read_json(rep_p)
             return {**_result(saved, out_p, bal_p, rep_p), "run_id": st.run_id, "reused": True}
-        table, score, bucket, idx, checks, rep, pngs = job.result()
+        checks, rep, pngs = job.result()
         rep.update({"stage": "difficulty", "pool": str(pool_p), "metrics_file": str(out_p),
                     "balanced_file": str(bal_p), "plots": str(plots), "run_id": st.run_id})
 
-        write_jsonl(out_p, ({"id": table.ids[i], "task": table.tasks[i], "difficulty": BUCKETS[bucket[i]],
-                             "score": round(float(score[i]), 5), **table.row(i)} for i in range(len(table))))
-        _write_balanced(pool_p, bal_p, idx, bucket, table)
+        os.replace(out_tmp, out_p)
+        os.replace(bal_tmp, bal_p)
         write_json(rep_p, rep)
         figures = _write_plots(pngs, plots)
 
@@ -144,8 +147,9 @@ def _metrics(rep: dict, checks: list[dict]) -> dict:
 
 
 def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[str], seed: int, size: int | None,
-             gate, progress: bool):
-    """(table, score, bucket, balanced indices, checks, report, {png name: bytes}) of a pool."""
+             gate, progress: bool, out_tmp: Path, bal_tmp: Path) -> tuple[list[dict], dict, dict[str, bytes]]:
+    """Metrics, buckets, resampling and checks of a pool: writes the per-seed metrics to `out_tmp` and the
+    balanced pool to `bal_tmp`; returns (checks, report, {png name: bytes})."""
     from rc1.difficulty import assign_buckets, build_table, difficulty_checks, difficulty_report, resample
     from rc1.difficulty.report import DEFINITIONS
     from rc1.quality.reader import iter_seeds
@@ -162,7 +166,10 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
     idx, summary = resample(bucket, table.tasks, target_d, tasks_l, seed, sizes)
     checks = difficulty_checks(table, bucket, idx, tasks_l, gate)
     rep = difficulty_report(table, score, bucket, idx, summary, target_d, tasks_l, seed, checks, DEFINITIONS)
-    return table, score, bucket, idx, checks, rep, _render_plots(table, bucket, rep)
+    write_jsonl(out_tmp, ({"id": table.ids[i], "task": table.tasks[i], "difficulty": BUCKETS[bucket[i]],
+                           "score": round(float(score[i]), 5), **table.row(i)} for i in range(len(table))))
+    _write_balanced(pool_p, bal_tmp, idx, bucket, table)
+    return checks, rep, _render_plots(table, bucket, rep)
 
 
 def _render_plots(table, bucket: np.ndarray, rep: dict) -> dict[str, bytes]:
