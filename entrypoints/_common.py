@@ -76,7 +76,8 @@ class Ahead:
 
         ctx = multiprocessing.get_context("fork")
         self._conn, child_end = ctx.Pipe(duplex=False)
-        self._proc = ctx.Process(target=_ahead_child, args=(child_end, fn, args, kwargs), daemon=True)
+        # not a daemon, so that it may fork in turn; the stage stops it on every way out (cleaned_up)
+        self._proc = ctx.Process(target=_ahead_child, args=(child_end, fn, args, kwargs))
         self._proc.start()
         child_end.close()
 

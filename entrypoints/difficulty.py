@@ -166,10 +166,11 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
     idx, summary = resample(bucket, table.tasks, target_d, tasks_l, seed, sizes)
     checks = difficulty_checks(table, bucket, idx, tasks_l, gate)
     rep = difficulty_report(table, score, bucket, idx, summary, target_d, tasks_l, seed, checks, DEFINITIONS)
+    figures = Ahead(_render_plots, table, bucket, rep)  # on the other core while the files are written
     write_jsonl(out_tmp, ({"id": table.ids[i], "task": table.tasks[i], "difficulty": BUCKETS[bucket[i]],
                            "score": round(float(score[i]), 5), **table.row(i)} for i in range(len(table))))
     _write_balanced(pool_p, bal_tmp, idx, bucket, table)
-    return checks, rep, _render_plots(table, bucket, rep)
+    return checks, rep, figures.result()
 
 
 def _render_plots(table, bucket: np.ndarray, rep: dict) -> dict[str, bytes]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from entrypoints._common import INT, Ahead, data_dir_option, gates_option, optional_param, reuse_option
+from entrypoints._common import INT, Ahead, cleaned_up, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import ValidatePoolGate, load_gates, parse_mix, run_mode
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
@@ -133,7 +133,8 @@ def run_validate_pool(
     from rc1.quality.validate import evaluate_scan
     from rc1.tracking import stage_run
 
-    with stage_run("validate_pool", params, inputs=inputs, outputs=outputs, reuse=reuse) as st:
+    with cleaned_up(scan_job), cleaned_up(base_job), \
+            stage_run("validate_pool", params, inputs=inputs, outputs=outputs, reuse=reuse) as st:
         if st.reused:
             scan_job.cancel()
             base_job.cancel()
