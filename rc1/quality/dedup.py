@@ -201,14 +201,14 @@ class DuplicateFinder:
         first = np.empty(n, dtype=np.int64)
         first[order] = first_sorted
         exact = first != idx
-        match = np.where(exact, first, -1)
-        best = np.where(exact, 1.0, -1.0)
         near = exact.copy()
+        match = np.where(exact, first, -1)
         if n:
             self._sig_file.flush()
             sigs = np.memmap(self._sig_file, dtype=np.uint32, mode="r", shape=(n, self.num_perm))
             bands = np.concatenate(self._band_chunks)
             kept = np.flatnonzero(~exact)
+            buckets = []
             for k, (lo, hi) in enumerate(self._ranges):
                 h = bands[kept, k]
                 o = np.lexsort((kept, h))
@@ -216,20 +216,42 @@ class DuplicateFinder:
                 starts = np.flatnonzero(np.concatenate([[True], hs[1:] != hs[:-1]]))
                 sizes = np.diff(np.append(starts, len(hs)))
                 for s, g in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist()):
-                    members = members_all[s:s + g]            # ascending stream order
-                    sg = np.asarray(sigs[members])
-                    for jj in range(1, g):
-                        j = members[jj]
-                        cand = (sg[:jj, lo:hi] == sg[jj, lo:hi]).all(axis=1)
-                        if not cand.any():
-                            continue
-                        est = (sg[:jj][cand] == sg[jj]).mean(axis=1)
-                        at = int(np.argmax(est))
-                        e, i = float(est[at]), int(members[:jj][cand][at])
-                        if e >= self.threshold:
+                    buckets.append((lo, hi, members_all[s:s + g]))   # ascending stream order
+            for lo, hi, members in buckets:
+                sg = np.asarray(sigs[members])
+                for jj in range(1, len(members)):
+                    j = members[jj]
+                    if near[j]:
+                        continue
+                    # the latest earlier members first: in a bucket of near copies a match is found at once
+                    for stop in range(jj, 0, -256):
+                        part = sg[max(0, stop - 256):stop]
+                        cand = (part[:, lo:hi] == sg[jj, lo:hi]).all(axis=1)
+                        if cand.any() and ((part[cand] == sg[jj]).mean(axis=1) >= self.threshold).any():
                             near[j] = True
-                        if e > best[j] or (e == best[j] and i < match[j]):
-                            best[j], match[j] = e, i
+                            break
+            # the examples name the best candidate (highest estimate, then the earliest) of the first 20
+            shown = np.flatnonzero(near & ~exact)[:20]
+            if len(shown) and buckets:
+                flat = np.concatenate([m for _, _, m in buckets])
+                owner = np.repeat(np.arange(len(buckets)), [len(m) for _, _, m in buckets])
+                holding = [buckets[b] for b in np.unique(owner[np.isin(flat, shown)]).tolist()]
+            for j in shown.tolist():
+                best = -1.0
+                for lo, hi, members in holding:
+                    pos = int(np.searchsorted(members, j))
+                    if pos >= len(members) or members[pos] != j or pos == 0:
+                        continue
+                    earlier = members[:pos]
+                    se = np.asarray(sigs[earlier])
+                    cand = (se[:, lo:hi] == sigs[j, lo:hi]).all(axis=1)
+                    if not cand.any():
+                        continue
+                    est = (se[cand] == sigs[j]).mean(axis=1)
+                    at = int(np.argmax(est))
+                    e, i = float(est[at]), int(earlier[cand][at])
+                    if e > best or (e == best and i < match[j]):
+                        best, match[j] = e, i
             del sigs
         self._sig_file.close()
         self._exact, self._near = exact, near
