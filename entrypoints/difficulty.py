@@ -150,11 +150,14 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
              gate, progress: bool, out_tmp: Path, bal_tmp: Path) -> tuple[list[dict], dict, dict[str, bytes]]:
     """Metrics, buckets, resampling and checks of a pool: writes the per-seed metrics to `out_tmp` and the
     balanced pool to `bal_tmp`; returns (checks, report, {png name: bytes})."""
-    from rc1.difficulty import assign_buckets, build_table, difficulty_checks, difficulty_report, resample
+    from rc1.difficulty import assign_buckets, concat_tables, difficulty_checks, difficulty_report, resample
     from rc1.difficulty.report import DEFINITIONS
-    from rc1.quality.reader import iter_seeds
+    from rc1.io import line_ranges
 
-    table = build_table(iter_seeds(pool_p), counter, progress=progress)
+    # the second half of the pool is measured in another forked process (the metrics are per seed)
+    pieces = line_ranges(pool_p, 2)
+    rest = [Ahead(_table, pool_p, piece, counter, False) for piece in pieces[1:]]
+    table = concat_tables([_table(pool_p, pieces[0], counter, progress), *(job.result() for job in rest)])
     if not len(table):
         raise Rc1Error(f"{pool_p}: no seeds")
     score, bucket = assign_buckets(table.columns, table.tasks, table.ids)
@@ -171,6 +174,13 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
                            "score": round(float(score[i]), 5), **table.row(i)} for i in range(len(table))))
     _write_balanced(pool_p, bal_tmp, idx, bucket, table)
     return checks, rep, figures.result()
+
+
+def _table(pool_p: Path, piece: tuple[int, int, int], counter, progress: bool):
+    from rc1.difficulty import build_table
+    from rc1.quality.reader import iter_seeds
+
+    return build_table(iter_seeds(pool_p, piece), counter, progress=progress)
 
 
 def _render_plots(table, bucket: np.ndarray, rep: dict) -> dict[str, bytes]:

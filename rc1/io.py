@@ -60,9 +60,38 @@ def read_json(path: str | os.PathLike) -> Any:
         raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg})") from None
 
 
-def iter_jsonl_lines(path: str | os.PathLike) -> Iterator[tuple[int, str, dict]]:
+def line_ranges(path: str | os.PathLike, parts: int) -> list[tuple[int, int, int]]:
+    """Up to `parts` consecutive (start byte, end byte, line number before start) pieces of a file, cut at line
+    starts: iter_jsonl_lines over each piece, in order, yields exactly the lines of the whole file."""
+    size = os.path.getsize(path)
+    cuts = [(0, 0)]
+    with open(path, "rb") as fh:
+        for k in range(1, parts):
+            start, lines = cuts[-1]
+            fh.seek(start)
+            target = max(start, size * k // parts)
+            while fh.tell() < target:  # count the lines on the way: error messages name file lines
+                block = fh.read(min(1 << 20, target - fh.tell()))
+                lines += block.count(b"\n")
+            if fh.tell() > 0:
+                fh.seek(fh.tell() - 1)
+                if fh.read(1) != b"\n":
+                    fh.readline()  # to the start of the next line
+                    lines += 1
+            if start < fh.tell() < size:
+                cuts.append((fh.tell(), lines))
+    ends = [c[0] for c in cuts[1:]] + [size]
+    return [(start, end, lines) for (start, lines), end in zip(cuts, ends)]
+
+
+def iter_jsonl_lines(path: str | os.PathLike, piece: tuple[int, int, int] | None = None
+                     ) -> Iterator[tuple[int, str, dict]]:
     """(line number, raw line without its newline, parsed object) per non-empty line; a bad line is an
-    Rc1Error naming file and line. The raw line lets a writer copy a row without encoding it again."""
+    Rc1Error naming file and line. The raw line lets a writer copy a row without encoding it again.
+    `piece`: only that piece of the file (see line_ranges); line numbers stay the file's."""
+    if piece is not None:
+        yield from _piece_lines(Path(path), *piece)
+        return
     path = Path(path)
     if path.is_dir():
         raise Rc1Error(f"{path}: is a directory, expected a JSONL file")
@@ -74,6 +103,30 @@ def iter_jsonl_lines(path: str | os.PathLike) -> Iterator[tuple[int, str, dict]]
         raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     with fh:
         for lineno, line in _lines(path, fh):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise Rc1Error(f"{path}: line {lineno}: invalid JSON ({e.msg})") from None
+            if not isinstance(row, dict):
+                raise Rc1Error(f"{path}: line {lineno}: expected a JSON object, got {type(row).__name__}")
+            yield lineno, line.rstrip("\r\n"), row
+
+
+def _piece_lines(path: Path, start: int, end: int, before: int) -> Iterator[tuple[int, str, dict]]:
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        lineno = before
+        while fh.tell() < end:
+            raw = fh.readline()
+            if not raw:
+                break
+            lineno += 1
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise Rc1Error(f"{path}: line {lineno}: not UTF-8 text (is it a JSONL file?)") from None
             if not line.strip():
                 continue
             try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -166,3 +168,29 @@ def test_numpy_rankdata_and_zipf_slope_equal_scipy_bit_for_bit():
     freqs = np.sort(np.fromiter(counts.values(), dtype=np.float64))[::-1]
     ranks = np.arange(1, len(freqs) + 1, dtype=np.float64)
     assert zipf_slope(counts) == float(stats.linregress(np.log(ranks), np.log(freqs)).slope)
+
+
+def test_a_pool_measured_in_pieces_gives_the_table_of_one_pass(tmp_path):
+    """difficulty measures the second half of the pool in another process: rc1.io.line_ranges cuts the file at
+    line starts, every line lands in exactly one piece, and the concatenated tables equal one pass's."""
+    from rc1.difficulty.table import concat_tables
+    from rc1.errors import Rc1Error
+    from rc1.io import iter_jsonl_lines, line_ranges
+    from rc1.quality.reader import iter_seeds
+
+    pool = tmp_path / "pool.jsonl"
+    seeds = graded_pool(7)
+    pool.write_text("".join(json.dumps(s) + "\n" + ("\n" if i == 5 else "") for i, s in enumerate(seeds)))
+    whole = build_table(iter_seeds(pool))
+    for parts in (1, 2, 3, 7, 50):
+        pieces = line_ranges(pool, parts)
+        assert [x for p in pieces for x in iter_jsonl_lines(pool, p)] == list(iter_jsonl_lines(pool))
+        table = concat_tables([build_table(iter_seeds(pool, p)) for p in pieces])
+        assert table.ids == whole.ids and table.flags == whole.flags and table.tasks.tolist() == whole.tasks.tolist()
+        assert all(np.array_equal(table.columns[k], whole.columns[k]) for k in whole.columns)
+    lines = pool.read_text().splitlines(keepends=True)
+    lines[-2] = "{not json\n"
+    pool.write_text("".join(lines))
+    last = line_ranges(pool, 2)[-1]
+    with pytest.raises(Rc1Error, match=f"line {len(lines) - 1}: invalid JSON"):
+        list(iter_jsonl_lines(pool, last))

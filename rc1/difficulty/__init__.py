@@ -20,6 +20,7 @@ _EXPORTS = {
     "DEFINITIONS": "rc1.difficulty.report",
     "MetricTable": "rc1.difficulty.table",
     "build_table": "rc1.difficulty.table",
+    "concat_tables": "rc1.difficulty.table",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -32,6 +32,18 @@ class MetricTable:
         return out
 
 
+def concat_tables(tables: list[MetricTable]) -> MetricTable:
+    """The tables of consecutive pieces of a pool, as one table (what one pass over the whole pool gives)."""
+    if len(tables) == 1:
+        return tables[0]
+    return MetricTable(
+        ids=[i for t in tables for i in t.ids],
+        tasks=np.concatenate([t.tasks for t in tables]),
+        columns={k: np.concatenate([t.columns[k] for t in tables]) for k in tables[0].columns},
+        flags=[f for t in tables for f in t.flags],
+    )
+
+
 def _py(v):
     return v.item() if hasattr(v, "item") else v
 
