@@ -207,6 +207,7 @@ class DuplicateFinder:
             self._sig_file.flush()
             sigs = np.memmap(self._sig_file, dtype=np.uint32, mode="r", shape=(n, self.num_perm))
             bands = np.concatenate(self._band_chunks)
+            self._band_chunks = []
             kept = np.flatnonzero(~exact)
             buckets = []
             for k, (lo, hi) in enumerate(self._ranges):
