@@ -59,24 +59,24 @@ def main() -> int:
 
     from sequential_reference import sequential_episode
 
-    def timed(batch: int):
-        t0 = time.perf_counter()
-        out = run_episodes(TransformersBackend(model, tok, new_tokens, batch), seeds, turns)
-        return out, time.perf_counter() - t0
+    def timed(fn):
+        t0, c0 = time.perf_counter(), time.process_time()
+        out = fn()
+        return out, time.perf_counter() - t0, time.process_time() - c0
 
-    t0 = time.perf_counter()
-    reference = [sequential_episode(model, tok, s, turns, new_tokens) for s in seeds]
-    t_seq = time.perf_counter() - t0
+    reference, t_seq, c_seq = timed(lambda: [sequential_episode(model, tok, s, turns, new_tokens) for s in seeds])
     seq_rate = len(seeds) / t_seq
-    print(f"  sequential (before):  {t_seq:7.1f} s  {seq_rate:7.2f} episodes/s", flush=True)
+    print(f"  sequential (before):  {t_seq:7.2f} s wall {c_seq:7.2f} s cpu  {seq_rate:7.2f} episodes/s  "
+          f"(load {os.getloadavg()[0]:.2f})", flush=True)
     ok = True
     for b in sizes:
-        out, t = timed(b)
+        out, t, c = timed(lambda: run_episodes(TransformersBackend(model, tok, new_tokens, b), seeds, turns))
         rate = len(seeds) / t
         equal = out == reference
         ok &= equal and rate / seq_rate >= GOAL
-        print(f"  batched (batch {b:>3}): {t:7.1f} s  {rate:7.2f} episodes/s  speedup {rate / seq_rate:5.2f}x  "
-              f"dialogues equal to sequential: {'yes' if equal else 'NO'}", flush=True)
+        print(f"  batched (batch {b:>3}): {t:7.2f} s wall {c:7.2f} s cpu  {rate:7.2f} episodes/s  speedup "
+              f"{rate / seq_rate:5.2f}x  dialogues equal to sequential: {'yes' if equal else 'NO'}  "
+              f"(load {os.getloadavg()[0]:.2f})", flush=True)
     turns_used = [len(o) - len(s.get("dialogue") or []) for o, s in zip(reference, seeds)]
     print(f"  episode turns: mean {sum(turns_used) / len(turns_used):.2f}, max {max(turns_used)}; "
           f"load at the end {os.getloadavg()[0]:.2f}")

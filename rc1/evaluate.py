@@ -59,8 +59,11 @@ class TokenBackend:
     def generate_batch(self, prompts, tools) -> list[dict]:
         from trl.chat_template_utils import parse_response
 
-        rendered = [self.tok.apply_chat_template(list(m), tools=list(tools), add_generation_prompt=True,
-                                                 tokenize=True, return_dict=False) for m in prompts]
+        if not prompts:
+            return []
+        # one batched render + tokenize call (the tokenizer encodes the batch in parallel); ids as rendered alone
+        rendered = self.tok.apply_chat_template([list(m) for m in prompts], tools=list(tools),
+                                                add_generation_prompt=True, tokenize=True, return_dict=False)
         out: list[dict | None] = [None] * len(rendered)
         order = sorted(range(len(rendered)), key=lambda i: len(rendered[i]))
         for k in range(0, len(order), self.batch_size):
@@ -89,9 +92,12 @@ class LlamaCppBackend(TokenBackend):
         return [self.generator(list(p), self.max_new_tokens) for p in prompt_ids]
 
 
+PREFILL_ROWS = 8   # prompts per prefill forward (right-padded; sorted lengths keep the padding small)
+
+
 class TransformersBackend(TokenBackend):
     """Greedy generation with a transformers (or PEFT) causal LM in batches of `batch_size` (each prompt prefilled
-    alone, the batch decoded together), each row cut at its own end-of-turn token."""
+    alone, the batch decoded together in one preallocated cache), each row cut at its own end-of-turn token."""
 
     def __init__(self, model, tokenizer, max_new_tokens: int, batch_size: int = 1):
         super().__init__(tokenizer, max_new_tokens, batch_size)
@@ -99,56 +105,101 @@ class TransformersBackend(TokenBackend):
         eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
         eos = eos if eos is not None else tokenizer.eos_token_id
         self.eos_ids = set(eos if isinstance(eos, (list, tuple)) else [eos]) - {None}
-        self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else min(self.eos_ids)
+        _check_plain_greedy(model)
 
     def _generate(self, prompt_ids: list[list[int]]) -> list[list[int]]:
         """New token ids per prompt, each up to and including its first end-of-turn token (as if generated alone).
 
         Each prompt but its last token is prefilled on its own, without padding (the prefill of long tool-laden
         prompts dominates on CPU, and padding every row to the longest costs more than batching saves there). The
-        rows' caches are then left-padded into one batch, and generate() runs the last prompt token and every
-        decoding step for the whole batch (where batching pays: one forward per step instead of one per row)."""
+        rows' keys/values are then copied, left-padded, into one cache with room for every new token (written in
+        place: no copy of the whole cache per step), and the batch decodes greedily together (one forward per step
+        instead of one per row), the argmax of each step's logits as generate(do_sample=False) takes it. A row
+        leaves the batch at its end-of-turn token; finished rows are dropped from the cache once they are a quarter
+        of it, so the last long rows do not carry the finished ones."""
         import torch
-        from transformers import DynamicCache
 
-        width = max(len(p) for p in prompt_ids)
-        if width < 2:
+        from rc1.batch_cache import batch_cache
+
+        if min(len(p) for p in prompt_ids) < 2:
             raise ValueError("a prompt needs at least two tokens")
-        rows = [self._prefill(p[:-1]) for p in prompt_ids]
-        cache = DynamicCache()
-        for layer in range(len(rows[0])):
-            keys, values = [], []
-            for p, kv in zip(prompt_ids, rows):
-                k, v = kv[layer]
-                pad = width - len(p)
-                keys.append(torch.nn.functional.pad(k, (0, 0, pad, 0)))
-                values.append(torch.nn.functional.pad(v, (0, 0, pad, 0)))
-            cache.update(torch.cat(keys), torch.cat(values), layer)
-        ids = torch.full((len(prompt_ids), width), self.pad_id, dtype=torch.long)
-        mask = torch.zeros((len(prompt_ids), width), dtype=torch.long)
-        for r, p in enumerate(prompt_ids):
-            ids[r, width - len(p):] = torch.tensor(p, dtype=torch.long)
-            mask[r, width - len(p):] = 1
-        with torch.no_grad():
-            gen = self.model.generate(input_ids=ids.to(self.model.device), attention_mask=mask.to(self.model.device),
-                                      past_key_values=cache, do_sample=False, max_new_tokens=self.max_new_tokens,
-                                      pad_token_id=self.pad_id)
-        result = []
-        for row in gen[:, width:].tolist():
-            end = next((j + 1 for j, t in enumerate(row) if t in self.eos_ids), len(row))
-            result.append(row[:end])
-        return result
+        with torch.inference_mode():
+            rows = self._prefill([p[:-1] for p in prompt_ids])
+            cache = batch_cache(rows, [len(p) - 1 for p in prompt_ids], self.max_new_tokens)
+            width = cache.layers[0].length
+            n = len(prompt_ids)
+            mask = torch.zeros((n, width + self.max_new_tokens), dtype=torch.long)
+            for r, p in enumerate(prompt_ids):
+                mask[r, width - (len(p) - 1):width + 1] = 1
+            device = self.model.device
+            mask = mask.to(device)
+            token = torch.tensor([[p[-1]] for p in prompt_ids], dtype=torch.long, device=device)
+            position = torch.tensor([[len(p) - 1] for p in prompt_ids], dtype=torch.long, device=device)
+            new: list[list[int]] = [[] for _ in prompt_ids]
+            live: list[int | None] = list(range(n))   # batch row -> prompt index; None once that prompt ended
+            for step in range(self.max_new_tokens):
+                out = self.model(input_ids=token, attention_mask=mask[:, :width + step + 1], position_ids=position,
+                                 past_key_values=cache, use_cache=True, logits_to_keep=1)
+                nxt = out.logits[:, -1, :].float().argmax(dim=-1)
+                for j, t in enumerate(nxt.tolist()):
+                    r = live[j]
+                    if r is not None:
+                        new[r].append(t)
+                        if t in self.eos_ids:
+                            live[j] = None
+                alive = [j for j, r in enumerate(live) if r is not None]
+                if not alive or step + 1 == self.max_new_tokens:
+                    break
+                token, position = nxt.view(-1, 1), position + 1
+                mask[:, width + step + 1] = 1
+                if len(alive) <= 0.75 * len(live):   # drop the finished rows (one copy of the cache)
+                    idx = torch.tensor(alive, dtype=torch.long, device=device)
+                    for layer in cache.layers:
+                        layer.batch_select_indices(idx)
+                    token, position, mask = token[idx], position[idx], mask[idx]
+                    live = [live[j] for j in alive]
+        return new
 
-    def _prefill(self, ids: list[int]) -> list[tuple]:
-        """Per layer (keys, values) of `ids`, run alone (batch 1, no padding)."""
+    def _prefill(self, prompts: list[list[int]]) -> list[list[tuple]]:
+        """Per prompt, per layer (keys, values) of its ids, shape (1, heads, len, head_dim). Prompts of similar length
+        (they arrive sorted) are prefilled PREFILL_ROWS at a time, right-padded: under the causal mask no real token
+        attends to a pad after it, so no padding mask is needed (the fast causal attention kernel runs) and each
+        row's cache is its first len(ids) positions, as if prefilled alone."""
         import torch
         from transformers import DynamicCache
 
-        cache = DynamicCache()
-        with torch.no_grad():
-            self.model(input_ids=torch.tensor([ids], device=self.model.device), past_key_values=cache, use_cache=True,
-                       logits_to_keep=1)
-        return [(layer.keys, layer.values) for layer in cache.layers]
+        out: list[list[tuple]] = []
+        device = self.model.device
+        for k in range(0, len(prompts), PREFILL_ROWS):
+            group = prompts[k:k + PREFILL_ROWS]
+            ids = torch.full((len(group), max(len(p) for p in group)), group[0][-1], dtype=torch.long)
+            for r, p in enumerate(group):
+                ids[r, :len(p)] = torch.tensor(p, dtype=torch.long)
+            cache = DynamicCache()
+            self.model(input_ids=ids.to(device), past_key_values=cache, use_cache=True, logits_to_keep=1)
+            out += [[(layer.keys[r:r + 1, :, :len(p)], layer.values[r:r + 1, :, :len(p)]) for layer in cache.layers]
+                    for r, p in enumerate(group)]
+        return out
+
+
+# generation_config settings that change which token greedy decoding picks (logits processors of generate())
+_GREEDY_NEUTRAL = {"repetition_penalty": (None, 1.0), "no_repeat_ngram_size": (None, 0), "bad_words_ids": (None,),
+                   "min_length": (None, 0), "min_new_tokens": (None, 0), "suppress_tokens": (None,),
+                   "begin_suppress_tokens": (None,), "forced_bos_token_id": (None,), "forced_eos_token_id": (None,),
+                   "sequence_bias": (None,), "exponential_decay_length_penalty": (None,)}
+
+
+def _check_plain_greedy(model) -> None:
+    """TransformersBackend decodes by argmax of the logits, which is generate(do_sample=False) only when the model's
+    generation_config adds no logits processor: refuse one that does rather than decode differently."""
+    from rc1.errors import Rc1Error
+
+    config = getattr(model, "generation_config", None)
+    for key, neutral in _GREEDY_NEUTRAL.items():
+        value = getattr(config, key, None)
+        if value not in neutral:
+            raise Rc1Error(f"generation_config.{key} = {value!r}: batched greedy evaluation applies no logits "
+                           f"processor; clear it in the model's generation_config.json")
 
 
 def tool_schemas() -> list[dict]:

@@ -75,6 +75,7 @@ def test_console_shows_one_progress_bar_not_the_log_dicts(ws):
     assert "train seed 11" in console and f"{STEPS}/{STEPS}" in console
     assert "'loss':" not in console and "'reward':" not in console     # transformers' printed per-step dicts
     assert "reward=" in console and "kl=" in console                    # the bar's postfix
+    assert not re.search(r"(^|[\r\n])\s*\d+%\|", console)                # no undescribed bar (the eval's)
 
 
 def last_per_step(path):

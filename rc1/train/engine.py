@@ -243,11 +243,39 @@ class SlotData:
         return {k: [r[k] for r in rows] for k in ROW_KEYS}
 
     def dataset(self):
-        from datasets import Dataset
+        """The slots as a datasets.Dataset whose rows this object resolves on access (set_transform).
 
-        ds = Dataset.from_dict({"slot": list(range(self.max_steps * self.batch))})
-        ds.set_transform(self._transform)
+        datasets fingerprints a transform by pickling it, and the bound method would pickle the sampler with its
+        whole pool (seconds per run on a 30k pool). The transform refuses to be pickled instead, so datasets takes a
+        random fingerprint, its documented fallback, with caching off meanwhile (its only effect: no warning); an
+        in-memory dataset has no cache files that a fingerprint would key."""
+        import datasets
+
+        ds = datasets.Dataset.from_dict({"slot": list(range(self.max_steps * self.batch))})
+        caching = datasets.is_caching_enabled()
+        datasets.disable_caching()
+        try:
+            ds.set_transform(_SlotTransform(self))
+        finally:
+            if caching:
+                datasets.enable_caching()
         return ds
+
+
+class _SlotTransform:
+    """SlotData's row transform for datasets; not picklable (see SlotData.dataset)."""
+
+    def __init__(self, data: SlotData):
+        self.data = data
+
+    def __call__(self, batch: dict) -> dict:
+        return self.data._transform(batch)
+
+    def __reduce__(self):
+        raise TypeError("a SlotData transform is resolved in this process; it is not pickled")
+
+    def __deepcopy__(self, memo):
+        return self   # a copy resolves the same slots from the same sampler
 
 
 HELDOUT = "heldout"

@@ -15,7 +15,8 @@ def _step_bar_class():
     from transformers.trainer_callback import ProgressCallback
 
     class StepBar(ProgressCallback):
-        """ProgressCallback's bar, with step, reward and kl as its postfix instead of a printed dict per log."""
+        """ProgressCallback's bar, with step, reward and kl as its postfix instead of a printed dict per log; the
+        only bar of the run (no prediction bar during the held-out eval)."""
 
         def __init__(self, desc: str = "train"):
             super().__init__()
@@ -28,6 +29,9 @@ def _step_bar_class():
                 self.training_bar = tqdm(total=state.max_steps, initial=state.global_step, desc=self.desc,
                                          dynamic_ncols=True)
             self.current_step = state.global_step
+
+        def on_prediction_step(self, args, state, control, eval_dataloader=None, **kwargs):
+            return   # the held-out eval before a save opens no second bar (ProgressCallback's prediction bar)
 
         def on_log(self, args, state, control, logs=None, **kwargs):
             if self.training_bar is None or not logs:
