@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Sequence
 
 import torch
-from transformers.cache_utils import Cache, DynamicLayer
+from transformers.cache_utils import Cache, DynamicCache, DynamicLayer
 
 
 class InPlaceLayer(DynamicLayer):
@@ -58,3 +58,24 @@ def batch_cache(rows: Sequence[Sequence[tuple[torch.Tensor, torch.Tensor]]], len
             values[r, :, width - n:width] = row[layer][1][0]
         layers.append(InPlaceLayer(keys, values, width))
     return Cache(layers=layers)
+
+
+class CacheFilled(Exception):
+    """Raised by PrefillCache once the last layer's keys/values are in: the prompt's forward can stop there."""
+
+
+class PrefillCache(DynamicCache):
+    """A DynamicCache for a prefill whose output nobody reads: once the model's last layer has stored its keys/values
+    (attention layers store them before attending), update() raises CacheFilled, so that layer's attention and MLP
+    over the prompt, the final norm and the LM head are skipped. The cache holds exactly what the full forward would
+    have left in it; the next token's forward runs every layer as usual."""
+
+    def __init__(self, last_layer: int):
+        super().__init__()
+        self.last_layer = last_layer
+
+    def update(self, key_states, value_states, layer_idx: int, *args, **kwargs):
+        out = super().update(key_states, value_states, layer_idx, *args, **kwargs)
+        if layer_idx == self.last_layer:
+            raise CacheFilled
+        return out

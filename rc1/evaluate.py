@@ -18,7 +18,9 @@ A metric with no items (e.g. no hard HotpotQA/StrategyQA item) fails its check: 
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
@@ -110,76 +112,101 @@ class TransformersBackend(TokenBackend):
     def _generate(self, prompt_ids: list[list[int]]) -> list[list[int]]:
         """New token ids per prompt, each up to and including its first end-of-turn token (as if generated alone).
 
-        Each prompt but its last token is prefilled on its own, without padding (the prefill of long tool-laden
-        prompts dominates on CPU, and padding every row to the longest costs more than batching saves there). The
-        rows' keys/values are then copied, left-padded, into one cache with room for every new token (written in
-        place: no copy of the whole cache per step), and the batch decodes greedily together (one forward per step
-        instead of one per row), the argmax of each step's logits as generate(do_sample=False) takes it. A row
-        leaves the batch at its end-of-turn token; finished rows are dropped from the cache once they are a quarter
-        of it, so the last long rows do not carry the finished ones."""
+        Each prompt but its last token is prefilled (_prefill). The rows' keys/values are then copied, left-padded,
+        into one cache with room for every new token (written in place: no copy of the whole cache per step), and
+        the batch decodes greedily together (_decode: one forward per step instead of one per row)."""
         import torch
 
         from rc1.batch_cache import batch_cache
 
         if min(len(p) for p in prompt_ids) < 2:
             raise ValueError("a prompt needs at least two tokens")
+        device = self.model.device
         with torch.inference_mode():
-            rows = self._prefill([p[:-1] for p in prompt_ids])
-            cache = batch_cache(rows, [len(p) - 1 for p in prompt_ids], self.max_new_tokens)
+            cache = batch_cache(self._prefill([p[:-1] for p in prompt_ids]), [len(p) - 1 for p in prompt_ids],
+                                self.max_new_tokens)
             width = cache.layers[0].length
-            n = len(prompt_ids)
-            mask = torch.zeros((n, width + self.max_new_tokens), dtype=torch.long)
+            mask = torch.zeros((len(prompt_ids), width + self.max_new_tokens), dtype=torch.long)
             for r, p in enumerate(prompt_ids):
-                mask[r, width - (len(p) - 1):width + 1] = 1
-            device = self.model.device
-            mask = mask.to(device)
+                mask[r, width - (len(p) - 1):width + 1] = 1   # the prefilled prompt and its last token
             token = torch.tensor([[p[-1]] for p in prompt_ids], dtype=torch.long, device=device)
             position = torch.tensor([[len(p) - 1] for p in prompt_ids], dtype=torch.long, device=device)
-            new: list[list[int]] = [[] for _ in prompt_ids]
-            live: list[int | None] = list(range(n))   # batch row -> prompt index; None once that prompt ended
-            for step in range(self.max_new_tokens):
-                out = self.model(input_ids=token, attention_mask=mask[:, :width + step + 1], position_ids=position,
-                                 past_key_values=cache, use_cache=True, logits_to_keep=1)
-                nxt = out.logits[:, -1, :].float().argmax(dim=-1)
-                for j, t in enumerate(nxt.tolist()):
-                    r = live[j]
-                    if r is not None:
-                        new[r].append(t)
-                        if t in self.eos_ids:
-                            live[j] = None
-                alive = [j for j, r in enumerate(live) if r is not None]
-                if not alive or step + 1 == self.max_new_tokens:
-                    break
-                token, position = nxt.view(-1, 1), position + 1
-                mask[:, width + step + 1] = 1
-                if len(alive) <= 0.75 * len(live):   # drop the finished rows (one copy of the cache)
-                    idx = torch.tensor(alive, dtype=torch.long, device=device)
-                    for layer in cache.layers:
-                        layer.batch_select_indices(idx)
-                    token, position, mask = token[idx], position[idx], mask[idx]
-                    live = [live[j] for j in alive]
+            with _sdpa_gqa():
+                return self._decode(cache, mask.to(device), width, token, position)
+
+    def _decode(self, cache, mask, width: int, token, position) -> list[list[int]]:
+        """Greedy steps for the batch: each step's token is the argmax of its logits, as generate(do_sample=False)
+        takes it. A row leaves the batch at its end-of-turn token; the finished rows are dropped from the cache once
+        they are a quarter of it, so the last long rows do not carry them."""
+        import torch
+
+        new: list[list[int]] = [[] for _ in range(len(token))]
+        live: list[int | None] = list(range(len(token)))   # batch row -> prompt index; None once that prompt ended
+        for step in range(self.max_new_tokens):
+            out = self.model(input_ids=token, attention_mask=mask[:, :width + step + 1], position_ids=position,
+                             past_key_values=cache, use_cache=True, logits_to_keep=1)
+            nxt = out.logits[:, -1, :].float().argmax(dim=-1)
+            for j, t in enumerate(nxt.tolist()):
+                r = live[j]
+                if r is not None:
+                    new[r].append(t)
+                    if t in self.eos_ids:
+                        live[j] = None
+            alive = [j for j, r in enumerate(live) if r is not None]
+            if not alive or step + 1 == self.max_new_tokens:
+                break
+            token, position = nxt.view(-1, 1), position + 1
+            mask[:, width + step + 1] = 1
+            if len(alive) <= 0.75 * len(live):   # drop the finished rows (one copy of the cache)
+                idx = torch.tensor(alive, dtype=torch.long, device=token.device)
+                for layer in cache.layers:
+                    layer.batch_select_indices(idx)
+                token, position, mask = token[idx], position[idx], mask[idx]
+                live = [live[j] for j in alive]
         return new
 
     def _prefill(self, prompts: list[list[int]]) -> list[list[tuple]]:
         """Per prompt, per layer (keys, values) of its ids, shape (1, heads, len, head_dim). Prompts of similar length
         (they arrive sorted) are prefilled PREFILL_ROWS at a time, right-padded: under the causal mask no real token
         attends to a pad after it, so no padding mask is needed (the fast causal attention kernel runs) and each
-        row's cache is its first len(ids) positions, as if prefilled alone."""
+        row's cache is its first len(ids) positions, as if prefilled alone. Only the cache is wanted: the forward stops
+        once the last layer has stored its keys/values (rc1.batch_cache.PrefillCache)."""
         import torch
-        from transformers import DynamicCache
+
+        from rc1.batch_cache import CacheFilled, PrefillCache
 
         out: list[list[tuple]] = []
         device = self.model.device
+        last_layer = self.model.config.get_text_config().num_hidden_layers - 1
         for k in range(0, len(prompts), PREFILL_ROWS):
             group = prompts[k:k + PREFILL_ROWS]
             ids = torch.full((len(group), max(len(p) for p in group)), group[0][-1], dtype=torch.long)
             for r, p in enumerate(group):
                 ids[r, :len(p)] = torch.tensor(p, dtype=torch.long)
-            cache = DynamicCache()
-            self.model(input_ids=ids.to(device), past_key_values=cache, use_cache=True, logits_to_keep=1)
+            cache = PrefillCache(last_layer)
+            try:
+                self.model(input_ids=ids.to(device), past_key_values=cache, use_cache=True, logits_to_keep=1)
+            except CacheFilled:   # the last layer's keys/values are in; its attention/MLP over the prompt are not needed
+                pass
             out += [[(layer.keys[r:r + 1, :, :len(p)], layer.values[r:r + 1, :, :len(p)]) for layer in cache.layers]
                     for r, p in enumerate(group)]
         return out
+
+
+@contextmanager
+def _sdpa_gqa():
+    """transformers' SDPA attention copies grouped keys/values once per query head (repeat_kv) whenever a padding
+    mask is given, which in batched decoding is every step, over the whole cache; TRANSFORMERS_SDPA_FORCE_GQA makes it
+    hand the grouped heads to torch's SDPA (enable_gqa) instead, as it does unmasked (the sequential loop's case)."""
+    before = os.environ.get("TRANSFORMERS_SDPA_FORCE_GQA")
+    os.environ["TRANSFORMERS_SDPA_FORCE_GQA"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("TRANSFORMERS_SDPA_FORCE_GQA", None)
+        else:
+            os.environ["TRANSFORMERS_SDPA_FORCE_GQA"] = before
 
 
 # generation_config settings that change which token greedy decoding picks (logits processors of generate())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rc1.data.builtin import builtin_tasks
-from rc1.evaluate import TransformersBackend, run_episodes, run_items
+from rc1.evaluate import TransformersBackend, run_episodes, run_items, tool_schemas
 from rc1.pool import PoolSpec, build_pool
 from rc1.templates import load_pack
 from rc1.train.env import seed_prompt
@@ -30,14 +30,58 @@ def tiny(seeds, tmp_path_factory):
     return load_model(path).eval(), load_tokenizer(path)
 
 
-def test_batched_greedy_equals_the_sequential_loop(seeds, tiny):
+@pytest.fixture(scope="module")
+def sharp(tiny):
+    """The tiny model with its non-norm weights x10: the freshly initialised tiny model answers every prompt with
+    one repeated token, this one's greedy continuations differ by prompt and by step (what equality must hold on)."""
+    import copy
+
+    import torch
+
     model, tok = tiny
+    model = copy.deepcopy(model)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "norm" not in name:
+                p.mul_(10.0)
+    return model, tok
+
+
+@pytest.mark.parametrize("which", ["tiny", "sharp"])
+def test_batched_greedy_equals_the_sequential_loop(seeds, which, request):
+    model, tok = request.getfixturevalue(which)
     # 10 seeds in batches of 4: uneven chunks, prompts of different lengths (left padding), some rows ending
     # at their end-of-turn token while others run to max_new_tokens
     batched = run_episodes(TransformersBackend(model, tok, max_new_tokens=16, batch_size=4), seeds, max_turns=3)
     reference = [sequential_episode(model, tok, s, 3, 16) for s in seeds]
     assert batched == reference
     assert len({len(tok.apply_chat_template(seed_prompt(dict(s)), tokenize=True, return_dict=False)) for s in seeds}) > 3
+
+
+def test_rows_leave_the_batch_at_their_own_end_token(seeds, sharp):
+    """End tokens chosen so that rows end at different steps: finished rows leave the batch (the cache drops them)
+    while the others go on, and every row is its alone-greedy continuation cut at its first end token."""
+    import torch
+    from transformers import GenerationConfig
+
+    model, tok = sharp
+    prompts = [tok.apply_chat_template(seed_prompt(dict(s)), tools=tool_schemas(), add_generation_prompt=True,
+                                       tokenize=True, return_dict=False) for s in seeds]
+    never_ends = GenerationConfig(do_sample=False, max_new_tokens=12, eos_token_id=None, pad_token_id=0)
+    alone = [model.generate(torch.tensor([p]), attention_mask=torch.ones(1, len(p), dtype=torch.long),
+                            generation_config=never_ends)[0, len(p):].tolist() for p in prompts]
+    assert all(len(a) == 12 for a in alone)
+    backend = TransformersBackend(model, tok, max_new_tokens=12, batch_size=len(prompts))
+
+    def cut(a, ends):
+        return next((a[:j + 1] for j, t in enumerate(a) if t in ends), a)
+
+    # the token whose first appearance ends the rows at the most different steps
+    end = max(sorted({t for a in alone for t in a}), key=lambda t: len({len(cut(a, {t})) for a in alone}))
+    backend.eos_ids = {end}
+    expected = [cut(a, {end}) for a in alone]
+    assert len({len(c) for c in expected}) >= 3 and sum(len(c) < 12 for c in expected) >= len(expected) // 4
+    assert backend._generate(prompts) == expected
 
 
 class ScriptedBackend:
