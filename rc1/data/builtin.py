@@ -3,6 +3,9 @@ normalizers as the file and Hugging Face loaders. What makes a fresh offline mac
 
 from __future__ import annotations
 
+import pickle
+from functools import lru_cache
+
 from rc1.data.builtin_easy import EASY_GENERATORS
 from rc1.data.builtin_math import generate_gsm8k
 from rc1.data.builtin_multihop import generate_hotpotqa
@@ -30,11 +33,20 @@ def generate_raw(task: str, n: int = DEFAULT_N, seed: int = DEFAULT_SEED) -> lis
 
 
 def builtin_tasks(task: str, n: int = DEFAULT_N, seed: int = DEFAULT_SEED) -> list[Task]:
+    """The normalized records; deterministic in (task, n, seed), so they are generated once per process and each
+    call gets its own copy (a preflight loads every task for several stages in both rounds)."""
+    return pickle.loads(_generated(task, int(n), int(seed)))
+
+
+@lru_cache(maxsize=8)
+def _generated(task: str, n: int, seed: int) -> bytes:
     raw = generate_raw(task, n, seed)
     if task == "gsm8k":
-        return [normalize_gsm8k(r, f"builtin-{i:05d}") for i, r in enumerate(raw)]
-    normalize = normalize_hotpotqa if task == "hotpotqa" else normalize_strategyqa
-    return [normalize(r) for r in raw]
+        records = [normalize_gsm8k(r, f"builtin-{i:05d}") for i, r in enumerate(raw)]
+    else:
+        normalize = normalize_hotpotqa if task == "hotpotqa" else normalize_strategyqa
+        records = [normalize(r) for r in raw]
+    return pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def builtin_uri(task: str, n: int, seed: int) -> str:
