@@ -98,8 +98,9 @@ PREFILL_ROWS = 8   # prompts per prefill forward (right-padded; sorted lengths k
 
 
 class TransformersBackend(TokenBackend):
-    """Greedy generation with a transformers (or PEFT) causal LM in batches of `batch_size` (each prompt prefilled
-    alone, the batch decoded together in one preallocated cache), each row cut at its own end-of-turn token."""
+    """Greedy generation with a transformers (or PEFT) causal LM in batches of `batch_size` (prompts of similar length
+    prefilled PREFILL_ROWS at a time, the batch decoded together in one preallocated cache), each row cut at its own
+    end-of-turn token."""
 
     def __init__(self, model, tokenizer, max_new_tokens: int, batch_size: int = 1):
         super().__init__(tokenizer, max_new_tokens, batch_size)
