@@ -152,12 +152,6 @@ def _log_rc1_report(st, mv, evaluation: dict, mode: str, workdir: Path) -> None:
     st.log_artifact(out)
 
 
-def _eval_threads() -> int:
-    """OMP_NUM_THREADS (its first number, as OpenMP reads a nested list) when set, else 1."""
-    first = (os.environ.get("OMP_NUM_THREADS") or "").split(",")[0].strip()
-    return int(first) if first.isdigit() and int(first) > 0 else 1
-
-
 def run_evaluate(version: str | int | None = None, alias: str | None = None, shadow: str | None = None,
                  heldout: str | None = "pool", n: int | None = None, parent_tags: dict | None = None,
                  gates_path: str = "configs/gates.yaml", config_path: str | None = None,
@@ -185,7 +179,7 @@ def run_evaluate(version: str | int | None = None, alias: str | None = None, sha
 
 def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_tags, gates_path, config_path,
               raise_on_fail, progress, mode, backend) -> dict:
-    from rc1.evaluate import LlamaCppBackend, TransformersBackend, build_report, flat_metrics, run_items, torch_threads
+    from rc1.evaluate import LlamaCppBackend, TransformersBackend, build_report, flat_metrics, run_items
     from rc1.train.sampler import split_heldout
     from rc1.tracking.registry import MODEL_NAME, set_version_tags
 
@@ -250,9 +244,8 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
                 # requires it to equal that tag
                 st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items),
                              "input_sha256.model": info["model_sha256"]})
-                with torch_threads(_eval_threads()):
-                    policy_rows = run_items(policy_be, items, turns, progress, desc="evaluate policy")
-                    base_rows = run_items(base_be, items, turns, progress, desc="evaluate base")
+                policy_rows = run_items(policy_be, items, turns, progress, desc="evaluate policy")
+                base_rows = run_items(base_be, items, turns, progress, desc="evaluate base")
                 report = build_report(policy_rows, base_rows, gates.evaluate)
                 out = Path(d) / "evaluate_report.json"
                 write_json(out, {"model_version": mv.version, "registered_model": MODEL_NAME, "mode": mode,

@@ -195,21 +195,6 @@ class TransformersBackend(TokenBackend):
 
 
 @contextmanager
-def torch_threads(n: int):
-    """torch's intra-op threads set to `n` meanwhile (the gate evaluates in the process that trained, where torch
-    took all cores at import). Evaluation runs one thread unless OMP_NUM_THREADS says otherwise: on a shared 2-core
-    machine two threads spin against the other jobs (measured: the batched loop 2x slower at load 4)."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(max(1, n))
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
-@contextmanager
 def _sdpa_gqa():
     """transformers' SDPA attention copies grouped keys/values once per query head (repeat_kv) whenever a padding
     mask is given, which in batched decoding is every step, over the whole cache; TRANSFORMERS_SDPA_FORCE_GQA makes it
