@@ -7,7 +7,6 @@ MLflow run tagged with the model version (rc1.stage=evaluate, rc1.model_version=
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
