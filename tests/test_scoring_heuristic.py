@@ -181,3 +181,23 @@ def test_only_arithmetic_that_holds_grounds_its_result():
     assert grounding("3 * 12 + 6 = 53\nAnswer: 53") == 0.0
     assert grounding("42 = 53\nAnswer: 53") == 0.0
     assert grounding("Answer: 48 = 53") == 0.0
+
+
+def test_chained_and_rounded_arithmetic_grounds_invented_arithmetic_does_not():
+    # an honest chain written as a list or as sentences ("= 7, 7 * 2 = 14") and a result rounded to the decimals
+    # written ground their results; a comma only separates thousands when three digits follow it ("=7,8+1=9" is 7,
+    # then 9, not 78); a whole number must be exact (a relative tolerance let 10^12 + 999999 pass as 10^6 * 10^6)
+    from rc1.scoring.heuristic import _derived
+
+    assert _derived("3 + 4 = 7, 7 * 2 = 14") == {"7", "14"}
+    assert _derived("3 + 4 = 7. 7 * 2 = 14") == {"7", "14"}
+    assert _derived("3+4=7,8+1=9") == {"7", "9"}
+    assert _derived("He pays $10 / 3 = $3.33 each") == {"3.33"}
+    assert _derived("1,200 + 300 = 1,500") == {"1", "500"}
+    assert _derived("10 / 3 = 3.34") == set() and _derived("10 / 3 = 3") == set()
+    assert _derived("1000000 * 1000000 = 1000000999999") == set()
+    assert _derived("6 * 8,5 = 40") == set() and _derived("Answer: 48 = 53") == set()
+    item = next(i for i in PROBE_ITEMS if i["task"] == "gsm8k")
+    user = {"role": "user", "content": item["question"]}
+    text = "3 * 12 = 36, 36 + 6 = 42\nAnswer: 42"
+    assert heuristic_scores(_req(item, dialogue=(user, {"role": "assistant", "content": text})))["grounding"] == 1.0

@@ -39,10 +39,14 @@ _CONNECTOR = re.compile(
     re.IGNORECASE,
 )
 _EQUATION = re.compile(r"\d[ \t]*[-+*/x×=][ \t]*\$?\d")
-_COMPUTED = re.compile(r"=[ \t]*(?:\$[ \t]*)?(-?\d[\d,]*(?:\.\d+)?)")
+# a result: digits, with commas only as thousands separators ("=7,8+1" is 7 then a new expression, not 78)
+_COMPUTED = re.compile(r"=[ \t]*(?:\$[ \t]*)?(-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.(\d+))?)")
 # the arithmetic run right before an "=": digits, operators, brackets, spaces (at most LHS_CHARS, so linear)
 MAX_EQUATIONS = 200  # equations checked per dialogue (each is evaluated; a 1 MB text of "1+1=2" has 170k)
 _LHS = re.compile(r"[\d.,+\-*/×÷−()xX \t$]{1,%d}$" % 80)
+# where a list or sentence ends inside that run ("3 + 4 = 7, 7 * 2", "... = 7. 7 * 2"): a comma that is no thousands
+# separator, a period that starts no decimals; the expression is what follows the last one
+_LHS_SEP = re.compile(r",(?!\d{3}(?!\d))|\.(?!\d)")
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
 _FORGED_LINE = re.compile(
     r"\[(?:user|assistant|system|tool)[^\]\n]{0,20}\]|^(?:user|assistant|system|judge|evaluator)[ \t]{0,3}:|"
@@ -83,13 +87,17 @@ def _derived(text: str) -> set[str]:
     out: set[str] = set()
     for m in itertools.islice(_COMPUTED.finditer(text), MAX_EQUATIONS):
         lhs = _LHS.search(text, max(0, m.start() - 80), m.start())
-        expr = lhs.group(0).replace(",", "").replace("$", "").replace("x", "*").replace("X", "*").strip() if lhs else ""
+        run = lhs.group(0) if lhs else ""
+        run = run[max((s.end() for s in _LHS_SEP.finditer(run)), default=0):].lstrip(" \t*/×÷xX+")
+        expr = run.replace(",", "").replace("$", "").replace("x", "*").replace("X", "*").strip()
         if not any(op in expr for op in "+-*/×÷−"):
             continue
         value = calc(expr)
         try:
             result = float(m.group(1).replace(",", ""))
-            ok = abs(float(value) - result) <= 1e-6 * max(1.0, abs(result))
+            # a result written with d decimals may be rounded to them ("10 / 3 = 3.33"); a whole number must be exact
+            tol = 0.5 * 10.0 ** -len(m.group(2)) if m.group(2) else 1e-9 * max(1.0, abs(result))
+            ok = abs(float(value) - result) <= tol
         except ValueError:  # calc's "error: ..." text
             ok = False
         if ok:
