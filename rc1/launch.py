@@ -18,6 +18,8 @@ from rc1.errors import Rc1Error
 
 # keys an accelerate config must state itself (accelerate's loader would default them, and any YAML would pass)
 REQUIRED_KEYS = ("distributed_type", "num_processes")
+# accelerate config keys that point at further files (settings preflight's sha256 of this file would not cover)
+FILE_KEYS = ("deepspeed_config_file", "deepspeed_hostfile")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,14 @@ def read_accelerate_config(path: str | Path, owner: str | Path) -> AccelerateSpe
     if not isinstance(cfg, ClusterConfig):
         raise Rc1Error(f"{where}: a SageMaker config; rc1 launches on this machine "
                        f"(compute_environment: LOCAL_MACHINE)")
+    machines = cfg.num_machines
+    if machines != 1:   # the gate starts every process itself and waits: other machines would never join
+        raise Rc1Error(f"{where}: num_machines must be 1 (the gate launches on this machine), got {machines!r}")
+    ds = cfg.deepspeed_config or {}
+    outside = next((k for k in FILE_KEYS if ds.get(k) not in (None, "", "none")), None)
+    if outside:   # preflight hashes this file only: settings read from another file would train unchecked
+        raise Rc1Error(f"{where}: deepspeed_config.{outside} names another file, which preflight does not hash; "
+                       f"write its settings in deepspeed_config itself")
     n = cfg.num_processes
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise Rc1Error(f"{where}: num_processes must be a whole number >= 1, got {n!r}")

@@ -255,3 +255,30 @@ def test_bad_launch_settings_are_one_line(tmp_path, monkeypatch, capsys):
     assert prompts_per_process(ppo, 2) == 1
     with pytest.raises(Rc1Error, match="ppo.batch_size 2 does not split over 3 training processes"):
         prompts_per_process(ppo, 3)
+
+
+def test_an_accelerate_config_that_reads_other_files_or_machines_is_one_line(tmp_path, monkeypatch, capsys):
+    """Preflight hashes the accelerate config alone: a DeepSpeed JSON it points at (deepspeed_config_file) would train
+    with settings no sha256 covers, so `rc1 check-config` refuses it; so does num_machines > 1, which the gate (one
+    `accelerate launch` on this machine) would wait on forever."""
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    monkeypatch.chdir(tmp_path)
+    for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID"):
+        monkeypatch.delenv(k, raising=False)
+    (tmp_path / "ds.json").write_text('{"train_batch_size": 999, "gradient_accumulation_steps": 7}\n')
+    zero2 = (tmp_path / "configs" / "accelerate" / "zero2.yaml").read_text()
+    ddp = (tmp_path / "configs" / "accelerate" / "ddp.yaml").read_text()
+    dev = (tmp_path / "configs" / "ppo_dev.yaml").read_text()
+    cases = {
+        "ds_file": (zero2.replace("  zero_stage: 2\n", f"  deepspeed_config_file: {tmp_path / 'ds.json'}\n"),
+                    "deepspeed_config.deepspeed_config_file names another file, which preflight does not hash"),
+        "two_machines": (ddp.replace("num_machines: 1", "num_machines: 2"), "num_machines must be 1"),
+    }
+    for name, (text, want) in cases.items():
+        (tmp_path / "configs" / "accelerate" / f"{name}.yaml").write_text(text)
+        cfg = tmp_path / "configs" / f"ppo_{name}.yaml"
+        cfg.write_text(dev + f"\nlauncher: accelerate\naccelerate_config: configs/accelerate/{name}.yaml\n")
+        capsys.readouterr()
+        assert run_cli(["check-config", "--config", str(cfg), "--mode", "dev"]) == 2, name
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and want in err[0] and f"configs/accelerate/{name}.yaml" in err[0], (name, err)
