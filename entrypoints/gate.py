@@ -65,8 +65,8 @@ def fetch_preflight_files(pre, dest: Path) -> dict[str, Path]:
 
 
 def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | None,
-                   seeds: list[int] | None, workdir: Path,
-                   max_steps: int | None = None) -> tuple[dict[str, Path], Gates, list[int]]:
+                   seeds: list[int] | None, workdir: Path, max_steps: int | None = None,
+                   trial: bool = False) -> tuple[dict[str, Path], Gates, list[int]]:
     """(the preflight's files as downloaded and verified, the gates in force, the seeds to train) or GateRefusal:
     a preflight that did not pass, changed files, or options that would train with what preflight never checked."""
     tags = pre.data.tags
@@ -79,10 +79,13 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
     # the default gates file counts as given when it is here: a threshold edited since preflight makes it stale
     given_gates = gates_path or (GATES_FILE if Path(GATES_FILE).is_file() else None)
     ppo = load_ppo_scale(files["config"])
+    # --max-steps is held to the schedule of the config that trains: with --trial, the trial config's
+    trains = load_ppo_scale(files["trial_config"]) if trial and ppo.trial and "trial_config" in files else ppo
     shas = {k: v for k, v in tags.items() if k.startswith("sha256.")}
     problems = option_problems({k[len("sha256."):]: v for k, v in shas.items()},
                                {"config": config_path, "gates": given_gates}, seeds, ppo.seeds,
-                               mode=mode, max_steps=max_steps, config_steps=ppo.ppo.steps)
+                               mode=mode, max_steps=max_steps, config_steps=trains.ppo.steps,
+                               steps_of="trial config" if trains is not ppo else "checked config")
     gates = load_gates(files["gates"]).for_mode(mode)
     problems += preflight_problems(tags, pre.data.metrics, gates)
     if problems:
@@ -151,7 +154,8 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         os.environ.setdefault("SCORER_PROVIDER", "heuristic")
         os.environ.setdefault("REWARD_LIVE_MODE", "0")
     pre = find_preflight(mode)
-    files, gates, seeds = checked_inputs(pre, mode, config_path, gates_path, seeds, Path(workdir), max_steps)
+    files, gates, seeds = checked_inputs(pre, mode, config_path, gates_path, seeds, Path(workdir), max_steps,
+                                         trial)
     train_config, train_seeds = training_config(pre, files, trial)
     seeds = train_seeds if trial else seeds
     launcher = training_launcher(pre, files, train_config)

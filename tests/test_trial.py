@@ -80,3 +80,31 @@ def test_full_training_waits_for_a_passing_trial(project, capsys):
     if verdict != "pass":   # no full gate ran: nothing holds `best`
         assert run_cli(["promote", "--alias", "best"]) == 2
         assert "has no alias 'best'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_prod_max_steps_is_held_to_the_schedule_that_trains(project, capsys):
+    """`rc1 gate --mode prod --trial --max-steps N` trains the trial config, so N is checked against the trial config's
+    ppo.steps, not the full config's: the trial's own steps pass that check, the full config's steps (which would run
+    the trial 2x longer than preflight checked it) are refused. No training: the refusal comes first (this dev preflight
+    relabelled prod fails prod's metric rechecks too, in the same one line)."""
+    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", "configs/ppo_prodlike.yaml"]) == 0, \
+        capsys.readouterr().err
+    pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                             filter_string="tags.`rc1.stage` = 'preflight'")[0]
+    mlflow.MlflowClient().set_tag(pre.info.run_id, "rc1.mode", "prod")
+    try:
+        lines = {}
+        for steps in ("2", "4"):   # the trial config's ppo.steps, the full config's
+            capsys.readouterr()
+            assert run_cli(["gate", "--mode", "prod", "--trial", "--max-steps", steps]) == 2
+            # one line from rc1 (MLflow's own download bars aside)
+            (lines[steps],) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+            assert lines[steps].startswith(f"rc1: error: gate refused: preflight {pre.info.run_id} cannot be used: ")
+        assert "--max-steps" not in lines["2"], lines["2"]
+        assert "--max-steps 4 differs from the trial config's ppo.steps 2" in lines["4"], lines["4"]
+        assert not _gates()
+    finally:
+        import os
+
+        os.environ.pop("RUN_MODE", None)   # run_gate sets it for the process
