@@ -174,10 +174,10 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         g.log_config(gates, "gates_effective.json")
         link["rc1.gate_run_id"] = g.run_id
         trained = []
-        env = gate_launch_env() if launcher else {}
         for seed in seeds:
             if launcher:   # `accelerate launch ... rc1 train` with the accelerate config preflight hashed
-                res = launch_train(launcher, str(train_config), seed, str(pool), env=env, max_steps=max_steps,
+                res = launch_train(launcher, str(train_config), seed, str(pool), env=gate_launch_env(),
+                                   max_steps=max_steps,
                                    fresh_path=fresh_path, weights_path=str(files["weights"]),
                                    gates_path=str(files["gates"]))
             else:

@@ -282,3 +282,39 @@ def test_an_accelerate_config_that_reads_other_files_or_machines_is_one_line(tmp
         assert run_cli(["check-config", "--config", str(cfg), "--mode", "dev"]) == 2, name
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and want in err[0] and f"configs/accelerate/{name}.yaml" in err[0], (name, err)
+
+
+@pytest.mark.timeout(LAUNCH_TIMEOUT_S)
+def test_a_launch_token_opens_one_gated_run(tmp_path, monkeypatch):
+    """The token a gate hands a launch is spent by the train run that proves it: the same token copied from that
+    launch's environment (the gate still running) makes `rc1 train` (the real command, another process) refuse, one
+    line, exit 2, and no second train run appears under the gate."""
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    write_pool(tmp_path / "pool.jsonl")
+    monkeypatch.chdir(tmp_path)
+    for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "RC1_GATE_RUN_ID", "RC1_LAUNCH_TOKEN"):
+        monkeypatch.delenv(k, raising=False)
+    for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
+                 "RC1_CACHE_DIR": str(tmp_path / "cache"), "OMP_NUM_THREADS": "1"}.items():
+        monkeypatch.setenv(k, v)
+    from rc1.tracking import launched_gate_run
+
+    try:
+        with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as g:
+            env = gate_launch_env()
+            with monkeypatch.context() as mp:   # the launched train run proves (and spends) the token
+                for k, v in env.items():
+                    mp.setenv(k, v)
+                assert launched_gate_run().info.run_id == g.run_id
+            copied = {**os.environ, **env, "PYTHONPATH": str(REPO)}
+            r = subprocess.run([os.sys.executable, "-m", "entrypoints.cli", "train", "--config", "configs/ppo_dev.yaml",
+                                "--pool", "pool.jsonl", "--max-steps", "1"], env=copied, capture_output=True, text=True,
+                               timeout=LAUNCH_TIMEOUT_S)
+            assert r.returncode == 2, r.stderr[-2000:]
+            (line,) = [x for x in r.stderr.splitlines() if x.startswith("rc1")]
+            assert f"RC1_GATE_RUN_ID={g.run_id}: not a gate run that launched this process" in line, line
+            assert env["RC1_LAUNCH_TOKEN"] not in r.stderr + r.stdout
+        assert not mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                      filter_string="tags.`rc1.stage` = 'train'")
+    finally:
+        mlflow.set_tracking_uri(None)

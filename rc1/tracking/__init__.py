@@ -123,10 +123,13 @@ def active_gate_run() -> Run | None:
 
 # A gate that trains through `accelerate launch` starts other processes; they have no active run to find. The gate
 # names its run and hands them a one-time token whose sha256 it has recorded on that run: only a process the gate
-# started holds it, so setting RC1_GATE_RUN_ID by hand does not make a run gated.
+# started holds it, so setting RC1_GATE_RUN_ID by hand does not make a run gated. The first train run that proves it
+# spends it (the tag becomes LAUNCH_TOKEN_SPENT), and each launch gets a new one: a token copied from a launched
+# process's environment opens no second gated run.
 LAUNCH_GATE_ENV = "RC1_GATE_RUN_ID"
 LAUNCH_TOKEN_ENV = "RC1_LAUNCH_TOKEN"
 LAUNCH_TOKEN_TAG = "rc1.launch_token_sha256"
+LAUNCH_TOKEN_SPENT = "spent"
 
 
 def gate_launch_env() -> dict[str, str]:
@@ -146,7 +149,8 @@ def gate_launch_env() -> dict[str, str]:
 def launched_gate_run() -> Run | None:
     """The gate run that started this process (RC1_GATE_RUN_ID), proven by RC1_LAUNCH_TOKEN: its sha256 must be the
     gate run's rc1.launch_token_sha256 tag and the gate must still be running. None when no gate is named; a named
-    gate that does not hold is a refusal (Rc1Error). The token leaves the environment once read."""
+    gate that does not hold is a refusal (Rc1Error). The token leaves the environment once read, and is spent on the
+    gate run (its tag becomes LAUNCH_TOKEN_SPENT, which no token's sha256 matches) once it has proven one."""
     run_id = os.environ.get(LAUNCH_GATE_ENV)
     token = os.environ.pop(LAUNCH_TOKEN_ENV, "")
     if not run_id:
@@ -157,10 +161,11 @@ def launched_gate_run() -> Run | None:
         raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: no such run in {default_tracking_uri()}") from None
     want = run.data.tags.get(LAUNCH_TOKEN_TAG)
     if run.data.tags.get("rc1.stage") != "gate" or not want or not token or sha256_text(token) != want:
-        raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: not a gate run that launched this process (no matching "
-                       f"{LAUNCH_TOKEN_ENV}); a train run is gated only when its gate starts it")
+        raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: not a gate run that launched this process (no matching, "
+                       f"unspent {LAUNCH_TOKEN_ENV}); a train run is gated only when its gate starts it")
     if run.info.status != "RUNNING":
         raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: the gate run is {run.info.status}, not running")
+    MlflowClient().set_tag(run_id, LAUNCH_TOKEN_TAG, LAUNCH_TOKEN_SPENT)
     return run
 
 
