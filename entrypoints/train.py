@@ -26,7 +26,8 @@ from rc1.config import PPOScale, Weights, load_gates, load_ppo_scale, load_weigh
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
 from rc1.records import seed_problem, task_problem
-from rc1.tracking import active_gate_run, launched_gate_run, run_mode, stage_run
+from rc1.tracking import (LAUNCH_GATE_ENV, active_gate_run, fail_orphaned_runs, launched_gate_run, run_mode,
+                          stage_run)
 
 log = logging.getLogger("rc1.train")
 
@@ -314,6 +315,8 @@ def launch_train(spec, config_path: str, seed: int, pool_path: str, *, env: dict
                    f"({spec.num_processes} process(es), {spec.distributed_type})", err=True)
         code = subprocess.run(accelerate_command(spec, args), env=child_env).returncode
         out = read_json(result) if result.is_file() else {}
+    if (code != 0 or "run_id" not in out) and env.get(LAUNCH_GATE_ENV):
+        fail_orphaned_runs(env[LAUNCH_GATE_ENV], "train")   # a killed main process left its run RUNNING
     if "refused" in out:
         raise Rc1Error(f"train seed={seed} (accelerate launch): {out['refused']}")
     if code != 0 or "run_id" not in out:

@@ -318,3 +318,58 @@ def test_a_launch_token_opens_one_gated_run(tmp_path, monkeypatch):
                                       filter_string="tags.`rc1.stage` = 'train'")
     finally:
         mlflow.set_tracking_uri(None)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(2 * LAUNCH_TIMEOUT_S)
+def test_a_launch_whose_process_dies_leaves_no_running_run(tmp_path, monkeypatch):
+    """One process of a gated 2-process launch is killed mid-training (SIGKILL, as the OOM killer would): torchrun ends
+    the main process too, before it can end its MLflow run. The gate's launcher hears a crash (RuntimeError), and the
+    gated train run it left is FAILED, not RUNNING forever; nothing is registered."""
+    import threading
+    import time
+
+    import psutil
+
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    write_pool(tmp_path / "pool.jsonl")
+    monkeypatch.chdir(tmp_path)
+    for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "RC1_GATE_RUN_ID", "RC1_LAUNCH_TOKEN"):
+        monkeypatch.delenv(k, raising=False)
+    for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
+                 "RC1_CACHE_DIR": str(tmp_path / "cache"), "OMP_NUM_THREADS": "1"}.items():
+        monkeypatch.setenv(k, v)
+    killed = []
+
+    def kill_rank_1(gate_run_id):
+        client = MlflowClient()
+        deadline = time.time() + LAUNCH_TIMEOUT_S
+        while time.time() < deadline and not killed:
+            time.sleep(1)
+            if not client.search_runs([e.experiment_id for e in client.search_experiments()],
+                                      f"tags.`mlflow.parentRunId` = '{gate_run_id}'"):
+                continue   # the main process has not opened its run yet
+            time.sleep(3)
+            for p in psutil.Process().children(recursive=True):
+                try:
+                    if p.environ().get("RANK") == "1":
+                        p.kill()
+                        killed.append(p.pid)
+                except psutil.Error:
+                    continue
+
+    try:
+        with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as g:
+            watcher = threading.Thread(target=kill_rank_1, args=(g.run_id,), daemon=True)
+            watcher.start()
+            spec = read_accelerate_config(CPU_DDP, owner="test")
+            with pytest.raises(RuntimeError, match="`accelerate launch` exited"):
+                launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=gate_launch_env(), max_steps=40)
+            watcher.join()
+        assert killed
+        (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                    filter_string="tags.`rc1.stage` = 'train'")
+        assert run.info.status == "FAILED" and run.data.tags["rc1.gated"] == "true", run.info.status
+        assert "rc1.model_version" not in run.data.tags
+    finally:
+        mlflow.set_tracking_uri(None)

@@ -169,6 +169,19 @@ def launched_gate_run() -> Run | None:
     return run
 
 
+def fail_orphaned_runs(parent_run_id: str, stage: str) -> list[str]:
+    """Mark FAILED the `stage` runs under `parent_run_id` that are still RUNNING: a launched process that was killed
+    (torchrun ends every process of the group when one dies) cannot end its own run. Returns their ids."""
+    runs = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                              filter_string=f"tags.`mlflow.parentRunId` = '{parent_run_id}' AND "
+                                            f"tags.`rc1.stage` = '{stage}' AND attributes.status = 'RUNNING'")
+    client = MlflowClient()
+    for r in runs:
+        client.set_tag(r.info.run_id, "rc1.ended_by", "its launcher: the process died without ending its run")
+        client.set_terminated(r.info.run_id, "FAILED")
+    return [r.info.run_id for r in runs]
+
+
 # ---------------------------------------------------------------- stage run
 @dataclass
 class StageRun:
