@@ -168,7 +168,9 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         check_fresh(fresh_path, shadow, gates)
     params = {"mode": mode, "config": str(train_config), "seeds": seeds, "max_steps": max_steps,
               "preflight_run_id": pre.info.run_id, "fresh": fresh_path or "", "kind": kind}
-    with stage_run("gate", params=params, reuse=False, tags={**link, "rc1.mode": mode}) as g:
+    # the fresh prompts' sha256 as checked (input_sha256.fresh): promote holds each train run's to it
+    with stage_run("gate", params=params, inputs={"fresh": fresh_path} if fresh_path else None, reuse=False,
+                   tags={**link, "rc1.mode": mode}) as g:
         click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] gate: preflight {pre.info.run_id} passed; its files "
                    f"match their sha256 in the tracking server; training {len(seeds)} seed(s)", err=True)
         g.log_config(gates, "gates_effective.json")

@@ -77,6 +77,8 @@ def gate_link(gate: RunView | None, train: RunView) -> Link:
             problems.append("opened on another preflight than the train run records")
         if gate.tags.get("rc1.mode") != train.tags.get("rc1.mode"):
             problems.append(f"mode {gate.tags.get('rc1.mode')} differs from the train run's")
+        if gate.tags.get("input_sha256.fresh") != train.tags.get("input_sha256.fresh"):
+            problems.append("checked other --fresh prompts than the train run trained on")
         if gate.tags.get("rc1.gate_kind") == "trial":
             problems.append("is a trial gate: its versions prove the small-step trial, not a release candidate")
     evidence = f"{gate.status}, mode {gate.tags.get('rc1.mode')}" if gate else "-"

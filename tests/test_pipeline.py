@@ -150,6 +150,7 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
             assert t["rc1.preflight_run_id"] == pf.info.run_id and t["rc1.mode"] == "dev"
             assert t["input_sha256.pool"] == pf.data.tags["sha256.balanced"]
             assert all(t[f"input_sha256.{n}"] == pf.data.tags[f"sha256.{n}"] for n in ("config", "weights", "gates"))
+            assert t["input_sha256.fresh"] == gate.data.tags["input_sha256.fresh"]   # the prompts the gate checked
         client = MlflowClient()
         fresh_share = [m.value for r in trains for m in client.get_metric_history(r.info.run_id, "sample/fresh")]
         assert fresh_share and max(fresh_share) > 0   # the non-pool share came from the fresh prompts

@@ -40,7 +40,7 @@ def store(tmp_path_factory):
 
 def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, eval_items=(245, 60),
           eval_gates="configs/gates.yaml", eval_passed=True, evaluate=True, eval_model=None,
-          eval_shadow="0" * 64, eval_heldout=None) -> str:
+          eval_shadow="0" * 64, eval_heldout=None, gate_fresh=None, trained_fresh=None) -> str:
     """Evidence runs for one version, as the real stages record them; the arguments break one link each."""
     shas = {n: sha256_file(p) for n, p in FILES.items()}
     with stage_run("preflight", params={}, reuse=False, tags={"rc1.mode": pre_mode or mode}) as pf:
@@ -57,7 +57,7 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
     adapter.mkdir(exist_ok=True)
     (adapter / "adapter_config.json").write_text("{}")
     (root / "heldout.jsonl").write_text('{"id": "h"}\n')
-    inputs = {**FILES, "pool": trained_pool or FILES["pool"]}
+    inputs = {**FILES, "pool": trained_pool or FILES["pool"], **({"fresh": trained_fresh} if trained_fresh else {})}
 
     def train(gate_id):
         link = {"rc1.gated": "true", "rc1.gate_run_id": gate_id, "rc1.preflight_run_id": pf.run_id} if gate_id else \
@@ -68,7 +68,8 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
         return register_adapter(st.run_id, score=0.5, gate_run_id=gate_id, tags=link)
 
     if gated:
-        with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": pf.run_id, "rc1.mode": mode}) as g:
+        with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": pf.run_id, "rc1.mode": mode},
+                       inputs={"fresh": gate_fresh} if gate_fresh else None) as g:
             version = train(g.run_id)
     else:
         version = train(None)
@@ -120,6 +121,10 @@ def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
     ({"eval_model": "0" * 64}, "evaluate", "evaluated weights other than the train run's adapter"),
     ({"eval_shadow": "1" * 64}, "evaluate", "evaluated a shadow set other than the one its preflight hashed"),
     ({"eval_heldout": "1" * 64}, "evaluate", "evaluated a held-out split other than the train run's"),
+    # --fresh prompts: the gate checked one file (no shadow-set questions), a seed trained on another (edited since)
+    ({"gate_fresh": "pool.jsonl", "trained_fresh": "lenient.yaml"}, "gate",
+     "checked other --fresh prompts than the train run trained on"),
+    ({"trained_fresh": "pool.jsonl"}, "gate", "checked other --fresh prompts than the train run trained on"),
 ])
 def test_a_broken_link_is_named_and_refused(store, capsys, breaks, link, says):
     before = dict(aliases()) if MlflowClient().search_registered_models() else {}
