@@ -149,6 +149,10 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
     from entrypoints.train import launch_train, run_train
     from rc1.train.engine import rollout_plan
 
+    world = os.environ.get("WORLD_SIZE", "1")
+    if world != "1":   # every process would open its own gate run, train and evaluate: N gates, N evaluate runs
+        raise Rc1Error(f"rc1 gate runs as one process (WORLD_SIZE={world} here): it launches each seed's training "
+                       f"itself (ppo config launcher: accelerate); run `rc1 gate`, not under accelerate launch/torchrun")
     os.environ["RUN_MODE"] = mode
     if mode == "dev":
         os.environ.setdefault("SCORER_PROVIDER", "heuristic")

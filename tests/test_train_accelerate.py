@@ -373,3 +373,19 @@ def test_a_launch_whose_process_dies_leaves_no_running_run(tmp_path, monkeypatch
         assert "rc1.model_version" not in run.data.tags
     finally:
         mlflow.set_tracking_uri(None)
+
+
+@pytest.mark.timeout(LAUNCH_TIMEOUT_S)
+def test_the_gate_itself_under_accelerate_launch_is_refused(tmp_path):
+    """`accelerate launch ... rc1 gate` would run a whole gate in every process (N gate runs, N evaluate runs, logged by
+    non-main processes); each process refuses at once instead, one line, exit 2, nothing logged."""
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_", "RC1_GATE", "RC1_LAUNCH"))}
+    env.update({"PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1", "RUN_MODE": "dev"})
+    r = subprocess.run([os.sys.executable, "-m", "accelerate.commands.launch", "--config_file", str(REPO / CPU_DDP),
+                        "-m", "entrypoints.cli", "gate", "--mode", "dev"], cwd=tmp_path, env=env, capture_output=True,
+                       text=True, timeout=LAUNCH_TIMEOUT_S)
+    assert r.returncode != 0
+    lines = [x for x in r.stderr.splitlines() if x.startswith("rc1")]
+    assert len(lines) == 2 and all("rc1 gate runs as one process (WORLD_SIZE=2 here)" in x for x in lines), r.stderr
+    assert not (tmp_path / "mlruns").exists()
