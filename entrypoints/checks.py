@@ -8,6 +8,7 @@ import click
 
 from entrypoints._common import gates_option
 from rc1.config import load_gates, load_ppo_scale, load_weights
+from rc1.errors import Rc1Error
 from rc1.preflight import config_checks, resources_checks, trial_checks
 from rc1.tracking import run_mode, stage_run
 
@@ -23,8 +24,15 @@ def run_check_config(config_path: str, gates_path: str = "configs/gates.yaml", m
     trial = load_ppo_scale(ppo.trial) if ppo.trial else None
     if ppo.accelerate_config:   # exists and is an accelerate config (else exit 2 naming the key and the file)
         from rc1.launch import read_accelerate_config
+        from rc1.train.engine import prompts_per_process
 
-        read_accelerate_config(ppo.accelerate_config, owner=config_path)
+        spec = read_accelerate_config(ppo.accelerate_config, owner=config_path)
+        for path, cfg in ((config_path, ppo), (ppo.trial, trial)):   # the global batch splits over the processes
+            try:
+                if cfg is not None:
+                    prompts_per_process(cfg, spec.num_processes)
+            except Rc1Error as e:
+                raise Rc1Error(f"{path}: {e} ({ppo.accelerate_config} starts {spec.num_processes})") from None
     inputs = {"config": config_path, "gates": gates_path, **({"trial_config": ppo.trial} if trial else {}),
               **({"accelerate_config": ppo.accelerate_config} if ppo.accelerate_config else {})}
     with stage_run("config_check", params={"config": config_path, "mode": mode}, inputs=inputs, reuse=False) as st:

@@ -273,6 +273,8 @@ def test_an_accelerate_config_that_reads_other_files_or_machines_is_one_line(tmp
         "ds_file": (zero2.replace("  zero_stage: 2\n", f"  deepspeed_config_file: {tmp_path / 'ds.json'}\n"),
                     "deepspeed_config.deepspeed_config_file names another file, which preflight does not hash"),
         "two_machines": (ddp.replace("num_machines: 1", "num_machines: 2"), "num_machines must be 1"),
+        # ppo_dev's global batch of 2 prompts over 8 processes: refused at check-config, not after the gate launched
+        "ddp8": (ddp, "ppo.batch_size 2 does not split over 8 training processes"),
     }
     for name, (text, want) in cases.items():
         (tmp_path / "configs" / "accelerate" / f"{name}.yaml").write_text(text)
