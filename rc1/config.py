@@ -266,6 +266,11 @@ class PPOCfg(Strict):
     def _server_only(cls, v, info):
         if v is not None and info.data.get("vllm_mode") != "server":
             raise ValueError("vllm_server_base_url is only read with vllm_mode: server")
+        from rc1.redaction import has_credentials
+
+        if v is not None and has_credentials(v):   # the config is logged as an artifact, its values as params
+            raise ValueError("vllm_server_base_url carries credentials (user info or a key/token parameter); the ppo "
+                             "config is logged to the tracking server, so keep secrets out of it")
         return v
 
     @field_validator("rollout_backend", mode="before")

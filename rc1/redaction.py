@@ -5,7 +5,8 @@
   `***`. Secrets shorter than 4 characters are left alone (they would blank out ordinary text).
 - `known_secrets()`: the values of the API key variables rc1 reads (SECRET_ENV_VARS).
 - `safe_url(url)`: a URL without user info and without key-like query parameters (key, api_key, token,
-  sig, password, ...); other query parameters stay. `redact_urls(text)` does that to every URL in a text.
+  sig, password, ...); other query parameters stay. `redact_urls(text)` does that to every URL in a text;
+  `has_credentials(url)` says whether there is anything to remove.
 - `scrub(text, *secrets)`: both, plus the known secrets: what an error message goes through before it
   is printed or stored.
 """
@@ -68,6 +69,16 @@ def safe_url(url: str) -> str:
         return MASK
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _KEYLIKE.search(k)]
     return urlunsplit((parts.scheme, host, parts.path, urlencode(query), ""))
+
+
+def has_credentials(url: str) -> bool:
+    """Whether the URL carries user info or a key-like query parameter (what safe_url removes)."""
+    try:
+        parts = urlsplit(url)
+        userinfo = parts.username is not None or parts.password is not None
+    except ValueError:
+        return True
+    return userinfo or any(_KEYLIKE.search(k) for k, _ in parse_qsl(parts.query, keep_blank_values=True))
 
 
 def redact_urls(text: str) -> str:

@@ -235,6 +235,15 @@ def test_bad_launch_settings_are_one_line(tmp_path, monkeypatch, capsys):
     (tmp_path / "configs" / "ppo_url.yaml").write_text(server_url)
     with pytest.raises(Rc1Error, match="vllm_server_base_url is only read with vllm_mode: server"):
         load_ppo_scale(tmp_path / "configs" / "ppo_url.yaml")
+    # a secret in the server URL would reach the tracking server with the config (artifact config/, ppo.json)
+    for url in ("http://rc1:s3cr3t-pass@10.0.0.5:8000", "http://10.0.0.5:8000/?api_key=s3cr3t-pass"):
+        cfg = tmp_path / "configs" / "ppo_cred.yaml"
+        cfg.write_text(server_url.replace("  vllm_server_base_url: http://127.0.0.1:8000\n",
+                                          f"  vllm_mode: server\n  vllm_server_base_url: {url}\n"))
+        capsys.readouterr()
+        assert run_cli(["check-config", "--config", str(cfg), "--mode", "dev"]) == 2, url
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "vllm_server_base_url carries credentials" in err[0] and "s3cr3t" not in err[0], err
     # a gate refuses a preflight that did not hash the accelerate config its ppo config names
     from types import SimpleNamespace
 
