@@ -56,20 +56,32 @@ def history_keys(out_dir) -> dict[int, list[str]]:
     return {s: sorted(v) for s, v in sorted(keys.items())}
 
 
+def dev_workspace(mp: pytest.MonkeyPatch, root: Path) -> None:
+    """configs/ and a pool in `root`, the working directory; a fresh dev environment (no gate or MLflow run named)."""
+    shutil.copytree(REPO / "configs", root / "configs")
+    write_pool(root / "pool.jsonl")
+    mp.chdir(root)
+    for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "RC1_GATE_RUN_ID", "RC1_LAUNCH_TOKEN"):
+        mp.delenv(k, raising=False)
+    for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
+                 "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
+        mp.setenv(k, v)
+
+
+@pytest.fixture
+def dev_ws(tmp_path, monkeypatch):
+    dev_workspace(monkeypatch, tmp_path)
+    yield tmp_path
+    mlflow.set_tracking_uri(None)
+
+
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory):
     root = tmp_path_factory.mktemp("accel")
-    shutil.copytree(REPO / "configs", root / "configs")
-    write_pool(root / "pool.jsonl")
-    dev = (root / "configs" / "ppo_dev.yaml").read_text()
-    (root / "configs" / "ppo_accel.yaml").write_text(dev + f"\nlauncher: accelerate\naccelerate_config: {CPU_DDP}\n")
     with pytest.MonkeyPatch.context() as mp:
-        mp.chdir(root)
-        for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "RC1_GATE_RUN_ID", "RC1_LAUNCH_TOKEN"):
-            mp.delenv(k, raising=False)
-        for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
-                     "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
-            mp.setenv(k, v)
+        dev_workspace(mp, root)
+        dev = (root / "configs" / "ppo_dev.yaml").read_text()
+        (root / "configs" / "ppo_accel.yaml").write_text(dev + f"\nlauncher: accelerate\naccelerate_config: {CPU_DDP}\n")
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
             single = run_train("configs/ppo_dev.yaml", seed=SEED, pool_path="pool.jsonl", max_steps=STEPS,
@@ -296,44 +308,33 @@ def test_an_accelerate_config_that_reads_other_files_or_machines_is_one_line(tmp
 
 
 @pytest.mark.timeout(LAUNCH_TIMEOUT_S)
-def test_a_launch_token_opens_one_gated_run(tmp_path, monkeypatch):
+def test_a_launch_token_opens_one_gated_run(dev_ws, monkeypatch):
     """The token a gate hands a launch is spent by the train run that proves it: the same token copied from that
     launch's environment (the gate still running) makes `rc1 train` (the real command, another process) refuse, one
     line, exit 2, and no second train run appears under the gate."""
-    shutil.copytree(REPO / "configs", tmp_path / "configs")
-    write_pool(tmp_path / "pool.jsonl")
-    monkeypatch.chdir(tmp_path)
-    for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "RC1_GATE_RUN_ID", "RC1_LAUNCH_TOKEN"):
-        monkeypatch.delenv(k, raising=False)
-    for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
-                 "RC1_CACHE_DIR": str(tmp_path / "cache"), "OMP_NUM_THREADS": "1"}.items():
-        monkeypatch.setenv(k, v)
     from rc1.tracking import launched_gate_run
 
-    try:
-        with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as g:
-            env = gate_launch_env()
-            with monkeypatch.context() as mp:   # the launched train run proves (and spends) the token
-                for k, v in env.items():
-                    mp.setenv(k, v)
-                assert launched_gate_run().info.run_id == g.run_id
-            copied = {**os.environ, **env, "PYTHONPATH": str(REPO)}
-            r = subprocess.run([os.sys.executable, "-m", "entrypoints.cli", "train", "--config", "configs/ppo_dev.yaml",
-                                "--pool", "pool.jsonl", "--max-steps", "1"], env=copied, capture_output=True, text=True,
-                               timeout=LAUNCH_TIMEOUT_S)
-            assert r.returncode == 2, r.stderr[-2000:]
-            (line,) = [x for x in r.stderr.splitlines() if x.startswith("rc1")]
-            assert f"RC1_GATE_RUN_ID={g.run_id}: not a gate run that launched this process" in line, line
-            assert env["RC1_LAUNCH_TOKEN"] not in r.stderr + r.stdout
-        assert not mlflow.search_runs(search_all_experiments=True, output_format="list",
-                                      filter_string="tags.`rc1.stage` = 'train'")
-    finally:
-        mlflow.set_tracking_uri(None)
+    with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as g:
+        env = gate_launch_env()
+        with monkeypatch.context() as mp:   # the launched train run proves (and spends) the token
+            for k, v in env.items():
+                mp.setenv(k, v)
+            assert launched_gate_run().info.run_id == g.run_id
+        copied = {**os.environ, **env, "PYTHONPATH": str(REPO)}
+        r = subprocess.run([os.sys.executable, "-m", "entrypoints.cli", "train", "--config", "configs/ppo_dev.yaml",
+                            "--pool", "pool.jsonl", "--max-steps", "1"], env=copied, capture_output=True, text=True,
+                           timeout=LAUNCH_TIMEOUT_S)
+        assert r.returncode == 2, r.stderr[-2000:]
+        (line,) = [x for x in r.stderr.splitlines() if x.startswith("rc1")]
+        assert f"RC1_GATE_RUN_ID={g.run_id}: not a gate run that launched this process" in line, line
+        assert env["RC1_LAUNCH_TOKEN"] not in r.stderr + r.stdout
+    assert not mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                  filter_string="tags.`rc1.stage` = 'train'")
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(2 * LAUNCH_TIMEOUT_S)
-def test_a_launch_whose_process_dies_leaves_no_running_run(tmp_path, monkeypatch):
+def test_a_launch_whose_process_dies_leaves_no_running_run(dev_ws):
     """One process of a gated 2-process launch is killed mid-training (SIGKILL, as the OOM killer would): torchrun ends
     the main process too, before it can end its MLflow run. The gate's launcher hears a crash (RuntimeError), and the
     gated train run it left is FAILED, not RUNNING forever; nothing is registered."""
@@ -342,14 +343,6 @@ def test_a_launch_whose_process_dies_leaves_no_running_run(tmp_path, monkeypatch
 
     import psutil
 
-    shutil.copytree(REPO / "configs", tmp_path / "configs")
-    write_pool(tmp_path / "pool.jsonl")
-    monkeypatch.chdir(tmp_path)
-    for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "RC1_GATE_RUN_ID", "RC1_LAUNCH_TOKEN"):
-        monkeypatch.delenv(k, raising=False)
-    for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
-                 "RC1_CACHE_DIR": str(tmp_path / "cache"), "OMP_NUM_THREADS": "1"}.items():
-        monkeypatch.setenv(k, v)
     killed = []
 
     def kill_rank_1(gate_run_id):
@@ -369,21 +362,18 @@ def test_a_launch_whose_process_dies_leaves_no_running_run(tmp_path, monkeypatch
                 except psutil.Error:
                     continue
 
-    try:
-        with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as g:
-            watcher = threading.Thread(target=kill_rank_1, args=(g.run_id,), daemon=True)
-            watcher.start()
-            spec = read_accelerate_config(CPU_DDP, owner="test")
-            with pytest.raises(RuntimeError, match="`accelerate launch` exited"):
-                launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=gate_launch_env(), max_steps=40)
-            watcher.join()
-        assert killed
-        (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
-                                    filter_string="tags.`rc1.stage` = 'train'")
-        assert run.info.status == "FAILED" and run.data.tags["rc1.gated"] == "true", run.info.status
-        assert "rc1.model_version" not in run.data.tags
-    finally:
-        mlflow.set_tracking_uri(None)
+    with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as g:
+        watcher = threading.Thread(target=kill_rank_1, args=(g.run_id,), daemon=True)
+        watcher.start()
+        spec = read_accelerate_config(CPU_DDP, owner="test")
+        with pytest.raises(RuntimeError, match="`accelerate launch` exited"):
+            launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=gate_launch_env(), max_steps=40)
+        watcher.join()
+    assert killed
+    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                filter_string="tags.`rc1.stage` = 'train'")
+    assert run.info.status == "FAILED" and run.data.tags["rc1.gated"] == "true", run.info.status
+    assert "rc1.model_version" not in run.data.tags
 
 
 @pytest.mark.timeout(LAUNCH_TIMEOUT_S)
