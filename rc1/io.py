@@ -89,20 +89,22 @@ def iter_jsonl_lines(path: str | os.PathLike, piece: tuple[int, int, int] | None
     """(line number, raw line without its newline, parsed object) per non-empty line; a bad line is an
     Rc1Error naming file and line. The raw line lets a writer copy a row without encoding it again.
     `piece`: only that piece of the file (see line_ranges); line numbers stay the file's."""
-    if piece is not None:
-        yield from _piece_lines(Path(path), *piece)
-        return
     path = Path(path)
-    if path.is_dir():
-        raise Rc1Error(f"{path}: is a directory, expected a JSONL file")
-    try:
-        fh = open(path, encoding="utf-8")
-    except FileNotFoundError:
-        raise Rc1Error(f"{path}: file not found") from None
-    except OSError as e:
-        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
+    if piece is not None:
+        fh = open(path, "rb")
+        lines = _piece_lines(path, fh, *piece)
+    else:
+        if path.is_dir():
+            raise Rc1Error(f"{path}: is a directory, expected a JSONL file")
+        try:
+            fh = open(path, encoding="utf-8")
+        except FileNotFoundError:
+            raise Rc1Error(f"{path}: file not found") from None
+        except OSError as e:
+            raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
+        lines = _lines(path, fh)
     with fh:
-        for lineno, line in _lines(path, fh):
+        for lineno, line in lines:
             if not line.strip():
                 continue
             try:
@@ -114,28 +116,20 @@ def iter_jsonl_lines(path: str | os.PathLike, piece: tuple[int, int, int] | None
             yield lineno, line.rstrip("\r\n"), row
 
 
-def _piece_lines(path: Path, start: int, end: int, before: int) -> Iterator[tuple[int, str, dict]]:
-    with open(path, "rb") as fh:
-        fh.seek(start)
-        lineno = before
-        while fh.tell() < end:
-            raw = fh.readline()
-            if not raw:
-                break
-            lineno += 1
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise Rc1Error(f"{path}: line {lineno}: not UTF-8 text (is it a JSONL file?)") from None
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise Rc1Error(f"{path}: line {lineno}: invalid JSON ({e.msg})") from None
-            if not isinstance(row, dict):
-                raise Rc1Error(f"{path}: line {lineno}: expected a JSON object, got {type(row).__name__}")
-            yield lineno, line.rstrip("\r\n"), row
+def _piece_lines(path: Path, fh, start: int, end: int, before: int) -> Iterator[tuple[int, str]]:
+    """(line number, text) of the lines of binary `fh` from byte `start` to `end`; `before` lines precede it."""
+    fh.seek(start)
+    lineno = before
+    while fh.tell() < end:
+        raw = fh.readline()
+        if not raw:
+            break
+        lineno += 1
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Rc1Error(f"{path}: line {lineno}: not UTF-8 text (is it a JSONL file?)") from None
+        yield lineno, line
 
 
 def _lines(path: Path, fh) -> Iterator[tuple[int, str]]:
