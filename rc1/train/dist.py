@@ -29,10 +29,6 @@ def world() -> tuple[int, int]:
     return s.process_index, s.num_processes
 
 
-def is_main() -> bool:
-    return _state().is_main_process
-
-
 def barrier() -> None:
     _state().wait_for_everyone()
 
