@@ -77,7 +77,7 @@ class Ahead:
         ctx = multiprocessing.get_context("fork")
         self._conn, child_end = ctx.Pipe(duplex=False)
         # not a daemon, so that it may fork in turn; the stage stops it on every way out (cleaned_up)
-        self._proc = ctx.Process(target=_ahead_child, args=(child_end, fn, args, kwargs))
+        self._proc = ctx.Process(target=_ahead_child, args=(child_end, os.getpid(), fn, args, kwargs))
         self._proc.start()
         child_end.close()
 
@@ -130,9 +130,25 @@ def _raise(error):
     raise error
 
 
-def _ahead_child(conn, fn, args, kwargs) -> None:
+def _die_with_parent(parent: int) -> None:
+    """Linux: the kernel kills this child when its parent dies, so cancelling (SIGKILL) or killing a stage leaves
+    no computing grandchild behind (an Ahead child may start its own: rc1 difficulty does). Elsewhere a no-op."""
+    import ctypes
+    import os
+    import signal
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return
+    if prctl(1, signal.SIGKILL) == 0 and os.getppid() != parent:   # 1: PR_SET_PDEATHSIG; the parent died already
+        os._exit(1)
+
+
+def _ahead_child(conn, parent, fn, args, kwargs) -> None:
     import pickle
 
+    _die_with_parent(parent)
     try:
         msg = (True, fn(*args, **kwargs))
     except BaseException as e:  # noqa: BLE001 - the parent re-raises it
