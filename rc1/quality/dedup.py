@@ -113,9 +113,8 @@ def signatures(hash_arrays: Sequence[np.ndarray], minhash: MinHash) -> np.ndarra
     return out
 
 
-_BAND_MULT = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5,
-                       0x94D049BB133111EB, 0xBF58476D1CE4E5B9, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53],
-                      dtype=np.uint64)
+_BAND_MULT = np.concatenate([_MULT, np.array([0x94D049BB133111EB, 0xBF58476D1CE4E5B9, 0xFF51AFD7ED558CCD,
+                                               0xC4CEB9FE1A85EC53], dtype=np.uint64)])
 
 
 def _band_hashes(sigs: np.ndarray, ranges: Sequence[tuple[int, int]]) -> np.ndarray:
