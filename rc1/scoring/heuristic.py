@@ -43,7 +43,8 @@ _EQUATION = re.compile(r"\d[ \t]*[-+*/x×=][ \t]*\$?\d")
 _COMPUTED = re.compile(r"=[ \t]*(?:\$[ \t]*)?(-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.(\d+))?)")
 # the arithmetic run right before an "=": digits, operators, brackets, spaces (at most LHS_CHARS, so linear)
 MAX_EQUATIONS = 200  # equations checked per dialogue (each is evaluated; a 1 MB text of "1+1=2" has 170k)
-_LHS = re.compile(r"[\d.,+\-*/×÷−()xX \t$]{1,%d}$" % 80)
+LHS_CHARS = 80
+_LHS = re.compile(r"[\d.,+\-*/×÷−()xX \t$]{1,%d}$" % LHS_CHARS)
 # where a list or sentence ends inside that run ("3 + 4 = 7, 7 * 2", "... = 7. 7 * 2"): a comma that is no thousands
 # separator, a period that starts no decimals; the expression is what follows the last one
 _LHS_SEP = re.compile(r",(?!\d{3}(?!\d))|\.(?!\d)")
@@ -86,7 +87,7 @@ def _derived(text: str) -> set[str]:
     nothing (an equation only grounds its result when its left side evaluates to it)."""
     out: set[str] = set()
     for m in itertools.islice(_COMPUTED.finditer(text), MAX_EQUATIONS):
-        lhs = _LHS.search(text, max(0, m.start() - 80), m.start())
+        lhs = _LHS.search(text, max(0, m.start() - LHS_CHARS), m.start())
         run = lhs.group(0) if lhs else ""
         run = run[max((s.end() for s in _LHS_SEP.finditer(run)), default=0):].lstrip(" \t*/×÷xX+")
         expr = run.replace(",", "").replace("$", "").replace("x", "*").replace("X", "*").strip()
