@@ -92,10 +92,11 @@ def has_cuda() -> bool:
     return torch.cuda.is_available()
 
 
-def has_bitsandbytes() -> bool:
+def installed(package: str) -> bool:
+    """Whether `package` can be imported here (without importing it)."""
     import importlib.util
 
-    return importlib.util.find_spec("bitsandbytes") is not None
+    return importlib.util.find_spec(package) is not None
 
 
 def finetune_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, bnb: bool | None = None) -> FinetunePlan:
@@ -109,7 +110,7 @@ def finetune_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, bnb: bool 
     if m.finetune == "lora":
         return FinetunePlan("lora", "lora", lora, None)
     cuda = has_cuda() if cuda is None else cuda
-    bnb = has_bitsandbytes() if bnb is None else bnb
+    bnb = installed("bitsandbytes") if bnb is None else bnb
     if cuda and bnb:
         import torch
         from transformers import BitsAndBytesConfig
@@ -125,12 +126,6 @@ def finetune_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, bnb: bool 
                         f"DEV: model.finetune=qlora but {missing} missing: training plain LoRA instead")
 
 
-def has_vllm() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("vllm") is not None
-
-
 @dataclass
 class RolloutPlan:
     vllm: bool                       # generate the rollouts with vLLM
@@ -143,7 +138,7 @@ def rollout_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, vllm: bool 
     if not ppo.ppo.use_vllm:
         return RolloutPlan(False)
     cuda = has_cuda() if cuda is None else cuda
-    vllm = has_vllm() if vllm is None else vllm
+    vllm = installed("vllm") if vllm is None else vllm
     if cuda and vllm:
         return RolloutPlan(True)
     missing = " and ".join(x for x, ok in (("CUDA", cuda), ("the vllm package", vllm)) if not ok)
