@@ -133,15 +133,12 @@ def _raise(error):
 def _die_with_parent(parent: int) -> None:
     """Linux: the kernel kills this child when its parent dies, so cancelling (SIGKILL) or killing a stage leaves
     no computing grandchild behind (an Ahead child may start its own: rc1 difficulty does). Elsewhere a no-op."""
-    import ctypes
     import os
     import signal
 
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return
-    if prctl(1, signal.SIGKILL) == 0 and os.getppid() != parent:   # 1: PR_SET_PDEATHSIG; the parent died already
+    from rc1.proc import set_parent_death_signal
+
+    if set_parent_death_signal(signal.SIGKILL) and os.getppid() != parent:   # the parent died already
         os._exit(1)
 
 

@@ -299,9 +299,8 @@ def launch_train(spec, config_path: str, seed: int, pool_path: str, *, env: dict
     """Train one seed through `accelerate launch` (spec: rc1.launch.AccelerateSpec): `rc1 train` in every process,
     under the gate that `env` names (rc1.tracking.gate_launch_env). Returns the main process's run_train result;
     a refusal in the launched run is this function's Rc1Error, a crash a RuntimeError."""
-    import subprocess
-
     from rc1.launch import accelerate_command
+    from rc1.proc import run_tree
 
     with tempfile.TemporaryDirectory() as d:
         result = Path(d) / "result.json"
@@ -313,7 +312,12 @@ def launch_train(spec, config_path: str, seed: int, pool_path: str, *, env: dict
         child_env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"} | env
         click.echo(f"[rc1] train seed={seed}: accelerate launch --config_file {spec.path} "
                    f"({spec.num_processes} process(es), {spec.distributed_type})", err=True)
-        code = subprocess.run(accelerate_command(spec, args), env=child_env).returncode
+        try:
+            code = run_tree(accelerate_command(spec, args), child_env)   # stopping the gate stops every process
+        except BaseException:
+            if env.get(LAUNCH_GATE_ENV):
+                fail_orphaned_runs(env[LAUNCH_GATE_ENV], "train")   # the stopped launch left its run RUNNING
+            raise
         out = read_json(result) if result.is_file() else {}
     if (code != 0 or "run_id" not in out) and env.get(LAUNCH_GATE_ENV):
         fail_orphaned_runs(env[LAUNCH_GATE_ENV], "train")   # a killed main process left its run RUNNING

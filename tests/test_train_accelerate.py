@@ -390,3 +390,54 @@ def test_the_gate_itself_under_accelerate_launch_is_refused(tmp_path):
     lines = [x for x in r.stderr.splitlines() if x.startswith("rc1")]
     assert len(lines) == 2 and all("rc1 gate runs as one process (WORLD_SIZE=2 here)" in x for x in lines), r.stderr
     assert not (tmp_path / "mlruns").exists()
+
+
+GATE_LIKE = """
+import sys
+import mlflow
+from entrypoints.train import launch_train
+from rc1.launch import read_accelerate_config
+from rc1.tracking import gate_launch_env, stage_run
+mlflow.set_tracking_uri(sys.argv[1])
+with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}):
+    launch_train(read_accelerate_config(sys.argv[2], owner="test"), "configs/ppo_dev.yaml", 11, "pool.jsonl",
+                 env=gate_launch_env(), max_steps=40)
+"""
+
+
+@pytest.mark.timeout(LAUNCH_TIMEOUT_S)
+def test_a_stopped_gate_leaves_no_launched_process(dev_ws):
+    """SIGTERM to the gate (a scheduler, `kill`, a test's timeout) while a 2-process launch trains: every process of
+    the launch ends (torchrun's workers run in sessions of their own, so only their launcher or the gate can end them),
+    the gate exits 143, and the gated train run it left is FAILED, not RUNNING."""
+    import signal
+    import time
+
+    import psutil
+
+    store = f"sqlite:///{dev_ws / 'mlflow.db'}"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    gate = subprocess.Popen([os.sys.executable, "-c", GATE_LIKE, store, str(REPO / CPU_DDP)], cwd=dev_ws, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    mlflow.set_tracking_uri(store)
+    workers: dict[int, psutil.Process] = {}
+    deadline = time.time() + LAUNCH_TIMEOUT_S / 2
+    while time.time() < deadline and gate.poll() is None:
+        for p in psutil.Process(gate.pid).children(recursive=True):
+            try:
+                if "RANK" in p.environ():
+                    workers[p.pid] = p
+            except psutil.Error:
+                continue
+        if len(workers) == 2 and mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                                    filter_string="tags.`rc1.stage` = 'train'"):
+            break
+        time.sleep(1)
+    assert len(workers) == 2 and gate.poll() is None, "the launch never started its 2 processes and its train run"
+    gate.send_signal(signal.SIGTERM)
+    assert gate.wait(timeout=120) == 128 + signal.SIGTERM
+    _, alive = psutil.wait_procs(list(workers.values()), timeout=30)
+    assert not alive
+    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                filter_string="tags.`rc1.stage` = 'train'")
+    assert run.info.status == "FAILED" and "rc1.model_version" not in run.data.tags

@@ -1,0 +1,88 @@
+"""Child process lifetimes: a process tree that ends with the process that started it.
+
+torchrun (under `accelerate launch`) starts each worker in a session of its own and ends them on SIGTERM/SIGINT; a
+launcher killed outright (SIGKILL, the OOM killer) or a caller stopped by a signal would leave the workers running,
+holding memory and their gloo/NCCL ports. run_tree() keeps a list of the launch's processes while it runs and ends
+whatever of it is left, however the launch or its caller stops.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import threading
+from typing import Mapping, Sequence
+
+GRACE_S = 20.0   # after SIGTERM, how long a launcher gets to stop its own workers before all of them are killed
+POLL_S = 1.0     # how often the list of the launch's processes is refreshed
+
+
+def set_parent_death_signal(sig: int) -> bool:
+    """Linux: the kernel sends `sig` to this process when its parent dies (PR_SET_PDEATHSIG; kept across exec).
+    False where that is not available."""
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return False
+    return prctl(1, int(sig)) == 0   # 1: PR_SET_PDEATHSIG
+
+
+class Stopped(SystemExit):
+    """This process got SIGTERM while a tree ran: the tree is stopped, then the caller unwinds (exit 128 + 15)."""
+
+
+def _stop(signum, frame):
+    raise Stopped(128 + signum)
+
+
+def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
+    """Run `cmd` and return its exit code. Its processes (the command and, as they appear, every descendant, also
+    those in sessions of their own) are recorded each POLL_S; once the command has exited, any of them still running is
+    killed. If this process is interrupted (KeyboardInterrupt, SIGTERM, any exception) the command gets SIGTERM, GRACE_S
+    to stop its workers, then everything recorded is killed and the interruption goes on. The command gets SIGTERM
+    when this process dies, too (set_parent_death_signal)."""
+    import psutil
+
+    proc = subprocess.Popen(list(cmd), env=dict(env), preexec_fn=lambda: set_parent_death_signal(signal.SIGTERM))
+    tree: dict[int, psutil.Process] = {}
+
+    def record() -> None:
+        try:
+            root = psutil.Process(proc.pid)
+            for p in [root, *root.children(recursive=True)]:
+                tree.setdefault(p.pid, p)
+        except psutil.Error:
+            pass
+
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _stop) if main else None
+    try:
+        while True:
+            record()
+            try:
+                return proc.wait(timeout=POLL_S)
+            except subprocess.TimeoutExpired:
+                continue
+    except BaseException:
+        record()
+        proc.terminate()
+        try:
+            proc.wait(timeout=GRACE_S)
+        except subprocess.TimeoutExpired:
+            pass
+        raise
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, before)
+        left = [p for p in tree.values() if p.pid != proc.pid and p.is_running()]   # is_running: same pid, same start
+        for p in left:
+            try:
+                p.kill()
+            except psutil.Error:
+                pass
+        psutil.wait_procs(left, timeout=GRACE_S)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

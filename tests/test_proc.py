@@ -1,0 +1,103 @@
+"""rc1.proc.run_tree on real process trees: a launcher whose worker runs in a session of its own (as torchrun starts
+them). However the launch or its caller stops, no worker is left running."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from rc1.proc import POLL_S, run_tree
+
+REPO = Path(__file__).resolve().parents[1]
+# a stand-in for torchrun: starts a worker in its own session, writes its pid, and (like torchrun) stops the worker
+# on SIGTERM before exiting; then waits
+LAUNCHER = textwrap.dedent("""
+    import signal, subprocess, sys, time
+    worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    def stop(signum, frame):
+        worker.kill(); worker.wait(); sys.exit(128 + signum)
+    signal.signal(signal.SIGTERM, stop)
+    open(sys.argv[1], "w").write(str(worker.pid))
+    if sys.argv[2] == "exit":
+        time.sleep(3)
+        sys.exit(3)   # the launcher ends after a while, its worker does not
+    time.sleep(300)
+""")
+
+
+def wait_for_pid(path: Path, timeout: float = 30.0) -> int:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if path.is_file() and path.read_text():
+            return int(path.read_text())
+        time.sleep(0.1)
+    raise AssertionError("the launcher never started its worker")
+
+
+def gone(pid: int, timeout: float = 30.0) -> bool:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def caller(tmp_path: Path, mode: str) -> subprocess.Popen:
+    """A process that runs the launcher through run_tree (as the gate does)."""
+    code = (f"import sys; from rc1.proc import POLL_S, run_tree; "
+            f"sys.exit(run_tree([sys.executable, '-c', {LAUNCHER!r}, {str(tmp_path / 'pid')!r}, {mode!r}], {{}}))")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.Popen([sys.executable, "-c", code], env=env)
+
+
+@pytest.mark.timeout(120)
+def test_a_launcher_that_exits_leaves_no_worker(tmp_path):
+    """The launcher crashes while its worker in another session runs on: run_tree returns the launcher's exit code and
+    the worker is killed (run_tree knows it: the worker ran for more than POLL_S)."""
+    assert run_tree([sys.executable, "-c", LAUNCHER, str(tmp_path / "pid"), "exit"], os.environ) == 3
+    assert gone(wait_for_pid(tmp_path / "pid"))
+
+
+@pytest.mark.timeout(120)
+def test_a_launcher_killed_outright_leaves_no_worker(tmp_path):
+    """SIGKILL (the OOM killer) gives the launcher no chance to stop its worker: run_tree does."""
+    proc = caller(tmp_path, "wait")
+    worker = wait_for_pid(tmp_path / "pid")
+    time.sleep(2 * POLL_S)   # run_tree has recorded the tree
+    (launcher,) = psutil.Process(proc.pid).children()
+    launcher.kill()
+    assert proc.wait(timeout=60) == -signal.SIGKILL & 0xFF   # run_tree returned the launcher's -9: sys.exit(-9)
+    assert gone(worker)
+
+
+@pytest.mark.timeout(120)
+def test_a_stopped_caller_stops_the_launch(tmp_path):
+    """SIGTERM to the caller (a scheduler stopping the gate): the launch is stopped, then the caller exits 143."""
+    proc = caller(tmp_path, "wait")
+    worker = wait_for_pid(tmp_path / "pid")
+    time.sleep(2 * POLL_S)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    assert gone(worker)
+
+
+@pytest.mark.timeout(120)
+def test_a_caller_killed_outright_still_stops_the_launch(tmp_path):
+    """SIGKILL to the caller: the kernel sends the launcher SIGTERM (parent death signal), and it stops its worker."""
+    proc = caller(tmp_path, "wait")
+    worker = wait_for_pid(tmp_path / "pid")
+    proc.kill()
+    proc.wait(timeout=60)
+    assert gone(worker)
