@@ -17,16 +17,22 @@ GRACE_S = 20.0   # after SIGTERM, how long a launcher gets to stop its own worke
 POLL_S = 1.0     # how often the list of the launch's processes is refreshed
 
 
-def set_parent_death_signal(sig: int) -> bool:
-    """Linux: the kernel sends `sig` to this process when its parent dies (PR_SET_PDEATHSIG; kept across exec).
-    False where that is not available."""
+def _prctl():
+    """libc's prctl, or None where there is none (not Linux)."""
     import ctypes
 
     try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        return False
-    return prctl(1, int(sig)) == 0   # 1: PR_SET_PDEATHSIG
+        return None
+
+
+def set_parent_death_signal(sig: int, prctl=None) -> bool:
+    """Linux: the kernel sends `sig` to this process when its parent dies (PR_SET_PDEATHSIG; kept across exec).
+    False where that is not available. Between fork and exec pass `prctl` (_prctl(), looked up before the fork: loading
+    a library in a forked child of a threaded process can deadlock)."""
+    prctl = prctl or _prctl()
+    return prctl is not None and prctl(1, int(sig)) == 0   # 1: PR_SET_PDEATHSIG
 
 
 class Stopped(SystemExit):
@@ -45,7 +51,9 @@ def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
     when this process dies, too (set_parent_death_signal)."""
     import psutil
 
-    proc = subprocess.Popen(list(cmd), env=dict(env), preexec_fn=lambda: set_parent_death_signal(signal.SIGTERM))
+    prctl = _prctl()
+    proc = subprocess.Popen(list(cmd), env=dict(env),
+                            preexec_fn=(lambda: set_parent_death_signal(signal.SIGTERM, prctl)) if prctl else None)
     tree: dict[int, psutil.Process] = {}
 
     def record() -> None:
