@@ -16,7 +16,9 @@ import importlib
 import logging
 import os
 import pkgutil
+import signal
 import sys
+import threading
 import traceback
 from collections import deque
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ from pathlib import Path
 import click
 
 from rc1.errors import GateFailed, Rc1Error
+from rc1.proc import Stopped, raise_stopped
 from rc1.redaction import scrub
 
 _LOG_TAIL: deque[str] = deque(maxlen=200)
@@ -199,6 +202,9 @@ def main(argv: list[str] | None = None) -> None:
     # gain nothing from two, and on a shared machine two threads spin against the other jobs (measured: a 4-step dev
     # training 13 s at 1 thread, 31-33 s at 2, load average 3.3)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    # SIGTERM (a scheduler, `kill`) unwinds like Ctrl-C: the stage's MLflow run ends FAILED instead of RUNNING forever
+    on_main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, raise_stopped) if on_main else None
     try:
         cli.main(args=argv, standalone_mode=False, prog_name="rc1")
     except GateFailed as e:
@@ -219,12 +225,18 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         print("rc1: interrupted", file=sys.stderr)
         sys.exit(130)
+    except Stopped as e:
+        print("rc1: stopped (SIGTERM)", file=sys.stderr)
+        sys.exit(e.code)
     except Exception as e:
         report = write_error_report(e)
         logging.getLogger("rc1").debug("crash", exc_info=True)
         print(f"FATAL: {type(e).__name__}: {scrub(str(e))}" + (f" (details: {report})" if report else ""),
               file=sys.stderr)
         sys.exit(1)
+    finally:
+        if on_main:
+            signal.signal(signal.SIGTERM, before)
 
 
 if __name__ == "__main__":

@@ -39,7 +39,8 @@ class Stopped(SystemExit):
     """This process got SIGTERM while a tree ran: the tree is stopped, then the caller unwinds (exit 128 + 15)."""
 
 
-def _stop(signum, frame):
+def raise_stopped(signum, frame):
+    """A SIGTERM handler: unwind this process as Ctrl-C would (runs end, temporary files go), then exit 128 + 15."""
     raise Stopped(128 + signum)
 
 
@@ -65,7 +66,7 @@ def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
             pass
 
     main = threading.current_thread() is threading.main_thread()
-    before = signal.signal(signal.SIGTERM, _stop) if main else None
+    before = signal.signal(signal.SIGTERM, raise_stopped) if main else None
     try:
         while True:
             record()

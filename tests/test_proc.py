@@ -101,3 +101,35 @@ def test_a_caller_killed_outright_still_stops_the_launch(tmp_path):
     proc.kill()
     proc.wait(timeout=60)
     assert gone(worker)
+
+
+@pytest.mark.timeout(300)
+def test_a_stopped_stage_ends_its_run(tmp_path, monkeypatch):
+    """SIGTERM to `rc1 train` while it trains: one line, exit 143, and its MLflow run FAILED (not RUNNING forever)."""
+    import mlflow
+
+    from test_train_accelerate import dev_workspace
+
+    dev_workspace(monkeypatch, tmp_path)
+    store = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "MLFLOW_TRACKING_URI": store}
+    proc = subprocess.Popen([sys.executable, "-m", "entrypoints.cli", "train", "--config", "configs/ppo_dev.yaml",
+                             "--pool", "pool.jsonl", "--max-steps", "200"], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    mlflow.set_tracking_uri(store)
+    try:
+        deadline = time.time() + 200
+        while time.time() < deadline and proc.poll() is None and not list(tmp_path.glob("out/train/*/metrics.jsonl")):
+            time.sleep(0.5)   # until a step was logged: the run is open and training
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 128 + signal.SIGTERM, err[-2000:]
+        assert "rc1: stopped (SIGTERM)" in err and "Traceback" not in err, err[-3000:]
+        (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                    filter_string="tags.`rc1.stage` = 'train'")
+        assert run.info.status in ("FAILED", "KILLED"), run.info.status
+    finally:
+        mlflow.set_tracking_uri(None)
+        if proc.poll() is None:
+            proc.kill()
