@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import threading
+import time
 from typing import Mapping, Sequence
 
 GRACE_S = 20.0   # after SIGTERM, how long a launcher gets to stop its own workers before all of them are killed
@@ -85,13 +86,31 @@ def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
     finally:
         if main:
             signal.signal(signal.SIGTERM, before)
-        left = [p for p in tree.values() if p.pid != proc.pid and p.is_running()]   # is_running: same pid, same start
-        for p in left:
-            try:
-                p.kill()
-            except psutil.Error:
-                pass
-        psutil.wait_procs(left, timeout=GRACE_S)
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        _end(proc, tree.values())
+
+
+def _end(proc: subprocess.Popen, procs) -> None:
+    """SIGKILL the command and every process of `procs` still running, then wait (GRACE_S at most) until they have
+    ended. All are killed before any wait, so that a second interruption while waiting leaves none running; a killed
+    process whose parent does not reap it (a zombie) has ended."""
+    import psutil
+
+    def running(p: psutil.Process) -> bool:
+        try:
+            return p.is_running() and p.status() != psutil.STATUS_ZOMBIE   # is_running: same pid, same start time
+        except psutil.Error:
+            return False
+
+    left = [p for p in procs if p.pid != proc.pid and running(p)]
+    if proc.poll() is None:
+        proc.kill()
+    for p in left:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    proc.wait()
+    deadline = time.monotonic() + GRACE_S
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = [p for p in left if running(p)]

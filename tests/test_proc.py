@@ -54,10 +54,10 @@ def gone(pid: int, timeout: float = 30.0) -> bool:
     return False
 
 
-def caller(tmp_path: Path, mode: str) -> subprocess.Popen:
-    """A process that runs the launcher through run_tree (as the gate does)."""
-    code = (f"import sys; from rc1.proc import POLL_S, run_tree; "
-            f"sys.exit(run_tree([sys.executable, '-c', {LAUNCHER!r}, {str(tmp_path / 'pid')!r}, {mode!r}], {{}}))")
+def caller(tmp_path: Path, mode: str, launcher: str = LAUNCHER, setup: str = "") -> subprocess.Popen:
+    """A process that runs the launcher through run_tree (as the gate does), after the statements `setup`."""
+    code = (f"import sys\nimport rc1.proc\nfrom rc1.proc import POLL_S, run_tree\n{setup}\n"
+            f"sys.exit(run_tree([sys.executable, '-c', {launcher!r}, {str(tmp_path / 'pid')!r}, {mode!r}], {{}}))")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.Popen([sys.executable, "-c", code], env=env)
 
@@ -91,6 +91,39 @@ def test_a_stopped_caller_stops_the_launch(tmp_path):
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=60) == 128 + signal.SIGTERM
     assert gone(worker)
+
+
+# a launcher that ignores SIGTERM and never reaps its worker (a hung torchrun): once killed, the worker stays a zombie
+STUBBORN = textwrap.dedent("""
+    import signal, subprocess, sys, time
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    open(sys.argv[1], "w").write(str(worker.pid))
+    time.sleep(300)
+""")
+
+
+@pytest.mark.timeout(120)
+def test_a_second_sigterm_cuts_the_grace_short(tmp_path):
+    """A second SIGTERM while the launcher has its grace (here 300 s): every process of the launch is killed at once
+    and the caller exits 143; a killed worker its hung launcher never reaps (a zombie) is not waited for."""
+    proc = caller(tmp_path, "wait", launcher=STUBBORN, setup="rc1.proc.GRACE_S = 300")
+    worker = wait_for_pid(tmp_path / "pid")
+    (launcher,) = psutil.Process(proc.pid).children()
+    try:
+        time.sleep(2 * POLL_S)
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(2 * POLL_S)   # the launcher has been sent SIGTERM, and ignores it
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+        assert gone(worker) and gone(launcher.pid)
+    finally:   # a failure here must not leave the test's own processes behind
+        for p in (proc, launcher):
+            try:
+                p.kill()
+            except (OSError, psutil.Error):
+                pass
 
 
 @pytest.mark.timeout(120)
