@@ -8,6 +8,8 @@ whatever of it is left, however the launch or its caller stops.
 
 from __future__ import annotations
 
+import os
+import secrets
 import signal
 import subprocess
 import threading
@@ -16,6 +18,8 @@ from typing import Mapping, Sequence
 
 GRACE_S = 20.0   # after SIGTERM, how long a launcher gets to stop its own workers before all of them are killed
 POLL_S = 1.0     # how often the list of the launch's processes is refreshed
+MARK = "RC1_RUN_TREE"   # in the command's environment, so in every process of the launch (a process's own list misses
+                        # one that started and lost its launcher between two polls)
 
 
 def _prctl():
@@ -47,14 +51,16 @@ def raise_stopped(signum, frame):
 
 def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
     """Run `cmd` and return its exit code. Its processes (the command and, as they appear, every descendant, also
-    those in sessions of their own) are recorded each POLL_S; once the command has exited, any of them still running is
-    killed. If this process is interrupted (KeyboardInterrupt, SIGTERM, any exception) the command gets SIGTERM, GRACE_S
-    to stop its workers, then everything recorded is killed and the interruption goes on. The command gets SIGTERM
-    when this process dies, too (set_parent_death_signal)."""
+    those in sessions of their own) are recorded each POLL_S and, at the end, found by the MARK in their environment;
+    once the command has exited, any of them still running is killed. If this process is interrupted
+    (KeyboardInterrupt, SIGTERM, any exception) the command gets SIGTERM, GRACE_S to stop its workers, then everything
+    recorded is killed and the interruption goes on. The command gets SIGTERM when this process dies, too
+    (set_parent_death_signal)."""
     import psutil
 
     prctl = _prctl()
-    proc = subprocess.Popen(list(cmd), env=dict(env),
+    token = f"{os.getpid()}.{secrets.token_hex(8)}"
+    proc = subprocess.Popen(list(cmd), env={**env, MARK: token},
                             preexec_fn=(lambda: set_parent_death_signal(signal.SIGTERM, prctl)) if prctl else None)
     tree: dict[int, psutil.Process] = {}
 
@@ -86,7 +92,21 @@ def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
     finally:
         if main:
             signal.signal(signal.SIGTERM, before)
-        _end(proc, tree.values())
+        _end(proc, [*tree.values(), *_marked(token)])
+
+
+def _marked(token: str) -> list:
+    """This user's processes whose environment carries MARK=token."""
+    import psutil
+
+    found = []
+    for p in psutil.process_iter():
+        try:
+            if p.environ().get(MARK) == token:
+                found.append(p)
+        except psutil.Error:
+            continue
+    return found
 
 
 def _end(proc: subprocess.Popen, procs) -> None:

@@ -26,6 +26,8 @@ LAUNCHER = textwrap.dedent("""
         worker.kill(); worker.wait(); sys.exit(128 + signum)
     signal.signal(signal.SIGTERM, stop)
     open(sys.argv[1], "w").write(str(worker.pid))
+    if sys.argv[2] == "quick":
+        sys.exit(3)   # the launcher ends at once (before run_tree could list its worker)
     if sys.argv[2] == "exit":
         time.sleep(3)
         sys.exit(3)   # the launcher ends after a while, its worker does not
@@ -67,6 +69,14 @@ def test_a_launcher_that_exits_leaves_no_worker(tmp_path):
     """The launcher crashes while its worker in another session runs on: run_tree returns the launcher's exit code and
     the worker is killed (run_tree knows it: the worker ran for more than POLL_S)."""
     assert run_tree([sys.executable, "-c", LAUNCHER, str(tmp_path / "pid"), "exit"], os.environ) == 3
+    assert gone(wait_for_pid(tmp_path / "pid"))
+
+
+@pytest.mark.timeout(120)
+def test_a_worker_that_lost_its_launcher_at_once_is_found(tmp_path):
+    """The launcher exits right after starting its worker, before run_tree's next look at the tree: the worker is found
+    by the mark in its environment (MARK) and killed."""
+    assert run_tree([sys.executable, "-c", LAUNCHER, str(tmp_path / "pid"), "quick"], os.environ) == 3
     assert gone(wait_for_pid(tmp_path / "pid"))
 
 
