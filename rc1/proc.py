@@ -12,6 +12,7 @@ import os
 import secrets
 import signal
 import subprocess
+import sys
 import threading
 import time
 from typing import Mapping, Sequence
@@ -32,12 +33,19 @@ def _prctl():
         return None
 
 
-def set_parent_death_signal(sig: int, prctl=None) -> bool:
+def set_parent_death_signal(sig: int) -> bool:
     """Linux: the kernel sends `sig` to this process when its parent dies (PR_SET_PDEATHSIG; kept across exec).
-    False where that is not available. Between fork and exec pass `prctl` (_prctl(), looked up before the fork: loading
-    a library in a forked child of a threaded process can deadlock)."""
-    prctl = prctl or _prctl()
+    False where that is not available."""
+    prctl = _prctl()
     return prctl is not None and prctl(1, int(sig)) == 0   # 1: PR_SET_PDEATHSIG
+
+
+# run_tree starts its command through this shim, not a preexec_fn: Python code between fork and exec in a threaded
+# process (mlflow's, torch's) runs every os.register_at_fork hook in the child (huggingface_hub closes its HTTP client
+# there) and may deadlock. The shim asks for SIGTERM when its parent dies, exits if that parent died already, and
+# becomes the command (same pid).
+_SHIM = (f"import ctypes, os, sys; ctypes.CDLL(None).prctl(1, {int(signal.SIGTERM)}); "
+         "os.getppid() == int(sys.argv[1]) or os._exit(1); os.execvp(sys.argv[2], sys.argv[2:])")
 
 
 class Stopped(SystemExit):
@@ -55,13 +63,12 @@ def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
     once the command has exited, any of them still running is killed. If this process is interrupted
     (KeyboardInterrupt, SIGTERM, any exception) the command gets SIGTERM, GRACE_S to stop its workers, then everything
     recorded is killed and the interruption goes on. The command gets SIGTERM when this process dies, too
-    (set_parent_death_signal)."""
+    (PR_SET_PDEATHSIG, through _SHIM)."""
     import psutil
 
-    prctl = _prctl()
+    shim = [sys.executable, "-I", "-S", "-c", _SHIM, str(os.getpid())] if _prctl() is not None else []
     token = f"{os.getpid()}.{secrets.token_hex(8)}"
-    proc = subprocess.Popen(list(cmd), env={**env, MARK: token},
-                            preexec_fn=(lambda: set_parent_death_signal(signal.SIGTERM, prctl)) if prctl else None)
+    proc = subprocess.Popen([*shim, *cmd], env={**env, MARK: token})
     tree: dict[int, psutil.Process] = {}
 
     def record() -> None:

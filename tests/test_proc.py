@@ -81,6 +81,15 @@ def test_a_worker_that_lost_its_launcher_at_once_is_found(tmp_path):
 
 
 @pytest.mark.timeout(120)
+def test_no_python_runs_between_fork_and_exec(tmp_path):
+    """The caller's at-fork hooks (mlflow's, huggingface_hub's, in a threaded gate) do not run in the forked child
+    before it execs the launch: a hook that would end that child changes nothing."""
+    proc = caller(tmp_path, "quick", setup="import os; os.register_at_fork(after_in_child=lambda: os._exit(7))")
+    assert proc.wait(timeout=60) == 3   # the launcher's own exit code
+    assert gone(wait_for_pid(tmp_path / "pid"))
+
+
+@pytest.mark.timeout(120)
 def test_a_launcher_killed_outright_leaves_no_worker(tmp_path):
     """SIGKILL (the OOM killer) gives the launcher no chance to stop its worker: run_tree does."""
     proc = caller(tmp_path, "wait")
