@@ -75,7 +75,7 @@ def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
         try:
             root = psutil.Process(proc.pid)
             for p in [root, *root.children(recursive=True)]:
-                tree.setdefault(p.pid, p)
+                tree[p.pid] = p   # the live process of that pid (a recorded one that ended may have had it)
         except psutil.Error:
             pass
 
