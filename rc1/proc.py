@@ -9,7 +9,6 @@ whatever of it is left, however the launch or its caller stops.
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -67,7 +66,7 @@ def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
     import psutil
 
     shim = [sys.executable, "-I", "-S", "-c", _SHIM, str(os.getpid())] if _prctl() is not None else []
-    token = f"{os.getpid()}.{secrets.token_hex(8)}"
+    token = f"{os.getpid()}.{os.urandom(8).hex()}"
     proc = subprocess.Popen([*shim, *cmd], env={**env, MARK: token})
     tree: dict[int, psutil.Process] = {}
 
