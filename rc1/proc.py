@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -63,6 +62,8 @@ def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
     (KeyboardInterrupt, SIGTERM, any exception) the command gets SIGTERM, GRACE_S to stop its workers, then everything
     recorded is killed and the interruption goes on. The command gets SIGTERM when this process dies, too
     (PR_SET_PDEATHSIG, through _SHIM)."""
+    import subprocess   # here: `rc1 --help` imports this module (entrypoints.cli), and subprocess costs it ~10 ms
+
     import psutil
 
     shim = [sys.executable, "-I", "-S", "-c", _SHIM, str(os.getpid())] if _prctl() is not None else []
@@ -115,10 +116,10 @@ def _marked(token: str) -> list:
     return found
 
 
-def _end(proc: subprocess.Popen, procs) -> None:
-    """SIGKILL the command and every process of `procs` still running, then wait (GRACE_S at most) until they have
-    ended. All are killed before any wait, so that a second interruption while waiting leaves none running; a killed
-    process whose parent does not reap it (a zombie) has ended."""
+def _end(proc, procs) -> None:
+    """SIGKILL the command (a subprocess.Popen) and every process of `procs` still running, then wait (GRACE_S at
+    most) until they have ended. All are killed before any wait, so that a second interruption while waiting leaves
+    none running; a killed process whose parent does not reap it (a zombie) has ended."""
     import psutil
 
     def running(p: psutil.Process) -> bool:
