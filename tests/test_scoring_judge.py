@@ -202,3 +202,29 @@ def test_a_judge_quoting_the_candidates_verdict_is_scored_by_its_own(fake_judge_
 
     own = judge_scores("\n".join(m["content"] for m in build_messages(attack, judge.settings.context_chars)), 1)
     assert not res.failed and res.scores == own and set(own.values()) != {1.0}
+
+
+def test_a_stopped_stage_sends_no_more_calls(fake_judge_server, scorer_env):
+    """SIGTERM (rc1's handler: rc1.proc.raise_stopped) while 40 calls are queued behind 2 in flight: the calls in flight
+    end, no queued one is sent (the pool's exit would otherwise run them all, each a paid call)."""
+    import os
+    import signal
+    import threading
+
+    from rc1.proc import Stopped, raise_stopped
+
+    srv = fake_judge_server(delay_s=0.2)
+    judge = judge_for(srv, scorer_env, cache=False, samples=1, min_concurrency=1, initial_concurrency=2,
+                      max_concurrency=2)
+    before = signal.signal(signal.SIGTERM, raise_stopped)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
+    try:
+        timer.start()
+        with pytest.raises(Stopped):
+            judge.score_many(reqs(40), progress=False)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGTERM, before)
+    sent = srv.stats()["requests"]
+    time.sleep(1.0)   # what the pool would have gone on sending
+    assert srv.stats()["requests"] == sent < 40

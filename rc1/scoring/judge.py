@@ -152,18 +152,22 @@ class ScoringJudge:
         workers = self.settings.max_concurrency if self.live else 1
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
             futures = {pool.submit(self._sample, requests[i], digest, idx): (i, j) for i, j, idx, digest in jobs}
-            for fut in as_completed(futures):
-                i, j = futures[fut]
-                try:
-                    scores, ms = fut.result()
-                    samples[i][j] = scores
-                    latency[i].append(ms)
-                except SampleFailed as e:
-                    errors[i].append(str(e))
-                except Exception as e:  # an unexpected error fails this sample, never the whole batch
-                    log.warning("judge sample failed unexpectedly: %s", type(e).__name__)
-                    errors[i].append(self._redact(f"{type(e).__name__}: {e}"))
-                bar.update(1)
+            try:
+                for fut in as_completed(futures):
+                    i, j = futures[fut]
+                    try:
+                        scores, ms = fut.result()
+                        samples[i][j] = scores
+                        latency[i].append(ms)
+                    except SampleFailed as e:
+                        errors[i].append(str(e))
+                    except Exception as e:  # an unexpected error fails this sample, never the whole batch
+                        log.warning("judge sample failed unexpectedly: %s", type(e).__name__)
+                        errors[i].append(self._redact(f"{type(e).__name__}: {e}"))
+                    bar.update(1)
+            except BaseException:   # a stopped stage (Ctrl-C, SIGTERM): the calls in flight end, no queued one starts
+                pool.shutdown(cancel_futures=True)
+                raise
         bar.close()
         return samples, errors, latency
 
