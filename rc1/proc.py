@@ -47,7 +47,7 @@ _SHIM = (f"import ctypes, os, sys; ctypes.CDLL(None).prctl(1, {int(signal.SIGTER
 
 
 class Stopped(SystemExit):
-    """This process got SIGTERM while a tree ran: the tree is stopped, then the caller unwinds (exit 128 + 15)."""
+    """This process got SIGTERM (raise_stopped, the handler of `rc1` and of run_tree): it unwinds, then exits 128 + 15."""
 
 
 def raise_stopped(signum, frame):
