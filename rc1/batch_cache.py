@@ -70,8 +70,10 @@ class PrefillCache(DynamicCache):
     over the prompt, the final norm and the LM head are skipped. The cache holds exactly what the full forward would
     have left in it; the next token's forward runs every layer as usual."""
 
-    def __init__(self, last_layer: int):
-        super().__init__()
+    def __init__(self, last_layer: int, prefix: Sequence[tuple[torch.Tensor, torch.Tensor]] | None = None):
+        """`prefix`: per layer (keys, values) already computed for the ids before the forward's (a shared prompt prefix,
+        one row per batch row): the forward continues from them at their length."""
+        super().__init__(ddp_cache_data=prefix)
         self.last_layer = last_layer
 
     def update(self, key_states, value_states, layer_idx: int, *args, **kwargs):

@@ -26,6 +26,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from rc1.config import EvaluateGate
 from rc1.dialogue import analyze
+from rc1.prefix_cache import PrefixStore, shared_prefixes
 from rc1.shadow_run import success_of
 from rc1.train.env import Rc1Env, dispatch_tool, seed_prompt, to_rc1_dialogue
 
@@ -94,7 +95,9 @@ class LlamaCppBackend(TokenBackend):
         return [self.generator(list(p), self.max_new_tokens) for p in prompt_ids]
 
 
-PREFILL_ROWS = 8   # prompts per prefill forward (right-padded; sorted lengths keep the padding small)
+PREFILL_ROWS = 8        # prompts per prefill forward (right-padded; sorted lengths keep the padding small)
+SHARED_PREFIX_MIN = 64  # leading ids that prompts must share for that prefix to be prefilled once (rc1.prefix_cache)
+PREFIX_STORE_SIZE = 4   # shared prefixes whose keys/values a backend keeps between calls (least recently used dropped)
 
 
 class TransformersBackend(TokenBackend):
@@ -105,6 +108,7 @@ class TransformersBackend(TokenBackend):
     def __init__(self, model, tokenizer, max_new_tokens: int, batch_size: int = 1):
         super().__init__(tokenizer, max_new_tokens, batch_size)
         self.model = model
+        self.prefixes = PrefixStore(PREFIX_STORE_SIZE)
         eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
         eos = eos if eos is not None else tokenizer.eos_token_id
         self.eos_ids = set(eos if isinstance(eos, (list, tuple)) else [eos]) - {None}
@@ -167,31 +171,56 @@ class TransformersBackend(TokenBackend):
         return new
 
     def _prefill(self, prompts: list[list[int]]) -> list[list[tuple]]:
-        """Per prompt, per layer (keys, values) of its ids, shape (1, heads, len, head_dim). Prompts of similar length
-        (they arrive sorted) are prefilled PREFILL_ROWS at a time, right-padded: under the causal mask no real token
-        attends to a pad after it, so no padding mask is needed (the fast causal attention kernel runs) and each
-        row's cache is its first len(ids) positions, as if prefilled alone. Only the cache is wanted: the forward stops
-        once the last layer has stored its keys/values (rc1.batch_cache.PrefillCache)."""
+        """Per prompt, per layer (keys, values) of its ids, shape (1, heads, len, head_dim), as if prefilled alone.
+
+        A prompt that begins with a shared prefix (one the backend keeps, or one it shares with at least
+        SHARED_PREFIX_MIN ids with other prompts of the call: rc1.prefix_cache) prefills only its own ids, on top of
+        that prefix's keys/values, which are computed once and kept (the PREFIX_STORE_SIZE most recently used).
+        Prompts with the same prefix are prefilled PREFILL_ROWS at a time, by length (_prefill_rows)."""
+        start = [self.prefixes.match(p) for p in prompts]   # per prompt: (prefix ids, its keys/values) or None
+        loose = [i for i, m in enumerate(start) if m is None]
+        for length, members in shared_prefixes([prompts[i] for i in loose], SHARED_PREFIX_MIN):
+            ids = tuple(prompts[loose[members[0]]][:length])
+            entry = (ids, self._prefill_rows([list(ids)])[0])
+            self.prefixes.put(*entry)
+            for m in members:
+                start[loose[m]] = entry
+        by_prefix: dict[tuple[int, ...], list[int]] = {}
+        for i, m in enumerate(start):
+            by_prefix.setdefault(m[0] if m else (), []).append(i)
+        out: list[list[tuple]] = [[] for _ in prompts]
+        for key, rows in by_prefix.items():
+            prefix = start[rows[0]][1] if key else None
+            rows.sort(key=lambda i: len(prompts[i]))
+            for k in range(0, len(rows), PREFILL_ROWS):
+                group = rows[k:k + PREFILL_ROWS]
+                for i, kv in zip(group, self._prefill_rows([prompts[i][len(key):] for i in group], prefix)):
+                    out[i] = kv
+        return out
+
+    def _prefill_rows(self, rows: list[list[int]], prefix: list[tuple] | None = None) -> list[list[tuple]]:
+        """One forward over `rows` (after `prefix`'s keys/values, one row's, when given): per row, per layer (keys,
+        values) of prefix + row. The rows are right-padded: under the causal mask no real token attends to a pad after
+        it, so no padding mask is needed (without a prefix the fast causal attention kernel runs) and each row's cache
+        is its first len(prefix) + len(ids) positions. Only the cache is wanted: the forward stops once the last layer
+        has stored its keys/values (rc1.batch_cache.PrefillCache)."""
         import torch
 
         from rc1.batch_cache import CacheFilled, PrefillCache
 
-        out: list[list[tuple]] = []
-        device = self.model.device
-        last_layer = self.model.config.get_text_config().num_hidden_layers - 1
-        for k in range(0, len(prompts), PREFILL_ROWS):
-            group = prompts[k:k + PREFILL_ROWS]
-            ids = torch.full((len(group), max(len(p) for p in group)), group[0][-1], dtype=torch.long)
-            for r, p in enumerate(group):
-                ids[r, :len(p)] = torch.tensor(p, dtype=torch.long)
-            cache = PrefillCache(last_layer)
-            try:
-                self.model(input_ids=ids.to(device), past_key_values=cache, use_cache=True, logits_to_keep=1)
-            except CacheFilled:   # the last layer's keys/values are in; its attention/MLP over the prompt are not needed
-                pass
-            out += [[(layer.keys[r:r + 1, :, :len(p)], layer.values[r:r + 1, :, :len(p)]) for layer in cache.layers]
-                    for r, p in enumerate(group)]
-        return out
+        ids = torch.full((len(rows), max(len(p) for p in rows)), rows[0][-1], dtype=torch.long)
+        for r, p in enumerate(rows):
+            ids[r, :len(p)] = torch.tensor(p, dtype=torch.long)
+        start = 0 if prefix is None else prefix[0][0].shape[2]
+        shared = None if prefix is None else [(k.expand(len(rows), -1, -1, -1), v.expand(len(rows), -1, -1, -1))
+                                              for k, v in prefix]
+        cache = PrefillCache(self.model.config.get_text_config().num_hidden_layers - 1, shared)
+        try:
+            self.model(input_ids=ids.to(self.model.device), past_key_values=cache, use_cache=True, logits_to_keep=1)
+        except CacheFilled:   # the last layer's keys/values are in; its attention/MLP over the prompt are not needed
+            pass
+        return [[(layer.keys[r:r + 1, :, :start + len(p)], layer.values[r:r + 1, :, :start + len(p)])
+                 for layer in cache.layers] for r, p in enumerate(rows)]
 
 
 @contextmanager
