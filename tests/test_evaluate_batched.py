@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 
 from rc1.data.builtin import builtin_tasks
-from rc1.evaluate import TransformersBackend, run_episodes, run_items, tool_schemas
+from rc1.evaluate import (PREFIX_STORE_SIZE, SHARED_PREFIX_MIN, TransformersBackend, run_episodes, run_items,
+                          tool_schemas)
 from rc1.pool import PoolSpec, build_pool
+from rc1.responder import ShadowItem
+from rc1.shadow_set import select_shadow
 from rc1.templates import load_pack
 from rc1.train.env import seed_prompt
 from rc1.train.tiny import corpus_from_seeds, load_model, load_tokenizer, tiny_dir
@@ -22,6 +25,14 @@ def seeds():
              "gsm8k": builtin_tasks("gsm8k", 30, 0)}
     spec = PoolSpec(n=10, mix=MIX, max_turns=3, clarify_rate=0.3, tools=("wiki", "calc"), seed=11)
     return list(build_pool(tasks, load_pack("templates/pack_v2"), spec))
+
+
+@pytest.fixture(scope="module")
+def shadow_items():
+    """Shadow-set records as `rc1 evaluate` poses them: one fixed system prompt, so every prompt begins with the same
+    system prompt and tool schemas."""
+    tasks = {t: builtin_tasks(t, 30, 0) for t in MIX}
+    return [ShadowItem.from_record(r).as_seed() for r in select_shadow(tasks, 8, 3, mix=MIX)]
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +93,56 @@ def test_rows_leave_the_batch_at_their_own_end_token(seeds, sharp):
     expected = [cut(a, {end}) for a in alone]
     assert len({len(c) for c in expected}) >= 3 and sum(len(c) < 12 for c in expected) >= len(expected) // 4
     assert backend._generate(prompts) == expected
+
+
+def _prompt_ids(tok, messages):
+    return tok.apply_chat_template(messages, tools=tool_schemas(), add_generation_prompt=True, tokenize=True,
+                                   return_dict=False)
+
+
+def test_shared_prefix_reuse_equals_the_sequential_loop(seeds, shadow_items, sharp):
+    """Shadow items share their system prompt and tool schemas (prefilled once), pool seeds each have their own system
+    prompt (sharing a few leading ids: prefilled alone), in the same turns: the dialogues equal the sequential loop's,
+    on a fresh backend and again on one that already holds the prefix."""
+    model, tok = sharp
+    items = [x for pair in zip(shadow_items, seeds) for x in pair]
+    reference = [sequential_episode(model, tok, s, 3, 16) for s in items]
+    backend = TransformersBackend(model, tok, max_new_tokens=16, batch_size=6)
+    assert run_episodes(backend, items, max_turns=3) == reference
+    held = backend.prefixes.match(_prompt_ids(tok, seed_prompt(dict(shadow_items[0]))))
+    assert held is not None and len(held[0]) > 500   # the system prompt and the tool schemas
+    assert all(backend.prefixes.match(_prompt_ids(tok, seed_prompt(dict(s)))) is None for s in seeds)
+    assert len({tuple(_prompt_ids(tok, seed_prompt(dict(s)))[:SHARED_PREFIX_MIN]) for s in seeds}) == len(seeds)
+    assert run_episodes(backend, items, max_turns=3) == reference
+
+
+def test_keys_values_on_a_shared_prefix_are_those_of_the_prompt_prefilled_alone(shadow_items, sharp):
+    import torch
+
+    model, tok = sharp
+    prompts = [_prompt_ids(tok, seed_prompt(dict(s)))[:-1] for s in shadow_items]
+    with torch.inference_mode():
+        shared = TransformersBackend(model, tok, 4, batch_size=8)._prefill(prompts)
+        alone = [TransformersBackend(model, tok, 4)._prefill([p])[0] for p in prompts]
+    for row, ref in zip(shared, alone):
+        for (k, v), (k0, v0) in zip(row, ref):
+            torch.testing.assert_close(k, k0, rtol=1e-5, atol=1e-4)
+            torch.testing.assert_close(v, v0, rtol=1e-5, atol=1e-4)
+
+
+def test_a_backend_keeps_at_most_its_store_size_of_prefixes(seeds, sharp):
+    """One more shared prefix in a call than the store holds: the least recently used is dropped (even while the call
+    uses it), and the replies are the ones each prompt gets alone."""
+    model, tok = sharp
+    questions = [seed_prompt(dict(s))[-1]["content"] for s in seeds[:2]]
+    prompts = [[{"role": "system", "content": f"Persona {k}: a careful assistant."}, {"role": "user", "content": q}]
+               for k in range(PREFIX_STORE_SIZE + 1) for q in questions]
+    backend = TransformersBackend(model, tok, max_new_tokens=8, batch_size=len(prompts))
+    replies = backend.generate_batch(prompts, tool_schemas())
+    assert len(backend.prefixes) == PREFIX_STORE_SIZE
+    assert sum(backend.prefixes.match(_prompt_ids(tok, p)) is not None for p in prompts) == 2 * PREFIX_STORE_SIZE
+    assert replies == TransformersBackend(model, tok, max_new_tokens=8, batch_size=1).generate_batch(prompts,
+                                                                                                      tool_schemas())
 
 
 class ScriptedBackend:
