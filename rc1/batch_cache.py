@@ -7,6 +7,7 @@ batch's cache once per step and layer; with long tool-laden prompts that copy co
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Sequence
 
 import torch
@@ -81,3 +82,83 @@ class PrefillCache(DynamicCache):
         if layer_idx == self.last_layer:
             raise CacheFilled
         return out
+
+
+ATTENTION = "rc1_shared_prefix"   # the attention implementation decode steps run under (rc1.batch_cache.decode_attention)
+
+
+class SharedPrefixes:
+    """Which decoding rows continue which shared prompt prefix: per row, the prefix's per-layer (keys, values), shape
+    (1, kv_heads, len, head_dim), kept once for all its rows, or None. The rows' own cache then holds only what follows
+    the prefix, and each step attends to the prefix and to the row's own keys/values together (shared_prefix_attention:
+    one softmax over both), so a prefix is read once per step, not once per row."""
+
+    def __init__(self, per_row: Sequence[Sequence[tuple[torch.Tensor, torch.Tensor]] | None]):
+        self.per_row = list(per_row)
+        self._group()
+
+    def _group(self) -> None:
+        groups: dict[int, tuple] = {}
+        for r, kv in enumerate(self.per_row):
+            if kv is not None:
+                groups.setdefault(id(kv), (kv, []))[1].append(r)
+        self.groups = [(kv, torch.tensor(rows, dtype=torch.long, device=kv[0][0].device)) for kv, rows in groups.values()]
+
+    def select(self, rows: Sequence[int]) -> None:
+        """Keep these rows, in this order (the cache's batch_select_indices)."""
+        self.per_row = [self.per_row[r] for r in rows]
+        self._group()
+
+
+def shared_prefix_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0,
+                            shared_prefixes: SharedPrefixes | None = None, **_):
+    """One decoding step's attention (a transformers attention function): `query` (rows, heads, 1, head_dim),
+    `key`/`value` the rows' own cache (rows, kv_heads, width, head_dim), `attention_mask` (rows, 1, 1, width) bool.
+    Scores against each row's shared prefix (one matrix product per prefix for all its rows) join the row's own scores
+    in one softmax. Returns (rows, 1, heads, head_dim), as transformers' attention functions do."""
+    rows, heads, steps, dim = query.shape
+    if steps != 1:
+        raise ValueError("shared_prefix_attention runs decoding steps (one query token per row)")
+    kv_heads = key.shape[1]
+    group = heads // kv_heads   # query heads per key/value head (as transformers' repeat_kv pairs them)
+    scale = dim ** -0.5 if scaling is None else scaling
+    groups = shared_prefixes.groups if shared_prefixes is not None else []
+    q = query.reshape(rows, kv_heads, group, dim)
+    scores = torch.matmul(q, key.transpose(-1, -2)).mul_(scale).masked_fill_(~attention_mask, float("-inf"))
+    top = scores.amax(dim=-1, keepdim=True)
+    prefix_scores = []
+    for kv, idx in groups:
+        k = kv[module.layer_idx][0][0]   # (kv_heads, len, head_dim)
+        qg = q[idx].transpose(0, 1).reshape(kv_heads, len(idx) * group, dim)
+        s = torch.matmul(qg, k.transpose(-1, -2)).mul_(scale).view(kv_heads, len(idx), group, -1).transpose(0, 1)
+        top[idx] = torch.maximum(top[idx], s.amax(dim=-1, keepdim=True))
+        prefix_scores.append(s)
+    weights = scores.sub_(top).exp_()
+    total = weights.sum(dim=-1, keepdim=True)
+    prefix_weights = []
+    for s, (kv, idx) in zip(prefix_scores, groups):
+        w = s.sub_(top[idx]).exp_()
+        total[idx] += w.sum(dim=-1, keepdim=True)
+        prefix_weights.append(w)
+    out = torch.matmul(weights.div_(total), value)   # (rows, kv_heads, group, head_dim)
+    for w, (kv, idx) in zip(prefix_weights, groups):
+        v = kv[module.layer_idx][1][0]
+        wg = w.div_(total[idx]).transpose(0, 1).reshape(kv_heads, len(idx) * group, -1)
+        out[idx] += torch.matmul(wg, v).view(kv_heads, len(idx), group, dim).transpose(0, 1)
+    return out.reshape(rows, heads, 1, dim).transpose(1, 2).contiguous(), None
+
+
+@contextmanager
+def decode_attention(model):
+    """The model's attention runs shared_prefix_attention inside the block (its previous implementation is restored
+    after). The attention mask must be given 4D (rows, 1, 1, keys): transformers passes such a mask on as it is."""
+    from transformers import AttentionInterface
+
+    AttentionInterface.register(ATTENTION, shared_prefix_attention)
+    config = model.config.get_text_config()
+    before = config._attn_implementation
+    config._attn_implementation = ATTENTION
+    try:
+        yield
+    finally:
+        config._attn_implementation = before

@@ -18,9 +18,7 @@ A metric with no items (e.g. no hard HotpotQA/StrategyQA item) fails its check: 
 from __future__ import annotations
 
 import json
-import os
 from collections import defaultdict
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
@@ -117,61 +115,71 @@ class TransformersBackend(TokenBackend):
     def _generate(self, prompt_ids: list[list[int]]) -> list[list[int]]:
         """New token ids per prompt, each up to and including its first end-of-turn token (as if generated alone).
 
-        Each prompt but its last token is prefilled (_prefill). The rows' keys/values are then copied, left-padded,
-        into one cache with room for every new token (written in place: no copy of the whole cache per step), and
-        the batch decodes greedily together (_decode: one forward per step instead of one per row)."""
+        Each prompt but its last token is prefilled (_prefill). The rows' keys/values after their shared prefix (all
+        of them for a row without one) are then copied, left-padded, into one cache with room for every new token
+        (written in place: no copy of the whole cache per step); a shared prefix's keys/values stay one copy for all
+        its rows (rc1.batch_cache.SharedPrefixes). The batch decodes greedily together (_decode: one forward per step
+        instead of one per row)."""
         import torch
 
-        from rc1.batch_cache import batch_cache
+        from rc1.batch_cache import SharedPrefixes, batch_cache
 
         if min(len(p) for p in prompt_ids) < 2:
             raise ValueError("a prompt needs at least two tokens")
         device = self.model.device
         with torch.inference_mode():
-            cache = batch_cache(self._prefill([p[:-1] for p in prompt_ids]), [len(p) - 1 for p in prompt_ids],
-                                self.max_new_tokens)
+            own, prefixes = self._prefill([p[:-1] for p in prompt_ids])
+            lengths = [len(p) - 1 - (0 if kv is None else kv[0][0].shape[2]) for p, kv in zip(prompt_ids, prefixes)]
+            cache = batch_cache(own, lengths, self.max_new_tokens)
             width = cache.layers[0].length
-            mask = torch.zeros((len(prompt_ids), width + self.max_new_tokens), dtype=torch.long)
-            for r, p in enumerate(prompt_ids):
-                mask[r, width - (len(p) - 1):width + 1] = 1   # the prefilled prompt and its last token
+            # the rows' attention mask over their own cache, 4D as attention takes it (transformers passes it on as is)
+            mask = torch.zeros((len(prompt_ids), 1, 1, width + self.max_new_tokens), dtype=torch.bool)
+            for r, n in enumerate(lengths):
+                mask[r, ..., width - n:width + 1] = True   # the row's prefilled ids and its last prompt token
             token = torch.tensor([[p[-1]] for p in prompt_ids], dtype=torch.long, device=device)
             position = torch.tensor([[len(p) - 1] for p in prompt_ids], dtype=torch.long, device=device)
-            with _sdpa_gqa():
-                return self._decode(cache, mask.to(device), width, token, position)
+            return self._decode(cache, mask.to(device), width, token, position, SharedPrefixes(prefixes))
 
-    def _decode(self, cache, mask, width: int, token, position) -> list[list[int]]:
+    def _decode(self, cache, mask, width: int, token, position, shared) -> list[list[int]]:
         """Greedy steps for the batch: each step's token is the argmax of its logits, as generate(do_sample=False)
-        takes it. A row leaves the batch at its end-of-turn token; the finished rows are dropped from the cache once
-        they are a quarter of it, so the last long rows do not carry them."""
+        takes it; attention is rc1.batch_cache.shared_prefix_attention (each row's shared prefix, then its own cache).
+        A row leaves the batch at its end-of-turn token; the finished rows are dropped from the cache once they are a
+        quarter of it, so the last long rows do not carry them."""
         import torch
+
+        from rc1.batch_cache import decode_attention
 
         new: list[list[int]] = [[] for _ in range(len(token))]
         live: list[int | None] = list(range(len(token)))   # batch row -> prompt index; None once that prompt ended
-        for step in range(self.max_new_tokens):
-            out = self.model(input_ids=token, attention_mask=mask[:, :width + step + 1], position_ids=position,
-                             past_key_values=cache, use_cache=True, logits_to_keep=1)
-            nxt = out.logits[:, -1, :].float().argmax(dim=-1)
-            for j, t in enumerate(nxt.tolist()):
-                r = live[j]
-                if r is not None:
-                    new[r].append(t)
-                    if t in self.eos_ids:
-                        live[j] = None
-            alive = [j for j, r in enumerate(live) if r is not None]
-            if not alive or step + 1 == self.max_new_tokens:
-                break
-            token, position = nxt.view(-1, 1), position + 1
-            mask[:, width + step + 1] = 1
-            if len(alive) <= 0.75 * len(live):   # drop the finished rows (one copy of the cache)
-                idx = torch.tensor(alive, dtype=torch.long, device=token.device)
-                for layer in cache.layers:
-                    layer.batch_select_indices(idx)
-                token, position, mask = token[idx], position[idx], mask[idx]
-                live = [live[j] for j in alive]
+        with decode_attention(self.model):
+            for step in range(self.max_new_tokens):
+                out = self.model(input_ids=token, attention_mask=mask[..., :width + step + 1], position_ids=position,
+                                 past_key_values=cache, use_cache=True, logits_to_keep=1, shared_prefixes=shared)
+                nxt = out.logits[:, -1, :].float().argmax(dim=-1)
+                for j, t in enumerate(nxt.tolist()):
+                    r = live[j]
+                    if r is not None:
+                        new[r].append(t)
+                        if t in self.eos_ids:
+                            live[j] = None
+                alive = [j for j, r in enumerate(live) if r is not None]
+                if not alive or step + 1 == self.max_new_tokens:
+                    break
+                token, position = nxt.view(-1, 1), position + 1
+                mask[..., width + step + 1] = True
+                if len(alive) <= 0.75 * len(live):   # drop the finished rows (one copy of the cache)
+                    idx = torch.tensor(alive, dtype=torch.long, device=token.device)
+                    for layer in cache.layers:
+                        layer.batch_select_indices(idx)
+                    token, position, mask = token[idx], position[idx], mask[idx]
+                    shared.select(alive)
+                    live = [live[j] for j in alive]
         return new
 
-    def _prefill(self, prompts: list[list[int]]) -> list[list[tuple]]:
-        """Per prompt, per layer (keys, values) of its ids, shape (1, heads, len, head_dim), as if prefilled alone.
+    def _prefill(self, prompts: list[list[int]]) -> tuple[list[list[tuple]], list[list[tuple] | None]]:
+        """Per prompt: per layer (keys, values) of its ids after its shared prefix (all its ids if it has none), shape
+        (1, kv_heads, len, head_dim), as if the whole prompt had been prefilled alone; and that prefix's per-layer
+        (keys, values), or None.
 
         A prompt that begins with a shared prefix (one the backend keeps, or one it shares with at least
         SHARED_PREFIX_MIN ids with other prompts of the call: rc1.prefix_cache) prefills only its own ids, on top of
@@ -195,8 +203,8 @@ class TransformersBackend(TokenBackend):
             for k in range(0, len(rows), PREFILL_ROWS):
                 group = rows[k:k + PREFILL_ROWS]
                 for i, kv in zip(group, self._prefill_rows([prompts[i][len(key):] for i in group], prefix)):
-                    out[i] = kv
-        return out
+                    out[i] = [(ks[..., len(key):, :], vs[..., len(key):, :]) for ks, vs in kv]
+        return out, [m[1] if m else None for m in start]
 
     def _prefill_rows(self, rows: list[list[int]], prefix: list[tuple] | None = None) -> list[list[tuple]]:
         """One forward over `rows` (after `prefix`'s keys/values, one row's, when given): per row, per layer (keys,
@@ -221,22 +229,6 @@ class TransformersBackend(TokenBackend):
             pass
         return [[(layer.keys[r:r + 1, :, :start + len(p)], layer.values[r:r + 1, :, :start + len(p)])
                  for layer in cache.layers] for r, p in enumerate(rows)]
-
-
-@contextmanager
-def _sdpa_gqa():
-    """transformers' SDPA attention copies grouped keys/values once per query head (repeat_kv) whenever a padding
-    mask is given, which in batched decoding is every step, over the whole cache; TRANSFORMERS_SDPA_FORCE_GQA makes it
-    hand the grouped heads to torch's SDPA (enable_gqa) instead, as it does unmasked (the sequential loop's case)."""
-    before = os.environ.get("TRANSFORMERS_SDPA_FORCE_GQA")
-    os.environ["TRANSFORMERS_SDPA_FORCE_GQA"] = "1"
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("TRANSFORMERS_SDPA_FORCE_GQA", None)
-        else:
-            os.environ["TRANSFORMERS_SDPA_FORCE_GQA"] = before
 
 
 # generation_config settings that change which token greedy decoding picks (logits processors of generate())

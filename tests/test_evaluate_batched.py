@@ -69,15 +69,16 @@ def test_batched_greedy_equals_the_sequential_loop(seeds, which, request):
     assert len({len(tok.apply_chat_template(seed_prompt(dict(s)), tokenize=True, return_dict=False)) for s in seeds}) > 3
 
 
-def test_rows_leave_the_batch_at_their_own_end_token(seeds, sharp):
-    """End tokens chosen so that rows end at different steps: finished rows leave the batch (the cache drops them)
-    while the others go on, and every row is its alone-greedy continuation cut at its first end token."""
+def test_rows_leave_the_batch_at_their_own_end_token(seeds, shadow_items, sharp):
+    """End tokens chosen so that rows end at different steps: finished rows leave the batch (the cache drops them, and
+    the rows continuing a shared prefix are regrouped) while the others go on, and every row is its alone-greedy
+    continuation cut at its first end token. Pool seeds (own system prompts) and shadow items (a shared prefix)."""
     import torch
     from transformers import GenerationConfig
 
     model, tok = sharp
     prompts = [tok.apply_chat_template(seed_prompt(dict(s)), tools=tool_schemas(), add_generation_prompt=True,
-                                       tokenize=True, return_dict=False) for s in seeds]
+                                       tokenize=True, return_dict=False) for s in [*seeds, *shadow_items]]
     never_ends = GenerationConfig(do_sample=False, max_new_tokens=12, eos_token_id=None, pad_token_id=0)
     alone = [model.generate(torch.tensor([p]), attention_mask=torch.ones(1, len(p), dtype=torch.long),
                             generation_config=never_ends)[0, len(p):].tolist() for p in prompts]
@@ -122,12 +123,14 @@ def test_keys_values_on_a_shared_prefix_are_those_of_the_prompt_prefilled_alone(
     model, tok = sharp
     prompts = [_prompt_ids(tok, seed_prompt(dict(s)))[:-1] for s in shadow_items]
     with torch.inference_mode():
-        shared = TransformersBackend(model, tok, 4, batch_size=8)._prefill(prompts)
-        alone = [TransformersBackend(model, tok, 4)._prefill([p])[0] for p in prompts]
-    for row, ref in zip(shared, alone):
-        for (k, v), (k0, v0) in zip(row, ref):
-            torch.testing.assert_close(k, k0, rtol=1e-5, atol=1e-4)
-            torch.testing.assert_close(v, v0, rtol=1e-5, atol=1e-4)
+        own, prefixes = TransformersBackend(model, tok, 4, batch_size=8)._prefill(prompts)
+        alone = [TransformersBackend(model, tok, 4)._prefill([p]) for p in prompts]
+    assert all(kv is not None for kv in prefixes) and all(a[1] == [None] for a in alone)
+    for row, prefix, (ref, _) in zip(own, prefixes, alone):
+        assert prefix[0][0].shape[2] + row[0][0].shape[2] == ref[0][0][0].shape[2]
+        for (k, v), (pk, pv), (k0, v0) in zip(row, prefix, ref[0]):
+            torch.testing.assert_close(torch.cat([pk, k], dim=2), k0, rtol=1e-5, atol=1e-4)
+            torch.testing.assert_close(torch.cat([pv, v], dim=2), v0, rtol=1e-5, atol=1e-4)
 
 
 def test_a_backend_keeps_at_most_its_store_size_of_prefixes(seeds, sharp):
