@@ -84,7 +84,7 @@ class PrefillCache(DynamicCache):
         return out
 
 
-ATTENTION = "rc1_shared_prefix"   # the attention implementation decode steps run under (rc1.batch_cache.decode_attention)
+ATTENTION = "rc1_shared_prefix"   # the attention implementation decoding steps run under (decode_attention)
 
 
 class SharedPrefixes:
@@ -102,7 +102,8 @@ class SharedPrefixes:
         for r, kv in enumerate(self.per_row):
             if kv is not None:
                 groups.setdefault(id(kv), (kv, []))[1].append(r)
-        self.groups = [(kv, torch.tensor(rows, dtype=torch.long, device=kv[0][0].device)) for kv, rows in groups.values()]
+        self.groups = [(kv, torch.tensor(rows, dtype=torch.long, device=kv[0][0].device))
+                       for kv, rows in groups.values()]
 
     def select(self, rows: Sequence[int]) -> None:
         """Keep these rows, in this order (the cache's batch_select_indices)."""
@@ -124,13 +125,15 @@ def shared_prefix_attention(module, query, key, value, attention_mask, scaling=N
     scale = dim ** -0.5 if scaling is None else scaling
     groups = shared_prefixes.groups if shared_prefixes is not None else []
     q = query.reshape(rows, kv_heads, group, dim)
-    scores = torch.matmul(q, key.transpose(-1, -2)).mul_(scale).masked_fill_(~attention_mask, float("-inf"))
+    # scores and softmax in float32 (as transformers' eager attention takes the softmax), products in the cache's dtype
+    scores = torch.matmul(q, key.transpose(-1, -2)).float().mul_(scale).masked_fill_(~attention_mask, float("-inf"))
     top = scores.amax(dim=-1, keepdim=True)
     prefix_scores = []
     for kv, idx in groups:
         k = kv[module.layer_idx][0][0]   # (kv_heads, len, head_dim)
         qg = q[idx].transpose(0, 1).reshape(kv_heads, len(idx) * group, dim)
-        s = torch.matmul(qg, k.transpose(-1, -2)).mul_(scale).view(kv_heads, len(idx), group, -1).transpose(0, 1)
+        s = torch.matmul(qg, k.transpose(-1, -2)).float().mul_(scale)
+        s = s.view(kv_heads, len(idx), group, -1).transpose(0, 1)   # (rows of the group, kv_heads, group, len)
         top[idx] = torch.maximum(top[idx], s.amax(dim=-1, keepdim=True))
         prefix_scores.append(s)
     weights = scores.sub_(top).exp_()
@@ -140,11 +143,11 @@ def shared_prefix_attention(module, query, key, value, attention_mask, scaling=N
         w = s.sub_(top[idx]).exp_()
         total[idx] += w.sum(dim=-1, keepdim=True)
         prefix_weights.append(w)
-    out = torch.matmul(weights.div_(total), value)   # (rows, kv_heads, group, head_dim)
+    out = torch.matmul(weights.div_(total).to(value.dtype), value)   # (rows, kv_heads, group, head_dim)
     for w, (kv, idx) in zip(prefix_weights, groups):
         v = kv[module.layer_idx][1][0]
         wg = w.div_(total[idx]).transpose(0, 1).reshape(kv_heads, len(idx) * group, -1)
-        out[idx] += torch.matmul(wg, v).view(kv_heads, len(idx), group, dim).transpose(0, 1)
+        out[idx] += torch.matmul(wg.to(v.dtype), v).view(kv_heads, len(idx), group, dim).transpose(0, 1)
     return out.reshape(rows, heads, 1, dim).transpose(1, 2).contiguous(), None
 
 
