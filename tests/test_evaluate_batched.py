@@ -78,7 +78,7 @@ def test_rows_leave_the_batch_at_their_own_end_token(seeds, shadow_items, sharp)
 
     model, tok = sharp
     prompts = [tok.apply_chat_template(seed_prompt(dict(s)), tools=tool_schemas(), add_generation_prompt=True,
-                                       tokenize=True, return_dict=False) for s in [*seeds, *shadow_items]]
+                                       tokenize=True, return_dict=False) for s in [*seeds, *shadow_items[:4]]]
     never_ends = GenerationConfig(do_sample=False, max_new_tokens=12, eos_token_id=None, pad_token_id=0)
     alone = [model.generate(torch.tensor([p]), attention_mask=torch.ones(1, len(p), dtype=torch.long),
                             generation_config=never_ends)[0, len(p):].tolist() for p in prompts]
@@ -106,7 +106,7 @@ def test_shared_prefix_reuse_equals_the_sequential_loop(seeds, shadow_items, sha
     prompt (sharing a few leading ids: prefilled alone), in the same turns: the dialogues equal the sequential loop's,
     on a fresh backend and again on one that already holds the prefix."""
     model, tok = sharp
-    items = [x for pair in zip(shadow_items, seeds) for x in pair]
+    items = [x for pair in zip(shadow_items[:5], seeds[:5]) for x in pair]
     reference = [sequential_episode(model, tok, s, 3, 16) for s in items]
     backend = TransformersBackend(model, tok, max_new_tokens=16, batch_size=6)
     assert run_episodes(backend, items, max_turns=3) == reference
@@ -115,6 +115,23 @@ def test_shared_prefix_reuse_equals_the_sequential_loop(seeds, shadow_items, sha
     assert all(backend.prefixes.match(_prompt_ids(tok, seed_prompt(dict(s)))) is None for s in seeds)
     assert len({tuple(_prompt_ids(tok, seed_prompt(dict(s)))[:SHARED_PREFIX_MIN]) for s in seeds}) == len(seeds)
     assert run_episodes(backend, items, max_turns=3) == reference
+
+
+def test_a_lora_policy_decodes_as_the_sequential_loop(seeds, shadow_items, sharp):
+    """The policy as `rc1 evaluate` loads it (a PeftModel: LoRA adapter on the base), shared prefix and not."""
+    import copy
+
+    import torch
+    from peft import LoraConfig, get_peft_model
+
+    model, tok = sharp
+    torch.manual_seed(0)
+    policy = get_peft_model(copy.deepcopy(model), LoraConfig(r=4, target_modules=["q_proj", "k_proj", "v_proj"],
+                                                             init_lora_weights=False)).eval()
+    items = [*shadow_items[:4], *seeds[:3]]
+    reference = [sequential_episode(policy, tok, s, 2, 12) for s in items]
+    assert reference != [sequential_episode(model, tok, s, 2, 12) for s in items]   # the adapter changes the replies
+    assert run_episodes(TransformersBackend(policy, tok, max_new_tokens=12, batch_size=8), items, 2) == reference
 
 
 def test_keys_values_on_a_shared_prefix_are_those_of_the_prompt_prefilled_alone(shadow_items, sharp):
