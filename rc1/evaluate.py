@@ -131,6 +131,7 @@ class TransformersBackend(TokenBackend):
             own, prefixes = self._prefill([p[:-1] for p in prompt_ids])
             lengths = [len(p) - 1 - (0 if kv is None else kv[0][0].shape[2]) for p, kv in zip(prompt_ids, prefixes)]
             cache = batch_cache(own, lengths, self.max_new_tokens)
+            del own   # the prefill caches (a shared prefix copied per row there): the decode holds its own copy
             width = cache.layers[0].length
             # the rows' attention mask over their own cache, 4D as attention takes it (transformers passes it on as is)
             mask = torch.zeros((len(prompt_ids), 1, 1, width + self.max_new_tokens), dtype=torch.bool)
