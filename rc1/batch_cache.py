@@ -111,8 +111,13 @@ class SharedPrefixes:
         self._group()
 
 
+# attention settings of other architectures that shared_prefix_attention does not apply: refused, not ignored (a
+# sliding window only once the keys are longer than it)
+UNSUPPORTED = ("softcap", "s_aux")
+
+
 def shared_prefix_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0,
-                            shared_prefixes: SharedPrefixes | None = None, **_):
+                            shared_prefixes: SharedPrefixes | None = None, **kwargs):
     """One decoding step's attention (a transformers attention function): `query` (rows, heads, 1, head_dim),
     `key`/`value` the rows' own cache (rows, kv_heads, width, head_dim), `attention_mask` (rows, 1, 1, width) bool.
     Scores against each row's shared prefix (one matrix product per prefix for all its rows) join the row's own scores
@@ -120,10 +125,16 @@ def shared_prefix_attention(module, query, key, value, attention_mask, scaling=N
     rows, heads, steps, dim = query.shape
     if steps != 1:
         raise ValueError("shared_prefix_attention runs decoding steps (one query token per row)")
+    groups = shared_prefixes.groups if shared_prefixes is not None else []
+    keys = key.shape[-2] + max((kv[module.layer_idx][0].shape[-2] for kv, _ in groups), default=0)
+    window = kwargs.get("sliding_window")
+    used = [k for k in UNSUPPORTED if kwargs.get(k) is not None] + (["sliding_window"] if window and keys > window else [])
+    if used:   # its results would differ from the model's own attention
+        raise ValueError(f"batched decoding does not implement this model's attention setting {used[0]}="
+                         f"{kwargs[used[0]]!r}")
     kv_heads = key.shape[1]
     group = heads // kv_heads   # query heads per key/value head (as transformers' repeat_kv pairs them)
     scale = dim ** -0.5 if scaling is None else scaling
-    groups = shared_prefixes.groups if shared_prefixes is not None else []
     q = query.reshape(rows, kv_heads, group, dim)
     # scores and softmax in float32 (as transformers' eager attention takes the softmax), products in the cache's dtype
     scores = torch.matmul(q, key.transpose(-1, -2)).float().mul_(scale).masked_fill_(~attention_mask, float("-inf"))

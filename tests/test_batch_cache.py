@@ -41,3 +41,19 @@ def test_shared_prefix_attention_equals_attention_over_the_whole_cache(dtype):
             torch.testing.assert_close(got[r:r + 1].transpose(1, 2).float(), want, rtol=tol, atol=tol)
     shared.select([6, 1, 0])   # rows leave: the groups follow
     assert [(kv is prefixes[1], idx.tolist()) for kv, idx in shared.groups] == [(True, [0]), (False, [2])]
+
+
+def test_attention_settings_it_does_not_apply_are_refused():
+    """Logit soft-capping (Gemma 2), attention sinks (gpt-oss) and a sliding window shorter than the keys change what
+    the model's own attention computes: refused, never ignored. A window longer than every row's keys changes nothing."""
+    kv_heads, dim, width = 2, 8, 6
+    prefix = [(torch.randn(1, kv_heads, 10, dim), torch.randn(1, kv_heads, 10, dim))]
+    args = (SimpleNamespace(layer_idx=0), torch.randn(2, 4, 1, dim), torch.randn(2, kv_heads, width, dim),
+            torch.randn(2, kv_heads, width, dim), torch.ones(2, 1, 1, width, dtype=torch.bool))
+    shared = SharedPrefixes([prefix, None])
+    for setting in ({"softcap": 50.0}, {"s_aux": torch.zeros(4)}, {"sliding_window": 12}):
+        with pytest.raises(ValueError, match=f"attention setting {next(iter(setting))}="):
+            shared_prefix_attention(*args, shared_prefixes=shared, **setting)
+    plain, _ = shared_prefix_attention(*args, shared_prefixes=shared, sliding_window=None)
+    wide, _ = shared_prefix_attention(*args, shared_prefixes=shared, sliding_window=16)
+    torch.testing.assert_close(plain, wide)
