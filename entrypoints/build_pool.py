@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import time
@@ -134,21 +135,52 @@ def run_build_pool(
 
 
 def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool) -> tuple[PoolStats, int, float]:
-    """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds)."""
+    """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds). The second half of the
+    stream is built in another forked process into a temporary file beside `tmp`, appended once the first
+    half is written (the same seeds as one pass)."""
+    import shutil
+    import tempfile
+
     stats = PoolStats()
     t0 = time.perf_counter()
-    seeds = build_pool(records, pack, spec, stats)
-    bar = tqdm(seeds, total=spec.n, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
+    half = spec.n // 2
+    tmp.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(prefix=".rc1-pool-", dir=tmp.parent) as rest_fh:
+        rest = Ahead(_write_seeds, records, pack, spec, half, spec.n, rest_fh, PoolStats(), False)
+        with cleaned_up(rest), open(tmp, "w", encoding="utf-8") as fh:
+            written = _write_seeds(records, pack, spec, 0, half, fh, stats, progress)[0]
+            n_rest, rest_stats = rest.result()
+            fh.flush()
+            rest_fh.seek(0)
+            shutil.copyfileobj(rest_fh, fh.buffer, 1 << 22)
+            written += n_rest
+            fh.flush()
+            os.fsync(fh.fileno())
+    stats.counts = rest_stats.counts  # counted on from the counts at `half`
+    # a task's clarify and items_used are set when its stream starts: in the first half, or else in the second
+    stats.clarify = {**stats.clarify, **rest_stats.clarify}
+    stats.items_used = {**stats.items_used, **rest_stats.items_used}
+    stats.tool_seeds += rest_stats.tool_seeds
+    stats.worked_seeds += rest_stats.worked_seeds
+    stats.leak_redraws += rest_stats.leak_redraws
+    return stats, written, time.perf_counter() - t0
+
+
+def _write_seeds(records: dict, pack, spec: PoolSpec, start: int, stop: int, fh, stats: PoolStats,
+                 progress: bool) -> tuple[int, PoolStats]:
+    """Write the seed lines of stream positions [start, stop) to `fh`; (lines written, their stats)."""
+    seeds = build_pool(records, pack, spec, stats, start, stop)
+    bar = tqdm(seeds, total=stop - start, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
                disable=not progress)
     written = 0
-    tmp.parent.mkdir(parents=True, exist_ok=True)
-    with open(tmp, "w", encoding="utf-8") as fh:
-        for line in seed_lines(bar):
-            fh.write(line)
-            written += 1
-        fh.flush()
-        os.fsync(fh.fileno())
-    return stats, written, time.perf_counter() - t0
+    text = fh if isinstance(fh, io.TextIOBase) else io.TextIOWrapper(fh, encoding="utf-8")
+    for line in seed_lines(bar):
+        text.write(line)
+        written += 1
+    text.flush()
+    if text is not fh:
+        text.detach()
+    return written, stats
 
 
 def inputs_digest(path: str | Path) -> str:

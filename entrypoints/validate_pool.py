@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +56,37 @@ def count_lines(path: str | Path, stop: int | None = None) -> int:
     return n
 
 
-def _scan(pool: Path, **kwargs):
-    from rc1.quality.reader import iter_seeds
-    from rc1.quality.validate import scan_pool
+def _scan(pool: Path, progress: bool = False, **kwargs):
+    """scan_pool over the pool, its second half scanned in another forked process (what one pass gives)."""
+    import tempfile
 
-    return scan_pool(iter_seeds(pool), **kwargs)
+    from rc1.io import line_ranges
+    from rc1.quality.reader import iter_seeds
+    from rc1.quality.validate import merge_scans, scan_piece
+
+    pieces = line_ranges(pool, 2)
+    files = [tempfile.TemporaryFile(prefix="rc1-minhash-") for _ in pieces[1:]]
+    try:
+        rest = [Ahead(_scan_piece, pool, piece, sig_file=fh, **kwargs) for piece, fh in zip(pieces[1:], files)]
+        with contextlib.ExitStack() as stack:
+            for job in rest:
+                stack.enter_context(cleaned_up(job))
+            first = scan_piece(iter_seeds(pool, pieces[0]), progress=progress, **kwargs)
+            scan = merge_scans([first, *(job.result() for job in rest)], files)
+    finally:
+        for fh in files:
+            fh.close()
+    if scan is None:  # a blank line moved a piece's first seed: one pass over the whole pool
+        scan = scan_piece(iter_seeds(pool), progress=progress, **kwargs)
+        scan = merge_scans([scan], [])
+    return scan
+
+
+def _scan_piece(pool: Path, piece: tuple[int, int, int], **kwargs):
+    from rc1.quality.reader import iter_seeds
+    from rc1.quality.validate import scan_piece
+
+    return scan_piece(iter_seeds(pool, piece), start=piece[2], **kwargs)
 
 
 def _baseline_tokens(baseline_pool: str | None, n_base: int, mix: dict[str, float], data_dir: str | None,

@@ -379,7 +379,9 @@ def _passages(items: Sequence[Task]) -> list[tuple[str, str]]:
 
 
 def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack: TemplatePack, spec: PoolSpec,
-                 stats: PoolStats, guard: _ShadowGuard) -> Iterator[Seed]:
+                 stats: PoolStats, guard: _ShadowGuard, skip: int = 0) -> Iterator[Seed]:
+    """The task's seeds in order; `skip`: from its skip-th seed on (the earlier seeds of that seed's item are
+    drawn and dropped, so that its generator draws as in the whole stream; they count in no stats)."""
     order = list(items)
     random.Random(f"{spec.seed}|order|{task}").shuffle(order)
     used = order[: min(count, len(order))]
@@ -402,34 +404,42 @@ def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack:
     roles, styles = pack.roles, pack.styles
     j = 0
     cum = 0
+    dropped = PoolStats()
     for item_task, k, ok in zip(used, per, clar_ok):
-        rng = random.Random(f"{spec.seed}|{item_task['id']}")
         c = 0
         if ok and k_clar:
             c = (n_clarify * (cum + k)) // k_clar - (n_clarify * cum) // k_clar
             cum += k
+        if j + k <= skip:  # every seed of this item comes before the first one wanted
+            j += k
+            continue
+        rng = random.Random(f"{spec.seed}|{item_task['id']}")
         item = _Item(item_task, items, rng, cache.get(item_task["id"]), spec.max_tool_calls)
         plain = [t for t in plain_t if item.applicable(t)] or plain_t[:1]
         for slot in _combos(rng, len(plain), len(roles), len(styles), 1, k - c):
             t_i, r_i, s_i, _ = slot
+            st = stats if j >= skip else dropped
             seed = render.seed(rng, f"{task}-{j:06d}", item, plain[t_i], roles[r_i], styles[s_i], None)
             if guard.leaks(seed):
-                seed = _redraw(rng, render, guard, stats, f"{task}-{j:06d}", item, plain, [None], pack)
+                seed = _redraw(rng, render, guard, st, f"{task}-{j:06d}", item, plain, [None], pack)
             j += 1
-            stats.tool_seeds += bool(seed["tools"])
-            stats.worked_seeds += plain[t_i].mode == "worked"
-            yield seed
+            st.tool_seeds += bool(seed["tools"])
+            st.worked_seeds += plain[t_i].mode == "worked"
+            if st is stats:
+                yield seed
         if c:
             clar = [t for t in clar_t if item.applicable(t)] or clar_t[:1]
             for slot in _combos(rng, len(clar), len(roles), len(styles), len(item.removals), c):
                 t_i, r_i, s_i, h_i = slot
+                st = stats if j >= skip else dropped
                 seed = render.seed(rng, f"{task}-{j:06d}", item, clar[t_i], roles[r_i], styles[s_i],
                                    item.removals[h_i])
                 if guard.leaks(seed):
-                    seed = _redraw(rng, render, guard, stats, f"{task}-{j:06d}", item, clar, item.removals, pack)
+                    seed = _redraw(rng, render, guard, st, f"{task}-{j:06d}", item, clar, item.removals, pack)
                 j += 1
-                stats.tool_seeds += bool(seed["tools"])
-                yield seed
+                st.tool_seeds += bool(seed["tools"])
+                if st is stats:
+                    yield seed
 
 
 def _redraw(rng: random.Random, render: "_Renderer", guard: _ShadowGuard, stats: PoolStats, seed_id: str,
@@ -462,8 +472,10 @@ def _combos(rng: random.Random, a: int, b: int, c: int, d: int, k: int) -> list[
 
 
 def build_pool(tasks: Mapping[str, list[Task]], pack: TemplatePack, spec: PoolSpec,
-               stats: PoolStats | None = None) -> Iterator[Seed]:
-    """Yield spec.n seeds (see the module docstring). Raises Rc1Error on an impossible spec."""
+               stats: PoolStats | None = None, start: int = 0, stop: int | None = None) -> Iterator[Seed]:
+    """Yield spec.n seeds (see the module docstring). Raises Rc1Error on an impossible spec.
+    `start`, `stop`: only the seeds at those positions of the stream, the same seeds (a piece of the pool built
+    apart: its stats count its own seeds, `counts` included, from the counts at `start`)."""
     spec.validate()
     stats = stats if stats is not None else PoolStats()
     mix = {t: w for t, w in spec.mix.items() if w > 0}
@@ -481,15 +493,28 @@ def build_pool(tasks: Mapping[str, list[Task]], pack: TemplatePack, spec: PoolSp
                            + (f" after excluding {dropped} shadow item(s)" if dropped else ""))
     clar_total = round(spec.n * spec.clarify_rate)
     clar = largest_remainder(clar_total, {t: counts[t] for t in kept})
-    streams = {task: _task_stream(task, kept[task], counts[task], clar[task], pack, spec, stats, guard)
+    order = [t for t in mix if t in kept]
+    schedule = _schedule(order, counts)
+    before = {t: 0 for t in order}
+    for _ in range(min(start, spec.n)):
+        before[next(schedule)] += 1
+    streams = {task: _task_stream(task, kept[task], counts[task], clar[task], pack, spec, stats, guard, before[task])
                for task in kept}
-    stats.counts = {t: 0 for t in streams}
-    # interleave: next comes the task furthest behind its share (stride scheduling)
-    order = [t for t in mix if t in streams]
-    for _ in range(spec.n):
-        task = min(order, key=lambda t: ((stats.counts[t] + 1) / counts[t], order.index(t)))
+    stats.counts = dict(before)
+    for _ in range(max(0, min(spec.n, spec.n if stop is None else stop) - start)):
+        task = next(schedule)
         stats.counts[task] += 1
         yield next(streams[task])
+
+
+def _schedule(order: list[str], counts: Mapping[str, int]) -> Iterator[str]:
+    """The task of each position of the stream: next comes the task furthest behind its share (stride
+    scheduling)."""
+    done = {t: 0 for t in order}
+    while True:
+        task = min(order, key=lambda t: ((done[t] + 1) / counts[t], order.index(t)))
+        done[task] += 1
+        yield task
 
 
 def seed_lines(seeds: Iterator[Seed]) -> Iterator[str]:

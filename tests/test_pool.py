@@ -154,6 +154,34 @@ def test_max_turns_and_bad_specs(tasks, pack):
     assert len(plain) == 50 and {s["role"] for s in plain} == {"user"}
 
 
+def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path):
+    """build-pool builds the second half of the stream in another process: build_pool(start, stop) gives the
+    seeds at those positions (cuts inside an item's seeds included) and stats that add up to one pass's;
+    the stage's writer gives the bytes of one pass."""
+    from entrypoints.build_pool import _write_pool
+
+    sp = spec(n=700, exclude=frozenset(t["id"] for t in tasks["gsm8k"][:2]))
+    whole_stats = PoolStats()
+    whole = list(build_pool(tasks, pack, sp, whole_stats))
+    for cut in (1, 233, 350, 699):
+        a_stats, b_stats = PoolStats(), PoolStats()
+        a = list(build_pool(tasks, pack, sp, a_stats, 0, cut))
+        b = list(build_pool(tasks, pack, sp, b_stats, cut, sp.n))
+        assert a + b == whole
+        assert b_stats.counts == whole_stats.counts
+        assert a_stats.tool_seeds + b_stats.tool_seeds == whole_stats.tool_seeds
+        assert a_stats.worked_seeds + b_stats.worked_seeds == whole_stats.worked_seeds
+        assert a_stats.leak_redraws + b_stats.leak_redraws == whole_stats.leak_redraws
+    for n in (700, 1, 0):
+        sp_n = spec(n=n)
+        ref_stats = PoolStats()
+        ref = "".join(seed_lines(build_pool(tasks, pack, sp_n, ref_stats)))
+        stats, written, _ = _write_pool(tasks, pack, sp_n, tmp_path / "pool.jsonl", False)
+        assert (tmp_path / "pool.jsonl").read_text(encoding="utf-8") == ref and written == n
+        assert stats.as_dict() == ref_stats.as_dict()
+        assert list(stats.clarify) == list(ref_stats.clarify)
+
+
 def test_calc_steps_reads_solution_lines():
     steps = ["Natalia sold 48/2 = 24 clips in May.", "She earned 0.2 x 50 = $10.", "Total 1,000 + 24 = 1,024.",
              "Wrong 2+2 = 5."]

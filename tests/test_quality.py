@@ -170,6 +170,50 @@ def test_duplicate_verdicts_equal_a_sequential_minhash_lsh():
     assert sum(e for e, _ in got) > 20 and sum(n and not e for e, n in got) > 20
 
 
+def test_a_stream_cut_in_pieces_gives_the_sample_and_verdicts_of_one_pass():
+    """validate-pool scans the pool's halves in two processes: a Reservoir started at a piece's first item and
+    merged, and a DuplicateFinder extended by a later piece's texts (signatures in a file of their own), give
+    what one pass gives, cuts before, inside and after the reservoir's fill included."""
+    import tempfile
+
+    for k, n, cuts in ((10, 1000, [3, 500]), (50, 300, [50]), (50, 120, [20, 49, 51, 90]), (10, 5, [2])):
+        whole = Reservoir(k, 7)
+        for i in range(n):
+            whole.offer(i)
+        bounds = [0, *cuts, n]
+        merged = None
+        for lo, hi in zip(bounds, bounds[1:]):
+            part = Reservoir(k, 7, start=lo)
+            for i in range(lo, hi):
+                part.offer(i)
+            if merged is None:
+                merged = part
+            else:
+                merged.merge(part)
+        assert merged.items == whole.items and merged.seen == whole.seen
+    with pytest.raises(ValueError, match="starts at item 4"):
+        Reservoir(10, 7).merge(Reservoir(10, 7, start=4))
+
+    rng = random.Random(8)
+    base = [[words(random_text(rng, rng.randint(20, 60)))] for _ in range(60)]
+    texts = [base[k] if k < 60 else [list(t) for t in rng.choice(base)] for k in range(200)]
+    for turns in texts[60::3]:
+        turns[0][0] = "changed"
+    one = DuplicateFinder(threshold=0.85, batch=16)
+    for k, turns in enumerate(texts):
+        one.add(str(k), turns)
+    first = DuplicateFinder(threshold=0.85, batch=16)
+    for k, turns in enumerate(texts[:90]):
+        first.add(str(k), turns)
+    with tempfile.TemporaryFile() as fh:
+        later = DuplicateFinder(threshold=0.85, batch=16, sig_file=fh)
+        for k, turns in enumerate(texts[90:], 90):
+            later.add(str(k), turns)
+        first.extend(later.detach(), fh)
+    assert first.verdicts() == one.verdicts() and first.summary() == one.summary()
+    assert one.exact_dups > 10 and one.near_dups > one.exact_dups
+
+
 # ---------------------------------------------------------------- leaks
 SHADOW = [
     ("hotpotqa:s1", "Which magazine was started first, Arthur's Magazine or First for Women?"),

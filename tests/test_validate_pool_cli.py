@@ -105,3 +105,31 @@ def test_bad_mix_and_missing_pool_are_one_line_errors(store, capsys):
     assert "unknown task 'chess'" in capsys.readouterr().err
     assert run_cli(_cmd(dict(f, pool=str(store / "nope.jsonl")))) == 2
     assert "not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("blank", [False, True])
+def test_the_pool_scanned_in_two_pieces_gives_one_pass_scan(tmp_path, blank):
+    """The stage scans the pool's second half in another process and merges: the same counts (in first-seen
+    order), lengths, sample, duplicate verdicts and leaks as one pass. A blank line in the first half moves the
+    second half's first seed: the stage then scans the pool in one pass."""
+    from entrypoints.validate_pool import _scan
+    from rc1.quality.reader import iter_seeds
+    from rc1.quality.validate import scan_pool
+    from test_quality import GATE
+
+    pool = make_pool(300)
+    pool += [dict(s, id=f"copy-{k}") for k, s in enumerate(pool[::7])]  # copies of first-half seeds in the second
+    pool.insert(250, make_seed(5000, question=SHADOW[0][1]))
+    pool.append(make_seed(5001, question=SHADOW[1][1].replace("were", "was"), role="pirate"))
+    path = tmp_path / "pool.jsonl"
+    write_jsonl(path, pool)
+    if blank:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        path.write_text("".join(lines[:40] + ["\n", "  \n"] + lines[40:]), encoding="utf-8")
+    kw = dict(gate=GATE, shadow=SHADOW, sample_k=150, sample_seed=3)
+    got = _scan(path, **kw)
+    want = scan_pool(iter_seeds(path), **kw)
+    assert got.dedup["exact_duplicates"] == len(pool[:300:7]) and len(got.leaks) == 2
+    for name in ("n", "tasks", "roles", "styles", "templates", "clarify", "lengths", "dedup", "leaks"):
+        assert getattr(got, name) == getattr(want, name), name
+    assert list(got.roles) == list(want.roles) and got.sample.items == want.sample.items

@@ -29,11 +29,12 @@ storage costs about 370 bytes per band per text: 7.8 GB at 3M texts.)
 from __future__ import annotations
 
 import hashlib
+import shutil
 import tempfile
 import zlib
 from array import array
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import IO, Iterable, Sequence
 
 import numpy as np
 from datasketch import MinHash, MinHashLSH
@@ -130,6 +131,16 @@ def _band_hashes(sigs: np.ndarray, ranges: Sequence[tuple[int, int]]) -> np.ndar
     return out
 
 
+@dataclass(frozen=True)
+class Added:
+    """DuplicateFinder.detach(): per text its key (utf-8, end offsets), digest and band hashes."""
+    n: int
+    keys: bytes
+    key_end: np.ndarray
+    digests: bytes
+    bands: np.ndarray
+
+
 @dataclass
 class DuplicateFinder:
     """add() every text in stream order, then finish(); exact_dups, near_dups, rates, examples and
@@ -143,6 +154,7 @@ class DuplicateFinder:
     exact_dups: int = 0
     near_dups: int = 0
     examples: list[dict] = field(default_factory=list)
+    sig_file: IO[bytes] | None = field(default=None, repr=False, compare=False)  # default: a temporary file
 
     def __post_init__(self):
         self._m = MinHash(num_perm=self.num_perm, seed=self.seed, hashfunc=_identity, scheme="affine32")
@@ -153,7 +165,7 @@ class DuplicateFinder:
         self._band_chunks: list[np.ndarray] = []
         self._keys = bytearray()
         self._key_end = array("q")
-        self._sig_file = tempfile.TemporaryFile(prefix="rc1-minhash-")
+        self._sig_file = self.sig_file if self.sig_file is not None else tempfile.TemporaryFile(prefix="rc1-minhash-")
         self._exact: np.ndarray | None = None
         self._near: np.ndarray | None = None
 
@@ -179,6 +191,33 @@ class DuplicateFinder:
         self._pending = []
         self._sig_file.write(sigs.tobytes())
         self._band_chunks.append(_band_hashes(sigs, self._ranges))
+
+    def detach(self) -> "Added":
+        """What add() kept of the texts so far, for another finder's `extend` (their signatures are in sig_file:
+        a finder that scans a later piece of a stream in another process writes them to a file the first opened)."""
+        self._flush()
+        self._sig_file.flush()
+        bands = np.concatenate(self._band_chunks) if self._band_chunks else np.zeros((0, self.bands), np.uint64)
+        return Added(self.n, bytes(self._keys), np.frombuffer(self._key_end, dtype=np.int64).copy(),
+                     bytes(self._digests), bands)
+
+    def extend(self, added: "Added", sig_file: IO[bytes]) -> None:
+        """Append the texts another finder added (`detach`), as if they were add()ed here next, in their order;
+        `sig_file` holds their signatures."""
+        if self._exact is not None:
+            raise RuntimeError("DuplicateFinder.extend after finish")
+        self._flush()
+        sig_file.flush()
+        sig_file.seek(0)
+        before = self._sig_file.tell()
+        shutil.copyfileobj(sig_file, self._sig_file, 1 << 22)
+        if self._sig_file.tell() - before != added.n * self.num_perm * 4:
+            raise ValueError("the signature file does not hold the added texts' signatures")
+        self._key_end.frombytes((added.key_end + len(self._keys)).tobytes())
+        self._keys += added.keys
+        self._digests.frombytes(added.digests)
+        self._band_chunks.append(added.bands)
+        self.n += added.n
 
     def _key(self, i: int) -> str:
         start = self._key_end[i - 1] if i else 0

@@ -73,22 +73,52 @@ def zipf_slope(counts: Counter) -> float | None:
 
 class Reservoir(Generic[T]):
     """A uniform sample of k items from a stream of unknown length (Algorithm R), seeded: the same
-    stream and seed give the same sample."""
+    stream and seed give the same sample.
 
-    def __init__(self, k: int, seed: int):
+    `start`: the reservoir of a later piece of the stream, whose first item is the stream's `start`-th (0-based):
+    its generator first draws what the items before it would have drawn, then it keeps where its own items
+    would go (`slots`); `merge` lays it over the reservoir of the stream up to `start` (the same sample as one
+    pass over the whole stream)."""
+
+    def __init__(self, k: int, seed: int, start: int = 0):
         self.k = k
         self.items: list[T] = []
         self.seen = 0
+        self.start = start
         self._rng = random.Random(seed)
+        self.slots: dict[int, T] | None = None
+        if start:
+            self.slots = {}
+            draw = self._rng.randrange
+            for seen in range(k + 1, start + 1):   # the draws of the items before this piece
+                draw(seen)
+            self.seen = start
 
     def offer(self, item: T) -> None:
         self.seen += 1
-        if len(self.items) < self.k:
+        if self.seen <= self.k:
+            slot = self.seen - 1
+        else:
+            slot = self._rng.randrange(self.seen)
+            if slot >= self.k:
+                return
+        if self.slots is not None:
+            self.slots[slot] = item
+        elif slot == len(self.items):
             self.items.append(item)
-            return
-        j = self._rng.randrange(self.seen)
-        if j < self.k:
-            self.items[j] = item
+        else:
+            self.items[slot] = item
+
+    def merge(self, later: "Reservoir[T]") -> None:
+        """Take in the reservoir of the next piece of the stream (`later.start` == this one's `seen`)."""
+        if later.start != self.seen or later.k != self.k or later.slots is None:
+            raise ValueError(f"the piece starts at item {later.start}, not {self.seen}")
+        for slot, item in later.slots.items():   # appended slots come first, in order
+            if slot == len(self.items):
+                self.items.append(item)
+            else:
+                self.items[slot] = item
+        self.seen, self._rng = later.seen, later._rng
 
     def subsample(self, k: int, seed: int) -> list[T]:
         """A uniform k-subset of the reservoir (itself a uniform sample of the stream). Its generator is

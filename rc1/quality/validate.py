@@ -11,13 +11,13 @@ import sys
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import IO, Callable, Iterable, Sequence
 
 import numpy as np
 from tqdm import tqdm
 
 from rc1.config import ValidatePoolGate
-from rc1.quality.dedup import DuplicateFinder
+from rc1.quality.dedup import Added, DuplicateFinder
 from rc1.quality.diversity import Reservoir, kl_divergence, lexical_summary, ngram_counts, zipf_slope
 from rc1.quality.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
@@ -57,6 +57,8 @@ class _Scan:
     lengths: array = field(default_factory=lambda: array("q"))
     sample: Reservoir | None = None        # user-turn words of a seeded sample of seeds
     dedup: dict = field(default_factory=dict)  # DuplicateFinder.summary()
+    dups: DuplicateFinder | None = None     # a piece's duplicate state until merge_scans (scan_piece)
+    added: Added | None = None
     leaks: list[dict] = field(default_factory=list)
 
 
@@ -117,10 +119,22 @@ def scan_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequence
               token_counter: Callable[[str], int] = count_tokens, sample_k: int = max(SAMPLE_SIZE, KL_SAMPLE_SIZE),
               sample_seed: int = SAMPLE_SEED, num_perm: int = 64, progress: bool = False) -> _Scan:
     """The one streaming pass: counts, token lengths, the diversity sample, duplicates and leaks."""
+    scan = scan_piece(seeds, gate=gate, shadow=shadow, token_counter=token_counter, sample_k=sample_k,
+                      sample_seed=sample_seed, num_perm=num_perm, progress=progress)
+    return merge_scans([scan], [])
+
+
+def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequence[tuple[str, str]] | None,
+               token_counter: Callable[[str], int] = count_tokens, sample_k: int = max(SAMPLE_SIZE, KL_SAMPLE_SIZE),
+               sample_seed: int = SAMPLE_SEED, num_perm: int = 64, progress: bool = False, start: int = 0,
+               sig_file: IO[bytes] | None = None) -> _Scan:
+    """scan_pool's pass over one piece of a pool whose first seed is the pool's `start`-th (0-based), not yet
+    merged (merge_scans). A later piece (start > 0, scanned in another process) writes its MinHash signatures
+    to `sig_file` and keeps the rest of its duplicate state in `scan.added`."""
     scan = _Scan()
-    dups = DuplicateFinder(threshold=gate.near_dup_jaccard, num_perm=num_perm)
+    dups = DuplicateFinder(threshold=gate.near_dup_jaccard, num_perm=num_perm, sig_file=sig_file)
     index = ShadowIndex(shadow or [], ngram=gate.leak_ngram, sim=gate.leak_sim)
-    sample: Reservoir[list[str]] = Reservoir(sample_k, sample_seed)
+    sample: Reservoir[list[str]] = Reservoir(sample_k, sample_seed, start)
     leaks = scan.leaks
     for seed in tqdm(seeds, desc="validate", unit=" seeds", disable=not progress, file=sys.stderr, mininterval=2):
         scan.n += 1
@@ -136,8 +150,33 @@ def scan_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequence
         if index:
             leaks += [leak.as_dict() for leak in index.seed_leaks(seed, user_words)]
     scan.sample = sample
-    scan.dedup = dups.finish().summary()
+    if start:
+        scan.added = dups.detach()
+    else:
+        scan.dups = dups
     return scan
+
+
+def merge_scans(scans: list[_Scan], sig_files: Sequence[IO[bytes]]) -> _Scan | None:
+    """The scan of a whole pool from the scans of its consecutive pieces (scan_piece; `sig_files`: the signature
+    files of the pieces after the first), with its duplicates decided: the same as one pass over the pool.
+    None when a piece does not start where the one before it ended (a blank line in the pool moved it)."""
+    out = scans[0]
+    for part, fh in zip(scans[1:], sig_files, strict=True):
+        if part.sample.start != out.n:
+            return None
+        out.n += part.n
+        for mine, theirs in ((out.tasks, part.tasks), (out.roles, part.roles), (out.styles, part.styles),
+                             (out.templates, part.templates)):
+            mine.update(theirs)  # keys keep the order they first occur in the pool (most_common's ties)
+        out.clarify += part.clarify
+        out.lengths.extend(part.lengths)
+        out.sample.merge(part.sample)
+        out.dups.extend(part.added, fh)
+        out.leaks += part.leaks
+    out.dedup = out.dups.finish().summary()
+    out.dups = None
+    return out
 
 
 def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float], shadow_given: bool,
