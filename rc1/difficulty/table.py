@@ -21,12 +21,15 @@ class MetricTable:
     tasks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     columns: dict[str, np.ndarray] = field(default_factory=dict)
     flags: list[list[str]] = field(default_factory=list)
+    _lists: dict | None = field(default=None, init=False, repr=False, compare=False)  # columns as Python lists
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def row(self, i: int) -> dict:
-        out = {name: _py(self.columns[name][i]) for name in METRICS}
+        if self._lists is None:  # indexing a list is much faster than numpy scalar access + .item() per value
+            self._lists = {name: self.columns[name].tolist() for name in METRICS}
+        out = {name: col[i] for name, col in self._lists.items()}
         out["needs_clarification"] = bool(out["needs_clarification"])
         out["ambiguity_flags"] = self.flags[i]
         return out
@@ -42,10 +45,6 @@ def concat_tables(tables: list[MetricTable]) -> MetricTable:
         columns={k: np.concatenate([t.columns[k] for t in tables]) for k in tables[0].columns},
         flags=[f for t in tables for f in t.flags],
     )
-
-
-def _py(v):
-    return v.item() if hasattr(v, "item") else v
 
 
 def build_table(seeds: Iterable[Seed], counter: Callable[[str], int] = count_tokens,
