@@ -223,6 +223,31 @@ class DuplicateFinder:
         start = self._key_end[i - 1] if i else 0
         return self._keys[start:self._key_end[i]].decode("utf-8")
 
+    def _buckets(self, kept_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The LSH buckets holding more than one kept text, band by band, each in ascending hash order:
+        (members of every bucket, one after the other, each bucket in ascending stream order; bucket sizes;
+        band of each bucket). Compact arrays: at millions of texts a list of per-bucket arrays cost more than
+        the band hashes themselves."""
+        bands = np.concatenate(self._band_chunks) if self._band_chunks else np.zeros((0, self.bands), np.uint64)
+        self._band_chunks = []
+        kept = np.flatnonzero(kept_mask)
+        members, sizes, band_of = [], [], []
+        for k in range(len(self._ranges)):
+            h = bands[kept, k]
+            o = np.lexsort((kept, h))
+            hs = h[o]
+            del h
+            starts = np.flatnonzero(np.concatenate([[True], hs[1:] != hs[:-1]]))
+            del hs
+            size = np.diff(np.append(starts, len(o)))
+            multi = size > 1
+            members.append(kept[o[np.repeat(multi, size)]])
+            sizes.append(size[multi])
+            band_of.append(np.full(int(multi.sum()), k, dtype=np.int64))
+            del o, starts, size, multi
+        del bands
+        return np.concatenate(members), np.concatenate(sizes), np.concatenate(band_of)
+
     def finish(self) -> "DuplicateFinder":
         """Decide every text's verdict (idempotent)."""
         if self._exact is not None:
@@ -241,25 +266,20 @@ class DuplicateFinder:
         exact = first != idx
         near = exact.copy()
         match = np.where(exact, first, -1)
+        del dig, order, ds, new, first_sorted, first
+        self._digests = array("B")  # decided: the memory goes back before the buckets are sorted
         if n:
             self._sig_file.flush()
-            sigs = np.memmap(self._sig_file, dtype=np.uint32, mode="r", shape=(n, self.num_perm))
-            bands = np.concatenate(self._band_chunks)
-            self._band_chunks = []
-            kept = np.flatnonzero(~exact)
-            buckets = []
-            for k, (lo, hi) in enumerate(self._ranges):
-                h = bands[kept, k]
-                o = np.lexsort((kept, h))
-                hs, members_all = h[o], kept[o]
-                starts = np.flatnonzero(np.concatenate([[True], hs[1:] != hs[:-1]]))
-                sizes = np.diff(np.append(starts, len(hs)))
-                for s, g in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist()):
-                    buckets.append((lo, hi, members_all[s:s + g]))   # ascending stream order
-            for lo, hi, members in buckets:
-                sg = np.asarray(sigs[members])
-                for jj in range(1, len(members)):
-                    j = members[jj]
+            sigs = _Rows(self._sig_file, n, self.num_perm)
+            members, sizes, band_of = self._buckets(~exact)
+            ends = np.cumsum(sizes)
+            ranges = self._ranges
+            for b, (end, size) in enumerate(zip(ends.tolist(), sizes.tolist())):
+                lo, hi = ranges[band_of[b]]
+                bucket = members[end - size:end]
+                sg = sigs[bucket]
+                for jj in range(1, size):
+                    j = bucket[jj]
                     if near[j]:
                         continue
                     # the latest earlier members first: in a bucket of near copies a match is found at once
@@ -271,22 +291,26 @@ class DuplicateFinder:
                             break
             # the examples name the best candidate (highest estimate, then the earliest) of the first 20
             shown = np.flatnonzero(near & ~exact)[:20]
-            if len(shown) and buckets:
-                flat = np.concatenate([m for _, _, m in buckets])
-                owner = np.repeat(np.arange(len(buckets)), [len(m) for _, _, m in buckets])
-                holding = [buckets[b] for b in np.unique(owner[np.isin(flat, shown)]).tolist()]
+            holding: list[int] = []
+            if len(shown) and len(sizes):
+                owner = np.repeat(np.arange(len(sizes)), sizes)
+                holding = np.unique(owner[np.isin(members, shown)]).tolist()
+                del owner
             for j in shown.tolist():
                 best = -1.0
-                for lo, hi, members in holding:
-                    pos = int(np.searchsorted(members, j))
-                    if pos >= len(members) or members[pos] != j or pos == 0:
+                sj = sigs[np.array([j])][0]
+                for b in holding:
+                    lo, hi = ranges[band_of[b]]
+                    bucket = members[ends[b] - sizes[b]:ends[b]]
+                    pos = int(np.searchsorted(bucket, j))
+                    if pos >= len(bucket) or bucket[pos] != j or pos == 0:
                         continue
-                    earlier = members[:pos]
-                    se = np.asarray(sigs[earlier])
-                    cand = (se[:, lo:hi] == sigs[j, lo:hi]).all(axis=1)
+                    earlier = bucket[:pos]
+                    se = sigs[earlier]
+                    cand = (se[:, lo:hi] == sj[lo:hi]).all(axis=1)
                     if not cand.any():
                         continue
-                    est = (se[cand] == sigs[j]).mean(axis=1)
+                    est = (se[cand] == sj).mean(axis=1)
                     at = int(np.argmax(est))
                     e, i = float(est[at]), int(earlier[cand][at])
                     if e > best or (e == best and i < match[j]):
@@ -318,3 +342,24 @@ class DuplicateFinder:
                 "near_duplicates": self.near_dups, "near_dup_rate": self.near_rate,
                 "threshold": self.threshold, "num_perm": self.num_perm, "shingle": f"word {self.shingle_n}-gram",
                 "lsh_bands": self.bands, "lsh_rows": self.rows, "examples": self.examples}
+
+
+class _Rows:
+    """Rows of the signature file, read through a memory map that is dropped every ~64 MB of rows read: the pages
+    of a mapping count in the process's resident memory for as long as it is mapped (770 MB of signatures at 3M
+    texts), while dropping it leaves them to the page cache."""
+
+    def __init__(self, fh: IO[bytes], n: int, num_perm: int, budget: int = 64 << 20):
+        self._args = (fh, n, num_perm)
+        self._map: np.memmap | None = None
+        self._left = 0
+        self._budget = budget // (4 * num_perm)
+
+    def __getitem__(self, rows: np.ndarray) -> np.ndarray:
+        if self._map is None or self._left < len(rows):
+            fh, n, num_perm = self._args
+            self._map = None
+            self._map = np.memmap(fh, dtype=np.uint32, mode="r", shape=(n, num_perm))
+            self._left = self._budget
+        self._left -= len(rows)
+        return np.asarray(self._map[rows])

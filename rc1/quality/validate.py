@@ -173,6 +173,7 @@ def merge_scans(scans: list[_Scan], sig_files: Sequence[IO[bytes]]) -> _Scan | N
         out.lengths.extend(part.lengths)
         out.sample.merge(part.sample)
         out.dups.extend(part.added, fh)
+        part.added = None
         out.leaks += part.leaks
     out.dedup = out.dups.finish().summary()
     out.dups = None
