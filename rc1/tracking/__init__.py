@@ -191,6 +191,7 @@ class StageRun:
     reused_run: Run | None = None
     artifact_shas: dict[str, str] = field(default_factory=dict)
     artifact_paths: dict[str, str] = field(default_factory=dict)
+    input_files: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, sha256 at the start)
 
     # -- logging ------------------------------------------------------
     def log_params(self, params: dict[str, Any]) -> None:
@@ -250,9 +251,12 @@ class StageRun:
             return self.log_artifact(p, artifact_path=artifact_path)
 
     def log_file_input(self, path: str | Path, name: str, context: str = "input", sha: str | None = None) -> str:
-        """mlflow.log_input for a file, with the file's sha256 as digest (not a 10k-row pandas digest)."""
+        """mlflow.log_input for a file, with the file's sha256 as digest (not a 10k-row pandas digest). The file of
+        the stage's input `name` has its digest from the start of the run (the one in the reuse key): hashing a
+        13 GB pool again took half a minute."""
         path = Path(path)
-        sha = sha or sha256_file(path)
+        known = self.input_files.get(name)
+        sha = sha or (known[1] if known and known[0] == path else sha256_file(path))
         _log_input(name, source_uri=str(path.resolve()), digest=sha, context=context)
         mlflow.set_tag(f"input_sha256.{name}", sha)
         return sha
@@ -444,7 +448,8 @@ def stage_run(
         # `mlflow run` hands us its run through MLFLOW_RUN_ID; once we own it, children must not
         # try to resume it (MLflow would say "Run ... is already active").
         os.environ.pop("MLFLOW_RUN_ID", None)
-        st = StageRun(stage, run.info.run_id)
+        st = StageRun(stage, run.info.run_id, input_files={k: (v, digests[k]) for k, v in inputs.items()
+                                                           if isinstance(v, Path) and v.is_file()})
         mlflow.set_tags(base_tags)
         st.log_params(params)
         gate_error: GateFailed | None = None
