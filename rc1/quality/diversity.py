@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from itertools import repeat
 from typing import Generic, Iterable, Sequence, TypeVar
 
 import numpy as np
@@ -54,8 +55,8 @@ def kl_divergence(p: Counter, q: Counter, alpha: float = 1.0) -> float:
     if not vocab:
         return 0.0
     v = len(vocab)
-    cp = np.fromiter((p.get(g, 0) for g in vocab), dtype=np.float64, count=v) + alpha
-    cq = np.fromiter((q.get(g, 0) for g in vocab), dtype=np.float64, count=v) + alpha
+    cp = np.fromiter(map(p.get, vocab, repeat(0)), dtype=np.float64, count=v) + alpha
+    cq = np.fromiter(map(q.get, vocab, repeat(0)), dtype=np.float64, count=v) + alpha
     pp, qq = cp / cp.sum(), cq / cq.sum()
     return float(np.sum(pp * np.log(pp / qq)))
 
