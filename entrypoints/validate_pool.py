@@ -154,10 +154,12 @@ def run_validate_pool(
     # the pool scan and the KL baseline compute in two forked processes while this one imports mlflow and
     # opens the run (entrypoints._common.Ahead); results are the same as computing them here, in order
     n_base = count_lines(pool_p, stop=KL_SAMPLE_SIZE)
+    # imported once here, before the forks: both children and this process use it (numpy, datasketch: ~0.5 s)
+    from rc1.quality.validate import evaluate_scan
+
     scan_job = Ahead(_scan, pool_p, gate=gate, shadow=shadow, token_counter=counter,
                      sample_k=max(SAMPLE_SIZE, KL_SAMPLE_SIZE), sample_seed=seed, progress=progress)
     base_job = Ahead(_baseline_tokens, baseline_pool, n_base, mix_d, data_dir, seed)
-    from rc1.quality.validate import evaluate_scan
     from rc1.tracking import stage_run
 
     with cleaned_up(scan_job), cleaned_up(base_job), \
