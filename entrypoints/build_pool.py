@@ -18,7 +18,7 @@ from rc1.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, write_json
-from rc1.pool import PoolSpec, PoolStats, build_pool, parse_tools, seed_lines
+from rc1.pool import PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
 from rc1.quality.views import record_question
 from rc1.templates import load_pack
 from rc1.text import normalize
@@ -144,11 +144,12 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool) 
     stats = PoolStats()
     t0 = time.perf_counter()
     half = spec.n // 2
+    plan = plan_pool(records, spec)  # once, before the fork (the shadow exclusion checks every item)
     tmp.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryFile(prefix=".rc1-pool-", dir=tmp.parent) as rest_fh:
-        rest = Ahead(_write_seeds, records, pack, spec, half, spec.n, rest_fh, PoolStats(), False)
+        rest = Ahead(_write_seeds, records, pack, spec, plan, half, spec.n, rest_fh, PoolStats(), False)
         with cleaned_up(rest), open(tmp, "w", encoding="utf-8") as fh:
-            written = _write_seeds(records, pack, spec, 0, half, fh, stats, progress)[0]
+            written = _write_seeds(records, pack, spec, plan, 0, half, fh, stats, progress)[0]
             n_rest, rest_stats = rest.result()
             fh.flush()
             rest_fh.seek(0)
@@ -166,10 +167,10 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool) 
     return stats, written, time.perf_counter() - t0
 
 
-def _write_seeds(records: dict, pack, spec: PoolSpec, start: int, stop: int, fh, stats: PoolStats,
+def _write_seeds(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int, stop: int, fh, stats: PoolStats,
                  progress: bool) -> tuple[int, PoolStats]:
     """Write the seed lines of stream positions [start, stop) to `fh`; (lines written, their stats)."""
-    seeds = build_pool(records, pack, spec, stats, start, stop)
+    seeds = build_pool(records, pack, spec, stats, start, stop, plan)
     bar = tqdm(seeds, total=stop - start, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
                disable=not progress)
     written = 0

@@ -471,34 +471,60 @@ def _combos(rng: random.Random, a: int, b: int, c: int, d: int, k: int) -> list[
     return out
 
 
-def build_pool(tasks: Mapping[str, list[Task]], pack: TemplatePack, spec: PoolSpec,
-               stats: PoolStats | None = None, start: int = 0, stop: int | None = None) -> Iterator[Seed]:
-    """Yield spec.n seeds (see the module docstring). Raises Rc1Error on an impossible spec.
-    `start`, `stop`: only the seeds at those positions of the stream, the same seeds (a piece of the pool built
-    apart: its stats count its own seeds, `counts` included, from the counts at `start`)."""
+@dataclass
+class PoolPlan:
+    """What every piece of one pool's stream shares: task counts, the items left after the shadow exclusion,
+    clarification counts (plan_pool)."""
+    counts: dict[str, int]
+    kept: dict[str, list[Task]]
+    clar: dict[str, int]
+    items: dict[str, int]
+    excluded: dict[str, int]
+    guard: _ShadowGuard
+
+
+def plan_pool(tasks: Mapping[str, list[Task]], spec: PoolSpec) -> PoolPlan:
+    """The plan of build_pool's stream (raises Rc1Error on an impossible spec)."""
     spec.validate()
-    stats = stats if stats is not None else PoolStats()
     mix = {t: w for t, w in spec.mix.items() if w > 0}
     counts = largest_remainder(spec.n, mix)
     kept: dict[str, list[Task]] = {}
+    items: dict[str, int] = {}
+    excluded: dict[str, int] = {}
     guard = _ShadowGuard(spec)
     for task in mix:
         if counts[task] == 0:
             continue
         records = list(tasks.get(task) or [])
         kept[task], dropped = _excluded(records, guard)
-        stats.items[task], stats.excluded[task] = len(records), dropped
+        items[task], excluded[task] = len(records), dropped
         if not kept[task]:
             raise Rc1Error(f"task {task!r}: no source items left"
                            + (f" after excluding {dropped} shadow item(s)" if dropped else ""))
     clar_total = round(spec.n * spec.clarify_rate)
     clar = largest_remainder(clar_total, {t: counts[t] for t in kept})
-    order = [t for t in mix if t in kept]
+    return PoolPlan(counts, kept, clar, items, excluded, guard)
+
+
+def build_pool(tasks: Mapping[str, list[Task]], pack: TemplatePack, spec: PoolSpec,
+               stats: PoolStats | None = None, start: int = 0, stop: int | None = None,
+               plan: PoolPlan | None = None) -> Iterator[Seed]:
+    """Yield spec.n seeds (see the module docstring). Raises Rc1Error on an impossible spec.
+    `start`, `stop`: only the seeds at those positions of the stream, the same seeds (a piece of the pool built
+    apart: its stats count its own seeds, `counts` included, from the counts at `start`). `plan`: plan_pool's,
+    when the caller made it already (pieces built in several processes share one)."""
+    plan = plan if plan is not None else plan_pool(tasks, spec)
+    stats = stats if stats is not None else PoolStats()
+    stats.items.update(plan.items)
+    stats.excluded.update(plan.excluded)
+    counts, kept = plan.counts, plan.kept
+    order = [t for t in spec.mix if t in kept]
     schedule = _schedule(order, counts)
     before = {t: 0 for t in order}
     for _ in range(min(start, spec.n)):
         before[next(schedule)] += 1
-    streams = {task: _task_stream(task, kept[task], counts[task], clar[task], pack, spec, stats, guard, before[task])
+    streams = {task: _task_stream(task, kept[task], counts[task], plan.clar[task], pack, spec, stats, plan.guard,
+                                  before[task])
                for task in kept}
     stats.counts = dict(before)
     for _ in range(max(0, min(spec.n, spec.n if stop is None else stop) - start)):
