@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 import time
@@ -99,7 +98,7 @@ def run_build_pool(
             summary_p = out_p.with_name(out_p.stem + ".summary.json")
             saved = read_json(summary_p) if summary_p.is_file() else {}
             return {**saved, "path": str(out_p), "run_id": st.run_id, "reused": True}
-        stats, written, seconds = job.result()
+        stats, written, seconds, sha = job.result()
         os.replace(tmp, out_p)
         n_clar = sum(stats.clarify.values())
         summary = {"stage": "build_pool", "path": str(out_p), "n": written, "counts": stats.counts,
@@ -130,15 +129,16 @@ def run_build_pool(
             "seconds": seconds, "samples_per_s": summary["samples_per_s"] or 0.0,
         })
         st.log_json(summary, "pool_summary.json")
-        st.log_artifact(out_p)
+        st.log_artifact(out_p, sha=sha)
     return {**summary, "run_id": st.run_id, "reused": False}
 
 
-def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool) -> tuple[PoolStats, int, float]:
-    """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds). The second half of the
-    stream is built in another forked process into a temporary file beside `tmp`, appended once the first
-    half is written (the same seeds as one pass)."""
-    import shutil
+def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool
+                ) -> tuple[PoolStats, int, float, str]:
+    """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds, sha256 of the file). The
+    second half of the stream is built in another forked process into a temporary file beside `tmp`, appended
+    once the first half is written (the same seeds as one pass); the file is hashed as it is written."""
+    import hashlib
     import tempfile
 
     stats = PoolStats()
@@ -146,14 +146,16 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool) 
     half = spec.n // 2
     plan = plan_pool(records, spec)  # once, before the fork (the shadow exclusion checks every item)
     tmp.parent.mkdir(parents=True, exist_ok=True)
+    sha = hashlib.sha256()
     with tempfile.TemporaryFile(prefix=".rc1-pool-", dir=tmp.parent) as rest_fh:
         rest = Ahead(_write_seeds, records, pack, spec, plan, half, spec.n, rest_fh, PoolStats(), False)
-        with cleaned_up(rest), open(tmp, "w", encoding="utf-8") as fh:
-            written = _write_seeds(records, pack, spec, plan, 0, half, fh, stats, progress)[0]
+        with cleaned_up(rest), open(tmp, "wb") as fh:
+            written = _write_seeds(records, pack, spec, plan, 0, half, fh, stats, progress, sha)[0]
             n_rest, rest_stats = rest.result()
-            fh.flush()
             rest_fh.seek(0)
-            shutil.copyfileobj(rest_fh, fh.buffer, 1 << 22)
+            while block := rest_fh.read(1 << 22):
+                sha.update(block)
+                fh.write(block)
             written += n_rest
             fh.flush()
             os.fsync(fh.fileno())
@@ -164,23 +166,24 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool) 
     stats.tool_seeds += rest_stats.tool_seeds
     stats.worked_seeds += rest_stats.worked_seeds
     stats.leak_redraws += rest_stats.leak_redraws
-    return stats, written, time.perf_counter() - t0
+    return stats, written, time.perf_counter() - t0, sha.hexdigest()
 
 
 def _write_seeds(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int, stop: int, fh, stats: PoolStats,
-                 progress: bool) -> tuple[int, PoolStats]:
-    """Write the seed lines of stream positions [start, stop) to `fh`; (lines written, their stats)."""
+                 progress: bool, sha=None) -> tuple[int, PoolStats]:
+    """Write the seed lines (UTF-8) of stream positions [start, stop) to binary `fh` (and into hash `sha`);
+    (lines written, their stats)."""
     seeds = build_pool(records, pack, spec, stats, start, stop, plan)
     bar = tqdm(seeds, total=stop - start, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
                disable=not progress)
     written = 0
-    text = fh if isinstance(fh, io.TextIOBase) else io.TextIOWrapper(fh, encoding="utf-8")
     for line in seed_lines(bar):
-        text.write(line)
+        data = line.encode("utf-8")
+        if sha is not None:
+            sha.update(data)
+        fh.write(data)
         written += 1
-    text.flush()
-    if text is not fh:
-        text.detach()
+    fh.flush()
     return written, stats
 
 

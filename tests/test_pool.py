@@ -157,8 +157,9 @@ def test_max_turns_and_bad_specs(tasks, pack):
 def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path):
     """build-pool builds the second half of the stream in another process: build_pool(start, stop) gives the
     seeds at those positions (cuts inside an item's seeds included) and stats that add up to one pass's;
-    the stage's writer gives the bytes of one pass."""
+    the stage's writer gives the bytes of one pass, and their sha256."""
     from entrypoints.build_pool import _write_pool
+    from rc1.io import sha256_file
 
     sp = spec(n=700, exclude=frozenset(t["id"] for t in tasks["gsm8k"][:2]))
     whole_stats = PoolStats()
@@ -176,8 +177,9 @@ def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path):
         sp_n = spec(n=n)
         ref_stats = PoolStats()
         ref = "".join(seed_lines(build_pool(tasks, pack, sp_n, ref_stats)))
-        stats, written, _ = _write_pool(tasks, pack, sp_n, tmp_path / "pool.jsonl", False)
+        stats, written, _, sha = _write_pool(tasks, pack, sp_n, tmp_path / "pool.jsonl", False)
         assert (tmp_path / "pool.jsonl").read_text(encoding="utf-8") == ref and written == n
+        assert sha == sha256_file(tmp_path / "pool.jsonl")
         assert stats.as_dict() == ref_stats.as_dict()
         assert list(stats.clarify) == list(ref_stats.clarify)
 

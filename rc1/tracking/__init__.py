@@ -212,8 +212,10 @@ class StageRun:
     def set_tags(self, tags: dict[str, Any]) -> None:
         mlflow.set_tags({k: str(v) for k, v in tags.items()})
 
-    def log_artifact(self, path: str | Path, artifact_path: str | None = None, name: str | None = None) -> str:
-        """Log a file (or directory) and tag it `sha256.<name>`; returns the sha256."""
+    def log_artifact(self, path: str | Path, artifact_path: str | None = None, name: str | None = None,
+                     sha: str | None = None) -> str:
+        """Log a file (or directory) and tag it `sha256.<name>`; returns the sha256. `sha`: a file's sha256 when
+        the stage has it already (hashed while writing it: reading a 13 GB pool again took half a minute)."""
         path = Path(path)
         name = name or path.name
         if path.is_dir():
@@ -221,7 +223,7 @@ class StageRun:
             sha = sha256_dir(path)
         else:
             mlflow.log_artifact(str(path), artifact_path=artifact_path)
-            sha = sha256_file(path)
+            sha = sha or sha256_file(path)
         self.artifact_shas[name] = sha
         self.artifact_paths[name] = f"{artifact_path}/{name}" if artifact_path else name
         mlflow.set_tag(f"sha256.{name}", sha)
