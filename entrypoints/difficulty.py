@@ -15,7 +15,7 @@ import numpy as np
 from entrypoints._common import INT, Ahead, cleaned_up, gates_option, reuse_option
 from rc1.config import TASKS, load_gates, parse_mix, run_mode
 from rc1.errors import Rc1Error
-from rc1.io import atomic_open, read_json, write_json, write_jsonl
+from rc1.io import atomic_open, read_json, sha256_file, write_json, write_jsonl
 from rc1.text import make_token_counter
 
 BUCKETS = ("easy", "medium", "hard")  # rc1.difficulty.bucket.BUCKETS, kept here so `rc1 --help` skips scipy
@@ -97,7 +97,7 @@ def run_difficulty(
             job.cancel()
             saved = read_json(rep_p)
             return {**_result(saved, out_p, bal_p, rep_p), "run_id": st.run_id, "reused": True}
-        checks, rep, pngs = job.result()
+        checks, rep, pngs, shas = job.result()
         rep.update({"stage": "difficulty", "pool": str(pool_p), "metrics_file": str(out_p),
                     "balanced_file": str(bal_p), "plots": str(plots), "run_id": st.run_id})
 
@@ -109,8 +109,9 @@ def run_difficulty(
         st.log_file_input(pool_p, "pool")
         st.log_config(gate, "gates.json")
         st.log_metrics(_metrics(rep, checks))
-        for p in (out_p, bal_p, rep_p):
-            st.log_artifact(p)
+        st.log_artifact(out_p, sha=shas["metrics"])
+        st.log_artifact(bal_p, sha=shas["balanced"])
+        st.log_artifact(rep_p)
         for p in figures:
             st.log_artifact(p, artifact_path="plots")
         st.verdict(checks, what="difficulty")
@@ -122,17 +123,22 @@ def _result(rep: dict, out_p: Path, bal_p: Path, rep_p: Path) -> dict:
             "report": str(rep_p), "metrics": str(out_p), "balanced": str(bal_p), "run_id": rep.get("run_id")}
 
 
-def _write_balanced(pool_p: Path, bal_p: Path, idx: np.ndarray, bucket: np.ndarray, table) -> None:
-    """Stream the pool once more and copy each chosen line (as often as it was drawn) with its labels."""
+def _write_balanced(pool_p: Path, bal_p: Path, idx: np.ndarray, bucket: np.ndarray, table) -> str:
+    """Stream the pool once more and copy each chosen line (as often as it was drawn) with its labels; returns
+    the file's sha256 (hashed as it is written)."""
+    import hashlib
+
     times = np.bincount(idx, minlength=len(table)) if len(idx) else np.zeros(len(table), dtype=np.int64)
-    with atomic_open(bal_p) as fh:
+    times = times.tolist()
+    sha = hashlib.sha256()
+    with atomic_open(bal_p, "wb", encoding=None) as fh:
         for i, line in enumerate(_raw_lines(pool_p)):
-            k = int(times[i]) if i < len(times) else 0
+            k = times[i] if i < len(times) else 0
             if k:
-                labelled = _with_difficulty(line, BUCKETS[bucket[i]], table.row(i))
-                for _ in range(k):
-                    fh.write(labelled)
-                    fh.write("\n")
+                data = (_with_difficulty(line, BUCKETS[bucket[i]], table.row(i)) + "\n").encode("utf-8") * k
+                sha.update(data)
+                fh.write(data)
+    return sha.hexdigest()
 
 
 def _metrics(rep: dict, checks: list[dict]) -> dict:
@@ -147,9 +153,10 @@ def _metrics(rep: dict, checks: list[dict]) -> dict:
 
 
 def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[str], seed: int, size: int | None,
-             gate, progress: bool, out_tmp: Path, bal_tmp: Path) -> tuple[list[dict], dict, dict[str, bytes]]:
+             gate, progress: bool, out_tmp: Path, bal_tmp: Path
+             ) -> tuple[list[dict], dict, dict[str, bytes], dict[str, str]]:
     """Metrics, buckets, resampling and checks of a pool: writes the per-seed metrics to `out_tmp` and the
-    balanced pool to `bal_tmp`; returns (checks, report, {png name: bytes})."""
+    balanced pool to `bal_tmp`; returns (checks, report, {png name: bytes}, sha256 of the two files)."""
     from rc1.difficulty import assign_buckets, concat_tables, difficulty_checks, difficulty_report, resample
     from rc1.difficulty.report import DEFINITIONS
     from rc1.io import line_ranges
@@ -172,8 +179,8 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
     figures = Ahead(_render_plots, table, bucket, rep)  # on the other core while the files are written
     write_jsonl(out_tmp, ({"id": table.ids[i], "task": table.tasks[i], "difficulty": BUCKETS[bucket[i]],
                            "score": round(float(score[i]), 5), **table.row(i)} for i in range(len(table))))
-    _write_balanced(pool_p, bal_tmp, idx, bucket, table)
-    return checks, rep, figures.result()
+    shas = {"metrics": sha256_file(out_tmp), "balanced": _write_balanced(pool_p, bal_tmp, idx, bucket, table)}
+    return checks, rep, figures.result(), shas
 
 
 def _table(pool_p: Path, piece: tuple[int, int, int], counter, progress: bool):
