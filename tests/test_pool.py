@@ -154,7 +154,7 @@ def test_max_turns_and_bad_specs(tasks, pack):
     assert len(plain) == 50 and {s["role"] for s in plain} == {"user"}
 
 
-def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path):
+def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path, monkeypatch):
     """build-pool builds the second half of the stream in another process: build_pool(start, stop) gives the
     seeds at those positions (cuts inside an item's seeds included) and stats that add up to one pass's;
     the stage's writer gives the bytes of one pass, and their sha256."""
@@ -173,7 +173,8 @@ def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path):
         assert a_stats.tool_seeds + b_stats.tool_seeds == whole_stats.tool_seeds
         assert a_stats.worked_seeds + b_stats.worked_seeds == whole_stats.worked_seeds
         assert a_stats.leak_redraws + b_stats.leak_redraws == whole_stats.leak_redraws
-    for n in (700, 1, 0):
+    for n, fork in ((700, True), (1, True), (0, True), (700, False)):
+        monkeypatch.setenv("RC1_NO_FORK", "" if fork else "1")
         sp_n = spec(n=n)
         ref_stats = PoolStats()
         ref = "".join(seed_lines(build_pool(tasks, pack, sp_n, ref_stats)))

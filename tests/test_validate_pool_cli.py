@@ -107,11 +107,16 @@ def test_bad_mix_and_missing_pool_are_one_line_errors(store, capsys):
     assert "not found" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("blank", [False, True])
-def test_the_pool_scanned_in_two_pieces_gives_one_pass_scan(tmp_path, blank):
+@pytest.mark.parametrize("blank,fork", [(False, True), (True, True), (False, False)])
+def test_the_pool_scanned_in_two_pieces_gives_one_pass_scan(tmp_path, monkeypatch, blank, fork):
     """The stage scans the pool's second half in another process and merges: the same counts (in first-seen
     order), lengths, sample, duplicate verdicts and leaks as one pass. A blank line in the first half moves the
-    second half's first seed: the stage then scans the pool in one pass."""
+    second half's first seed: the stage then scans the pool in one pass. Without fork (RC1_NO_FORK, or inside
+    a process that imported mlflow) the pieces are scanned one after the other, with the same result."""
+    if fork:
+        monkeypatch.delenv("RC1_NO_FORK", raising=False)
+    else:
+        monkeypatch.setenv("RC1_NO_FORK", "1")
     from entrypoints.validate_pool import _scan
     from rc1.quality.reader import iter_seeds
     from rc1.quality.validate import scan_pool
