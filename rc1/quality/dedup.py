@@ -20,9 +20,8 @@ before each insert, which is what this module did before; tests/test_quality.py 
    texts in one bucket are candidates of each other (equal band values checked on the signatures), so
    "an earlier non-duplicate text in a shared bucket with estimate >= threshold" is decided for all
    texts at once. Nothing is quadratic in the number of texts, only in a bucket's size (as for any LSH).
-   The buckets are kept as three flat arrays (members, sizes, band), and the signatures are read through a
-   memory map that is dropped every ~64 MB of rows read (a mapping's pages count as the process's resident
-   memory for as long as it is mapped).
+   The buckets are kept as three flat arrays (members, sizes, band), and the signatures are read through
+   short-lived memory maps (`_Rows`: a mapping's pages count as the process's resident memory while mapped).
 3. A stream cut in pieces (validate-pool scans the second half of a pool in another process) gives the same
    verdicts: the later piece's finder writes its signatures to a file the first opened and hands over the
    rest (`detach`), which the first appends after its own texts (`extend`) before `finish`.
@@ -350,21 +349,24 @@ class DuplicateFinder:
 
 
 class _Rows:
-    """Rows of the signature file, read through a memory map that is dropped every ~64 MB of rows read: the pages
-    of a mapping count in the process's resident memory for as long as it is mapped (770 MB of signatures at 3M
-    texts), while dropping it leaves them to the page cache."""
+    """Rows of the signature file, read through short-lived memory maps: a mapping's pages count in the process's
+    resident memory for as long as it is mapped, and a page fault maps up to 64 KB of cached pages around the
+    row it reads (fault-around), so a few thousand scattered rows would map all 770 MB of a 3M-text file.
+    Each map serves at most `budget` / 128 KB rows (sorted row lists are read in pieces of that size)."""
 
     def __init__(self, fh: IO[bytes], n: int, num_perm: int, budget: int = 64 << 20):
         self._args = (fh, n, num_perm)
         self._map: np.memmap | None = None
         self._left = 0
-        self._budget = budget // (4 * num_perm)
+        self._per_map = max(1, budget // (128 << 10))
 
     def __getitem__(self, rows: np.ndarray) -> np.ndarray:
+        if len(rows) > self._per_map:
+            return np.concatenate([self[rows[i:i + self._per_map]] for i in range(0, len(rows), self._per_map)])
         if self._map is None or self._left < len(rows):
             fh, n, num_perm = self._args
             self._map = None
             self._map = np.memmap(fh, dtype=np.uint32, mode="r", shape=(n, num_perm))
-            self._left = self._budget
+            self._left = self._per_map
         self._left -= len(rows)
         return np.asarray(self._map[rows])
