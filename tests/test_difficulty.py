@@ -194,3 +194,25 @@ def test_a_pool_measured_in_pieces_gives_the_table_of_one_pass(tmp_path):
     last = line_ranges(pool, 2)[-1]
     with pytest.raises(Rc1Error, match=f"line {len(lines) - 1}: invalid JSON"):
         list(iter_jsonl_lines(pool, last))
+
+
+def test_table_rows_read_in_blocks_equal_the_column_values():
+    """MetricTable.row reads a block of rows as Python lists (the writers go in order): the same values and types as
+    the numpy columns' .item(), across block edges and out of order."""
+    import random
+
+    from rc1.difficulty.metrics import METRICS
+    from rc1.difficulty.table import _BLOCK, MetricTable
+
+    n = 2 * _BLOCK + 7
+    cols = {m: (np.arange(n) * 7 % 1001).astype(np.int64) for m in METRICS}
+    cols["clue_overlap"] = np.linspace(0.0, 1.0, n)
+    table = MetricTable(ids=[str(i) for i in range(n)], tasks=np.array(["gsm8k"] * n, dtype=object), columns=cols,
+                        flags=[["hidden_info"]] * n)
+    for i in [0, _BLOCK - 1, _BLOCK, n - 1, 3, *random.Random(1).sample(range(n), 300)]:
+        row = table.row(i)
+        for m in METRICS:
+            want = cols[m][i].item()
+            want = bool(want) if m == "needs_clarification" else want
+            assert row[m] == want and type(row[m]) is type(want)
+        assert row["ambiguity_flags"] == ["hidden_info"]

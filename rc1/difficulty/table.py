@@ -15,21 +15,29 @@ from rc1.records import Seed
 from rc1.text import count_tokens
 
 
+_BLOCK = 65536
+
+
 @dataclass
 class MetricTable:
     ids: list[str] = field(default_factory=list)
     tasks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     columns: dict[str, np.ndarray] = field(default_factory=dict)
     flags: list[list[str]] = field(default_factory=list)
-    _lists: dict | None = field(default=None, init=False, repr=False, compare=False)  # columns as Python lists
+    # a block of rows as Python lists: indexing a list is much faster than a numpy scalar + .item() per value, and
+    # the writers read rows in order; a block, not whole columns (30M Python numbers at 3M seeds)
+    _block: tuple[int, dict] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def row(self, i: int) -> dict:
-        if self._lists is None:  # indexing a list is much faster than numpy scalar access + .item() per value
-            self._lists = {name: self.columns[name].tolist() for name in METRICS}
-        out = {name: col[i] for name, col in self._lists.items()}
+        start, lists = self._block or (0, None)
+        if lists is None or not 0 <= i - start < _BLOCK:
+            start = i - i % _BLOCK
+            lists = {name: self.columns[name][start:start + _BLOCK].tolist() for name in METRICS}
+            self._block = (start, lists)
+        out = {name: col[i - start] for name, col in lists.items()}
         out["needs_clarification"] = bool(out["needs_clarification"])
         out["ambiguity_flags"] = self.flags[i]
         return out
