@@ -201,7 +201,7 @@ class DuplicateFinder:
         a finder that scans a later piece of a stream in another process writes them to a file the first opened)."""
         self._flush()
         self._sig_file.flush()
-        bands = np.concatenate(self._band_chunks) if self._band_chunks else np.zeros((0, self.bands), np.uint64)
+        bands = self._bands()
         return Added(self.n, bytes(self._keys), np.frombuffer(self._key_end, dtype=np.int64).copy(),
                      bytes(self._digests), bands)
 
@@ -223,6 +223,10 @@ class DuplicateFinder:
         self._band_chunks.append(added.bands)
         self.n += added.n
 
+    def _bands(self) -> np.ndarray:
+        """The band hashes of every text added so far, one row per text."""
+        return np.concatenate(self._band_chunks) if self._band_chunks else np.zeros((0, self.bands), np.uint64)
+
     def _key(self, i: int) -> str:
         start = self._key_end[i - 1] if i else 0
         return self._keys[start:self._key_end[i]].decode("utf-8")
@@ -232,7 +236,7 @@ class DuplicateFinder:
         (members of every bucket, one after the other, each bucket in ascending stream order; bucket sizes;
         band of each bucket). Compact arrays: at millions of texts a list of per-bucket arrays cost more than
         the band hashes themselves."""
-        bands = np.concatenate(self._band_chunks) if self._band_chunks else np.zeros((0, self.bands), np.uint64)
+        bands = self._bands()
         self._band_chunks = []
         kept = np.flatnonzero(kept_mask)
         members, sizes, band_of = [], [], []
