@@ -239,5 +239,38 @@ def main(argv: list[str] | None = None) -> None:
             signal.signal(signal.SIGTERM, before)
 
 
+def run() -> None:
+    """The `rc1` process (console script, `python -m entrypoints.cli`): main(), then the exit.
+
+    Once main() is done the process ends without tearing the interpreter down: freeing the modules of mlflow,
+    sqlalchemy and pandas alone takes ~0.5 s of every stage (measured: `import mlflow.store.tracking.sqlalchemy_store`
+    2.76 s with the teardown, 2.23 s without). Everything a normal exit does that can matter still happens first, in
+    its order: non-daemon threads are joined (and thread pools told to stop), the atexit functions run (mlflow's and logging's flushes), and stdout
+    and stderr are flushed. main() called in-process (tests, notebooks) returns or raises as before."""
+    import atexit
+    import gc
+
+    # the cyclic collector runs every 700 new objects by default; importing mlflow creates hundreds of thousands
+    # (classes, schemas) and none is garbage: collecting every 50000 makes a stage's imports ~18% faster (measured:
+    # mlflow's sqlite store 2.21 s -> 1.86 s) and the computation no slower
+    gc.set_threshold(50_000, 20, 20)
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    threading._shutdown()    # what the interpreter's own exit runs first: executors told to stop, threads joined
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):   # a closed or broken pipe: nothing more can reach it
+            pass
+    os._exit(code or 0)
+
+
 if __name__ == "__main__":
-    main()
+    run()

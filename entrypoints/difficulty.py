@@ -202,7 +202,7 @@ def _render_plots(table, bucket: np.ndarray, rep: dict) -> dict[str, bytes]:
         ("difficulty_buckets.png", P.buckets_figure(rep["buckets_in"], rep["buckets_balanced"])),
     ):
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+        fig.savefig(buf, format="png", dpi=100)   # laid out by tight_layout (a "tight" bbox would draw it twice)
         P.close(fig)
         out[name] = buf.getvalue()
     return out

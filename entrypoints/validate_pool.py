@@ -154,7 +154,8 @@ def run_validate_pool(
     # the pool scan and the KL baseline compute in two forked processes while this one imports mlflow and
     # opens the run (entrypoints._common.Ahead); results are the same as computing them here, in order
     n_base = count_lines(pool_p, stop=KL_SAMPLE_SIZE)
-    # imported once here, before the forks: both children and this process use it (numpy, datasketch: ~0.5 s)
+    # imported once here, before the forks: both children and this process use it (numpy: ~0.1 s; datasketch is
+    # imported by the children that compute signatures)
     from rc1.quality.validate import evaluate_scan
 
     scan_job = Ahead(_scan, pool_p, gate=gate, shadow=shadow, token_counter=counter,

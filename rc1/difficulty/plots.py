@@ -18,12 +18,13 @@ COLORS = {"easy": "#4daf4a", "medium": "#377eb8", "hard": "#e41a1c"}
 
 
 def metrics_figure(columns: dict[str, np.ndarray], bucket: np.ndarray, title: str):
-    """One panel per metric: a histogram stacked by bucket."""
+    """One panel per metric: a histogram stacked by bucket (filled steps: three polygons a panel instead of a
+    rectangle per bin and bucket, which took most of the figure's drawing time at 30k seeds)."""
     fig, axes = plt.subplots(2, 5, figsize=(20, 7.5))
     for ax, name in zip(axes.flat, METRICS):
         vals = columns[name].astype(np.float64)
         edges = histogram(vals, name)["edges"] or [0, 1]
-        ax.hist([vals[bucket == i] for i in range(3)], bins=edges, stacked=True,
+        ax.hist([vals[bucket == i] for i in range(3)], bins=edges, stacked=True, histtype="stepfilled",
                 color=[COLORS[b] for b in BUCKETS], label=list(BUCKETS))
         ax.set_title(name, fontsize=12)
         ax.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=name in INTEGER_METRICS))

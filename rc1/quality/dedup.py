@@ -38,11 +38,12 @@ import tempfile
 import zlib
 from array import array
 from dataclasses import dataclass, field
-from typing import IO, Iterable, Sequence
+from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
-from datasketch import MinHash, MinHashLSH
-from datasketch.minhash import _fmix
+
+if TYPE_CHECKING:
+    from datasketch import MinHash
 
 
 def _identity(x: int) -> int:
@@ -106,6 +107,8 @@ def shingle_array(turns: Sequence[Sequence[str]], n: int = 3) -> np.ndarray:
 def signatures(hash_arrays: Sequence[np.ndarray], minhash: MinHash) -> np.ndarray:
     """MinHash signatures (len(hash_arrays) x num_perm, uint32) of several texts at once: the values
     `MinHash.update_batch(hashes)` gives each (affine32 scheme, identity hash function)."""
+    from datasketch.minhash import _fmix
+
     a, b = minhash.permutations
     out = np.tile(minhash.hashvalues.astype(np.uint32), (len(hash_arrays), 1))
     lens = np.fromiter((len(h) for h in hash_arrays), dtype=np.int64, count=len(hash_arrays))
@@ -161,6 +164,9 @@ class DuplicateFinder:
     sig_file: IO[bytes] | None = field(default=None, repr=False, compare=False)  # default: a temporary file
 
     def __post_init__(self):
+        # imported here, by the processes that compute signatures (datasketch imports scipy.integrate: ~0.4 s)
+        from datasketch import MinHash, MinHashLSH
+
         self._m = MinHash(num_perm=self.num_perm, seed=self.seed, hashfunc=_identity, scheme="affine32")
         lsh = MinHashLSH(threshold=self.threshold, num_perm=self.num_perm, weights=(0.1, 0.9))
         self.bands, self.rows, self._ranges = lsh.b, lsh.r, list(lsh.hashranges)

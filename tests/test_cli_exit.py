@@ -1,0 +1,77 @@
+"""The `rc1` process ends without the interpreter's teardown (entrypoints.cli.run), and still does everything a normal
+exit does that a user or MLflow relies on: its exit code, its output, atexit functions, threads that were still
+working, thread pools left open, and a finished MLflow run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _rc1(args: list[str], tmp_path: Path, prelude: str = "") -> subprocess.CompletedProcess:
+    """`rc1 ARGS` as the console script runs it, after `prelude` (Python run first in the same process)."""
+    code = textwrap.dedent(prelude) + f"\nimport sys\nsys.argv = ['rc1', *{args!r}]\nfrom entrypoints.cli import run\nrun()\n"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}
+    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_exit_codes_and_output_are_those_of_main(tmp_path):
+    ok = _rc1(["--help"], tmp_path)
+    assert ok.returncode == 0 and "build-pool" in ok.stdout
+    bad = _rc1(["no-such-command"], tmp_path)
+    assert bad.returncode == 2 and "No such command" in bad.stderr
+    refused = _rc1(["difficulty", "--in", str(tmp_path / "missing.jsonl")], tmp_path)
+    assert refused.returncode == 2 and refused.stderr.strip().splitlines()[-1].startswith("rc1: error:")
+    assert "Traceback" not in refused.stderr
+
+
+def test_atexit_functions_threads_and_open_pools_are_seen_to(tmp_path):
+    prelude = f"""
+        import atexit, threading, time
+        from concurrent.futures import ThreadPoolExecutor
+        from pathlib import Path
+        out = Path({str(tmp_path)!r})
+        atexit.register(lambda: (out / "atexit").write_text("ran"))
+        def late():
+            time.sleep(0.5)
+            (out / "thread").write_text("done")
+        threading.Thread(target=late).start()          # not a daemon: the exit waits for it
+        pool = ThreadPoolExecutor(2)                    # never shut down: the exit must not hang on its workers
+        pool.submit(lambda: (out / "pooled").write_text("done"))
+        print("buffered", end="")                       # no newline, no flush: must still reach the pipe
+    """
+    res = _rc1(["--help"], tmp_path, prelude)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("buffered")
+    for name in ("atexit", "thread", "pooled"):
+        assert (tmp_path / name).is_file(), name
+
+
+def test_a_non_integer_exit_prints_and_exits_1(tmp_path):
+    res = _rc1(["--help"], tmp_path, "import sys, atexit\nimport entrypoints.cli as c\n"
+                                     "c.main = lambda: sys.exit('rc1: something odd')\n")
+    assert res.returncode == 1 and "rc1: something odd" in res.stderr
+
+
+def test_a_stage_run_ends_finished_with_its_outputs_written(tmp_path):
+    """The stage's files are complete and its MLflow run is FINISHED in the store, read back by another process."""
+    pool = tmp_path / "pool.jsonl"
+    built = _rc1(["build-pool", "--out", str(pool), "--n", "60", "--templates_dir", str(REPO / "templates" / "pack_v2"),
+                  "--gates", str(REPO / "configs" / "gates.yaml"), "--no-reuse"], tmp_path)
+    assert built.returncode == 0, built.stderr
+    lines = pool.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 60 and all(json.loads(line)["dialogue"] for line in lines)
+    read = subprocess.run(
+        [sys.executable, "-c", "import mlflow; r = mlflow.search_runs(search_all_experiments=True); "
+                               "print(sorted(set(r['status'])), len(r))"],
+        cwd=tmp_path, env={**os.environ, "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"},
+        capture_output=True, text=True, timeout=120)
+    assert read.returncode == 0, read.stderr
+    assert read.stdout.strip() == "['FINISHED'] 1"
