@@ -97,3 +97,23 @@ def test_experiment_is_tagged_as_model_training_for_the_runs_view(store):
     _stage([])
     exp = mlflow.get_experiment_by_name("rc1")
     assert exp.tags["mlflow.experimentKind"] == "custom_model_development"
+
+
+def test_importing_mlflow_leaves_the_garbage_collector_as_it_was(tmp_path):
+    """rc1.tracking collects less often only while mlflow and its store are imported (rc1.tracking._few_collections)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    probe = ("import gc; gc.set_threshold(900, 11, 12)\n"
+             "import rc1.tracking as t\n"
+             "assert gc.get_threshold() == (900, 11, 12), gc.get_threshold()\n"
+             "t.setup_tracking()\n"
+             "assert gc.get_threshold() == (900, 11, 12), gc.get_threshold()\n"
+             "print('ok')\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+           "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

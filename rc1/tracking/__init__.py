@@ -18,6 +18,7 @@ artifacts are copied back to the requested paths (sha256 verified) and its verdi
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import json
 import logging
@@ -28,9 +29,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-import mlflow
-from mlflow.entities import Run
-from mlflow.tracking import MlflowClient
+
+@contextlib.contextmanager
+def _few_collections() -> Iterator[None]:
+    """Importing mlflow and its tracking store creates hundreds of thousands of objects, none of them garbage: the
+    cyclic collector, run every 700 new objects by default, then takes ~18% of it (measured: mlflow's sqlite store
+    imported in 2.21 s, 1.86 s when collecting every 50000). The default comes back afterwards."""
+    before = gc.get_threshold()
+    gc.set_threshold(50_000, 20, 20)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+with _few_collections():
+    import mlflow
+    from mlflow.entities import Run
+    from mlflow.tracking import MlflowClient
 
 import rc1
 from rc1.config import run_mode  # noqa: F401 - re-exported: entry points import it from here
@@ -61,7 +77,8 @@ def setup_tracking(experiment: str | None = None) -> str:
     active = mlflow.active_run()
     if active is not None:  # a child stage lives in its parent's experiment
         return active.info.experiment_id
-    client = MlflowClient()
+    with _few_collections():   # the first client imports the store's modules (sqlalchemy, alembic)
+        client = MlflowClient()
     if os.environ.get("MLFLOW_RUN_ID") and os.environ.get("MLFLOW_EXPERIMENT_ID"):
         exp_id = os.environ["MLFLOW_EXPERIMENT_ID"]  # inside `mlflow run`: the experiment it chose
         mark_model_training(client, client.get_experiment(exp_id))
