@@ -11,6 +11,7 @@ Exit codes: 0 ok, 2 bad input / refusal / failed gate (one clear line, no traceb
 from __future__ import annotations
 
 import ast
+import contextlib
 import datetime as _dt
 import importlib
 import logging
@@ -245,8 +246,9 @@ def run() -> None:
     Once main() is done the process ends without tearing the interpreter down: freeing the modules of mlflow,
     sqlalchemy and pandas alone takes ~0.5 s of every stage (measured: `import mlflow.store.tracking.sqlalchemy_store`
     2.76 s with the teardown, 2.23 s without). Everything a normal exit does that can matter still happens first, in
-    its order: non-daemon threads are joined (and thread pools told to stop), the atexit functions run (mlflow's and logging's flushes), and stdout
-    and stderr are flushed. main() called in-process (tests, notebooks) returns or raises as before."""
+    its order: non-daemon threads are joined (and thread pools told to stop), the atexit functions run (mlflow's and
+    logging's flushes), and every output buffer is flushed (_flush_outputs). main() called in-process (tests,
+    notebooks) returns or raises as before."""
     import atexit
 
     try:
@@ -254,17 +256,41 @@ def run() -> None:
         code = 0
     except SystemExit as e:
         code = e.code
-    if code is not None and not isinstance(code, int):
-        print(code, file=sys.stderr)
-        code = 1
+    code = _exit_status(code)
     threading._shutdown()    # what the interpreter's own exit runs first: executors told to stop, threads joined
     atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
+    _flush_outputs()
+    os._exit(code)
+
+
+def _exit_status(code) -> int:
+    """The status the interpreter gives `sys.exit(code)`: None 0, a whole number as is (255 where it does not fit
+    a C int, as CPython does), anything else printed to stderr and 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code if -2**31 <= code < 2**31 else 255
+    if sys.stderr is not None:   # closed (the process started without fd 2): nowhere to say it
+        with contextlib.suppress(Exception):
+            print(code, file=sys.stderr)
+    return 1
+
+
+def _flush_outputs() -> None:
+    """What the interpreter's exit flushes and os._exit does not: sys.stdout and sys.stderr, the original streams
+    where something replaced those, and the C library's stdio buffers (a C extension's printf to a pipe or file).
+    A stream that is None (the process started with that fd closed), closed, or a broken pipe is passed over."""
+    seen = set()
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        if stream is None or id(stream) in seen:
+            continue
+        seen.add(id(stream))
+        with contextlib.suppress(Exception):
             stream.flush()
-        except (OSError, ValueError):   # a closed or broken pipe: nothing more can reach it
-            pass
-    os._exit(code or 0)
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None).fflush(None)   # fflush(NULL): every C stdio output stream
 
 
 if __name__ == "__main__":

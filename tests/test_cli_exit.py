@@ -14,12 +14,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _rc1(args: list[str], tmp_path: Path, prelude: str = "") -> subprocess.CompletedProcess:
-    """`rc1 ARGS` as the console script runs it, after `prelude` (Python run first in the same process)."""
+def _rc1(args: list[str], tmp_path: Path, prelude: str = "", closed: tuple[int, ...] = ()
+         ) -> subprocess.CompletedProcess:
+    """`rc1 ARGS` as the console script runs it, after `prelude` (Python run first in the same process), its
+    stdout and stderr buffered as in a user's shell (PYTHONUNBUFFERED dropped), with the file descriptors
+    `closed` closed from the start (a daemon, `rc1 ... >&-`)."""
     code = textwrap.dedent(prelude) + f"\nimport sys\nsys.argv = ['rc1', *{args!r}]\nfrom entrypoints.cli import run\nrun()\n"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, "PYTHONPATH": str(REPO),
+           "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}
     return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=300, preexec_fn=(lambda: [os.close(fd) for fd in closed]) if closed else None)
 
 
 def test_exit_codes_and_output_are_those_of_main(tmp_path):
@@ -52,6 +56,35 @@ def test_atexit_functions_threads_and_open_pools_are_seen_to(tmp_path):
     assert res.stdout.startswith("buffered")
     for name in ("atexit", "thread", "pooled"):
         assert (tmp_path / name).is_file(), name
+
+
+def test_output_that_other_streams_still_buffer_reaches_its_file(tmp_path):
+    """The original stdout after something replaced sys.stdout, and the C library's stdio buffer (a C extension's
+    printf): the interpreter's exit flushes both, so must the `rc1` process."""
+    prelude = """
+        import ctypes, io, sys
+        print("original", end="")                      # buffered in sys.__stdout__
+        sys.stdout = io.StringIO()                      # a library redirecting stdout and never putting it back
+        ctypes.CDLL(None).printf(b"c-level")            # buffered in libc's stdout (a pipe: fully buffered)
+    """
+    res = _rc1(["--help"], tmp_path, prelude)
+    assert res.returncode == 0, res.stderr
+    assert "original" in res.stdout and "c-level" in res.stdout, res.stdout
+
+
+def test_closed_stdout_or_stderr_keep_the_exit_code(tmp_path):
+    """Started with fd 1 or 2 closed (sys.stdout / sys.stderr are None): main()'s exit code, no traceback."""
+    ok = _rc1(["--help"], tmp_path, closed=(1,))
+    assert ok.returncode == 0 and "Traceback" not in ok.stderr, ok.stderr
+    bad = _rc1(["no-such-command"], tmp_path, closed=(2,))
+    assert bad.returncode == 2 and "Traceback" not in bad.stdout, bad.stdout
+    both = _rc1(["no-such-command"], tmp_path, closed=(1, 2))
+    assert both.returncode == 2
+
+
+def test_an_exit_code_beyond_a_c_int_exits_255_without_a_traceback(tmp_path):
+    res = _rc1(["--help"], tmp_path, "import sys\nimport entrypoints.cli as c\nc.main = lambda: sys.exit(2**70)\n")
+    assert res.returncode == 255 and "Traceback" not in res.stderr, res.stderr
 
 
 def test_a_non_integer_exit_prints_and_exits_1(tmp_path):
