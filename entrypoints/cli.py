@@ -257,7 +257,13 @@ def run() -> None:
     except SystemExit as e:
         code = e.code
     code = _exit_status(code)
-    threading._shutdown()    # what the interpreter's own exit runs first: executors told to stop, threads joined
+    try:
+        threading._shutdown()    # what the interpreter's own exit runs first: executors told to stop, threads joined
+    except BaseException:    # Ctrl-C while a thread is waited for: reported and passed over, as the interpreter does
+        if sys.stderr is not None:
+            with contextlib.suppress(Exception):
+                print("Exception ignored while waiting for threads at exit:", file=sys.stderr)
+                traceback.print_exc()
     atexit._run_exitfuncs()
     _flush_outputs()
     os._exit(code)

@@ -87,6 +87,27 @@ def test_an_exit_code_beyond_a_c_int_exits_255_without_a_traceback(tmp_path):
     assert res.returncode == 255 and "Traceback" not in res.stderr, res.stderr
 
 
+def test_ctrl_c_while_a_thread_is_waited_for_keeps_the_exit_code_and_runs_atexit(tmp_path):
+    """Ctrl-C once main() is done and the exit waits for a thread: as the interpreter's own exit, the wait is given
+    up, the atexit functions still run and the exit code is main()'s (2 here), not a KeyboardInterrupt's."""
+    prelude = f"""
+        import atexit, os, signal, threading, time
+        from pathlib import Path
+        atexit.register(lambda: Path({str(tmp_path)!r}, "atexit").write_text("ran"))
+        waiting = threading.Event()
+        threading._register_atexit(waiting.set)        # the exit has begun to wait for threads
+        def late():
+            waiting.wait()
+            time.sleep(0.3)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(2)
+        threading.Thread(target=late).start()
+    """
+    res = _rc1(["no-such-command"], tmp_path, prelude)
+    assert res.returncode == 2, res.stderr
+    assert (tmp_path / "atexit").is_file()
+
+
 def test_a_non_integer_exit_prints_and_exits_1(tmp_path):
     res = _rc1(["--help"], tmp_path, "import sys, atexit\nimport entrypoints.cli as c\n"
                                      "c.main = lambda: sys.exit('rc1: something odd')\n")
