@@ -265,7 +265,8 @@ def run() -> None:
                 print("Exception ignored while waiting for threads at exit:", file=sys.stderr)
                 traceback.print_exc()
     atexit._run_exitfuncs()
-    _flush_outputs()
+    if not _flush_outputs():
+        code = 120   # what the interpreter exits with when its own flush fails: the output is not all there
     os._exit(code)
 
 
@@ -282,21 +283,32 @@ def _exit_status(code) -> int:
     return 1
 
 
-def _flush_outputs() -> None:
+def _flush_outputs() -> bool:
     """What the interpreter's exit flushes and os._exit does not: sys.stdout and sys.stderr, the original streams
     where something replaced those, and the C library's stdio buffers (a C extension's printf to a pipe or file).
-    A stream that is None (the process started with that fd closed), closed, or a broken pipe is passed over."""
-    seen = set()
+    A stream that is None (the process started with that fd closed), closed, or a broken pipe is passed over;
+    False (after one line on stderr, where it can go) when a stream could not be written (a full disk, an I/O error)."""
+    seen, written = set(), True
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         if stream is None or id(stream) in seen:
             continue
         seen.add(id(stream))
-        with contextlib.suppress(Exception):
+        try:
             stream.flush()
+        except BrokenPipeError:   # the reader is gone (`rc1 ... | head`): nothing more can reach it
+            pass
+        except OSError as e:
+            written = False
+            with contextlib.suppress(Exception):
+                print(f"rc1: error: output lost at exit ({getattr(stream, 'name', 'a stream')}): {e}", file=sys.stderr,
+                      flush=True)
+        except Exception:   # closed, or not a real stream
+            pass
     with contextlib.suppress(Exception):
         import ctypes
 
         ctypes.CDLL(None).fflush(None)   # fflush(NULL): every C stdio output stream
+    return written
 
 
 if __name__ == "__main__":

@@ -11,10 +11,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _rc1(args: list[str], tmp_path: Path, prelude: str = "", closed: tuple[int, ...] = ()
+def _rc1(args: list[str], tmp_path: Path, prelude: str = "", closed: tuple[int, ...] = (), stdout=subprocess.PIPE
          ) -> subprocess.CompletedProcess:
     """`rc1 ARGS` as the console script runs it, after `prelude` (Python run first in the same process), its
     stdout and stderr buffered as in a user's shell (PYTHONUNBUFFERED dropped), with the file descriptors
@@ -22,8 +24,9 @@ def _rc1(args: list[str], tmp_path: Path, prelude: str = "", closed: tuple[int, 
     code = textwrap.dedent(prelude) + f"\nimport sys\nsys.argv = ['rc1', *{args!r}]\nfrom entrypoints.cli import run\nrun()\n"
     env = {**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, "PYTHONPATH": str(REPO),
            "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}
-    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=300, preexec_fn=(lambda: [os.close(fd) for fd in closed]) if closed else None)
+    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, timeout=300,
+                          preexec_fn=(lambda: [os.close(fd) for fd in closed]) if closed else None)
 
 
 def test_exit_codes_and_output_are_those_of_main(tmp_path):
@@ -80,6 +83,18 @@ def test_closed_stdout_or_stderr_keep_the_exit_code(tmp_path):
     assert bad.returncode == 2 and "Traceback" not in bad.stdout, bad.stdout
     both = _rc1(["no-such-command"], tmp_path, closed=(1, 2))
     assert both.returncode == 2
+
+
+def test_output_that_cannot_be_written_at_exit_is_not_a_success(tmp_path):
+    """stdout on a full disk: what is still buffered at exit cannot be written, and the process does not exit 0 (the
+    interpreter's exit gives 120), with one line saying so and no traceback."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    prelude = "import entrypoints.cli as c\nc.main = lambda: print('the report')\n"   # buffered, not flushed
+    with open("/dev/full", "w") as full:
+        res = _rc1(["--help"], tmp_path, prelude, stdout=full)
+    assert res.returncode == 120, res.stderr
+    assert "rc1: error: output lost at exit" in res.stderr and "Traceback" not in res.stderr, res.stderr
 
 
 def test_an_exit_code_beyond_a_c_int_exits_255_without_a_traceback(tmp_path):
