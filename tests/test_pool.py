@@ -173,7 +173,7 @@ def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path, m
         assert a_stats.tool_seeds + b_stats.tool_seeds == whole_stats.tool_seeds
         assert a_stats.worked_seeds + b_stats.worked_seeds == whole_stats.worked_seeds
         assert a_stats.leak_redraws + b_stats.leak_redraws == whole_stats.leak_redraws
-    for n, fork in ((700, True), (1, True), (0, True), (700, False)):
+    for n, fork in ((700, True), (1, True), (2, True), (3, True), (0, True), (700, False)):   # 2: an empty first part
         monkeypatch.setenv("RC1_NO_FORK", "" if fork else "1")
         sp_n = spec(n=n)
         ref_stats = PoolStats()
