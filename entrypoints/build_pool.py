@@ -140,21 +140,21 @@ def run_build_pool(
 def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool
                 ) -> tuple[PoolStats, int, float, str]:
     """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds, sha256 of the file). The
-    rest of the stream (FIRST_PART) is built in another forked process into a temporary file beside `tmp`, appended
-    once the first part is written (the same seeds as one pass); the file is hashed as it is written."""
+    stream after its first FIRST_PART is built in another forked process into a temporary file beside `tmp`,
+    appended once the first part is written (the same seeds as one pass); the file is hashed as it is written."""
     import hashlib
     import tempfile
 
     stats = PoolStats()
     t0 = time.perf_counter()
-    half = int(spec.n * FIRST_PART)
+    split = int(spec.n * FIRST_PART)
     plan = plan_pool(records, spec)  # once, before the fork (the shadow exclusion checks every item)
     tmp.parent.mkdir(parents=True, exist_ok=True)
     sha = hashlib.sha256()
     with tempfile.TemporaryFile(prefix=".rc1-pool-", dir=tmp.parent) as rest_fh:
-        rest = Ahead(_write_seeds, records, pack, spec, plan, half, spec.n, rest_fh, PoolStats(), False)
+        rest = Ahead(_write_seeds, records, pack, spec, plan, split, spec.n, rest_fh, PoolStats(), False)
         with cleaned_up(rest), open(tmp, "wb") as fh:
-            written = _write_seeds(records, pack, spec, plan, 0, half, fh, stats, progress, sha)[0]
+            written = _write_seeds(records, pack, spec, plan, 0, split, fh, stats, progress, sha)[0]
             n_rest, rest_stats = rest.result()
             rest_fh.seek(0)
             while block := rest_fh.read(1 << 22):
@@ -163,7 +163,7 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool
             written += n_rest
             fh.flush()
             os.fsync(fh.fileno())
-    stats.counts = rest_stats.counts  # counted on from the counts at `half`
+    stats.counts = rest_stats.counts  # counted on from the counts at `split`
     # a task's clarify and items_used are set when its stream starts: in the first part, or else in the second
     stats.clarify = {**stats.clarify, **rest_stats.clarify}
     stats.items_used = {**stats.items_used, **rest_stats.items_used}
