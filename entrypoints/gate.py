@@ -145,14 +145,14 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
     """Train each seed of the config preflight checked (or, with `trial`, of the trial config it names), with the
     files preflight hashed, fetched from the tracking server (so preflight may have run on another machine); then
     evaluate `best`."""
-    from entrypoints.evaluate import run_evaluate
-    from entrypoints.train import launch_train, run_train
-    from rc1.train.engine import rollout_plan
-
     world = os.environ.get("WORLD_SIZE", "1")
     if world != "1":   # every process would open its own gate run, train and evaluate: N gates, N evaluate runs
         raise Rc1Error(f"rc1 gate runs as one process (WORLD_SIZE={world} here): it launches each seed's training "
                        f"itself (ppo config launcher: accelerate); run `rc1 gate`, not under accelerate launch/torchrun")
+    from entrypoints.evaluate import run_evaluate
+    from entrypoints.train import launch_train, run_train
+    from rc1.train.engine import rollout_plan
+
     os.environ["RUN_MODE"] = mode
     if mode == "dev":
         os.environ.setdefault("SCORER_PROVIDER", "heuristic")

@@ -379,7 +379,9 @@ def test_a_launch_whose_process_dies_leaves_no_running_run(dev_ws):
 @pytest.mark.timeout(LAUNCH_TIMEOUT_S)
 def test_the_gate_itself_under_accelerate_launch_is_refused(tmp_path):
     """`accelerate launch ... rc1 gate` would run a whole gate in every process (N gate runs, N evaluate runs, logged by
-    non-main processes); each process refuses at once instead, one line, exit 2, nothing logged."""
+    non-main processes); each process refuses at once instead, one line, exit 2, nothing logged. The first to refuse
+    exits and torchrun stops the others, so a slower process may print `rc1: stopped (SIGTERM)` instead (or nothing,
+    if stopped before it set up its handlers)."""
     shutil.copytree(REPO / "configs", tmp_path / "configs")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_", "RC1_GATE", "RC1_LAUNCH"))}
     env.update({"PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1", "RUN_MODE": "dev"})
@@ -388,7 +390,8 @@ def test_the_gate_itself_under_accelerate_launch_is_refused(tmp_path):
                        text=True, timeout=LAUNCH_TIMEOUT_S)
     assert r.returncode != 0
     lines = [x for x in r.stderr.splitlines() if x.startswith("rc1")]
-    assert len(lines) == 2 and all("rc1 gate runs as one process (WORLD_SIZE=2 here)" in x for x in lines), r.stderr
+    refused = [x for x in lines if "rc1 gate runs as one process (WORLD_SIZE=2 here)" in x]
+    assert len(lines) <= 2 and refused and all(x in refused or x == "rc1: stopped (SIGTERM)" for x in lines), r.stderr
     assert not (tmp_path / "mlruns").exists()
 
 
