@@ -427,8 +427,8 @@ def test_a_stopped_gate_leaves_no_launched_process(dev_ws):
     deadline = time.time() + LAUNCH_TIMEOUT_S / 2
     while time.time() < deadline and gate.poll() is None:
         for p in psutil.Process(gate.pid).children(recursive=True):
-            try:
-                if "RANK" in p.environ():
+            try:   # a worker's own children (mlflow's git, a compile worker) inherit RANK too
+                if "RANK" in p.environ() and "RANK" not in p.parent().environ():
                     workers[p.pid] = p
             except psutil.Error:
                 continue
