@@ -72,8 +72,10 @@ class Ahead:
         self._proc = self._conn = None
         if "mlflow" in sys.modules or not hasattr(os, "fork") or os.environ.get("RC1_NO_FORK"):
             return
+        import gc
         import multiprocessing
 
+        gc.freeze()   # both processes' collections then skip what exists now (measured: a scan child's 0.11 s -> 0.04 s)
         ctx = multiprocessing.get_context("fork")
         self._conn, child_end = ctx.Pipe(duplex=False)
         # not a daemon, so that it may fork in turn; the stage stops it on every way out (cleaned_up)

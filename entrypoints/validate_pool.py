@@ -89,13 +89,12 @@ def _scan_piece(pool: Path, piece: tuple[int, int, int], **kwargs):
     return scan_piece(iter_seeds(pool, piece), start=piece[2], **kwargs)
 
 
-def _baseline_tokens(baseline_pool: str | None, n_base: int, mix: dict[str, float], data_dir: str | None,
-                     seed: int) -> list[list[str]]:
+def _baseline_stats(baseline_pool: str | None, n_base: int, mix: dict[str, float], data_dir: str | None, seed: int):
     from rc1.quality.reader import iter_seeds
-    from rc1.quality.validate import sample_tokens
+    from rc1.quality.validate import baseline_stats
 
     seeds = iter_seeds(baseline_pool) if baseline_pool else baseline_seeds(n_base, mix, data_dir, seed)
-    return sample_tokens(seeds, KL_SAMPLE_SIZE, seed)
+    return baseline_stats(seeds, KL_SAMPLE_SIZE, SAMPLE_SIZE, seed)
 
 
 def run_validate_pool(
@@ -160,7 +159,7 @@ def run_validate_pool(
 
     scan_job = Ahead(_scan, pool_p, gate=gate, shadow=shadow, token_counter=counter,
                      sample_k=max(SAMPLE_SIZE, KL_SAMPLE_SIZE), sample_seed=seed, progress=progress)
-    base_job = Ahead(_baseline_tokens, baseline_pool, n_base, mix_d, data_dir, seed)
+    base_job = Ahead(_baseline_stats, baseline_pool, n_base, mix_d, data_dir, seed)
     from rc1.tracking import stage_run
 
     with cleaned_up(scan_job), cleaned_up(base_job), \

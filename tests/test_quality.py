@@ -72,6 +72,20 @@ def test_kl_is_zero_for_identical_pools_and_positive_and_asymmetric_otherwise():
     assert kl_divergence(big, small) != pytest.approx(kl_divergence(small, big))
 
 
+def test_kl_equals_scipy_entropy_over_the_smoothed_union():
+    import random
+
+    from scipy.stats import entropy
+
+    rng = random.Random(7)
+    for _ in range(20):
+        p = Counter({(f"w{rng.randrange(60)}", "x", "y"): rng.randrange(1, 9) for _ in range(rng.randrange(0, 40))})
+        q = Counter({(f"w{rng.randrange(60)}", "x", "y"): rng.randrange(1, 9) for _ in range(rng.randrange(0, 40))})
+        vocab = sorted(p.keys() | q.keys())
+        want = entropy([p[k] + 0.5 for k in vocab], [q[k] + 0.5 for k in vocab]) if vocab else 0.0
+        assert kl_divergence(p, q, alpha=0.5) == pytest.approx(want, rel=1e-12, abs=1e-15), (p, q)
+
+
 def test_zipf_slope_of_a_zipf_distribution_is_minus_one():
     counts = Counter({f"w{r}": int(round(10000 / r)) for r in range(1, 200)})
     assert zipf_slope(counts) == pytest.approx(-1.0, abs=0.02)

@@ -100,17 +100,25 @@ def test_experiment_is_tagged_as_model_training_for_the_runs_view(store):
 
 
 def test_importing_mlflow_leaves_the_garbage_collector_as_it_was(tmp_path):
-    """rc1.tracking collects less often only while mlflow and its store are imported (rc1.tracking._few_collections)."""
+    """rc1.tracking pauses the collector only while mlflow and its store are imported (rc1.tracking._collector_paused),
+    then freezes what the import made: a cycle made afterwards is collected as before, and a collector the caller
+    turned off stays off."""
     import os
     import subprocess
     import sys
     from pathlib import Path
 
-    probe = ("import gc; gc.set_threshold(900, 11, 12)\n"
+    probe = ("import gc, weakref; gc.set_threshold(900, 11, 12)\n"
              "import rc1.tracking as t\n"
-             "assert gc.get_threshold() == (900, 11, 12), gc.get_threshold()\n"
+             "assert gc.get_threshold() == (900, 11, 12) and gc.isenabled() and gc.get_freeze_count() > 100000\n"
              "t.setup_tracking()\n"
-             "assert gc.get_threshold() == (900, 11, 12), gc.get_threshold()\n"
+             "assert gc.get_threshold() == (900, 11, 12) and gc.isenabled(), gc.get_threshold()\n"
+             "class C: pass\n"
+             "a = C(); a.me = a; gone = weakref.ref(a); del a; gc.collect()\n"
+             "assert gone() is None\n"
+             "gc.disable()\n"
+             "with t._collector_paused(): pass\n"
+             "assert not gc.isenabled()\n"
              "print('ok')\n")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
            "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}

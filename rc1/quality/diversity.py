@@ -50,15 +50,20 @@ def ngram_counts(token_lists: Iterable[Sequence[str]], n: int) -> Counter:
 
 
 def kl_divergence(p: Counter, q: Counter, alpha: float = 1.0) -> float:
-    """KL(P || Q) in nats, both distributions add-`alpha` smoothed over the union vocabulary."""
-    vocab = p.keys() | q.keys()
-    if not vocab:
+    """KL(P || Q) in nats, both distributions add-`alpha` smoothed over the union vocabulary.
+    Each n-gram is looked up once (p's in q, then q's in p) rather than in a built union: at 5000 seeds a side that
+    took the validate-pool tail from 0.20 to 0.04 s."""
+    cp = np.fromiter(p.values(), dtype=np.float64, count=len(p))
+    cq = np.fromiter(map(q.get, p, repeat(0)), dtype=np.float64, count=len(p))
+    q_only = np.fromiter((c for k, c in q.items() if k not in p), dtype=np.float64)
+    v = len(cp) + len(q_only)
+    if not v:
         return 0.0
-    v = len(vocab)
-    cp = np.fromiter(map(p.get, vocab, repeat(0)), dtype=np.float64, count=v) + alpha
-    cq = np.fromiter(map(q.get, vocab, repeat(0)), dtype=np.float64, count=v) + alpha
-    pp, qq = cp / cp.sum(), cq / cq.sum()
-    return float(np.sum(pp * np.log(pp / qq)))
+    sp = cp.sum() + alpha * v
+    sq = cq.sum() + q_only.sum() + alpha * v
+    pp, qq = (cp + alpha) / sp, (cq + alpha) / sq
+    p_rest, q_rest = alpha / sp, (q_only + alpha) / sq   # the n-grams only Q has: P's mass there is alpha alone
+    return float(np.sum(pp * np.log(pp / qq)) + np.sum(p_rest * np.log(p_rest / q_rest)))
 
 
 def zipf_slope(counts: Counter) -> float | None:

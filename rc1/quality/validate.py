@@ -86,6 +86,22 @@ def sample_tokens(seeds: Iterable[Seed], k: int, seed: int) -> list[list[str]]:
     return res.items
 
 
+@dataclass
+class BaselineStats:
+    """What the checks need of the KL baseline: its 3-gram counts and the lexical summary of its diversity sample
+    (computable apart from the pool: validate-pool computes them in the process that samples the baseline)."""
+    trigrams: Counter
+    lex: dict
+    size: int
+
+
+def baseline_stats(baseline: Iterable[Seed] | Sequence[list[str]], kl_sample_size: int = KL_SAMPLE_SIZE,
+                   sample_size: int = SAMPLE_SIZE, sample_seed: int = SAMPLE_SEED) -> BaselineStats:
+    tokens = _as_token_lists(baseline, kl_sample_size, sample_seed)
+    return BaselineStats(ngram_counts(tokens, 3), lexical_summary(_subsample(tokens, sample_size, sample_seed)),
+                         len(tokens))
+
+
 def validate_pool(
     seeds: Iterable[Seed],
     *,
@@ -181,20 +197,22 @@ def merge_scans(scans: list[_Scan], sig_files: Sequence[IO[bytes]]) -> _Scan | N
 
 
 def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float], shadow_given: bool,
-                  shadow_questions: int, baseline: Iterable[Seed] | Sequence[list[str]],
+                  shadow_questions: int, baseline: Iterable[Seed] | Sequence[list[str]] | BaselineStats,
                   sample_size: int = SAMPLE_SIZE, kl_sample_size: int = KL_SAMPLE_SIZE,
                   sample_seed: int = SAMPLE_SEED) -> ValidationResult:
-    """Every validate_pool check and the diversity report from a scan (see validate_pool)."""
+    """Every validate_pool check and the diversity report from a scan (see validate_pool). `baseline`: the KL
+    reference's seeds, sampled token lists, or their baseline_stats (with the same sizes and seed)."""
     sample, leaks = scan.sample, scan.leaks
     exact_rate, near_rate = scan.dedup["exact_dup_rate"], scan.dedup["near_dup_rate"]
     div_sample = sample.subsample(sample_size, sample_seed)
     kl_pool = sample.items if kl_sample_size >= len(sample.items) else sample.subsample(kl_sample_size, sample_seed)
-    base_tokens = _as_token_lists(baseline, kl_sample_size, sample_seed)
+    base = baseline if isinstance(baseline, BaselineStats) else baseline_stats(baseline, kl_sample_size, sample_size,
+                                                                                sample_seed)
     lex = lexical_summary(div_sample)
-    p3, q3 = ngram_counts(kl_pool, 3), ngram_counts(base_tokens, 3)
+    p3, q3 = ngram_counts(kl_pool, 3), base.trigrams
     kl = kl_divergence(p3, q3)
     zipf = zipf_slope(ngram_counts(kl_pool, 1))
-    base_lex = lexical_summary(_subsample(base_tokens, sample_size, sample_seed))
+    base_lex = base.lex
 
     lengths = np.frombuffer(scan.lengths, dtype=np.int64) if scan.n else np.zeros(0, dtype=np.int64)
     oob = int(((lengths < gate.len_tokens_min) | (lengths > gate.len_tokens_max)).sum()) if scan.n else 0
@@ -229,7 +247,7 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
         "zipf_slope": zipf,
         "kl_3gram_vs_v1": kl,
         "kl": {"direction": "KL(pool || v1)", "smoothing": "add-one over the union vocabulary", "unit": "nats",
-               "pool_sample": len(kl_pool), "baseline_sample": len(base_tokens),
+               "pool_sample": len(kl_pool), "baseline_sample": base.size,
                "pool_3gram_types": len(p3), "baseline_3gram_types": len(q3)},
         "baseline": {"distinct_1": base_lex["distinct_1"], "distinct_2": base_lex["distinct_2"],
                      "ttr": base_lex["ttr"], "sample": base_lex["texts"]},
