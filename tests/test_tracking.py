@@ -125,3 +125,30 @@ def test_importing_mlflow_leaves_the_garbage_collector_as_it_was(tmp_path):
     out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+def test_a_cycle_left_by_one_stage_is_still_collected_after_the_next_stage_opens(tmp_path):
+    """Freezing is for what the mlflow import made: a later stage's setup_tracking (a gate's next seed, evaluate after
+    training, the next test in one pytest process) must not freeze the cycles earlier stages left as garbage, which
+    would then never be collected (a trainer and its model, every seed)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    probe = ("import gc, weakref\n"
+             "import rc1.tracking as t\n"
+             "t.setup_tracking()\n"
+             "class C: pass\n"
+             "for _ in range(2):\n"
+             "    a = C(); a.me = a; gone = weakref.ref(a); del a\n"
+             "    with t.stage_run('probe', params={}, reuse=False):\n"
+             "        pass\n"
+             "    gc.collect()\n"
+             "    assert gone() is None, 'a cycle that was garbage when a stage opened was never collected'\n"
+             "print('ok')\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+           "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

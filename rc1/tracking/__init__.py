@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,13 +37,18 @@ def _collector_paused() -> Iterator[None]:
     collector (every 700 new objects by default) took ~18% of that import (measured: mlflow's sqlite store imported
     in 2.21 s, 1.86 s when collecting every 50000). So it is off during the import; afterwards what exists is frozen
     (gc.freeze: left out of every later collection, which then walks only the stage's own objects: unpickling a
-    forked child's 63k n-grams took 0.19 s of collections before, 0.03 s after) and the collector is as it was."""
+    forked child's 63k n-grams took 0.19 s of collections before, 0.03 s after) and the collector is as it was.
+    Only a block that imported something freezes (once a process, in effect): a frozen object is never collected,
+    so freezing at every stage's setup_tracking would keep for good every cycle that was garbage by then (a gate's
+    or a test process's earlier stages)."""
+    imported = len(sys.modules)
     was_on = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
+        if len(sys.modules) > imported:
+            gc.freeze()
         if was_on:
             gc.enable()
 
