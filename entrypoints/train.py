@@ -359,7 +359,9 @@ def command(config_path, resume_from, seed, max_steps, pool_path, out_dir, fresh
                         fresh_path=fresh_path, weights_path=weights_path, stop_after=stop_after,
                         gates_path=gates_path)
     except Rc1Error as e:
-        if result_out and os.environ.get("RANK", "0") == "0":
+        # any process: a refusal every process meets may come first from a worker, and torchrun then stops the main
+        # process before it writes one (the gate would hear a crash); the writes are atomic, each a whole refusal
+        if result_out:
             write_json(result_out, {"refused": str(e)})
         raise
     if "run_id" not in res:   # a worker process under `accelerate launch`: the main process reports

@@ -395,6 +395,21 @@ def test_the_gate_itself_under_accelerate_launch_is_refused(tmp_path):
     assert not (tmp_path / "mlruns").exists()
 
 
+@pytest.mark.timeout(LAUNCH_TIMEOUT_S)
+def test_a_refusal_in_every_process_reaches_the_gate_whichever_process_refuses_first(dev_ws):
+    """A refusal every process of a launch meets (here: a weights file that is not there) reaches the gate as its
+    one-line Rc1Error even when a worker refuses first and torchrun stops the main process before it could write the
+    refusal (the main process is held back 60 s at start-up by a sitecustomize on its PYTHONPATH: the race, made
+    certain)."""
+    slow = dev_ws / "slow_main"
+    slow.mkdir()
+    (slow / "sitecustomize.py").write_text('import os, time\nif os.environ.get("RANK") == "0":\n    time.sleep(60)\n')
+    env = {"PYTHONPATH": os.pathsep.join([str(slow), str(REPO)])}
+    spec = read_accelerate_config(CPU_DDP, owner="test")
+    with pytest.raises(Rc1Error, match=r"^train seed=11 \(accelerate launch\): .*nope\.json"):
+        launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=env, weights_path="nope.json", max_steps=2)
+
+
 GATE_LIKE = """
 import sys
 import mlflow
