@@ -395,6 +395,21 @@ def test_the_gate_itself_under_accelerate_launch_is_refused(tmp_path):
     assert not (tmp_path / "mlruns").exists()
 
 
+@pytest.mark.parametrize("rank", ["0", "1"])
+def test_every_process_of_a_launch_refuses_the_gate(tmp_path, rank):
+    """What the launch test above cannot show for each process (torchrun may stop the slower one first): the gate in
+    the environment torchrun gives a main process or a worker refuses by itself, one line, exit 2, nothing logged."""
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_", "RC1_GATE", "RC1_LAUNCH"))}
+    env.update({"PYTHONPATH": str(REPO), "RUN_MODE": "dev", "WORLD_SIZE": "2", "RANK": rank, "LOCAL_RANK": rank})
+    r = subprocess.run([os.sys.executable, "-m", "entrypoints.cli", "gate", "--mode", "dev"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr[-2000:]
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("rc1: error: rc1 gate runs as one process (WORLD_SIZE=2 here)"), line
+    assert not (tmp_path / "mlruns").exists() and not (tmp_path / "out").exists()
+
+
 @pytest.mark.timeout(LAUNCH_TIMEOUT_S)
 def test_a_refusal_in_every_process_reaches_the_gate_whichever_process_refuses_first(dev_ws):
     """A refusal every process of a launch meets (here: a weights file that is not there) reaches the gate as its
