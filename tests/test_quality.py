@@ -309,6 +309,24 @@ def test_validate_pool_passes_a_clean_diverse_pool_and_names_every_check():
     assert res.diversity["sample"]["size"] == 200 and "distinct_n" in res.diversity["definitions"]
 
 
+
+def test_baseline_stats_computed_apart_give_the_same_report_and_must_match_the_pool_sampling():
+    """validate-pool computes the baseline's stats in another process (baseline_stats): the report is the one the seeds
+    themselves give; stats sampled with another seed or size than the pool's are refused, not silently compared."""
+    from rc1.quality.validate import baseline_stats, evaluate_scan, scan_pool
+
+    pool = make_pool(200)
+    base = make_pool(200, start=10_000, wrapper="Answer the following question as well as you can please:")
+    scan = scan_pool(iter(pool), gate=GATE, shadow=SHADOW, sample_k=60, sample_seed=5)
+    kw = dict(gate=GATE, mix=MIX, shadow_given=True, shadow_questions=len(SHADOW), sample_size=40, kl_sample_size=60,
+              sample_seed=5)
+    direct = evaluate_scan(scan, baseline=base, **kw)
+    apart = evaluate_scan(scan, baseline=baseline_stats(base, 60, 40, 5), **kw)
+    assert apart.diversity == direct.diversity and apart.checks == direct.checks
+    for other in ((60, 40, 6), (50, 40, 5), (60, 30, 5)):
+        with pytest.raises(ValueError, match="sample_seed"):
+            evaluate_scan(scan, baseline=baseline_stats(base, *other), **kw)
+
 def test_validate_pool_fails_on_planted_leaks_duplicates_and_a_skewed_mix():
     pool = make_pool(100, mix={"hotpotqa": 1.0})
     pool.append(make_seed(5000, question=SHADOW[0][1]))

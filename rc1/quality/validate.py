@@ -93,13 +93,14 @@ class BaselineStats:
     trigrams: Counter
     lex: dict
     size: int
+    sampled_with: tuple[int, int, int]   # (kl_sample_size, sample_size, sample_seed): evaluate_scan's must match
 
 
 def baseline_stats(baseline: Iterable[Seed] | Sequence[list[str]], kl_sample_size: int = KL_SAMPLE_SIZE,
                    sample_size: int = SAMPLE_SIZE, sample_seed: int = SAMPLE_SEED) -> BaselineStats:
     tokens = _as_token_lists(baseline, kl_sample_size, sample_seed)
     return BaselineStats(ngram_counts(tokens, 3), lexical_summary(_subsample(tokens, sample_size, sample_seed)),
-                         len(tokens))
+                         len(tokens), (kl_sample_size, sample_size, sample_seed))
 
 
 def validate_pool(
@@ -208,6 +209,9 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
     kl_pool = sample.items if kl_sample_size >= len(sample.items) else sample.subsample(kl_sample_size, sample_seed)
     base = baseline if isinstance(baseline, BaselineStats) else baseline_stats(baseline, kl_sample_size, sample_size,
                                                                                 sample_seed)
+    if base.sampled_with != (kl_sample_size, sample_size, sample_seed):   # the pool's and the baseline's samples
+        raise ValueError(f"baseline stats sampled with (kl_sample_size, sample_size, sample_seed)={base.sampled_with}, "
+                         f"the pool with {(kl_sample_size, sample_size, sample_seed)}")
     lex = lexical_summary(div_sample)
     p3, q3 = ngram_counts(kl_pool, 3), base.trigrams
     kl = kl_divergence(p3, q3)
