@@ -99,15 +99,25 @@ def test_experiment_is_tagged_as_model_training_for_the_runs_view(store):
     assert exp.tags["mlflow.experimentKind"] == "custom_model_development"
 
 
-def test_importing_mlflow_leaves_the_garbage_collector_as_it_was(tmp_path):
-    """rc1.tracking pauses the collector only while mlflow and its store are imported (rc1.tracking._collector_paused),
-    then freezes what the import made: a cycle made afterwards is collected as before, and a collector the caller
-    turned off stays off."""
+def run_probe(tmp_path, probe: str) -> None:
+    """Run `probe` (Python that prints ok) in a fresh interpreter on an embedded store in tmp_path: how the collector
+    is left depends on what the process imported before, so the pytest process itself cannot show it."""
     import os
     import subprocess
     import sys
     from pathlib import Path
 
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+           "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+def test_importing_mlflow_leaves_the_garbage_collector_as_it_was(tmp_path):
+    """rc1.tracking pauses the collector only while mlflow and its store are imported (rc1.tracking._collector_paused),
+    then freezes what the import made: a cycle made afterwards is collected as before, and a collector the caller
+    turned off stays off."""
     probe = ("import gc, weakref; gc.set_threshold(900, 11, 12)\n"
              "import rc1.tracking as t\n"
              "assert gc.get_threshold() == (900, 11, 12) and gc.isenabled() and gc.get_freeze_count() > 100000\n"
@@ -120,22 +130,13 @@ def test_importing_mlflow_leaves_the_garbage_collector_as_it_was(tmp_path):
              "with t._collector_paused(): pass\n"
              "assert not gc.isenabled()\n"
              "print('ok')\n")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
-           "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}
-    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+    run_probe(tmp_path, probe)
 
 
 def test_a_cycle_left_by_one_stage_is_still_collected_after_the_next_stage_opens(tmp_path):
     """Freezing is for what the mlflow import made: a later stage's setup_tracking (a gate's next seed, evaluate after
     training, the next test in one pytest process) must not freeze the cycles earlier stages left as garbage, which
     would then never be collected (a trainer and its model, every seed)."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     probe = ("import gc, weakref\n"
              "import rc1.tracking as t\n"
              "t.setup_tracking()\n"
@@ -147,8 +148,4 @@ def test_a_cycle_left_by_one_stage_is_still_collected_after_the_next_stage_opens
              "    gc.collect()\n"
              "    assert gone() is None, 'a cycle that was garbage when a stage opened was never collected'\n"
              "print('ok')\n")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
-           "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}
-    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+    run_probe(tmp_path, probe)
