@@ -458,7 +458,8 @@ def test_a_stopped_gate_leaves_no_launched_process(dev_ws):
     while time.time() < deadline and gate.poll() is None:
         for p in psutil.Process(gate.pid).children(recursive=True):
             try:   # a worker's own children (mlflow's git, a compile worker) inherit RANK too
-                if "RANK" in p.environ() and "RANK" not in p.parent().environ():
+                parent = p.parent()
+                if "RANK" in p.environ() and (parent is None or "RANK" not in parent.environ()):
                     workers[p.pid] = p
             except psutil.Error:
                 continue
