@@ -309,7 +309,6 @@ def test_validate_pool_passes_a_clean_diverse_pool_and_names_every_check():
     assert res.diversity["sample"]["size"] == 200 and "distinct_n" in res.diversity["definitions"]
 
 
-
 def test_baseline_stats_computed_apart_give_the_same_report_and_must_match_the_pool_sampling():
     """validate-pool computes the baseline's stats in another process (baseline_stats): the report is the one the seeds
     themselves give; stats sampled with another seed or size than the pool's are refused, not silently compared."""
@@ -326,6 +325,7 @@ def test_baseline_stats_computed_apart_give_the_same_report_and_must_match_the_p
     for other in ((60, 40, 6), (50, 40, 5), (60, 30, 5)):
         with pytest.raises(ValueError, match="sample_seed"):
             evaluate_scan(scan, baseline=baseline_stats(base, *other), **kw)
+
 
 def test_validate_pool_fails_on_planted_leaks_duplicates_and_a_skewed_mix():
     pool = make_pool(100, mix={"hotpotqa": 1.0})

@@ -376,15 +376,21 @@ def test_a_launch_whose_process_dies_leaves_no_running_run(dev_ws):
     assert "rc1.model_version" not in run.data.tags
 
 
+def gate_workspace(tmp_path) -> dict[str, str]:
+    """A directory with the configs and no store, and the environment of a user who runs `rc1 gate` there (no MLflow
+    run, gate or launch variables inherited from the test process)."""
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_", "RC1_GATE", "RC1_LAUNCH"))}
+    return env | {"PYTHONPATH": str(REPO), "RUN_MODE": "dev"}
+
+
 @pytest.mark.timeout(LAUNCH_TIMEOUT_S)
 def test_the_gate_itself_under_accelerate_launch_is_refused(tmp_path):
     """`accelerate launch ... rc1 gate` would run a whole gate in every process (N gate runs, N evaluate runs, logged by
     non-main processes); each process refuses at once instead, one line, exit 2, nothing logged. The first to refuse
     exits and torchrun stops the others, so a slower process may print `rc1: stopped (SIGTERM)` instead (or nothing,
     if stopped before it set up its handlers)."""
-    shutil.copytree(REPO / "configs", tmp_path / "configs")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_", "RC1_GATE", "RC1_LAUNCH"))}
-    env.update({"PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1", "RUN_MODE": "dev"})
+    env = gate_workspace(tmp_path) | {"OMP_NUM_THREADS": "1"}
     r = subprocess.run([os.sys.executable, "-m", "accelerate.commands.launch", "--config_file", str(REPO / CPU_DDP),
                         "-m", "entrypoints.cli", "gate", "--mode", "dev"], cwd=tmp_path, env=env, capture_output=True,
                        text=True, timeout=LAUNCH_TIMEOUT_S)
@@ -399,9 +405,7 @@ def test_the_gate_itself_under_accelerate_launch_is_refused(tmp_path):
 def test_every_process_of_a_launch_refuses_the_gate(tmp_path, rank):
     """What the launch test above cannot show for each process (torchrun may stop the slower one first): the gate in
     the environment torchrun gives a main process or a worker refuses by itself, one line, exit 2, nothing logged."""
-    shutil.copytree(REPO / "configs", tmp_path / "configs")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_", "RC1_GATE", "RC1_LAUNCH"))}
-    env.update({"PYTHONPATH": str(REPO), "RUN_MODE": "dev", "WORLD_SIZE": "2", "RANK": rank, "LOCAL_RANK": rank})
+    env = gate_workspace(tmp_path) | {"WORLD_SIZE": "2", "RANK": rank, "LOCAL_RANK": rank}
     r = subprocess.run([os.sys.executable, "-m", "entrypoints.cli", "gate", "--mode", "dev"], cwd=tmp_path, env=env,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2, r.stderr[-2000:]
