@@ -84,6 +84,19 @@ def test_threshold_options_override_gates_yaml(store):
     assert read_json(store / "out" / "r.json")["thresholds"]["leak_count_max"] == 1
 
 
+def test_an_empty_baseline_pool_fails_the_kl_check(store, capsys):
+    """KL(pool || v1) against an empty --baseline_pool is large for any pool (the smoothed baseline is uniform): a check
+    that would pass by construction fails instead, with no value."""
+    f = _files(store, make_pool(200))
+    Path(f["base"]).write_text("\n")
+    assert run_cli(_cmd(f)) == 2
+    assert "gate failed: validate_pool: 1 of 12 checks failed" in capsys.readouterr().err
+    rep = read_json(store / "out" / "validation_report.json")
+    (kl,) = [c for c in rep["checks"] if c["name"] == "kl_3gram_vs_v1"]
+    assert kl["value"] is None and not kl["pass"] and "needs a non-empty baseline" in kl["threshold"]
+    assert read_json(store / "out" / "diversity_report.json")["kl_3gram_vs_v1"] is None
+
+
 @pytest.mark.parametrize("bad, expect", [
     ('{"id": "x"}\n', "line 2: not a seed: missing key(s)"),
     ('{"id": \n', "line 2: invalid JSON"),

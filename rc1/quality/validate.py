@@ -226,7 +226,8 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
     g = gate
     checks = [
         check("distinct_2", lex["distinct_2"], f">= {g.distinct_2_min}", lex["distinct_2"] >= g.distinct_2_min),
-        check("kl_3gram_vs_v1", kl, f">= {g.kl_3gram_vs_v1_min}", kl >= g.kl_3gram_vs_v1_min),
+        check("kl_3gram_vs_v1", kl, f">= {g.kl_3gram_vs_v1_min}", kl >= g.kl_3gram_vs_v1_min)
+        if base.size else check("kl_3gram_vs_v1", None, f">= {g.kl_3gram_vs_v1_min} (needs a non-empty baseline)", False),
         check("roles", len(scan.roles), f">= {g.roles_min}", len(scan.roles) >= g.roles_min),
         check("styles", len(scan.styles), f">= {g.styles_min}", len(scan.styles) >= g.styles_min),
         check("dup_rate", exact_rate, f"<= {g.dup_rate_max}", exact_rate <= g.dup_rate_max),
@@ -249,7 +250,7 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
         "ttr": lex["ttr"],
         "mean_user_words": lex["mean_words"],
         "zipf_slope": zipf,
-        "kl_3gram_vs_v1": kl,
+        "kl_3gram_vs_v1": kl if base.size else None,   # against nothing: every pool is far from an empty baseline
         "kl": {"direction": "KL(pool || v1)", "smoothing": "add-one over the union vocabulary", "unit": "nats",
                "pool_sample": len(kl_pool), "baseline_sample": base.size,
                "pool_3gram_types": len(p3), "baseline_3gram_types": len(q3)},
