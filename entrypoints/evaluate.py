@@ -103,16 +103,27 @@ def version_weights(mv, workdir: Path) -> tuple[str, Path, str, dict]:
     return base_name, adapter, tok_src, {**info, "base_resolved": base_name, "model_sha256": model_sha}
 
 
+def device_tags(backend: str) -> dict[str, str]:
+    """rc1.device and rc1.dtype of this evaluation: the training device's for PyTorch, the CPU for llama.cpp."""
+    if backend == "llamacpp":
+        return {"rc1.device": "cpu", "rc1.dtype": "gguf"}
+    from rc1.train.rollout import device
+
+    return device().tags()
+
+
 def _load_policy_and_base(mv, workdir: Path):
     """(policy model, base model, tokenizer, rc1_base info) for a registered version."""
     from peft import PeftModel
 
+    from rc1.train.rollout import device
     from rc1.train.tiny import load_model, load_tokenizer
 
     base_name, adapter, tok_src, info = version_weights(mv, workdir)
     tok = load_tokenizer(tok_src)
-    base = load_model(base_name).eval()
-    policy = PeftModel.from_pretrained(load_model(base_name), str(adapter)).eval()
+    on = device()   # where training ran: the policy is evaluated in the dtype it was trained in
+    base = load_model(base_name, dtype=on.torch_dtype).to(on.kind).eval()
+    policy = PeftModel.from_pretrained(load_model(base_name, dtype=on.torch_dtype), str(adapter)).to(on.kind).eval()
     return policy, base, tok, info
 
 
@@ -219,7 +230,7 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
     params = {"version": mv.version, "alias": alias, "shadow": shadow, "heldout": heldout, "n": n,
               "config": str(config_path), "n_items": len(items), "backend": backend}
     tags = {**(parent_tags or {}), "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,
-            "rc1.train_run_id": mv.run_id, "rc1.backend": backend,
+            "rc1.train_run_id": mv.run_id, "rc1.backend": backend, **device_tags(backend),
             **{f"input_sha256.{k}": v for k, v in digests.items()}}
     result: dict = {"version": mv.version}
     try:

@@ -24,7 +24,7 @@ from rc1.config import Gates, load_gates, load_ppo_scale
 from rc1.errors import Rc1Error
 from rc1.io import read_jsonl
 from rc1.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
-                      round_problems, trial_problem)
+                      projection_problem, round_problems, trial_problem)
 from rc1.tracking import default_tracking_uri, gate_launch_env, stage_run, setup_tracking
 from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
 from rc1.tracking.registry import BEST, TRIAL_BEST
@@ -86,6 +86,11 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
                                {"config": config_path, "gates": given_gates}, seeds, ppo.seeds,
                                mode=mode, max_steps=max_steps, config_steps=trains.ppo.steps,
                                steps_of="trial config" if trains is not ppo else "checked config")
+    if config_path and problems and Path(config_path).is_file():
+        strategy = load_ppo_scale(config_path).trainer.strategy
+        if strategy != ppo.trainer.strategy:
+            problems.insert(0, f"trainer.strategy {strategy} (--config {config_path}) is not the strategy preflight "
+                               f"checked ({ppo.trainer.strategy})")
     gates = load_gates(files["gates"]).for_mode(mode)
     problems += preflight_problems(tags, pre.data.metrics, gates)
     if problems:
@@ -110,16 +115,19 @@ def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
                               f"questions (first: {leaks[0]}); training on them would leak the evaluation set")
 
 
-def training_config(pre, files: dict[str, Path], trial: bool) -> tuple[Path, list[int]]:
+def training_config(pre, files: dict[str, Path], trial: bool, gates: Gates) -> tuple[Path, list[int]]:
     """(the ppo config this gate trains, its seeds): the checked config, or with --trial the trial config it names.
-    A config that names a trial trains only after a trial of the same preflight passed its evaluation."""
+    A config that names a trial trains only after a trial of the same preflight passed its evaluation and projected
+    the config's time within config_check.projected_days_per_seed_max."""
     ppo = load_ppo_scale(files["config"])
     if trial:
         if not ppo.trial or "trial_config" not in files:
             raise GateRefusal(f"--trial: the config preflight {pre.info.run_id} checked names no trial config")
         return files["trial_config"], list(load_ppo_scale(files["trial_config"]).seeds)
     if ppo.trial:
-        problem = trial_problem(trial_gates(pre.info.run_id), pre.info.run_id)
+        trials = trial_gates(pre.info.run_id)
+        problem = (projection_problem(trials, gates.config_check.projected_days_per_seed_max, files["config"].name)
+                   or trial_problem(trials, pre.info.run_id))
         if problem:
             raise GateRefusal(problem)
     return files["config"], list(ppo.seeds)
@@ -152,6 +160,7 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
     from entrypoints.evaluate import run_evaluate
     from entrypoints.train import launch_train, run_train
     from rc1.train.engine import rollout_plan
+    from rc1.train.projection import project
 
     os.environ["RUN_MODE"] = mode
     if mode == "dev":
@@ -160,7 +169,7 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
     pre = find_preflight(mode)
     files, gates, seeds = checked_inputs(pre, mode, config_path, gates_path, seeds, Path(workdir), max_steps,
                                          trial)
-    train_config, train_seeds = training_config(pre, files, trial)
+    train_config, train_seeds = training_config(pre, files, trial, gates)
     seeds = train_seeds if trial else seeds
     launcher = training_launcher(pre, files, train_config)
     rollout_plan(load_ppo_scale(train_config), mode)   # vLLM without CUDA/vllm in prod: refused before any training
@@ -192,6 +201,12 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
                                 gates_path=str(files["gates"]))
             trained.append(res)
         g.log_json({"preflight_run_id": pre.info.run_id, "trained": trained}, "gate_summary.json")
+        measured = [r["sec_per_step"] for r in trained if r.get("sec_per_step")]
+        if measured:   # the full config's job at the s/step this gate measured (rc1.train.projection)
+            proj = project(load_ppo_scale(files["config"]), load_ppo_scale(train_config),
+                           sum(measured) / len(measured), launcher.num_processes if launcher else 1)
+            g.log_metrics(proj.metrics())
+            click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] projected {proj.line(files['config'].name)}", err=True)
         result = {"run_id": g.run_id, "preflight_run_id": pre.info.run_id, "trained": trained}
         if evaluate:
             # the RC1 verdict is recorded on the evaluate run and decides `promote`; the gate itself

@@ -118,14 +118,14 @@ def export_policy(ckpt: Path, dst: Path, base: str, base_info: dict) -> Path:
     from peft import PeftModel
 
     from rc1.tracking.policy_model import save_policy_model
+    from rc1.train.rollout import device
     from rc1.train.tiny import load_model, load_tokenizer
 
     if not (ckpt / "adapter_config.json").is_file():
         raise Rc1Error(f"{ckpt}: no LoRA adapter in the checkpoint")
-    import torch
 
     tok = load_tokenizer(str(ckpt) if (ckpt / "tokenizer_config.json").is_file() else base)
-    dtype = torch.bfloat16 if torch.cuda.is_available() else torch.float32   # as trained (grpo_settings)
+    dtype = device().torch_dtype   # as trained (grpo_settings)
     model = PeftModel.from_pretrained(load_model(base, dtype=dtype), str(ckpt)).eval()
     info = write_json(dst.parent / "rc1_base.json", base_info)
     files = {"rc1_base.json": info, **{n: ckpt / n for n in RC1_FILES if (ckpt / n).is_file()}}
@@ -228,18 +228,19 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     params = {"rc1.config": config_path, "rc1.seed": seed, "rc1.pool": str(pool_path), "rc1.max_steps": steps,
               "rc1.base": ppo.model.base, "rc1.resume_from": str(resume_dir or ""), "rc1.out_dir": str(out_dir),
               "rc1.n_pool_train": len(train_pool), "rc1.n_heldout": len(heldout), "rc1.n_heldout_eval": len(evalset),
-              "rc1.n_fresh": len(fresh)}
+              "rc1.n_fresh": len(fresh), "rc1.strategy": ppo.trainer.strategy}
     if gate is not None and gate.data.tags.get("rc1.gate_kind"):
         parent_tags["rc1.gate_kind"] = gate.data.tags["rc1.gate_kind"]
     tags = {**parent_tags, "rc1.seed": seed, "rc1.mode": mode, "rc1.finetune": plan.requested,
             "rc1.finetune_effective": plan.effective, "rc1.base_model": ppo.model.base,
-            "rc1.launcher": ppo.launcher, "rc1.processes": processes,
-            "rc1.vllm": str(ppo.ppo.use_vllm).lower(), "rc1.vllm_effective": str(rollouts.vllm).lower()}
+            "rc1.launcher": ppo.launcher, "rc1.processes": processes, "rc1.strategy": ppo.trainer.strategy,
+            "rc1.rollout_backend": rollouts.requested, "rc1.rollout_backend_effective": rollouts.effective,
+            **engine.device().tags()}
     if plan.warning:
         tags["rc1.finetune_warning"] = plan.warning
         click.echo(f"[rc1 DEV] {plan.warning}", err=True)
     if rollouts.warning:
-        tags["rc1.vllm_warning"] = rollouts.warning
+        tags["rc1.rollout_backend_warning"] = rollouts.warning
         click.echo(f"[rc1 DEV] {rollouts.warning}", err=True)
     if resume_dir:
         tags["rc1.resumed_from"] = str(resume_dir)
@@ -265,6 +266,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
         result = {"run_id": st.run_id, "seed": seed, "out_dir": str(out_dir), "global_step": res.global_step,
                   "best_checkpoint": str(res.best_dir) if res.best_dir else None, "best_reward": res.best_metric,
                   "model_version": None, "finetune_effective": res.finetune_effective,
+                  "sec_per_step": sum(sps) / max(1, len(sps)) if sps else None,
                   "stopped_early": res.stopped_early}
         if res.stopped_early:
             st.set_tags({"rc1.stopped_early": "true"})

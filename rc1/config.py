@@ -97,6 +97,11 @@ class ConfigCheckGate(Strict):
     seeds_min: int = Field(ge=1)
     finetune: Literal["qlora", "lora"]
     mix: dict[str, float]
+    # the RL strategies (trainer.strategy) preflight accepts
+    strategies: list[Literal["grpo", "dr_grpo", "dapo", "bnpo", "rloo"]] = Field(min_length=1)
+    # a gate trains a config with a trial only when the trial's measured s/step projects at most this many days per
+    # seed for it (rc1.train.projection)
+    projected_days_per_seed_max: float = Field(gt=0)
 
     @model_validator(mode="after")
     def _sane(self):
@@ -252,14 +257,31 @@ class PPOCfg(Strict):
     max_new_tokens: int = Field(gt=0)
     max_turns: int = Field(gt=0)
     temperature: float = Field(gt=0)
-    rollout_backend: Literal["transformers"] = "transformers"
-    # vLLM rollouts (GRPOConfig.use_vllm / vllm_mode): needs CUDA and the vllm package; prod refuses without them,
-    # dev trains with transformers' generate instead (tag rc1.vllm_effective=false)
-    use_vllm: bool = False
+    # how rollouts are generated (rc1.train.rollout): transformers (model.generate), continuous_batching (transformers'
+    # paged continuous batching, generate_batch) or vllm (needs CUDA and the vllm package). One that cannot run here
+    # is refused in prod and falls back to transformers in dev, loudly (tags rc1.rollout_backend[_effective])
+    rollout_backend: Literal["transformers", "continuous_batching", "vllm"] = "transformers"
+    use_vllm: bool = False            # the old spelling of rollout_backend: vllm (kept as an alias)
     vllm_mode: Literal["colocate", "server"] = "colocate"   # colocate: in the training processes; server: TRL's
     #                                                         `trl vllm-serve` process
     vllm_server_base_url: str | None = None                 # server mode: its URL (unset: TRL's default host:port)
     vllm_gpu_memory_utilization: float = Field(0.3, gt=0, le=1)   # colocate mode: vLLM's share of each GPU
+    # generation settings that matter on a GPU
+    cache_implementation: Literal["dynamic", "static", "offloaded", "offloaded_static", "quantized"] | None = None
+    cuda_graphs: bool | None = None   # continuous_batching: capture CUDA graphs (None: transformers decides)
+    lora_generation: Literal["adapter", "merged"] = "adapter"   # merged: LoRA folded into the base weights while
+    #                                                            rollouts generate, the exact base restored after
+    gradient_checkpointing: bool = True   # recompute activations in the backward pass (memory for time)
+
+    @model_validator(mode="after")
+    def _vllm_alias(self):
+        if self.use_vllm:
+            if self.rollout_backend not in ("transformers", "vllm"):
+                raise ValueError(f"use_vllm: true (the old spelling of rollout_backend: vllm) contradicts "
+                                 f"rollout_backend: {self.rollout_backend}; keep one")
+            self.rollout_backend = "vllm"
+        self.use_vllm = self.rollout_backend == "vllm"
+        return self
 
     @field_validator("vllm_server_base_url")
     @classmethod
@@ -280,6 +302,12 @@ class PPOCfg(Strict):
             raise ValueError("llama.cpp cannot produce RL rollouts: GRPO needs the training model's own logits and "
                              "gradients; use it for inference and evaluation (rc1 evaluate --backend llamacpp)")
         return v
+
+
+class TrainerCfg(Strict):
+    # the RL strategy (rc1.train.strategy.STRATEGIES): grpo | dr_grpo | dapo | bnpo are GRPOTrainer loss types,
+    # rloo is TRL's RLOOTrainer
+    strategy: Literal["grpo", "dr_grpo", "dapo", "bnpo", "rloo"] = "dapo"
 
 
 class ScheduleStep(Strict):
@@ -323,6 +351,7 @@ class PPOScale(Strict):
     model: ModelCfg
     mix: dict[str, float]
     ppo: PPOCfg
+    trainer: TrainerCfg = Field(default_factory=TrainerCfg)
     seeds: list[int] = Field(min_length=1)
     sampling: SamplingCfg
     reward: RewardCfg
@@ -351,6 +380,16 @@ class PPOScale(Strict):
     @classmethod
     def _mix(cls, v):
         return check_mix(v, what="mix", known=TASKS)
+
+    @model_validator(mode="after")
+    def _trainer_fits(self):
+        if self.trainer.strategy == "rloo" and self.ppo.max_turns != 1:
+            raise ValueError("trainer.strategy rloo: TRL's RLOOTrainer has no tool loop, so its episodes are one "
+                             f"assistant turn without tools; set ppo.max_turns: 1 (it is {self.ppo.max_turns})")
+        if self.ppo.lora_generation == "merged" and self.model.finetune == "qlora":
+            raise ValueError("ppo.lora_generation merged needs model.finetune: lora (a 4-bit base cannot hold the "
+                             "merged weights and give the exact base back)")
+        return self
 
 
 # ---------------------------------------------------------------- weights.json

@@ -133,3 +133,19 @@ def trial_problem(trials: Sequence[Mapping[str, Any]], preflight_run_id: str) ->
                 f"run `rc1 gate --trial` first")
     return (f"full training needs a passing trial of preflight {preflight_run_id}: the newest trial, gate run "
             f"{trials[0]['run_id']}, did not pass its evaluation (verdict {trials[0]['verdict'] or 'none'})")
+
+
+def projection_problem(trials: Sequence[Mapping[str, Any]], max_days: float, config_name: str) -> str | None:
+    """Why the full config may not train on its projected time (None: the newest trial that measured its s/step
+    projects at most `max_days` days per seed). `trials` as in trial_problem."""
+    measured = [t for t in trials if t.get("projected_days_per_seed") is not None]
+    if not measured:
+        return None if not trials else (f"no trial of this preflight measured its s/step (trial gate run "
+                                         f"{trials[0]['run_id']} recorded no rc1.projected_days_per_seed); rerun "
+                                         f"`rc1 gate --trial`")
+    t = measured[0]
+    if t["projected_days_per_seed"] > max_days:
+        return (f"{config_name} would take {t['projected_days_per_seed']:.3g} days per seed at the s/step trial gate "
+                f"run {t['run_id']} measured, above config_check.projected_days_per_seed_max {max_days:g} (a faster "
+                f"rollout backend, fewer steps or fewer rollout tokens per step)")
+    return None

@@ -32,6 +32,7 @@ def config_checks(ppo: PPOScale, gates: Gates) -> list[dict]:
         check("seeds", len(ppo.seeds), f">= {g.seeds_min}", len(set(ppo.seeds)) >= g.seeds_min),
         check("finetune", ppo.model.finetune, g.finetune, ppo.model.finetune == g.finetune),
         check("use_overclar_penalty", ppo.use_overclar_penalty, True, ppo.use_overclar_penalty is True),
+        check("strategy", ppo.trainer.strategy, g.strategies, ppo.trainer.strategy in g.strategies),
     ]
 
 
@@ -42,6 +43,10 @@ def trial_checks(ppo: PPOScale, trial: PPOScale) -> list[dict]:
         check("trial.model", trial.model.base, ppo.model.base, trial.model.base == ppo.model.base),
         check("trial.mix", trial.mix, ppo.mix, trial.mix == ppo.mix),
         check("trial.run_mode", trial.run_mode, ppo.run_mode, trial.run_mode == ppo.run_mode),
+        check("trial.strategy", trial.trainer.strategy, ppo.trainer.strategy,
+              trial.trainer.strategy == ppo.trainer.strategy),
+        check("trial.rollout_backend", trial.ppo.rollout_backend, ppo.ppo.rollout_backend,
+              trial.ppo.rollout_backend == ppo.ppo.rollout_backend),
         check("trial.no_trial_of_its_own", trial.trial, None, trial.trial is None),
         check("trial.launcher", [trial.launcher, trial.accelerate_config], [ppo.launcher, ppo.accelerate_config],
               (trial.launcher, trial.accelerate_config) == (ppo.launcher, ppo.accelerate_config)),

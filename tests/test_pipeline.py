@@ -135,6 +135,12 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert "is not the config preflight checked" in capsys.readouterr().err
         assert run_cli(["gate", "--mode", "dev", "--seed", "1"]) == 2
         assert "differs from the checked config's seeds" in capsys.readouterr().err
+        rloo = Path("configs/ppo_rloo.yaml")   # a strategy dev's config_check accepts, but not the one preflight checked
+        rloo.write_text(Path("configs/ppo_dev.yaml").read_text().replace("strategy: dapo", "strategy: rloo")
+                        .replace("max_turns: 3", "max_turns: 1"))
+        assert run_cli(["gate", "--mode", "dev", "--config", str(rloo)]) == 2
+        assert "trainer.strategy rloo (--config configs/ppo_rloo.yaml) is not the strategy preflight checked (dapo)" \
+            in capsys.readouterr().err
         assert not _runs("gate")
 
         # gate: finds that preflight over HTTP, trains each seed with its files from the server, evaluates `best`
@@ -148,9 +154,14 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
             t = r.data.tags
             assert t["rc1.gated"] == "true" and t["rc1.gate_run_id"] == gate.info.run_id
             assert t["rc1.preflight_run_id"] == pf.info.run_id and t["rc1.mode"] == "dev"
+            assert (t["rc1.strategy"], t["rc1.rollout_backend"], t["rc1.rollout_backend_effective"]) == \
+                ("dapo", "transformers", "transformers")
+            assert (t["rc1.device"], t["rc1.dtype"]) == ("cpu", "float32") and r.data.params["rc1.strategy"] == "dapo"
             assert t["input_sha256.pool"] == pf.data.tags["sha256.balanced"]
             assert all(t[f"input_sha256.{n}"] == pf.data.tags[f"sha256.{n}"] for n in ("config", "weights", "gates"))
             assert t["input_sha256.fresh"] == gate.data.tags["input_sha256.fresh"]   # the prompts the gate checked
+        # the full config's job at the s/step this gate measured (ppo_dev is its own full config)
+        assert gate.data.metrics["rc1.projected_gpu_hours"] > 0 and gate.data.metrics["rc1.measured_sec_per_step"] > 0
         client = MlflowClient()
         fresh_share = [m.value for r in trains for m in client.get_metric_history(r.info.run_id, "sample/fresh")]
         assert fresh_share and max(fresh_share) > 0   # the non-pool share came from the fresh prompts

@@ -195,17 +195,19 @@ def test_vllm_is_refused_in_prod_without_cuda_or_vllm(tmp_path, monkeypatch, cap
     capsys.readouterr()
     assert run_cli(["train", "--config", "configs/ppo_vllm.yaml", "--pool", "pool.jsonl"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "ppo.use_vllm=true (vllm_mode colocate) needs CUDA and the vllm package" in err[0], err
+    assert len(err) == 1 and "ppo.rollout_backend=vllm (vllm_mode colocate) needs CUDA" in err[0], err
     assert not (tmp_path / "mlruns").exists() and not (tmp_path / "out").exists()   # refused before anything ran
     # dev: off, loudly (transformers generate); with CUDA and vllm present: on, mapped onto GRPOConfig
     plan = rollout_plan(ppo, "dev", cuda=False, vllm=False)
-    assert plan.vllm is False and "transformers generate" in plan.warning
+    assert plan.effective == "transformers" and "transformers generate" in plan.warning
     assert rollout_plan(ppo, "prod", cuda=True, vllm=True).vllm is True
     from rc1.train.engine import grpo_settings
+    from rc1.train.rollout import Device
 
-    on = grpo_settings(ppo, out_dir=tmp_path, seed=1, max_steps=1, report_to=[], cuda=False, vllm=True)
+    cpu = Device("cpu", "float32")
+    on = grpo_settings(ppo, out_dir=tmp_path, seed=1, max_steps=1, report_to=[], on=cpu, backend="vllm")
     assert on["use_vllm"] is True and on["vllm_mode"] == "colocate" and on["vllm_gpu_memory_utilization"] == 0.3
-    assert "use_vllm" not in grpo_settings(ppo, out_dir=tmp_path, seed=1, max_steps=1, report_to=[], cuda=False)
+    assert "use_vllm" not in grpo_settings(ppo, out_dir=tmp_path, seed=1, max_steps=1, report_to=[], on=cpu)
 
 
 @pytest.mark.parametrize("name", ["cpu_ddp", "single_gpu", "ddp", "zero2", "fsdp"])

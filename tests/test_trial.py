@@ -66,6 +66,11 @@ def test_full_training_waits_for_a_passing_trial(project, capsys):
     assert trains[0].data.tags["rc1.launcher"] == "accelerate" and trains[0].data.tags["rc1.processes"] == "2"
     assert trains[0].data.tags["rc1.gated"] == "true" and trains[0].data.tags["mlflow.parentRunId"] == trial.info.run_id
 
+    # the trial measured s/step and projected the full config's job from it (2 processes per seed)
+    m = trial.data.metrics
+    assert m["rc1.measured_sec_per_step"] > 0 and m["rc1.projected_days_per_seed"] > 0
+    assert m["rc1.projected_gpu_hours"] == pytest.approx(2 * m["rc1.projected_wall_hours"])
+
     verdict = trial.data.tags["rc1.rc1_verdict"]
     capsys.readouterr()
     if verdict == "pass":   # not expected of one step of the tiny model; then full training may start
@@ -108,3 +113,34 @@ def test_prod_max_steps_is_held_to_the_schedule_that_trains(project, capsys):
         import os
 
         os.environ.pop("RUN_MODE", None)   # run_gate sets it for the process
+
+
+@pytest.mark.slow
+def test_full_training_is_refused_when_its_trial_projects_too_long(project, capsys):
+    """config_check.projected_days_per_seed_max through the real commands: the trial gate measures s/step, and the
+    full gate refuses (one line, naming the projection and the key) when the full config would take longer per seed
+    than the gates allow. Here the bound is a microsecond, so any measured step exceeds it."""
+    import yaml
+
+    gates = yaml.safe_load(Path("configs/gates.yaml").read_text())
+    gates["config_check"]["projected_days_per_seed_max"] = 1e-11
+    Path("configs/gates_fast.yaml").write_text(yaml.safe_dump(gates))
+    # the dev job with a trial, trained in this process (no accelerate launch: the projection is the point here)
+    dev = (REPO / "configs" / "ppo_dev.yaml").read_text()
+    Path("configs/ppo_inproc.yaml").write_text(dev + "\ntrial: configs/ppo_inproc_trial.yaml\n")
+    Path("configs/ppo_inproc_trial.yaml").write_text(
+        dev.replace("  steps: 4\n", "  steps: 2\n").replace("seeds: [20250820, 20250821, 20250822]", "seeds: [20250820]"))
+    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", "configs/ppo_inproc.yaml",
+                    "--gates", "configs/gates_fast.yaml"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    assert run_cli(["gate", "--mode", "dev", "--trial", "--max-steps", "1", "--no-evaluate",
+                    "--gates", "configs/gates_fast.yaml"]) == 0
+    assert "projected ppo_inproc.yaml: 4 steps x" in capsys.readouterr().err
+    (trial,) = _gates()
+    days = trial.data.metrics["rc1.projected_days_per_seed"]
+    assert days > 1e-11
+    assert run_cli(["gate", "--mode", "dev", "--max-steps", "1", "--gates", "configs/gates_fast.yaml"]) == 2
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+    assert (f"ppo_inproc.yaml would take {days:.3g} days per seed at the s/step trial gate run {trial.info.run_id} "
+            f"measured, above config_check.projected_days_per_seed_max 1e-11") in line, line
+    assert len(_gates()) == 1   # refused before a full gate run was opened

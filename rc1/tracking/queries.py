@@ -62,11 +62,12 @@ def newest_finished(stage: str, **tags: str) -> Run | None:
 
 
 def trial_gates(preflight_run_id: str) -> list[dict]:
-    """The finished trial gate runs of a preflight, newest first, as {run_id, verdict}."""
+    """The finished trial gate runs of a preflight, newest first, as {run_id, verdict, projected_days_per_seed}."""
     runs = _search(f"tags.`rc1.stage` = 'gate' AND tags.`rc1.gate_kind` = 'trial' AND "
                    f"tags.`rc1.preflight_run_id` = '{preflight_run_id}' AND attributes.status = 'FINISHED'",
                    max_results=50)
-    return [{"run_id": r.info.run_id, "verdict": r.data.tags.get("rc1.rc1_verdict")} for r in runs]
+    return [{"run_id": r.info.run_id, "verdict": r.data.tags.get("rc1.rc1_verdict"),
+             "projected_days_per_seed": r.data.metrics.get("rc1.projected_days_per_seed")} for r in runs]
 
 
 def fetch_artifact(run: Run, artifact: str, dest_dir: str | Path, want: str | None = None) -> Path:

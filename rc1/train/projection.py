@@ -1,0 +1,58 @@
+"""How long the full training job takes, projected from the seconds per step a gate measured.
+
+A step's time is dominated by generating its rollouts (87% at 512 new tokens at the 4B shape on an H200), so a
+measurement made on one config is carried to another by the ratio of rollout tokens per step (prompts x group x new
+tokens). A gate trains its seeds one after another, each on the launcher's processes (one GPU each).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rc1.config import PPOScale
+
+
+def rollout_tokens(ppo: PPOScale) -> int:
+    """The most tokens one optimizer step generates: prompts x completions per prompt x new tokens."""
+    p = ppo.ppo
+    return p.batch_size * p.group_size * p.max_new_tokens
+
+
+@dataclass(frozen=True)
+class Projection:
+    measured_sec_per_step: float
+    sec_per_step: float          # carried to the projected config
+    steps: int
+    seeds: int
+    processes: int
+
+    @property
+    def days_per_seed(self) -> float:
+        return self.steps * self.sec_per_step / 86400
+
+    @property
+    def wall_hours(self) -> float:
+        return self.days_per_seed * 24 * self.seeds
+
+    @property
+    def gpu_hours(self) -> float:
+        return self.wall_hours * self.processes
+
+    def metrics(self) -> dict[str, float]:
+        return {"rc1.measured_sec_per_step": self.measured_sec_per_step,
+                "rc1.projected_sec_per_step": self.sec_per_step,
+                "rc1.projected_days_per_seed": self.days_per_seed,
+                "rc1.projected_wall_hours": self.wall_hours,
+                "rc1.projected_gpu_hours": self.gpu_hours}
+
+    def line(self, name: str) -> str:
+        return (f"{name}: {self.steps} steps x {self.sec_per_step:.3g} s/step x {self.seeds} seed(s) on "
+                f"{self.processes} process(es) = {self.days_per_seed:.3g} days per seed, {self.wall_hours:.3g} h wall, "
+                f"{self.gpu_hours:.3g} GPU-hours (measured {self.measured_sec_per_step:.3g} s/step)")
+
+
+def project(full: PPOScale, measured: PPOScale, sec_per_step: float, processes: int = 1) -> Projection:
+    """The full config's job from `sec_per_step` measured while training `measured` (the same config or its trial)."""
+    ratio = rollout_tokens(full) / rollout_tokens(measured)
+    return Projection(measured_sec_per_step=sec_per_step, sec_per_step=sec_per_step * ratio, steps=full.ppo.steps,
+                      seeds=len(full.seeds), processes=processes)
