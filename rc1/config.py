@@ -272,6 +272,9 @@ class PPOCfg(Strict):
     lora_generation: Literal["adapter", "merged"] = "adapter"   # merged: LoRA folded into the base weights while
     #                                                            rollouts generate, the exact base restored after
     gradient_checkpointing: bool = True   # recompute activations in the backward pass (memory for time)
+    # transformers backend: torch.compile the decode step (a static KV cache, CUDA graphs; CUDA only, the CPU ignores
+    # it); the first rollouts of a shape pay the compile
+    compile_generation: bool = False
 
     @model_validator(mode="after")
     def _vllm_alias(self):
@@ -281,6 +284,9 @@ class PPOCfg(Strict):
                                  f"rollout_backend: {self.rollout_backend}; keep one")
             self.rollout_backend = "vllm"
         self.use_vllm = self.rollout_backend == "vllm"
+        if self.compile_generation and self.rollout_backend != "transformers":
+            raise ValueError(f"compile_generation is a setting of rollout_backend: transformers, not "
+                             f"{self.rollout_backend}")
         return self
 
     @field_validator("vllm_server_base_url")

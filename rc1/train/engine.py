@@ -69,6 +69,8 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
     ("ppo.lora_generation", "rc1 (merged_lora)", "adapter: rollouts run the LoRA layers as trained; merged: LoRA folded "
      "into the base weights while rollouts generate, the exact base weights copied back after"),
     ("ppo.gradient_checkpointing", "gradient_checkpointing", "recompute activations in backward (TRL's default: on)"),
+    ("ppo.compile_generation", "generation_config.disable_compile = False", "transformers backend on CUDA: the decode "
+     "step compiled with torch.compile on a static KV cache (TRL switches it off by default)"),
     ("ppo.vllm_gpu_memory_utilization", "vllm_gpu_memory_utilization", "colocate mode: vLLM's share of each GPU"),
     ("launcher / accelerate_config", "the processes that train one seed", "accelerate: `accelerate launch` with "
      "that config; ppo.batch_size stays the global batch (per_device_train_batch_size = batch_size / processes x "
@@ -486,9 +488,9 @@ def _rc1_callback_class():
 def make_trainer(ppo: PPOScale, *, base: str, reward_funcs: list, train_dataset, seed: int, out_dir: str | Path,
                  max_steps: int, mode: str = "dev", report_to: Sequence[str] = (), finetune: FinetunePlan | None = None,
                  eval_rows: Sequence[dict] = (), callbacks: Sequence = (), generation_kwargs: dict | None = None,
-                 rollouts: RolloutPlan | None = None, processes: int = 1):
-    """rc1's TRL trainer for `ppo` (its strategy, rollout backend, finetune plan and tool environment), not yet
-    trained: what `train` runs and what benchmarks/bench_rollout.py times."""
+                 rollouts: RolloutPlan | None = None, processes: int = 1, environment: bool = True):
+    """rc1's TRL trainer for `ppo` (its strategy, rollout backend, finetune plan and, with `environment`, the tool
+    environment), not yet trained: what `train` runs and what benchmarks/bench_rollout.py times."""
     from rc1.train.tiny import load_tokenizer
 
     plan = finetune or finetune_plan(ppo, mode)
@@ -498,12 +500,17 @@ def make_trainer(ppo: PPOScale, *, base: str, reward_funcs: list, train_dataset,
     settings = grpo_settings(ppo, out_dir=out_dir, seed=seed, max_steps=max_steps, report_to=report_to,
                              with_eval=bool(eval_rows), processes=processes, backend=rollouts.effective)
     cfg = config_cls(**trainer_settings(name, settings) | {"generation_kwargs": generation_kwargs})
-    tools = {} if strategy(name).trainer == "rloo" else {"environment_factory": env_factory(ppo.ppo.max_turns)}
-    return _rc1_trainer_class(name, lora_generation(ppo))(
+    tools = ({"environment_factory": env_factory(ppo.ppo.max_turns)}
+             if environment and strategy(name).trainer != "rloo" else {})
+    trainer = _rc1_trainer_class(name, lora_generation(ppo))(
         model=base, reward_funcs=reward_funcs, args=cfg, train_dataset=train_dataset,
         eval_dataset=eval_dataset(eval_rows) if eval_rows else None, processing_class=load_tokenizer(base),
         callbacks=list(callbacks), peft_config=plan.peft_config, quantization_config=plan.quantization_config,
         **tools)
+    if ppo.ppo.compile_generation and rollouts.effective == "transformers":   # TRL turns generate's compile off
+        trainer.generation_config.disable_compile = False
+        trainer.generation_config.cache_implementation = ppo.ppo.cache_implementation or "static"
+    return trainer
 
 
 @dataclass

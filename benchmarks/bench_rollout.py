@@ -1,0 +1,272 @@
+"""Rollout speed through rc1's training generation path, for every rollout backend available here.
+
+    python benchmarks/bench_rollout.py                                   # tiny shape (CPU smoke test)
+    python benchmarks/bench_rollout.py --shape qwen3-4b --new-tokens 512 --json out.json     # on a GPU
+
+It builds a random-init model of a named shape (no download: a Qwen3 config and rc1's tiny tokenizer, the vocab
+padded to the real size), then for each variant builds the trainer rc1 trains with (rc1.train.engine.make_trainer:
+strategy, backend, LoRA/QLoRA, tool environment) and times `_generate_single_turn` on prompts x group completions,
+in training mode, as a GRPO step generates them. Each variant runs in its own process (one that crashes or hangs is
+reported, the others still run), first a short warm-up (CUDA graphs, kernels), then the timed generation.
+
+A random model never emits EOS or a tool call, so every completion runs to --new-tokens: the worst case. Printed per
+variant: tokens/s, ms per decode step (wall / decode steps, prefill included), the weights-bandwidth bound (bytes
+of the weights / the memory bandwidth: a decode step must read every weight once) and the fraction of it reached,
+and peak memory. The bandwidth comes from a table by GPU name; on a CPU it is measured (a large tensor copy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+# Qwen3 configs (the published ones), vocab padded to the real size; "tiny" is rc1's dev model
+SHAPES = {
+    "qwen3-0.6b": dict(hidden_size=1024, intermediate_size=3072, num_hidden_layers=28, num_attention_heads=16,
+                       num_key_value_heads=8, head_dim=128, vocab_size=151936, tie_word_embeddings=True),
+    "qwen3-4b": dict(hidden_size=2560, intermediate_size=9728, num_hidden_layers=36, num_attention_heads=32,
+                     num_key_value_heads=8, head_dim=128, vocab_size=151936, tie_word_embeddings=True),
+}
+ALL_PROJECTIONS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+
+# GB/s of memory bandwidth by GPU name (vendor data sheets); the first key contained in the device name wins
+BANDWIDTH_GBS = [("H200", 4800), ("H100 PCIe", 2000), ("H100 NVL", 3900), ("H100", 3350), ("GH200", 4000),
+                 ("A100-SXM4-80GB", 2039), ("A100 80GB PCIe", 1935), ("A100", 1555), ("L40S", 864), ("L40", 864),
+                 ("L4", 300), ("A10G", 600), ("A10", 600), ("RTX 4090", 1008), ("RTX 3090", 936), ("T4", 320),
+                 ("V100", 900), ("B200", 8000), ("MI300X", 5300)]
+
+# name -> (ppo.rollout_backend, extra ppo settings)
+VARIANTS = {
+    "transformers": ("transformers", {}),
+    "transformers+merged": ("transformers", {"lora_generation": "merged"}),
+    "transformers+compile": ("transformers", {"compile_generation": True}),
+    "continuous_batching": ("continuous_batching", {}),
+    "continuous_batching+graphs": ("continuous_batching", {"cuda_graphs": True}),
+    "continuous_batching+graphs+merged": ("continuous_batching", {"cuda_graphs": True, "lora_generation": "merged"}),
+    "vllm": ("vllm", {}),
+}
+
+QUESTIONS = ["Which magazine was started first, Arthur's Magazine or First for Women?",
+             "Were Scott Derrickson and Ed Wood of the same nationality?",
+             "Would a pear sink in water?",
+             "Could a llama birth twice during the War in Vietnam?",
+             "Natalia sold clips to 48 of her friends in April, and then she sold half as many clips in May. "
+             "How many clips did Natalia sell altogether in April and May?",
+             "Weng earns $12 an hour for babysitting. Yesterday, she just did 50 minutes of babysitting. How much did "
+             "she earn?",
+             "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?",
+             "Is the language used in Saint Vincent and the Grenadines the most common language in the world?"]
+
+
+def bandwidth_gbs() -> tuple[float, str]:
+    import torch
+
+    if torch.cuda.is_available():
+        name = torch.cuda.get_device_name(0)
+        for key, gbs in BANDWIDTH_GBS:
+            if key in name:
+                return float(gbs), f"{name} (data sheet)"
+        return measured_bandwidth("cuda"), f"{name} (measured copy)"
+    return measured_bandwidth("cpu"), "cpu (measured copy)"
+
+
+def measured_bandwidth(device: str) -> float:
+    """GB/s of a 256 MB tensor copy (read + write), the best of 5."""
+    import torch
+
+    src = torch.empty(64 * 2**20, dtype=torch.float32, device=device).fill_(1.0)
+    dst = torch.empty_like(src)
+    best = float("inf")
+    for _ in range(5):
+        if device == "cuda":
+            torch.cuda.synchronize()
+        t = time.perf_counter()
+        dst.copy_(src)
+        if device == "cuda":
+            torch.cuda.synchronize()
+        best = min(best, time.perf_counter() - t)
+    return 2 * src.numel() * 4 / best / 1e9
+
+
+def build_base(shape: str, out: Path) -> Path:
+    """A random-init model of `shape` saved with rc1's tiny tokenizer (its vocab padded to the shape's)."""
+    import torch
+    from transformers import AutoTokenizer, Qwen3Config, Qwen3ForCausalLM
+
+    from rc1.train.tiny import tiny_dir
+
+    tiny = tiny_dir(QUESTIONS, seed=0, cache_dir=out / "tiny")
+    if shape == "tiny":
+        return tiny
+    tok = AutoTokenizer.from_pretrained(tiny)
+    config = Qwen3Config(**SHAPES[shape], max_position_embeddings=40960, rope_theta=1e6,
+                         bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
+    dev = "cuda" if torch.cuda.is_available() else "cpu"
+    dtype = torch.bfloat16 if dev == "cuda" else torch.float32
+    torch.manual_seed(0)
+    with torch.device(dev):
+        prev = torch.get_default_dtype()
+        torch.set_default_dtype(dtype)
+        try:
+            model = Qwen3ForCausalLM(config)
+        finally:
+            torch.set_default_dtype(prev)
+    path = out / shape
+    model.save_pretrained(path)
+    tok.save_pretrained(path)
+    del model
+    if dev == "cuda":
+        torch.cuda.empty_cache()
+    return path
+
+
+def variant_config(args, backend: str, extra: dict) -> Path:
+    """ppo_dev.yaml at the benchmark's batch, group, new tokens and finetune, with the variant's backend."""
+    import yaml
+
+    cfg = yaml.safe_load((REPO / "configs" / "ppo_dev.yaml").read_text())
+    cfg["model"].update(base="unused", finetune=args.finetune, lora_r=16, lora_alpha=32,
+                        target_modules=ALL_PROJECTIONS if args.shape != "tiny" else cfg["model"]["target_modules"])
+    cfg["ppo"].update(batch_size=args.prompts, group_size=args.group, max_new_tokens=args.new_tokens,
+                      max_turns=1, rollout_backend=backend, **extra)
+    path = Path(tempfile.mkdtemp()) / "ppo.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    return path
+
+
+def run_one(args) -> dict:
+    """One variant in this process: build rc1's trainer, warm up, time one generation."""
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    import torch
+    from datasets import Dataset
+
+    from rc1.config import load_ppo_scale
+    from rc1.train.engine import make_trainer
+    from rc1.train.rollout import rollout_plan
+
+    backend, extra = VARIANTS[args.one]
+    ppo = load_ppo_scale(variant_config(args, backend, extra))
+    plan = rollout_plan(ppo, "dev")
+    if plan.effective != backend:
+        return {"variant": args.one, "skipped": plan.warning.removeprefix("DEV: ")}
+    prompts = [[{"role": "system", "content": "You are a careful research assistant."},
+                {"role": "user", "content": q}] for q in QUESTIONS]
+    prompts = [prompts[i % len(prompts)] for i in range(args.prompts)]
+    with tempfile.TemporaryDirectory() as d:
+        trainer = make_trainer(ppo, base=args.base, reward_funcs=[lambda completions, **_: [0.0] * len(completions)],
+                               train_dataset=Dataset.from_dict({"prompt": prompts}), seed=0, out_dir=d, max_steps=1,
+                               mode="dev", rollouts=plan)
+        trainer.model.train()
+        tools = next(iter(getattr(trainer, "_env_tools", {}).values()), None) or None
+        ids = [trainer.processing_class.apply_chat_template(p, tools=tools, add_generation_prompt=True,
+                                                             tokenize=True, return_dict=True)["input_ids"]
+               for p in prompts]
+        ids = [list(x) for x in ids for _ in range(args.group)]   # each prompt group_size times, as TRL samples
+        cuda = torch.cuda.is_available()
+
+        def generate(n_tokens: int) -> tuple[float, list]:
+            trainer.generation_config.max_new_tokens = n_tokens
+            if cuda:
+                torch.cuda.synchronize()
+            t = time.perf_counter()
+            out, _ = trainer._generate_single_turn(ids, None, {}, 1)
+            if cuda:
+                torch.cuda.synchronize()
+            return time.perf_counter() - t, out
+
+        warm, _ = generate(min(8, args.new_tokens))
+        if cuda:
+            torch.cuda.reset_peak_memory_stats()
+        wall, out = generate(args.new_tokens)
+        tokens = sum(len(c) for c in out)
+        steps = max(len(c) for c in out)
+        weight_bytes = sum(p.numel() * p.element_size() for p in {id(p): p for p in trainer.model.parameters()}.values())
+        if cuda:
+            peak_gb = torch.cuda.max_memory_allocated() / 1e9
+        else:
+            import psutil
+
+            peak_gb = psutil.Process().memory_info().rss / 1e9
+    gbs, source = bandwidth_gbs()
+    bound_ms = weight_bytes / (gbs * 1e9) * 1e3
+    ms_step = wall / steps * 1e3
+    return {"variant": args.one, "backend": backend, **extra, "finetune": ppo.model.finetune, "shape": args.shape,
+            "prompts": args.prompts, "group": args.group, "new_tokens": args.new_tokens, "completions": len(out),
+            "prompt_tokens": sum(len(x) for x in ids) // len(ids), "tokens": tokens, "wall_s": wall,
+            "warmup_s": warm, "tokens_per_s": tokens / wall, "ms_per_step": ms_step, "weight_gb": weight_bytes / 1e9,
+            "bandwidth_gbs": gbs, "bandwidth_source": source, "bound_ms_per_step": bound_ms,
+            "fraction_of_bound": bound_ms / ms_step, "peak_mem_gb": peak_gb}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shape", default="tiny", choices=["tiny", *SHAPES])
+    ap.add_argument("--new-tokens", type=int, default=64)
+    ap.add_argument("--prompts", type=int, default=8, help="prompts per step (ppo.batch_size)")
+    ap.add_argument("--group", type=int, default=4, help="completions per prompt (ppo.group_size)")
+    ap.add_argument("--finetune", default="lora", choices=["lora", "qlora"])
+    ap.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated, of: " + ", ".join(VARIANTS))
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per variant")
+    ap.add_argument("--workdir", default=None, help="where the random model is saved (default: a temporary dir)")
+    ap.add_argument("--json", default=None, help="write the results here")
+    ap.add_argument("--base", default=None, help=argparse.SUPPRESS)   # a variant's process: the saved model
+    ap.add_argument("--one", default=None, help=argparse.SUPPRESS)    # a variant's process: its name
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(run_one(args)))
+        return 0
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="bench_rollout-"))
+    t = time.perf_counter()
+    base = build_base(args.shape, work)
+    print(f"{args.shape}: random-init model at {base} ({time.perf_counter() - t:.1f} s)", flush=True)
+    results = []
+    for name in [v for v in args.variants.split(",") if v]:
+        if VARIANTS[name][0] == "vllm" and importlib.util.find_spec("vllm") is None:
+            results.append({"variant": name, "skipped": "the vllm package is not installed"})
+            print(line(results[-1]), flush=True)
+            continue
+        cmd = [sys.executable, __file__, "--one", name, "--base", str(base), "--shape", args.shape,
+               "--new-tokens", str(args.new_tokens), "--prompts", str(args.prompts), "--group", str(args.group),
+               "--finetune", args.finetune]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+            lines = [x for x in proc.stdout.splitlines() if x.startswith("{")]
+            res = json.loads(lines[-1]) if proc.returncode == 0 and lines else \
+                {"variant": name, "error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}
+        except subprocess.TimeoutExpired:
+            res = {"variant": name, "error": f"timed out after {args.timeout:g} s"}
+        results.append(res)
+        print(line(res), flush=True)
+        if args.json:   # after each variant: a run cut short still leaves what it measured
+            Path(args.json).write_text(json.dumps({"shape": args.shape, "new_tokens": args.new_tokens,
+                                                   "results": results}, indent=1))
+    ran = [r for r in results if "tokens_per_s" in r]
+    base_tps = next((r["tokens_per_s"] for r in ran if r["variant"] == "transformers"), None)
+    if ran and base_tps:
+        best = max((r for r in ran if r["backend"] != "vllm"), key=lambda r: r["tokens_per_s"])
+        print(f"best without vllm: {best['variant']} {best['tokens_per_s']:.0f} tokens/s = "
+              f"{best['tokens_per_s'] / base_tps:.2f}x transformers ({base_tps:.0f} tokens/s)")
+    return 0 if ran else 1
+
+
+def line(r: dict) -> str:
+    if "tokens_per_s" not in r:
+        return f"{r['variant']:<34} {'skipped: ' + r['skipped'] if 'skipped' in r else 'FAILED: ' + r['error']}"
+    return (f"{r['variant']:<34} {r['tokens_per_s']:9.0f} tokens/s  {r['ms_per_step']:8.2f} ms/step  bound "
+            f"{r['bound_ms_per_step']:7.3f} ms ({r['fraction_of_bound']:.1%} of it)  peak {r['peak_mem_gb']:.1f} GB  "
+            f"({r['completions']} x {r['new_tokens']} new tokens, prompts ~{r['prompt_tokens']} tokens, "
+            f"warm-up {r['warmup_s']:.1f} s)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
