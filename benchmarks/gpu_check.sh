@@ -25,9 +25,11 @@ mkdir -p "$work"
 log() { echo "[gpu_check $(date +%H:%M:%S)] $*" | tee -a "$out/gpu_check.log"; }
 
 # ---------------------------------------------------------------- packages (once per machine)
-if command -v nvidia-smi >/dev/null && [ -f .gpu/gpu-site.tar.xz ]; then   # the lent machine's missing packages
-  [ -d /tmp/devsite ] || tar -C /tmp -xJf .gpu/gpu-site.tar.xz
+if [ -f .gpu/gpu-site.tar.xz ] && python3 -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))'; then
+  [ -d /tmp/devsite ] || tar -C /tmp -xJf .gpu/gpu-site.tar.xz   # the lent machine's missing packages (GPU.md)
   export PYTHONPATH=/tmp/devsite
+  # packages make-site.sh leaves out (lazy-importer: importlib-metadata's new dependency), unpacked wheels
+  [ -d .gpu/extra ] && export PYTHONPATH=$root/.gpu/extra:$PYTHONPATH
 fi
 export PYTHONPATH=$root${PYTHONPATH:+:$PYTHONPATH}
 python3 -c "import rc1" 2>/dev/null || python3 -m pip install -q --no-deps --no-build-isolation --no-index -e . \
