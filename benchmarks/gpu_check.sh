@@ -50,6 +50,9 @@ v["device"] = torch.cuda.get_device_name(0) if torch.cuda.is_available() else No
 print(json.dumps(v))
 EOF
 log "env: $(cat "$out/env.json")"
+if ! python3 -c "import mlflow, trl, datasets, peft, rc1.train.engine" >"$out/imports.log" 2>&1; then
+  log "imports failed: $(tail -1 "$out/imports.log")"; exit 3   # fail in seconds, not after every step
+fi
 
 # step NAME MIN_SECONDS CMD...: run CMD with what is left of the budget, if at least MIN_SECONDS are left
 step() {
