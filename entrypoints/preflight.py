@@ -195,6 +195,7 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
                   config_path: str | None = None, gates_path: str = "configs/gates.yaml", reuse: bool = True,
                   seed: int = 20250820) -> dict:
     os.environ["RUN_MODE"] = mode
+    gates = load_gates(gates_path).for_mode(mode)   # first: prod refuses thresholds looser than the seed's at once
     config_path = config_path or default_ppo_config(mode)
     if mode == "prod":
         prod_data_check(load_ppo_scale(config_path).mix, optional_param(data_dir))
@@ -204,7 +205,6 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
     elif os.environ.get("SCORER_PROVIDER", "heuristic") == "heuristic":
         raise Rc1Error("prod mode refuses the heuristic judge: set SCORER_PROVIDER (and SCORER_BASE_URL, "
                        "SCORER_API_KEY, SCORER_MODEL) to a live OpenAI-compatible endpoint")
-    gates = load_gates(gates_path).for_mode(mode)
     c = Ctx(mode, optional_param(data_dir), n, Path(out_dir) / mode, config_path, gates_path, reuse, seed)
     c.out.mkdir(parents=True, exist_ok=True)
     REPORT_DIR.mkdir(parents=True, exist_ok=True)
