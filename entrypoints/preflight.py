@@ -19,7 +19,7 @@ from entrypoints._common import INT, data_dir_option, optional_param, reuse_opti
 from entrypoints.checks import default_ppo_config, run_check_config, run_check_resources, run_check_weights
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
-from rc1.io import sha256_dir, sha256_file, write_json
+from rc1.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.preflight import StepResult, round_summary, step_result
 from rc1.tracking import stage_run
 from rc1.tracking.queries import child_runs
@@ -206,8 +206,14 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
         raise Rc1Error("prod mode refuses the heuristic judge: set SCORER_PROVIDER (and SCORER_BASE_URL, "
                        "SCORER_API_KEY, SCORER_MODEL) to a live OpenAI-compatible endpoint")
     c = Ctx(mode, optional_param(data_dir), n, Path(out_dir) / mode, config_path, gates_path, reuse, seed)
-    c.out.mkdir(parents=True, exist_ok=True)
-    REPORT_DIR.mkdir(parents=True, exist_ok=True)
+    # two preflights never share working files: the second on the same --out-dir (or while the reports folder is
+    # another's) is refused at once, one line
+    with exclusive_dir(c.out, "--out-dir"), exclusive_dir(REPORT_DIR, "the preflight reports folder"):
+        return _preflight(c, gates)
+
+
+def _preflight(c: Ctx, gates) -> dict:
+    mode, n, config_path, gates_path, seed = c.mode, c.n, c.config_path, c.gates_path, c.seed
     (REPORT_DIR / "round2_pass.json").unlink(missing_ok=True)  # never leave an older pass lying around
 
     params = {"mode": mode, "data_dir": c.data_dir or "auto", "n": n, "out_dir": str(c.out), "config": config_path,

@@ -464,13 +464,11 @@ M = TypeVar("M", bound=BaseModel)
 
 def load_config(path: str | Path, model: type[M]) -> M:
     """Read YAML/JSON at `path` into `model`; any problem -> Rc1Error 'path: key: message'."""
-    path = Path(path)
+    from rc1.io import PARSE_ERRORS, parse_problem, readable_file
+
+    path = readable_file(path, "config file")
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise Rc1Error(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise Rc1Error(f"{path}: is a directory, not a config file") from None
     except UnicodeDecodeError as e:
         raise Rc1Error(f"{path}: not UTF-8 text (byte {e.start})") from None
     except OSError as e:
@@ -481,6 +479,8 @@ def load_config(path: str | Path, model: type[M]) -> M:
         line = getattr(e, "lineno", None) or getattr(getattr(e, "problem_mark", None), "line", None)
         where = f"line {line + (0 if isinstance(e, json.JSONDecodeError) else 1)}: " if line is not None else ""
         raise Rc1Error(f"{path}: {where}not valid {'JSON' if path.suffix == '.json' else 'YAML'}") from None
+    except PARSE_ERRORS as e:
+        raise Rc1Error(f"{path}: {parse_problem(e)}") from None
     if not isinstance(raw, dict):
         raise Rc1Error(f"{path}: expected a mapping at the top level")
     try:
