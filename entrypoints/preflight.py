@@ -208,7 +208,8 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
     c = Ctx(mode, optional_param(data_dir), n, Path(out_dir) / mode, config_path, gates_path, reuse, seed)
     # two preflights never share working files: the second on the same --out-dir (or while the reports folder is
     # another's) is refused at once, one line
-    with exclusive_dir(c.out, "--out-dir"), exclusive_dir(REPORT_DIR, "the preflight reports folder"):
+    with exclusive_dir(c.out, "--out-dir", "pass another --out-dir"), \
+            exclusive_dir(REPORT_DIR, "the preflight reports folder"):
         return _preflight(c, gates)
 
 

@@ -60,10 +60,10 @@ LOCK_NAME = ".rc1.lock"
 
 
 @contextlib.contextmanager
-def exclusive_dir(path: str | os.PathLike, what: str) -> Iterator[Path]:
+def exclusive_dir(path: str | os.PathLike, what: str, instead: str = "") -> Iterator[Path]:
     """Hold `path` (created if needed) for this process alone while the block runs: a second process that asks
     for it is refused at once with one line naming the holder (flock: released by the kernel when the holder dies,
-    so a killed run leaves no stale lock)."""
+    so a killed run leaves no stale lock). `instead`: what else the user can do ("pass another --out-dir")."""
     import fcntl
 
     path = Path(path)
@@ -77,7 +77,8 @@ def exclusive_dir(path: str | os.PathLike, what: str) -> Iterator[Path]:
         except BlockingIOError:
             fh.seek(0)
             holder = fh.read().strip() or "another process"
-            raise Rc1Error(f"{path}: {what} is in use by {holder}; wait for it to finish or choose another") from None
+            raise Rc1Error(f"{path}: {what} is in use by {holder}; wait for it to finish"
+                           + (f" or {instead}" if instead else "")) from None
         fh.seek(0)
         fh.truncate()
         fh.write(f"rc1 pid {os.getpid()}\n")

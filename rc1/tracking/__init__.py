@@ -61,7 +61,7 @@ with _collector_paused():
 import rc1
 from rc1.config import run_mode  # noqa: F401 - re-exported: entry points import it from here
 from rc1.errors import GateFailed, Rc1Error
-from rc1.io import atomic_open, sha256_dir, sha256_file, sha256_text, write_json
+from rc1.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
 
 log = logging.getLogger("rc1")
 
@@ -503,9 +503,10 @@ def stage_run(
     A run opened while another is active in this process is its child (nested); `parent_run_id` makes it the
     child of a run another process holds (a gate that launched this one), in that run's experiment.
     """
-    setup_tracking()
     inputs = inputs or {}
     outputs = {k: Path(v) for k, v in (outputs or {}).items()}
+    writable_outputs(*outputs.values())   # before the run opens: no stage leaves some outputs behind a refused one
+    setup_tracking()
     digests = {k: digest_of(v) for k, v in inputs.items()}
     key = reuse_key(stage, params, digests)
     nested = mlflow.active_run() is not None
