@@ -163,7 +163,8 @@ FRESH = {"id": "f1", "task": "gsm8k", "question": "What is 2 + 2?", "answer": "4
 
 
 @pytest.mark.parametrize("lines, says", [
-    (['{"id": "f1", "task": "gsm8k", "question": "What is 2 + 2?", "answer": NaN}'], "record 1: task record: answer nan"),
+    (['{"id": "f1", "task": "gsm8k", "question": "What is 2 + 2?", "answer": NaN}'],
+     "record 1: task record: answer nan"),
     ([json.dumps(FRESH), json.dumps({**FRESH, "question": "What is 3 + 3?", "answer": "6"})],
      "record 2: duplicate id 'f1' (record 1)"),
     (['{"id": "f1", "a": ' + DEEP + "}"], "line 1: nested too deeply"),

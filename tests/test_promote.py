@@ -229,15 +229,18 @@ def test_weights_altered_after_the_evaluation_are_refused(store, capsys):
     assert "broken link train run" in err and "does not match its sha256.adapter tag" in err, err
 
 
+def _evaluate_run(version: str):
+    where = f"tags.`rc1.stage` = 'evaluate' AND tags.`rc1.model_version` = '{version}'"
+    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list", max_results=1, filter_string=where)
+    return run
+
+
 def test_a_verdict_and_item_counts_set_by_hand_are_recomputed_from_the_report(store, capsys):
     """rc1.passed=true and rc1.eval_items.heldout=1080 set by hand on a failed evaluate run (3 held-out items): promote
     re-derives both from the run's sha256-checked evaluate_report.json and refuses."""
     version = chain(store, eval_passed=False, eval_items=(245, 3))
     client = MlflowClient()
-    ev_id = client.get_model_version("rc1-policy", version).tags["rc1.evaluate_run_id"] \
-        if "rc1.evaluate_run_id" in client.get_model_version("rc1-policy", version).tags else \
-        mlflow.search_runs(search_all_experiments=True, output_format="list", max_results=1,
-                           filter_string=f"tags.`rc1.stage` = 'evaluate' AND tags.`rc1.model_version` = '{version}'")[0].info.run_id
+    ev_id = _evaluate_run(version).info.run_id
     client.set_tag(ev_id, "rc1.passed", "true")
     client.log_metric(ev_id, "rc1.eval_items.heldout", 1080)
     assert run_cli(["promote", "--version", version]) == 2
@@ -253,8 +256,7 @@ def test_a_report_altered_in_the_store_breaks_the_evaluate_link(store, capsys):
     from rc1.io import write_json
 
     version = chain(store, eval_passed=False)
-    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list", max_results=1,
-                                filter_string=f"tags.`rc1.stage` = 'evaluate' AND tags.`rc1.model_version` = '{version}'")
+    run = _evaluate_run(version)
     stored = Path(urlparse(run.info.artifact_uri).path) / "evaluate_report.json"
     write_json(stored, {"model_version": version, **evaluation(245, 60, True).to_json()})   # a passing report
     assert run_cli(["promote", "--version", version]) == 2

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.timeout(600)
 
 
 def _env(cwd: Path) -> dict[str, str]:
-    return {**{k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_", "SCORER_", "RC1_GATE", "RC1_LAUNCH"))},
+    inherited = ("MLFLOW_", "SCORER_", "RC1_GATE", "RC1_LAUNCH")
+    return {**{k: v for k, v in os.environ.items() if not k.startswith(inherited)},
             "PYTHONPATH": str(REPO), "MLFLOW_TRACKING_URI": f"sqlite:///{cwd / 'mlruns' / 'mlflow.db'}",
             "RUN_MODE": "dev", "RC1_CACHE_DIR": str(cwd / "cache")}
 

@@ -56,7 +56,8 @@ _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _ALGEBRA = re.compile(r"\*[ \t]*(?:[-+*/)]|$)")   # "11x+15", "2x": an x that is a variable, not a times sign
 _LAST_WORD = re.compile(r"[A-Za-z]+$")
 _ARITH_WORDS = frozenset("of times plus minus by over x power squared cubed root percent sqrt per and".split())
-_RHS_GOES_ON = re.compile(r"[A-Za-z(]|[ \t]*(?:[-+*/×÷x][ \t]*[$(]?[ \t]*\d|\(|\.?\d)")   # "= 3 + 1", "= 5A": the right side is an expression or a term, not a result
+# "= 3 + 1", "= 5A": the right side is an expression or a term, not a result
+_RHS_GOES_ON = re.compile(r"[A-Za-z(]|[ \t]*(?:[-+*/×÷x][ \t]*[$(]?[ \t]*\d|\(|\.?\d)")
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
 _FORGED_LINE = re.compile(
     r"\[(?:user|assistant|system|tool)[^\]\n]{0,20}\]|^(?:user|assistant|system|judge|evaluator)[ \t]{0,3}:|"
