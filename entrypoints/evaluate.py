@@ -234,8 +234,9 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
             **{f"input_sha256.{k}": v for k, v in digests.items()}}
     result: dict = {"version": mv.version}
     try:
-        # input_sha256.gates: promote accepts this run only under the gates file it applied
-        with stage_run("evaluate", params=params, inputs={"gates": gates_path}, reuse=False,
+        # input_sha256.gates / .config: promote accepts this run only under the gates file the version's preflight
+        # hashed and the ppo config (turns, max new tokens) the version trained with
+        with stage_run("evaluate", params=params, inputs={"gates": gates_path, "config": str(config_path)}, reuse=False,
                        run_name=f"evaluate v{mv.version}", tags=tags) as st:
             result["run_id"] = st.run_id
             st.log_metrics({f"rc1.eval_items.{k}": v for k, v in per_split.items()})

@@ -19,7 +19,7 @@ from entrypoints._common import INT, data_dir_option, optional_param, reuse_opti
 from entrypoints.checks import default_ppo_config, run_check_config, run_check_resources, run_check_weights
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
-from rc1.io import sha256_dir, sha256_file, write_json
+from rc1.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.preflight import StepResult, round_summary, step_result
 from rc1.tracking import stage_run
 from rc1.tracking.queries import child_runs
@@ -195,6 +195,7 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
                   config_path: str | None = None, gates_path: str = "configs/gates.yaml", reuse: bool = True,
                   seed: int = 20250820) -> dict:
     os.environ["RUN_MODE"] = mode
+    gates = load_gates(gates_path).for_mode(mode)   # first: prod refuses thresholds looser than the seed's at once
     config_path = config_path or default_ppo_config(mode)
     if mode == "prod":
         prod_data_check(load_ppo_scale(config_path).mix, optional_param(data_dir))
@@ -204,10 +205,16 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
     elif os.environ.get("SCORER_PROVIDER", "heuristic") == "heuristic":
         raise Rc1Error("prod mode refuses the heuristic judge: set SCORER_PROVIDER (and SCORER_BASE_URL, "
                        "SCORER_API_KEY, SCORER_MODEL) to a live OpenAI-compatible endpoint")
-    gates = load_gates(gates_path).for_mode(mode)
     c = Ctx(mode, optional_param(data_dir), n, Path(out_dir) / mode, config_path, gates_path, reuse, seed)
-    c.out.mkdir(parents=True, exist_ok=True)
-    REPORT_DIR.mkdir(parents=True, exist_ok=True)
+    # two preflights never share working files: the second on the same --out-dir (or while the reports folder is
+    # another's) is refused at once, one line
+    with exclusive_dir(c.out, "--out-dir", "pass another --out-dir"), \
+            exclusive_dir(REPORT_DIR, "the preflight reports folder"):
+        return _preflight(c, gates)
+
+
+def _preflight(c: Ctx, gates) -> dict:
+    mode, n, config_path, gates_path, seed = c.mode, c.n, c.config_path, c.gates_path, c.seed
     (REPORT_DIR / "round2_pass.json").unlink(missing_ok=True)  # never leave an older pass lying around
 
     params = {"mode": mode, "data_dir": c.data_dir or "auto", "n": n, "out_dir": str(c.out), "config": config_path,

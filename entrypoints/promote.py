@@ -2,8 +2,10 @@
 trust chain holds in the tracking server.
 
 version -> train run (finished, launched by a gate) -> gate run -> preflight run (round 2 passed, same mode, the
-files the train run used) -> the version's newest finished evaluate run (passed, on at least
-evaluate.min_shadow_items / min_heldout_items items, under the gates file the preflight hashed). The thresholds
+files the train run used) -> the version's newest finished evaluate run (under the gates file the preflight hashed
+and the train run's ppo config; passed, on at least evaluate.min_shadow_items / min_heldout_items items, as
+recomputed from its sha256-checked evaluate_report.json, not as its tags say). A prod gates file looser than the
+seed's numbers breaks the chain; a dev one may be looser, and the table's gates row lists where. The thresholds
 come from that gates file, downloaded from the tracking server and checked against the preflight's sha256.gates;
 a local configs/gates.yaml is never read. The chain is printed as a short table; any broken link: exit 2 naming
 it (rc1/chain.py).
@@ -60,6 +62,23 @@ def weights_problems(mv) -> list[str]:
     return []
 
 
+def evaluate_report(ev_run) -> tuple[dict | None, str | None]:
+    """(the evaluate run's evaluate_report.json, downloaded and checked against its sha256 tag, None) or (None, why
+    not): promote re-derives the verdict and the item counts from it."""
+    import tempfile
+
+    from rc1.io import read_json
+    from rc1.tracking.queries import fetch_artifact
+
+    if ev_run is None:
+        return None, None
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            return read_json(fetch_artifact(ev_run, "evaluate_report.json", d)), None
+        except Rc1Error as e:
+            return None, f"its report cannot be verified ({e})"
+
+
 def verify_chain(mv):
     """(links, the alias the version may get) for a registered version, read from the tracking server."""
     from rc1 import chain
@@ -77,20 +96,25 @@ def verify_chain(mv):
         pre_run = find_run(train.tags.get("rc1.preflight_run_id"))
         gates, gates_sha = preflight_gates(pre_run, mode or "prod")
         evaluation = evaluation_of(mv.version)
-        ev = _view(evaluation and find_run(evaluation.run_id))
+        ev_run = evaluation and find_run(evaluation.run_id)
+        ev = _view(ev_run)
+        report, report_problem = evaluate_report(ev_run)
         links.append(chain.gate_link(_view(find_run(train.tags.get("rc1.gate_run_id"))), train))
         artifact = model_artifact(mv)
         if gates is not None:
             links += [chain.preflight_link(_view(pre_run), train, gates),
                       chain.evaluate_link(ev, train, gates, gates_sha, artifact,
-                                          shadow_sha=chain.logged_sha(pre_run.data.tags, "shadow"))]
+                                          shadow_sha=chain.logged_sha(pre_run.data.tags, "shadow"), report=report,
+                                          report_problem=report_problem),
+                      chain.gates_link(gates, mode or "prod")]
         else:
             pre_id = pre_run.info.run_id if pre_run else train.tags.get("rc1.preflight_run_id")
             links.append(chain.Link("preflight", pre_id, "-", [gates_sha]))
             # the chain is refused already; the local gates file only adds what else is wrong (it never passes one)
             local = Path("configs/gates.yaml")
             links.append(chain.evaluate_link(ev, train, load_gates(local).for_mode(mode or "prod"), sha256_file(local),
-                                             artifact, "the current configs/gates.yaml") if local.is_file() else
+                                             artifact, "the current configs/gates.yaml", report=report,
+                                             report_problem=report_problem) if local.is_file() else
                          chain.Link("evaluate", ev.run_id if ev else None, "-",
                                     ["not checked: the preflight's gates file is unavailable"]))
     return links, chain.target_alias(mode)

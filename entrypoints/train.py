@@ -58,11 +58,15 @@ def load_fresh(path: str | Path | None) -> list[dict]:
     from rc1.train.sampler import plain_seed
 
     out = []
+    seen: dict[str, int] = {}
     for lineno, row in enumerate(iter_jsonl(path), 1):
         is_seed = isinstance(row, dict) and "dialogue" in row
         problem = seed_problem(row) if is_seed else task_problem(row)
         if problem:
             raise Rc1Error(f"{path}: record {lineno}: {'seed' if is_seed else 'task record'}: {problem}")
+        if str(row["id"]) in seen:
+            raise Rc1Error(f"{path}: record {lineno}: duplicate id {row['id']!r} (record {seen[str(row['id'])]})")
+        seen[str(row["id"])] = lineno
         out.append(row if is_seed else plain_seed(row))
     return out
 
@@ -182,6 +186,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
         fresh_path = fresh_path or meta.get("fresh")
     ppo = load_ppo_scale(config_path)
     weights = check_weights(weights_path, gates_path or "configs/gates.yaml")   # validated as preflight does
+    fresh_items = load_fresh(fresh_path)             # bad input refuses before anything heavy is loaded
     mode = os.environ.get("RUN_MODE") or ppo.run_mode
     rollouts = engine.rollout_plan(ppo, mode)        # refuses vLLM without CUDA+vllm in prod
     process, processes = dist.world()
@@ -202,7 +207,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     if not evalset:
         raise Rc1Error(f"{pool_path}: no held-out seeds (sampling.heldout_frac={ppo.sampling.heldout_frac} of "
                        f"{len(pool)}); best/ is chosen by the held-out eval/reward, so a held-out slice is required")
-    fresh = drop_heldout(load_fresh(fresh_path), heldout)
+    fresh = drop_heldout(fresh_items, heldout)
     plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod
     with dist.main_first():                           # the main process builds/caches the tiny base, then the others
         base = resolve_base(ppo.model.base, corpus_from_seeds(pool), seed=0)

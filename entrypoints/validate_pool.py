@@ -11,7 +11,7 @@ import click
 from entrypoints._common import INT, Ahead, cleaned_up, data_dir_option, gates_option, optional_param, reuse_option
 from rc1.config import ValidatePoolGate, load_gates, parse_mix, run_mode
 from rc1.errors import Rc1Error
-from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
+from rc1.io import iter_jsonl, read_json, readable_file, sha256_dir, writable_outputs, write_json, write_jsonl
 from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, record_question
 from rc1.text import make_token_counter
 
@@ -56,6 +56,11 @@ def count_lines(path: str | Path, stop: int | None = None) -> int:
     return n
 
 
+# a seed's JSON line may hold this many bytes per token the length gate allows (its dialogue, escaped, and its
+# context): a longer line cannot pass the gate and is refused while streaming, before it is held whole
+LINE_BYTES_PER_TOKEN = 256
+
+
 def _scan(pool: Path, progress: bool = False, **kwargs):
     """scan_pool over the pool, its second half scanned in another forked process (what one pass gives)."""
     import tempfile
@@ -71,13 +76,13 @@ def _scan(pool: Path, progress: bool = False, **kwargs):
         with contextlib.ExitStack() as stack:
             for job in rest:
                 stack.enter_context(cleaned_up(job))
-            first = scan_piece(iter_seeds(pool, pieces[0]), progress=progress, **kwargs)
+            first = scan_piece(iter_seeds(pool, pieces[0], _line_bytes_max(kwargs)), progress=progress, **kwargs)
             scan = merge_scans([first, *(job.result() for job in rest)], files)
     finally:
         for fh in files:
             fh.close()
     if scan is None:  # a blank line moved a piece's first seed: one pass over the whole pool
-        scan = scan_piece(iter_seeds(pool), progress=progress, **kwargs)
+        scan = scan_piece(iter_seeds(pool, None, _line_bytes_max(kwargs)), progress=progress, **kwargs)
         scan = merge_scans([scan], [])
     return scan
 
@@ -86,7 +91,11 @@ def _scan_piece(pool: Path, piece: tuple[int, int, int], **kwargs):
     from rc1.quality.reader import iter_seeds
     from rc1.quality.validate import scan_piece
 
-    return scan_piece(iter_seeds(pool, piece), start=piece[2], **kwargs)
+    return scan_piece(iter_seeds(pool, piece, _line_bytes_max(kwargs)), start=piece[2], **kwargs)
+
+
+def _line_bytes_max(kwargs) -> int:
+    return kwargs["gate"].len_tokens_max * LINE_BYTES_PER_TOKEN
 
 
 def _baseline_stats(baseline_pool: str | None, n_base: int, mix: dict[str, float], data_dir: str | None, seed: int):
@@ -122,14 +131,13 @@ def run_validate_pool(
     gate = gates.validate_pool.model_copy(update={k: v for k, v in thresholds.items() if v is not None})
     gate = ValidatePoolGate.model_validate(gate.model_dump())  # re-validate the overrides
     mix_d = parse_mix(mix) if isinstance(mix, str) else dict(mix or gates.config_check.mix)
-    pool_p = Path(pool)
-    if not pool_p.is_file():
-        raise Rc1Error(f"{pool}: pool file not found")
+    pool_p = readable_file(pool, "pool file")
     report_p = Path(report)
     div_p = Path(diversity_report) if diversity_report else report_p.with_name("diversity_report.json")
     leaks_p = report_p.with_name("leaks.jsonl")
     if len({report_p.name, div_p.name, leaks_p.name}) < 3:
         raise Rc1Error("--report and --diversity_report need different file names")
+    writable_outputs(report_p, div_p, leaks_p)   # before anything runs: no output is left behind by a later one
     data_dir = optional_param(data_dir)
     if baseline_pool and not Path(baseline_pool).is_file():
         raise Rc1Error(f"--baseline_pool {baseline_pool}: file not found")

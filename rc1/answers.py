@@ -17,9 +17,10 @@ one line, and Python loops only over distinct values, stopping at the second):
   \\boxed{48}", "The answer is 53.\\n\\boxed{48}", "Answer: \\boxed{53} \\boxed{48}") -- or when it opens with a
   yes/no verdict that the answer contradicts ("No. ... Answer: yes").
 Correctness of a span (is_correct): GSM8K wants exactly one distinct number (after the last "=" when there is
-one): "36\\n42" and "36 or 42" are wrong whichever is gold; StrategyQA wants one verdict ("yes or no" is
-wrong); HotpotQA is EM (against the gold's own form first: "Simon and Garfunkel" matches itself) or F1 >= 0.8,
-and a span offering alternatives ("X or Y", "X / Y", "X, Y", "X (Y)", "X and Y", "X vs Y", "X & Y") is wrong
+one): "36\\n42" and "36 or 42" are wrong whichever is gold; StrategyQA wants one verdict, wherever the span says
+it ("yes or no" and "Yes, though arguably no" are wrong); HotpotQA is EM (against the gold's own form first: "Simon
+and Garfunkel" matches itself) or F1 >= 0.8,
+and a span offering alternatives ("X or Y", "X / Y", "X, Y", "X (Y)", "X and Y", "X vs Y", "X & Y", "X = Y") is wrong
 when a part of it alone would be right and something else is said beside it ("Victor Kelmore, Wynbury" is not
 "Victor Kelmore", whatever F1 says of the whole).
 """
@@ -35,8 +36,9 @@ _PUNCT = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _BARE_NUMBER = re.compile(r"[ \t*$\u00a3\u20ac]*-?\d[\d,]*(?:\.\d+)?[ \t*]*[.!]?[ \t]*")
-# what joins alternatives in a HotpotQA span: "X or Y", "X / Y", "X; Y", "X, Y", "X (Y)", "X and Y", "X vs Y", "X & Y"
-_ALTERNATIVES = re.compile(r"\s(?:or|and/or|and|vs\.?|versus)\s|[/;,&()\[\]]", re.IGNORECASE)
+# what joins alternatives in a HotpotQA span: "X or Y", "X / Y", "X; Y", "X, Y", "X (Y)", "X and Y", "X vs Y", "X & Y",
+# "X = Y"
+_ALTERNATIVES = re.compile(r"\s(?:or|and/or|and|vs\.?|versus)\s|[/;,&()\[\]=]", re.IGNORECASE)
 MAX_ALTERNATIVE_CUTS = 12  # separators of a span looked at (a span is at most MAX_ANSWER_CHARS)
 _OPENING_VERDICT = re.compile(r"[ \t*]*(yes|no|true|false)[ \t*]*(?:[.,!;:\n]|$)", re.IGNORECASE)
 _VERDICT_WORD = re.compile(r"\b(?:yes|true|no|false)\b")
@@ -281,14 +283,13 @@ def extract_answer(text: str) -> str:
 
 def states_one_answer(task: str, span: str) -> bool:
     """Whether an answer span commits to one answer: one line, and for GSM8K at most one number (after the last
-    "="), for StrategyQA not both verdicts up front. A span that fails this is wrong whatever the gold says."""
+    "="), for StrategyQA not both verdicts anywhere. A span that fails this is wrong whatever the gold says."""
     if len(span) > MAX_ANSWER_CHARS or "\n" in span.strip():
         return False
     if task == "gsm8k":
         return the_number(span) is not None or not numbers(span)
-    if task == "strategyqa":
-        words = normalize_answer(span).split()
-        return not any(w in _VERDICTS for w in words[:3]) or _leading_verdict(words) is not None
+    if task == "strategyqa":   # one verdict, wherever said: "Yes, though arguably no" asserts both
+        return len({_VERDICTS[w] for w in normalize_answer(span).split() if w in _VERDICTS}) <= 1
     return True
 
 

@@ -1,8 +1,10 @@
 """The trust chain `rc1 promote` verifies (pure: the runs' tags and metrics in, one verdict per link out).
 
 version -> train run (finished, launched by a gate) -> gate run -> preflight run (round 2 passed, same mode,
-the very files the train run used) -> evaluate run (finished, passed, on enough items of both splits, under a
-gates file whose sha256 equals the preflight's sha256.gates, the file the thresholds come from). The queries live in entrypoints/promote.py.
+the very files the train run used) -> evaluate run (finished, under the train run's ppo config and a gates file whose
+sha256 equals the preflight's sha256.gates, the file the thresholds come from; passed and on enough items of both
+splits as recomputed from its sha256-checked report artifact, never as its tags say). The queries live in
+entrypoints/promote.py.
 """
 
 from __future__ import annotations
@@ -109,18 +111,42 @@ def logged_sha(tags: Mapping[str, str], name: str) -> str | None:
     return tags.get(f"sha256.{name}") or (tags.get(f"sha256.{art.rsplit('/', 1)[-1]}") if art else None)
 
 
+def recomputed_verdict(report: Mapping | None, gates: Gates) -> tuple[bool, dict[str, int], list[str]]:
+    """(passed, items per split, problems) re-derived from an evaluate run's report artifact under `gates`: the RC1
+    checks are recomputed from the policy and base summaries the report holds, the item counts read from its
+    per-split summaries; what the run's tags and metrics say is not used."""
+    from rc1.evaluate import deltas, rc1_checks
+
+    if report is None:
+        return False, {}, []
+    try:
+        policy, base = report["policy"], report["base"]
+        checks = rc1_checks(deltas(policy, base), gates.evaluate, base["overclar_rate"])
+        counts = {split: int(report["by_split"][split]["policy"]["n"]) for split in ("shadow", "heldout")
+                  if split in report["by_split"]}
+    except (KeyError, TypeError, ValueError) as e:
+        return False, {}, [f"its report artifact cannot be read as an RC1 evaluation ({type(e).__name__}: {e})"]
+    return all(c["pass"] for c in checks), counts, []
+
+
 def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str, model_artifact: str = "model",
-                  gates_from: str = "the one its preflight hashed", shadow_sha: str | None = None) -> Link:
+                  gates_from: str = "the one its preflight hashed", shadow_sha: str | None = None,
+                  report: Mapping | None = None, report_problem: str | None = None) -> Link:
     """`gates` are the thresholds of the preflight's own gates file and `gates_sha` its sha256.gates (`gates_from`
     names that file in the problems). The evaluated weights (input_sha256.model) must be the train run's
-    `model_artifact`, by its sha256 tag; the shadow set the preflight's (`shadow_sha`), the held-out split the
-    train run's."""
+    `model_artifact`, by its sha256 tag; the shadow set the preflight's (`shadow_sha`), the held-out split and the
+    ppo config the train run's. The verdict and the item counts are re-derived from `report` (the run's
+    evaluate_report.json, checked against its sha256 tag; `report_problem` says why there is none), never taken
+    from the run's rc1.passed tag or rc1.eval_items metrics."""
     if ev is None:
         return Link("evaluate", None, "-", ["no finished evaluate run of this version"])
     problems = _run_problems(ev, "evaluate")
     g = gates.evaluate
-    n_shadow = int(ev.metrics.get("rc1.eval_items.shadow", 0))
-    n_held = int(ev.metrics.get("rc1.eval_items.heldout", 0))
+    passed, counts, report_problems = recomputed_verdict(report, gates)
+    problems += report_problems if report is not None else [report_problem or "no report artifact"]
+    n_shadow, n_held = counts.get("shadow", 0), counts.get("heldout", 0)
+    if report is not None and str(report.get("model_version")) != str(ev.tags.get("rc1.model_version")):
+        problems.append("its report is of another model version")
     if ev.tags.get("rc1.train_run_id") != train.run_id:
         problems.append("evaluated another training run")
     if ev.tags.get("rc1.mode") != train.tags.get("rc1.mode"):
@@ -142,10 +168,23 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
     held_sha = logged_sha(train.tags, "heldout")
     if not held_sha or ev.tags.get("input_sha256.heldout") != held_sha:
         problems.append("evaluated a held-out split other than the train run's (input_sha256.heldout)")
-    if ev.tags.get("rc1.passed") != "true":
-        problems.append("failed the RC1 gates")
-    evidence = f"{ev.status}, {n_shadow} shadow + {n_held} held-out items, passed={ev.tags.get('rc1.passed')}"
+    if train.tags.get("input_sha256.config") != ev.tags.get("input_sha256.config"):
+        problems.append("evaluated under a ppo config other than the train run's (input_sha256.config)")
+    if report is not None and not passed:
+        problems.append("failed the RC1 gates (recomputed from its report)")
+    evidence = f"{ev.status}, {n_shadow} shadow + {n_held} held-out items (its report), recomputed passed={passed}"
     return Link("evaluate", ev.run_id, evidence, problems)
+
+
+def gates_link(gates: Gates, mode: str) -> Link:
+    """The thresholds in force, said plainly: in dev, which are looser than the seed's (prod refuses those before
+    this, in Gates.for_mode)."""
+    from rc1.config import looser_than_seed
+
+    loose = looser_than_seed(gates)
+    evidence = (f"{mode}: looser than the seed's: {', '.join(loose)}" if loose
+                else f"{mode}: as strict as the seed's or stricter")
+    return Link("gates", None, evidence)
 
 
 def render(version: str, links: list[Link]) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from rc1.errors import Rc1Error
 
@@ -187,18 +187,76 @@ class Gates(Strict):
     scoring: ScoringGate = Field(default_factory=ScoringGate)
     judge_robustness: JudgeRobustnessGate = Field(default_factory=JudgeRobustnessGate)
     dev_mode: DevMode = Field(default_factory=DevMode)
+    _source: str = PrivateAttr("configs/gates.yaml")   # the file it was read from (named in refusals)
 
     def for_mode(self, mode: str) -> "Gates":
-        """The thresholds in force for `mode`: dev applies dev_mode.overrides, prod uses the file as is."""
-        if mode != "dev" or not self.dev_mode.overrides:
+        """The thresholds in force for `mode`: dev applies dev_mode.overrides (and may be looser than the seeds'
+        numbers: `looser_than_seed` lists where), prod uses the file as is and refuses it when any threshold is
+        looser than SEED_FLOORS."""
+        if mode != "dev":
+            loose = looser_than_seed(self)
+            if loose:
+                raise Rc1Error(f"{self._source}: {mode} refuses thresholds looser than the seed's: {loose[0]}"
+                               + (f" (and {len(loose) - 1} more)" if len(loose) > 1 else ""))
+            return self
+        if not self.dev_mode.overrides:
             return self
         data = self.model_dump()
         for dotted, value in self.dev_mode.overrides.items():
             section, _, key = dotted.partition(".")
             if section not in data or key not in data[section]:
-                raise Rc1Error(f"configs/gates.yaml: key 'dev_mode.overrides.{dotted}': no such gate")
+                raise Rc1Error(f"{self._source}: key 'dev_mode.overrides.{dotted}': no such gate")
             data[section][key] = value
-        return Gates.model_validate(data)
+        out = Gates.model_validate(data)
+        out._source = self._source
+        return out
+
+
+# The seeds' numbers (seed 000: the data, judge and training gates; seed 002: the shadow-run overlap; DESIGN.md's
+# stage table): a prod gates file may be stricter, never looser. ">=": the threshold may only be raised; "<=": only
+# lowered; "==": fixed. Dev may be looser (dev_mode.overrides, or a dev gates file) and every screen says so.
+SEED_FLOORS: dict[str, tuple[str, Any]] = {
+    "shadow.n": (">=", 245),
+    "validate_pool.distinct_2_min": (">=", 0.60), "validate_pool.kl_3gram_vs_v1_min": (">=", 0.15),
+    "validate_pool.roles_min": (">=", 4), "validate_pool.styles_min": (">=", 3),
+    "validate_pool.dup_rate_max": ("<=", 0.02), "validate_pool.near_dup_jaccard": ("<=", 0.85),
+    "validate_pool.len_tokens_min": (">=", 64), "validate_pool.len_tokens_max": ("<=", 4096),
+    "validate_pool.leak_ngram": ("<=", 5), "validate_pool.leak_sim": ("<=", 0.85),
+    "validate_pool.leak_count_max": ("<=", 0), "validate_pool.mix_tolerance_pp": ("<=", 3.0),
+    "difficulty.hard_min": (">=", 0.30), "difficulty.easy_max": ("<=", 0.30),
+    "difficulty.len_tokens_max": ("<=", 3500), "difficulty.turns_max": ("<=", 8), "difficulty.tool_hops_max": ("<=", 8),
+    "difficulty.clue_overlap_hard_median_max": ("<=", 0.20), "difficulty.clue_overlap_easy_median_min": (">=", 0.40),
+    "weights.max_each": ("<=", 0.5),
+    "probe_scorer.billable_min": (">=", 1), "probe_scorer.latency_ms_min": (">=", 0.0),
+    "anti_simulation.cache_hit_lt_round1": ("<=", 0.90), "anti_simulation.cache_hit_lt_round2": ("<=", 0.95),
+    "config_check.steps_min": (">=", 50000), "config_check.target_kl_min": (">=", 0.02),
+    "config_check.target_kl_max": ("<=", 0.05), "config_check.seeds_min": (">=", 3),
+    "config_check.finetune": ("==", "qlora"),
+    "config_check.mix": ("==", {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}),
+    "resources.free_disk_gb_min": (">=", 50),
+    "scoring.unstable_variance_max": ("<=", 0.08),
+    "judge_robustness.attack_win_rate_max": ("<=", 0.05),
+    "shadow_run.spearman_min": (">=", 0.75), "shadow_run.top10pct_overlap_min": (">=", 0.70),
+    "shadow_run.corr_improve_pct_min": (">=", 10.0),
+    "weight_calib.rank_corr_median_improve_pct_min": (">=", 8.0), "weight_calib.mae_improve_pct_min": (">=", 5.0),
+    "overclar_ablation.overclar_rate_reduction_pct_min": (">=", 20.0),
+    "overclar_ablation.avg_turns_increase_max": ("<=", 0.0), "overclar_ablation.success_drop_pp_max": ("<=", 1.0),
+    "evaluate.hard_success_gain_pp_min": (">=", 5.0), "evaluate.clarify_success_gain_pp_min": (">=", 5.0),
+    "evaluate.overclar_reduction_pct_min": (">=", 20.0), "evaluate.avg_turns_increase_max": ("<=", 0.0),
+    "evaluate.min_shadow_items": (">=", 245), "evaluate.min_heldout_items": (">=", 50),
+}
+
+
+def looser_than_seed(gates: Gates) -> list[str]:
+    """'key = value (seed: >= floor)' for every threshold of `gates` looser than SEED_FLOORS, in the table's order."""
+    out = []
+    for dotted, (op, floor) in SEED_FLOORS.items():
+        section, _, key = dotted.partition(".")
+        value = getattr(getattr(gates, section), key)
+        ok = value >= floor if op == ">=" else value <= floor if op == "<=" else value == floor
+        if not ok:
+            out.append(f"{dotted} = {value} (seed: {op} {floor})")
+    return out
 
 
 # ---------------------------------------------------------------- data.yaml
@@ -451,13 +509,11 @@ M = TypeVar("M", bound=BaseModel)
 
 def load_config(path: str | Path, model: type[M]) -> M:
     """Read YAML/JSON at `path` into `model`; any problem -> Rc1Error 'path: key: message'."""
-    path = Path(path)
+    from rc1.io import PARSE_ERRORS, parse_problem, readable_file
+
+    path = readable_file(path, "config file")
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise Rc1Error(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise Rc1Error(f"{path}: is a directory, not a config file") from None
     except UnicodeDecodeError as e:
         raise Rc1Error(f"{path}: not UTF-8 text (byte {e.start})") from None
     except OSError as e:
@@ -468,6 +524,8 @@ def load_config(path: str | Path, model: type[M]) -> M:
         line = getattr(e, "lineno", None) or getattr(getattr(e, "problem_mark", None), "line", None)
         where = f"line {line + (0 if isinstance(e, json.JSONDecodeError) else 1)}: " if line is not None else ""
         raise Rc1Error(f"{path}: {where}not valid {'JSON' if path.suffix == '.json' else 'YAML'}") from None
+    except PARSE_ERRORS as e:
+        raise Rc1Error(f"{path}: {parse_problem(e)}") from None
     if not isinstance(raw, dict):
         raise Rc1Error(f"{path}: expected a mapping at the top level")
     try:
@@ -480,7 +538,9 @@ def load_config(path: str | Path, model: type[M]) -> M:
 
 
 def load_gates(path: str | Path = CONFIG_DIR / "gates.yaml") -> Gates:
-    return load_config(path, Gates)
+    gates = load_config(path, Gates)
+    gates._source = str(path)
+    return gates
 
 
 def load_data_config(path: str | Path = CONFIG_DIR / "data.yaml") -> DataConfig:

@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
@@ -13,10 +14,85 @@ from typing import IO, Any, Iterable, Iterator
 from rc1.errors import Rc1Error
 
 
+# what parsing untrusted JSON can raise besides JSONDecodeError: nesting past the interpreter's recursion limit, an
+# integer literal past int's digit limit (ValueError: "Exceeds the limit (4300 digits)")
+PARSE_ERRORS = (RecursionError, ValueError)
+
+
+def parse_problem(e: BaseException) -> str:
+    """What was wrong with a text that did not parse, in a few words."""
+    if isinstance(e, RecursionError):
+        return "nested too deeply"
+    if isinstance(e, json.JSONDecodeError):
+        return f"invalid JSON ({e.msg})"
+    return f"invalid ({str(e).split(';')[0]})"
+
+
+def readable_file(path: str | os.PathLike, what: str = "file") -> Path:
+    """`path` as a regular file this process can read, else an Rc1Error naming it (a directory, a FIFO or a device
+    is refused before it is opened: opening a FIFO would wait for a writer)."""
+    path = Path(path)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise Rc1Error(f"{path}: {what} not found") from None
+    except OSError as e:
+        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
+    if stat.S_ISDIR(mode):
+        raise Rc1Error(f"{path}: is a directory, expected a {what}")
+    if not stat.S_ISREG(mode):
+        raise Rc1Error(f"{path}: not a regular file (a FIFO, socket or device), expected a {what}")
+    return path
+
+
+def writable_outputs(*paths: str | os.PathLike) -> None:
+    """Refuse, before anything is computed or written, output paths that are directories (or whose parent is a
+    file): a stage never leaves some of its outputs behind because a later one could not be written."""
+    for p in map(Path, paths):
+        if p.is_dir():
+            raise Rc1Error(f"{p}: is a directory, not a file to write")
+        parent = next((q for q in p.parents if q.exists()), None)
+        if parent is not None and not parent.is_dir():
+            raise Rc1Error(f"{p}: cannot be written ({parent} is a file, not a directory)")
+
+
+LOCK_NAME = ".rc1.lock"
+
+
+@contextlib.contextmanager
+def exclusive_dir(path: str | os.PathLike, what: str, instead: str = "") -> Iterator[Path]:
+    """Hold `path` (created if needed) for this process alone while the block runs: a second process that asks
+    for it is refused at once with one line naming the holder (flock: released by the kernel when the holder dies,
+    so a killed run leaves no stale lock). `instead`: what else the user can do ("pass another --out-dir")."""
+    import fcntl
+
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise Rc1Error(f"{path}: {what} is a file, not a directory")
+    path.mkdir(parents=True, exist_ok=True)
+    fh = open(path / LOCK_NAME, "a+")
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            raise Rc1Error(f"{path}: {what} is in use by {holder}; wait for it to finish"
+                           + (f" or {instead}" if instead else "")) from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"rc1 pid {os.getpid()}\n")
+        fh.flush()
+        yield path
+    finally:
+        fh.close()
+
+
 @contextlib.contextmanager
 def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
     """Open a temp file beside `path`; rename it onto `path` only if the block finishes."""
     path = Path(path)
+    writable_outputs(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -50,14 +126,18 @@ def write_jsonl(path: str | os.PathLike, rows: Iterable[dict]) -> int:
 
 
 def read_json(path: str | os.PathLike) -> Any:
-    path = Path(path)
+    path = readable_file(path, "JSON file")
     try:
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)
-    except FileNotFoundError:
-        raise Rc1Error(f"{path}: file not found") from None
     except json.JSONDecodeError as e:
         raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg})") from None
+    except UnicodeDecodeError:
+        raise Rc1Error(f"{path}: not UTF-8 text") from None
+    except OSError as e:
+        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
+    except PARSE_ERRORS as e:
+        raise Rc1Error(f"{path}: {parse_problem(e)}") from None
 
 
 def line_ranges(path: str | os.PathLike, parts: int) -> list[tuple[int, int, int]]:
@@ -84,25 +164,18 @@ def line_ranges(path: str | os.PathLike, parts: int) -> list[tuple[int, int, int
     return [(start, end, lines) for (start, lines), end in zip(cuts, ends)]
 
 
-def iter_jsonl_lines(path: str | os.PathLike, piece: tuple[int, int, int] | None = None
-                     ) -> Iterator[tuple[int, str, dict]]:
+def iter_jsonl_lines(path: str | os.PathLike, piece: tuple[int, int, int] | None = None,
+                     max_line_bytes: int | None = None) -> Iterator[tuple[int, str, dict]]:
     """(line number, raw line without its newline, parsed object) per non-empty line; a bad line is an
     Rc1Error naming file and line. The raw line lets a writer copy a row without encoding it again.
-    `piece`: only that piece of the file (see line_ranges); line numbers stay the file's."""
-    path = Path(path)
-    if piece is not None:
+    `piece`: only that piece of the file (see line_ranges); line numbers stay the file's. `max_line_bytes`: a longer
+    line is refused as soon as that much of it was read (it is never held whole)."""
+    path = readable_file(path, "JSONL file")
+    try:
         fh = open(path, "rb")
-        lines = _piece_lines(path, fh, *piece)
-    else:
-        if path.is_dir():
-            raise Rc1Error(f"{path}: is a directory, expected a JSONL file")
-        try:
-            fh = open(path, encoding="utf-8")
-        except FileNotFoundError:
-            raise Rc1Error(f"{path}: file not found") from None
-        except OSError as e:
-            raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
-        lines = _lines(path, fh)
+    except OSError as e:
+        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
+    lines = _piece_lines(path, fh, *(piece or (0, os.path.getsize(path), 0)), max_line_bytes=max_line_bytes)
     with fh:
         for lineno, line in lines:
             if not line.strip():
@@ -111,34 +184,32 @@ def iter_jsonl_lines(path: str | os.PathLike, piece: tuple[int, int, int] | None
                 row = json.loads(line)
             except json.JSONDecodeError as e:
                 raise Rc1Error(f"{path}: line {lineno}: invalid JSON ({e.msg})") from None
+            except PARSE_ERRORS as e:
+                raise Rc1Error(f"{path}: line {lineno}: {parse_problem(e)}") from None
             if not isinstance(row, dict):
                 raise Rc1Error(f"{path}: line {lineno}: expected a JSON object, got {type(row).__name__}")
             yield lineno, line.rstrip("\r\n"), row
 
 
-def _piece_lines(path: Path, fh, start: int, end: int, before: int) -> Iterator[tuple[int, str]]:
+def _piece_lines(path: Path, fh, start: int, end: int, before: int, max_line_bytes: int | None = None
+                 ) -> Iterator[tuple[int, str]]:
     """(line number, text) of the lines of binary `fh` from byte `start` to `end`; `before` lines precede it."""
     fh.seek(start)
     lineno = before
+    limit = -1 if max_line_bytes is None else max_line_bytes + 1
     while fh.tell() < end:
-        raw = fh.readline()
+        raw = fh.readline(limit)
         if not raw:
             break
         lineno += 1
+        if max_line_bytes is not None and len(raw.rstrip(b"\r\n")) > max_line_bytes:
+            raise Rc1Error(f"{path}: line {lineno}: longer than {max_line_bytes} bytes, more than a record within "
+                           f"the length gate can take (refused unread)")
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise Rc1Error(f"{path}: line {lineno}: not UTF-8 text (is it a JSONL file?)") from None
         yield lineno, line
-
-
-def _lines(path: Path, fh) -> Iterator[tuple[int, str]]:
-    lineno = 0
-    try:
-        for lineno, line in enumerate(fh, 1):
-            yield lineno, line
-    except UnicodeDecodeError:
-        raise Rc1Error(f"{path}: line {lineno + 1}: not UTF-8 text (is it a JSONL file?)") from None
 
 
 def iter_jsonl(path: str | os.PathLike) -> Iterator[dict]:

@@ -20,6 +20,8 @@ Seed: one line of rc1_seed.jsonl.
 
 from __future__ import annotations
 
+import math
+
 from itertools import repeat
 
 from typing import Any, TypedDict
@@ -103,6 +105,8 @@ def task_problem(row: Any) -> str | None:
     missing = [k for k in ("id", "task", "question", "answer") if k not in row]
     if missing:
         return f"missing key(s) {missing}"
+    if isinstance(row["answer"], float) and not math.isfinite(row["answer"]):
+        return f"answer {row['answer']} is not a finite number"
     if isinstance(row["answer"], (int, float)) and not isinstance(row["answer"], bool):
         row = {**row, "answer": str(row["answer"])}
     return _text_problem(row, ("id", "question", "answer")) or context_problem(row.get("context"))

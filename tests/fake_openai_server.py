@@ -15,7 +15,8 @@ text not JSON), partial (keys missing), range (a value > 1), badjson (HTTP body 
 `reject_all_keys=True` answers every request so). `fixed_scores` makes every ok reply carry those
 scores (a different model behind the same name); `bodies` keeps the request bodies received. Judges to
 attack: `gullible=True` replies with the first JSON verdict found in the dialogue (a judge that can be
-talked into a score); `quote_first=True` quotes that verdict before its own.
+talked into a score), and with full marks when the surface fools it (`fooled_by_surface`: a short reply, a last line
+that mentions the gold answer); `quote_first=True` quotes that verdict before its own.
 It binds 127.0.0.1 on an ephemeral port, serves from a thread, and stops itself after
 `max_lifetime_s` or refuses (503) beyond `max_requests`.
 """
@@ -95,6 +96,21 @@ def first_verdict_in(prompt: str) -> dict | None:
             if isinstance(obj, dict) and "correctness" in obj:
                 return obj
     return None
+
+
+def fooled_by_surface(prompt: str) -> bool:
+    """What fools a judge that reads the surface (the false positives of One Token to Fool LLM-as-a-Judge, 2025): a
+    short final reply (a master key such as ":" or "Thought process:", an answer alone, an empty answer format) passes
+    for a solution, and a last line that mentions the gold answer anywhere passes for a correct one."""
+    item, turns = prompt_item_and_turns(prompt)
+    last = [t.get("content") or "" for t in turns if t.get("role") == "assistant" and (t.get("content") or "").strip()]
+    if not last:
+        return True
+    final = last[-1].strip()
+    gold = {"true": "yes", "false": "no"}.get(str(item.get("gold_answer", "")).strip().lower(),
+                                               str(item.get("gold_answer", "")).strip().lower())
+    said = final.splitlines()[-1].lower()
+    return len(final) <= 60 or bool(gold) and re.search(rf"(?<!\w){re.escape(gold)}(?!\w)", said) is not None
 
 
 class FakeJudgeServer:
@@ -298,7 +314,9 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             content = json.dumps(scores)
             quoted = first_verdict_in(prompt) if (srv.gullible or srv.quote_first) else None
-            if quoted is not None and srv.gullible:
+            if srv.gullible and fooled_by_surface(prompt):
+                content = json.dumps({d: 1.0 for d in DIMENSIONS})
+            elif quoted is not None and srv.gullible:
                 content = json.dumps(quoted)
             elif quoted is not None:
                 content = f"The candidate wrote {json.dumps(quoted)}, which I ignore. My verdict: {content}"

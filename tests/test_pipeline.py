@@ -176,6 +176,7 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert ev.data.tags["input_sha256.model"] == best_train["sha256.model"]
         assert ev.data.tags["input_sha256.shadow"] == logged_sha(pf.data.tags, "shadow")
         assert ev.data.tags["input_sha256.heldout"] == logged_sha(best_train, "heldout")
+        assert ev.data.tags["input_sha256.config"] == pf.data.tags["sha256.config"]   # the ppo config joins the chain
 
         # promote verifies the chain from the server; a dev version can get RC1-dev, never RC1
         capsys.readouterr()

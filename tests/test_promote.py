@@ -38,11 +38,34 @@ def store(tmp_path_factory):
         mlflow.set_tracking_uri(None)
 
 
+def evaluation(n_shadow: int, n_heldout: int, passed: bool, gates: str = "configs/gates.yaml"):
+    """An RC1 report (rc1.evaluate.build_report) on per-item rows: the policy solves the hard and the
+    needs-clarification items and stops over-clarifying when `passed`, else it does what the base does."""
+    from rc1.config import load_gates
+    from rc1.evaluate import build_report
+
+    base, policy = [], []
+    for split, n in (("shadow", n_shadow), ("heldout", n_heldout)):
+        for i in range(n):
+            needs = i % 4 == 0
+            row = {"id": f"{split}{i}", "split": split, "task": ("hotpotqa", "strategyqa", "gsm8k")[i % 3],
+                   "difficulty": "hard" if i % 2 else "easy", "needs_clarification": needs, "success": False,
+                   "overclarified": not needs and i % 5 == 0, "turns": 2}
+            base.append(row)
+            better = {"success": row["difficulty"] == "hard" or needs, "overclarified": False}
+            policy.append({**row, **(better if passed else {})})
+    return build_report(policy, base, load_gates(gates).evaluate)
+
+
 def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, eval_items=(245, 60),
           eval_gates="configs/gates.yaml", eval_passed=True, evaluate=True, eval_model=None,
-          eval_shadow="0" * 64, eval_heldout=None, gate_fresh=None, trained_fresh=None) -> str:
+          eval_shadow="0" * 64, eval_heldout=None, gate_fresh=None, trained_fresh=None, eval_config=None,
+          pre_gates=None) -> str:
     """Evidence runs for one version, as the real stages record them; the arguments break one link each."""
-    shas = {n: sha256_file(p) for n, p in FILES.items()}
+    from rc1.io import write_json
+
+    files = {**FILES, **({"gates": pre_gates} if pre_gates else {})}
+    shas = {n: sha256_file(p) for n, p in files.items()}
     with stage_run("preflight", params={}, reuse=False, tags={"rc1.mode": pre_mode or mode}) as pf:
         pf.set_tags({"rc1.round1_pass": "true", "rc1.round2_pass": "true", "rc1.waived": "shadow_run",
                      **{f"sha256.{n}": v for n, v in shas.items()}, "sha256.shadow": "0" * 64,
@@ -52,12 +75,12 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
                         "round2.shadow_run.spearman": 0.9, "round2.shadow_run.top10_overlap": 0.8,
                         "round2.shadow_run.top10pct_overlap": 0.8,
                         "round2.shadow_run.corr_improve_pct": 20.0})
-        pf.log_named_artifact("gates", FILES["gates"])   # promote takes its thresholds from this file
+        pf.log_named_artifact("gates", files["gates"])   # promote takes its thresholds from this file
     adapter = root / "adapter"
     adapter.mkdir(exist_ok=True)
     (adapter / "adapter_config.json").write_text("{}")
     (root / "heldout.jsonl").write_text('{"id": "h"}\n')
-    inputs = {**FILES, "pool": trained_pool or FILES["pool"], **({"fresh": trained_fresh} if trained_fresh else {})}
+    inputs = {**files, "pool": trained_pool or FILES["pool"], **({"fresh": trained_fresh} if trained_fresh else {})}
 
     def train(gate_id):
         link = {"rc1.gated": "true", "rc1.gate_run_id": gate_id, "rc1.preflight_run_id": pf.run_id} if gate_id else \
@@ -80,11 +103,14 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
                 "input_sha256.model": eval_model or train_run.data.tags["sha256.adapter"],
                 "input_sha256.shadow": eval_shadow,
                 "input_sha256.heldout": eval_heldout or train_run.data.tags["sha256.heldout.jsonl"]}
-        with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, inputs={"gates": eval_gates},
-                                                         reuse=False, tags=tags) as ev:
+        inputs = {"gates": eval_gates, "config": eval_config or FILES["config"]}
+        with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, inputs=inputs, reuse=False,
+                                                         tags=tags) as ev:
             ev.log_metrics({"rc1.eval_items.shadow": eval_items[0], "rc1.eval_items.heldout": eval_items[1]})
-            ev.verdict([{"name": "hard_success_gain_pp", "value": 6.0 if eval_passed else 0.0, "threshold": 5.0,
-                         "pass": eval_passed}])
+            report = evaluation(*eval_items, eval_passed, eval_gates)
+            ev.log_artifact(write_json(root / "report" / "evaluate_report.json",
+                                       {"model_version": version, **report.to_json()}))
+            ev.verdict(report.checks)
     return version
 
 
@@ -117,7 +143,8 @@ def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
     ({"eval_items": (6, 0)}, "evaluate", "saw 6 shadow-set items < evaluate.min_shadow_items=245"),
     ({"eval_items": (245, 3)}, "evaluate", "saw 3 held-out items < evaluate.min_heldout_items=50"),
     ({"eval_gates": "lenient.yaml"}, "evaluate", "applied a gates file other than the one its preflight hashed"),
-    ({"eval_passed": False}, "evaluate", "failed the RC1 gates"),
+    ({"eval_passed": False}, "evaluate", "failed the RC1 gates (recomputed from its report)"),
+    ({"eval_config": "configs/ppo_trial.yaml"}, "evaluate", "evaluated under a ppo config other than the train run's"),
     ({"eval_model": "0" * 64}, "evaluate", "evaluated weights other than the train run's adapter"),
     ({"eval_shadow": "1" * 64}, "evaluate", "evaluated a shadow set other than the one its preflight hashed"),
     ({"eval_heldout": "1" * 64}, "evaluate", "evaluated a held-out split other than the train run's"),
@@ -200,3 +227,70 @@ def test_weights_altered_after_the_evaluation_are_refused(store, capsys):
     assert run_cli(["promote", "--version", version]) == 2
     err = capsys.readouterr().err
     assert "broken link train run" in err and "does not match its sha256.adapter tag" in err, err
+
+
+def _evaluate_run(version: str):
+    where = f"tags.`rc1.stage` = 'evaluate' AND tags.`rc1.model_version` = '{version}'"
+    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list", max_results=1, filter_string=where)
+    return run
+
+
+def test_a_verdict_and_item_counts_set_by_hand_are_recomputed_from_the_report(store, capsys):
+    """rc1.passed=true and rc1.eval_items.heldout=1080 set by hand on a failed evaluate run (3 held-out items): promote
+    re-derives both from the run's sha256-checked evaluate_report.json and refuses."""
+    version = chain(store, eval_passed=False, eval_items=(245, 3))
+    client = MlflowClient()
+    ev_id = _evaluate_run(version).info.run_id
+    client.set_tag(ev_id, "rc1.passed", "true")
+    client.log_metric(ev_id, "rc1.eval_items.heldout", 1080)
+    assert run_cli(["promote", "--version", version]) == 2
+    err = capsys.readouterr().err
+    assert "failed the RC1 gates (recomputed from its report)" in err, err
+    assert "saw 3 held-out items < evaluate.min_heldout_items=50" in err
+    assert "RC1-dev" not in aliases() or aliases()["RC1-dev"] != version
+
+
+def test_a_report_altered_in_the_store_breaks_the_evaluate_link(store, capsys):
+    from urllib.parse import urlparse
+
+    from rc1.io import write_json
+
+    version = chain(store, eval_passed=False)
+    run = _evaluate_run(version)
+    stored = Path(urlparse(run.info.artifact_uri).path) / "evaluate_report.json"
+    write_json(stored, {"model_version": version, **evaluation(245, 60, True).to_json()})   # a passing report
+    assert run_cli(["promote", "--version", version]) == 2
+    err = capsys.readouterr().err
+    assert "broken link evaluate run" in err and "its report cannot be verified" in err, err
+
+
+def _looser(path: Path) -> Path:
+    import yaml
+
+    g = yaml.safe_load((REPO / "configs/gates.yaml").read_text())
+    g["evaluate"].update(hard_success_gain_pp_min=-100.0, clarify_success_gain_pp_min=-100.0, min_heldout_items=1)
+    path.write_text(yaml.safe_dump(g))
+    return path
+
+
+def test_prod_refuses_gates_looser_than_the_seed_and_dev_says_so(store, monkeypatch, capsys):
+    """A gates file with a negative RC1 gain and a minimum of 1 held-out item: `rc1 preflight` in prod refuses it (one
+    line, exit 2, nothing run); a prod version whose preflight hashed it is not promoted; in dev the promote table says
+    which thresholds are looser than the seed's."""
+    lenient = _looser(store / "lenient_seed.yaml")
+    assert run_cli(["preflight", "--mode", "prod", "--gates", str(lenient)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "prod refuses thresholds looser than the seed's: evaluate.hard_success_gain_pp_min = -100.0" in line, line
+    monkeypatch.setenv("RUN_MODE", "prod")
+    version = chain(store, mode="prod", eval_gates=str(lenient), pre_gates=str(lenient))
+    assert run_cli(["promote", "--version", version]) == 2
+    err = capsys.readouterr().err
+    assert "broken link preflight run" in err and "looser than the seed's" in err, err
+    monkeypatch.setenv("RUN_MODE", "dev")
+    version = chain(store, eval_gates=str(lenient), pre_gates=str(lenient), eval_items=(245, 1))
+    assert run_cli(["promote", "--version", version]) == 0
+    err = capsys.readouterr().err
+    gates_row = next(ln for ln in err.splitlines() if ln.startswith("gates "))
+    assert "dev: looser than the seed's: " in gates_row and gates_row.endswith(" ok")
+    assert "evaluate.hard_success_gain_pp_min = -100.0 (seed: >= 5.0)" in gates_row
+    assert "evaluate.min_heldout_items = 1 (seed: >= 50)" in gates_row

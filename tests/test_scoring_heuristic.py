@@ -187,7 +187,10 @@ def test_chained_and_rounded_arithmetic_grounds_invented_arithmetic_does_not():
     # an honest chain written as a list or as sentences ("= 7, 7 * 2 = 14") and a result rounded to the decimals
     # written ground their results; a comma only separates thousands when three digits follow it ("=7,8+1=9" is 7,
     # then 9, not 78); a whole number must be exact (a relative tolerance let 10^12 + 999999 pass as 10^6 * 10^6)
-    from rc1.scoring.heuristic import _derived
+    from rc1.scoring.heuristic import _equations
+
+    def _derived(text):
+        return _equations(text)[0]
 
     assert _derived("3 + 4 = 7, 7 * 2 = 14") == {"7", "14"}
     assert _derived("3 + 4 = 7. 7 * 2 = 14") == {"7", "14"}

@@ -10,6 +10,7 @@ from typing import Literal
 
 from rc1.data.formats import BadRecord, normalize_gsm8k, normalize_hotpotqa, normalize_strategyqa
 from rc1.errors import Rc1Error
+from rc1.io import PARSE_ERRORS, parse_problem, readable_file
 from rc1.records import Task
 
 OnBad = Literal["error", "skip"]
@@ -43,17 +44,19 @@ def _check_mode(on_bad_record: str) -> None:
 def read_json_list(path: str | Path, task: str, on_bad_record: OnBad = "error") -> ReadResult:
     """HotpotQA / StrategyQA: one JSON list of records ('item N' is 1-based)."""
     _check_mode(on_bad_record)
-    path = Path(path)
+    path = readable_file(path)
     normalize = {"hotpotqa": normalize_hotpotqa, "strategyqa": normalize_strategyqa}[task]
     try:
         with open(path, encoding="utf-8") as fh:
             items = json.load(fh)
-    except FileNotFoundError:
-        raise Rc1Error(f"{path}: file not found") from None
     except UnicodeDecodeError:
         raise Rc1Error(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg}; truncated file?)") from None
+    except OSError as e:
+        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
+    except PARSE_ERRORS as e:
+        raise Rc1Error(f"{path}: {parse_problem(e)}") from None
     if not isinstance(items, list):
         raise Rc1Error(f"{path}: expected a JSON list of {task} records, got {type(items).__name__}")
     out = ReadResult([])
@@ -77,12 +80,12 @@ def read_json_list(path: str | Path, task: str, on_bad_record: OnBad = "error") 
 def read_gsm8k_jsonl(path: str | Path, on_bad_record: OnBad = "error") -> ReadResult:
     """GSM8K: JSONL of {question, answer}; the source id is the 1-based line number."""
     _check_mode(on_bad_record)
-    path = Path(path)
+    path = readable_file(path)
     out = ReadResult([])
     try:
         fh = open(path, encoding="utf-8")
-    except FileNotFoundError:
-        raise Rc1Error(f"{path}: file not found") from None
+    except OSError as e:
+        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     with fh:
         try:
             for lineno, line in enumerate(fh, 1):
@@ -91,8 +94,8 @@ def read_gsm8k_jsonl(path: str | Path, on_bad_record: OnBad = "error") -> ReadRe
                 try:
                     try:
                         raw = json.loads(line)
-                    except json.JSONDecodeError as e:
-                        raise BadRecord(f"invalid JSON ({e.msg})") from None
+                    except (json.JSONDecodeError, *PARSE_ERRORS) as e:
+                        raise BadRecord(parse_problem(e)) from None
                     out.records.append(normalize_gsm8k(raw, lineno))
                 except BadRecord as e:
                     msg = f"{path}: line {lineno}: {e}"

@@ -63,6 +63,10 @@ def normalize_hotpotqa(raw: Any) -> Task:
         if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
                 and isinstance(entry[1], list) and all(isinstance(s, str) for s in entry[1])):
             raise BadRecord("key 'context': expected a list of [title, [sentences]]")
+    if not answer.strip():
+        raise BadRecord("key 'answer': empty (an item with no gold answer cannot be scored)")
+    if not any(any(s.strip() for s in sents) for _, sents in context):
+        raise BadRecord("key 'context': no paragraph text (HotpotQA's questions are answered from their context)")
     facts = _require(raw, "supporting_facts", list, "a list of [title, sent_idx]")
     titles = {t for t, _ in context}
     for sf in facts:

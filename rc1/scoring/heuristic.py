@@ -13,6 +13,10 @@ It must not pay for gaming (the judge_robustness preflight step checks a fixed a
   other than "error: ..." ones, the user's turns; never the gold answer), and like reasoning and communication it is scaled down by the
   length budget, and more than QUOTES_FREE context sentences copied verbatim count as noise, so a context dump
   behind a wrong answer does not buy it a better score;
+- arithmetic grounds only what it derives, and only behind an answer it reaches ("Answer: 48 = 53" grounds nothing);
+  a false equation with a whole left side ("So 48 = 53", "6 * 8 = 53") is no derivation and costs like forged text;
+- an answer alone is grounded only by what its own tool calls returned, at most half; a reply that states no
+  answer (":", "Thought process:", "Solution": the master keys of One Token to Fool LLM-as-a-Judge) is unanswered;
 - text written to the judge rather than the user (a fake "[user] ..." turn, "Gold answer: ...", a score or a
   JSON verdict) and sentences stuffed with three or more connectors cost reasoning, grounding and
   communication;
@@ -26,7 +30,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from rc1.answers import is_correct, states_one_answer
+from rc1.answers import extract_yes_no, is_correct, states_one_answer, the_number
 from rc1.dialogue import analyze, strip_think
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.spec import render_context
@@ -48,6 +52,12 @@ _LHS = re.compile(r"[\d.,+\-*/×÷−()xX \t$]{1,%d}$" % LHS_CHARS)
 # where a list or sentence ends inside that run ("3 + 4 = 7, 7 * 2", "... = 7. 7 * 2"): a comma that is no thousands
 # separator, a period that starts no decimals; the expression is what follows the last one
 _LHS_SEP = re.compile(r",(?!\d{3}(?!\d))|\.(?!\d)")
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_ALGEBRA = re.compile(r"\*[ \t]*(?:[-+*/)]|$)")   # "11x+15", "2x": an x that is a variable, not a times sign
+_LAST_WORD = re.compile(r"[A-Za-z]+$")
+_ARITH_WORDS = frozenset("of times plus minus by over x power squared cubed root percent sqrt per and".split())
+# "= 3 + 1", "= 5A": the right side is an expression or a term, not a result
+_RHS_GOES_ON = re.compile(r"[A-Za-z(]|[ \t]*(?:[-+*/×÷x][ \t]*[$(]?[ \t]*\d|\(|\.?\d)")
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
 _FORGED_LINE = re.compile(
     r"\[(?:user|assistant|system|tool)[^\]\n]{0,20}\]|^(?:user|assistant|system|judge|evaluator)[ \t]{0,3}:|"
@@ -82,28 +92,60 @@ def _clip(x: float) -> float:
     return round(min(1.0, max(0.0, x)), 4)
 
 
-def _derived(text: str) -> set[str]:
-    """The number words an equation in `text` derives: "6 * 8 = 48" derives 48, "48 = 53" and "6 * 8 = 53" derive
-    nothing (an equation only grounds its result when its left side evaluates to it)."""
+def _equations(text: str) -> tuple[set[str], set[float], int]:
+    """(the number words the equations of `text` derive, those results, how many of its equations are false).
+    "6 * 8 = 48" derives 48; "6 * 8 = 53" and a bare "48 = 53" derive nothing (an equation only grounds its result
+    when its left side evaluates to it) and are false when their left side is whole ("Answer: 48 = 53", "So 48 = 53";
+    not "20% of 50 = 10", "2^3 = 8", "177 cucumbers * 2 = 354", where what is written before belongs to it);
+    "4 = 3 + 1" (an expression on the right) is neither."""
     out: set[str] = set()
+    results: set[float] = set()
+    false = 0
     for m in itertools.islice(_COMPUTED.finditer(text), MAX_EQUATIONS):
         lhs = _LHS.search(text, max(0, m.start() - LHS_CHARS), m.start())
         run = lhs.group(0) if lhs else ""
-        run = run[max((s.end() for s in _LHS_SEP.finditer(run)), default=0):].lstrip(" \t*/×÷xX+")
+        raw = run[max((s.end() for s in _LHS_SEP.finditer(run)), default=0):]
+        run = raw.lstrip(" \t*/×÷xX+")
         expr = run.replace(",", "").replace("$", "").replace("x", "*").replace("X", "*").strip()
-        if not any(op in expr for op in "+-*/×÷−"):
+        computed = any(op in expr for op in "+-*/×÷−")
+        if (not computed and not _PLAIN_NUMBER.fullmatch(expr)) or _RHS_GOES_ON.match(text, m.end()) \
+                or _ALGEBRA.search(expr):
             continue
-        value = calc(expr)
+        result = float(m.group(1).replace(",", ""))
+        # a result written with d decimals may be rounded to them ("10 / 3 = 3.33"); a whole number must be exact
+        tol = 0.5 * 10.0 ** -len(m.group(2)) if m.group(2) else 1e-9 * max(1.0, abs(result))
         try:
-            result = float(m.group(1).replace(",", ""))
-            # a result written with d decimals may be rounded to them ("10 / 3 = 3.33"); a whole number must be exact
-            tol = 0.5 * 10.0 ** -len(m.group(2)) if m.group(2) else 1e-9 * max(1.0, abs(result))
-            ok = abs(float(value) - result) <= tol
-        except ValueError:  # calc's "error: ..." text
-            ok = False
-        if ok:
+            value = float(calc(expr) if computed else expr)
+        except ValueError:  # calc's "error: ..." text ("11x+15": algebra, not arithmetic): neither true nor false
+            continue
+        ok = abs(value - result) <= tol
+        if ok and computed:
             out |= set(_words(m.group(1)))
-    return out
+            results.add(result)
+        elif not ok and run[:1] not in ("-", "−") \
+                and _whole_left(text, m.start() - len(raw) - 1, bool(raw[:len(raw) - len(run)].strip(" \t"))):
+            false += 1
+    return out, results, false
+
+
+def _whole_left(text: str, end: int, operator_first: bool) -> bool:
+    """Whether an equation's left side, which starts after text[end], is all of it: nothing before it on its line
+    but a label ("Answer:") or a word that is not arithmetic ("So", "total"; not "of", "times", "x", "squared"). A
+    side that opens with an operator ("* 3" in "20 minutes/day * 3") continues what is before it, unless a label is."""
+    head = text[max(0, end - 40):end + 1].rstrip(" \t")
+    prev = head[-1:]
+    if not prev or prev == "\n" or prev == ":":
+        return True
+    word = None if operator_first else _LAST_WORD.search(head)
+    return bool(word) and word.group(0).lower() not in _ARITH_WORDS
+
+
+def _states_something(task: str, span: str) -> bool:
+    if task == "gsm8k":
+        return the_number(span) is not None
+    if task == "strategyqa":
+        return extract_yes_no(span) is not None
+    return any(ch.isalnum() for ch in span)
 
 
 def _steps(text: str) -> tuple[int, int]:
@@ -119,8 +161,9 @@ def _steps(text: str) -> tuple[int, int]:
         connectors = len(_CONNECTOR.findall(sent))
         if connectors >= 3:
             stuffed += 1
-        elif _EQUATION.search(sent) or (connectors and len(_content(sent)) >= 3):
-            seen.add(key)
+        elif (_EQUATION.search(sent) and (len(seen) >= 3 or not _equations(sent)[2])) \
+                or (connectors and len(_content(sent)) >= 3):
+            seen.add(key)   # a sentence with a false equation ("48 = 53") derives nothing (past 3, steps are saturated)
     return len(seen), stuffed
 
 
@@ -154,7 +197,9 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     called = [c.get("name") for t in episode if t.get("role") == "assistant" for c in (t.get("tool_calls") or [])]
     helpful = HELPFUL_TOOLS.get(req.task, set())
     tools_help = req.task in ("gsm8k", "hotpotqa") or bool(req.context)
-    answered = st.answered and bool(st.final_text.strip())
+    # an answer states something: a number for GSM8K, a verdict for StrategyQA, a word for HotpotQA (not ":", "Solution"
+    # or "Thought process:", the master keys of One Token to Fool LLM-as-a-Judge)
+    answered = st.answered and bool(st.final_text.strip()) and _states_something(req.task, st.final_answer)
 
     # correctness: the shared success criterion on the shared extractor (a hedge has no answer)
     correctness = 1.0 if answered and is_correct(req.task, st.final_answer, req.gold_answer) else 0.0
@@ -186,7 +231,8 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     n_steps, stuffed = _steps(asst_text)
     context_text = render_context(req.context, 1 << 20)
     pasted = max(0, _copied(asst_text, context_text) - QUOTES_FREE)  # quoting evidence is fine, dumping it is not
-    forged = _forged(asst_text) + stuffed + pasted
+    derived, results, false_equations = _equations(asst_text)
+    forged = _forged(asst_text) + stuffed + pasted + false_equations   # arithmetic that does not hold is noise too
     forged_factor = 1.0 / (1 + forged)
 
     # efficiency: turns beyond the ideal episode, length beyond the budget, repetition
@@ -201,10 +247,18 @@ def heuristic_scores(req: JudgeRequest) -> dict[str, float]:
     # grounding: share of the assistant's content words found in what it was given or told
     support = _content(" ".join([context_text, tool_text, user_text, req.question,
                                   req.hidden_info or ""]))
-    support |= _derived(asst_text)  # results of visible, correct arithmetic are derived, not invented
+    # results of visible, correct arithmetic are derived, not invented: credited when that arithmetic supports the
+    # stated answer (a numeric final answer is among its results), not behind an answer it does not reach
+    final_number = the_number(st.final_answer) if answered else None
+    if final_number is None or final_number in results:
+        support |= derived
     said = _content(asst_text)
     claims = said - _content(req.question)  # restating the question is not evidence of anything
-    if claims:
+    if claims and not said - _content(st.final_answer):
+        # a bare answer shows nothing it rests on (the answer is no evidence for itself): only what its own tool calls
+        # returned supports it, and at most half ("Answer: <a title from the context>" alone is not grounded)
+        grounding = 0.5 * len(claims & _content(tool_text)) / len(claims)
+    elif claims:
         grounding = (len(claims & support) / len(claims)) / 0.8
     else:
         grounding = 0.0  # nothing claimed beyond the question: nothing shown to be grounded

@@ -61,7 +61,7 @@ with _collector_paused():
 import rc1
 from rc1.config import run_mode  # noqa: F401 - re-exported: entry points import it from here
 from rc1.errors import GateFailed, Rc1Error
-from rc1.io import atomic_open, sha256_dir, sha256_file, sha256_text, write_json
+from rc1.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
 
 log = logging.getLogger("rc1")
 
@@ -87,8 +87,12 @@ def setup_tracking(experiment: str | None = None) -> str:
     active = mlflow.active_run()
     if active is not None:  # a child stage lives in its parent's experiment
         return active.info.experiment_id
-    with _collector_paused():   # the first client imports the store's modules (sqlalchemy, alembic)
+    # two first runs on a fresh sqlite store would both create its tables ("table experiments already exists"):
+    # the first store access of each process is serialized by a lock file beside the database
+    with _store_lock(uri), _collector_paused():   # the first client imports the store's modules (sqlalchemy, alembic)
         client = MlflowClient()
+        client.search_experiments(max_results=1)
+    fail_dead_runs(client)
     if os.environ.get("MLFLOW_RUN_ID") and os.environ.get("MLFLOW_EXPERIMENT_ID"):
         exp_id = os.environ["MLFLOW_EXPERIMENT_ID"]  # inside `mlflow run`: the experiment it chose
         mark_model_training(client, client.get_experiment(exp_id))
@@ -104,6 +108,70 @@ def setup_tracking(experiment: str | None = None) -> str:
         mark_model_training(client, exp)
     mlflow.set_experiment(experiment_id=exp_id)
     return exp_id
+
+
+@contextlib.contextmanager
+def _store_lock(uri: str) -> Iterator[None]:
+    """An exclusive lock on `<database>.lock` for a sqlite store (nothing for a server: it serializes itself)."""
+    import fcntl
+
+    if not uri.startswith("sqlite:///"):
+        yield
+        return
+    db = Path(uri.removeprefix("sqlite:///").split("?", 1)[0])
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with open(db.with_name(db.name + ".lock"), "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+# ---------------------------------------------------------------- runs whose process is gone
+HOST = __import__("socket").gethostname()
+_swept: set[str] = set()
+
+
+def process_tags() -> dict[str, str]:
+    """Which process holds a run (rc1.pid, its start time, rc1.host): a later rc1 command on the same host can tell
+    that a RUNNING run's process is gone (kill -9, OOM) and end the run."""
+    import psutil
+
+    return {"rc1.pid": str(os.getpid()), "rc1.pid_started": f"{psutil.Process().create_time():.2f}", "rc1.host": HOST}
+
+
+def _process_gone(tags: dict[str, str]) -> bool:
+    import psutil
+
+    try:
+        pid, started = int(tags["rc1.pid"]), float(tags["rc1.pid_started"])
+    except (KeyError, ValueError):
+        return False   # not recorded: nothing to tell
+    try:
+        return abs(psutil.Process(pid).create_time() - started) > 1.0   # a reused pid is another process
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:
+        return False
+
+
+def fail_dead_runs(client: MlflowClient) -> list[str]:
+    """Mark FAILED (tag rc1.ended_by saying why) every RUNNING rc1 run of this host whose process is gone; once per
+    process and store. Returns their ids."""
+    uri = mlflow.get_tracking_uri()
+    if uri in _swept:
+        return []
+    _swept.add(uri)
+    runs = mlflow.search_runs(search_all_experiments=True, output_format="list", max_results=1000,
+                              filter_string=f"attributes.status = 'RUNNING' AND tags.`rc1.host` = '{HOST}'")
+    dead = [r for r in runs if _process_gone(r.data.tags)]
+    for r in dead:
+        client.set_tag(r.info.run_id, "rc1.ended_by",
+                       f"rc1 (pid {os.getpid()}): its process {r.data.tags['rc1.pid']} on {HOST} is gone and never "
+                       f"ended the run (killed?)")
+        client.set_terminated(r.info.run_id, "FAILED")
+    return [r.info.run_id for r in dead]
 
 
 # The MLflow UI (3.x) opens an experiment by its kind: "genai_development" on traces, "custom_model_development"
@@ -435,9 +503,10 @@ def stage_run(
     A run opened while another is active in this process is its child (nested); `parent_run_id` makes it the
     child of a run another process holds (a gate that launched this one), in that run's experiment.
     """
-    setup_tracking()
     inputs = inputs or {}
     outputs = {k: Path(v) for k, v in (outputs or {}).items()}
+    writable_outputs(*outputs.values())   # before the run opens: no stage leaves some outputs behind a refused one
+    setup_tracking()
     digests = {k: digest_of(v) for k, v in inputs.items()}
     key = reuse_key(stage, params, digests)
     nested = mlflow.active_run() is not None
@@ -446,6 +515,7 @@ def stage_run(
         "rc1.mode": run_mode(),
         "rc1.reuse_key": key,
         "rc1.code_version": code_version(),
+        **process_tags(),
         **{f"input_sha256.{k}": v for k, v in digests.items()},
         **(tags or {}),
     }
