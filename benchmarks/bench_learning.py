@@ -9,8 +9,8 @@ Three runs from the same random-init model (a Qwen3 of hidden 128, 4 layers, rc1
 - learn: reward = 1 when the reply states a verdict, else 0;
 - flipped: the same reward with its sign flipped (a control: the policy is pushed away from verdicts);
 - frozen: the learn reward with the LoRA frozen (learning rate 0; a control: nothing can move).
-Printed per run: the mean training reward per block of steps (the curve), and the held-out success (rc1.answers.
-is_correct: the right yes/no) and verdict rate on held-out questions, greedy, before and after. The verdict reward
+Printed per run: the mean training reward per fifth of the run (the curve), and the held-out success (rc1.answers.
+is_correct: the right yes/no) and verdict rate on held-out questions, sampled as in training, before and after. The verdict reward
 alone lifts success from ~0 toward chance (half the verdicts are right); the controls must not rise.
 """
 
@@ -40,21 +40,23 @@ def load_items(path: Path) -> list[dict]:
 
 
 def verdict(text: str) -> str | None:
-    from rc1.answers import extract_yes_no, final_answer
+    """The one yes/no the reply commits to, as rc1 reads it (None: none, or both)."""
+    from rc1.answers import extract_yes_no, final_answer, states_one_answer
 
     span = final_answer(text).span
-    return extract_yes_no(span) if span else None
+    return extract_yes_no(span) if span and states_one_answer("strategyqa", span) else None
 
 
 def prompt(q: str) -> list[dict]:
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": q}]
 
 
-def heldout_scores(trainer, items: list[dict], new_tokens: int) -> dict[str, float]:
-    """Greedy replies of the policy on held-out questions: success (right verdict) and verdict rate."""
+def heldout_scores(trainer, items: list[dict], new_tokens: int, samples: int) -> dict[str, float]:
+    """The policy's replies to held-out questions, sampled as in training (temperature 1): success (the right yes/no,
+    rc1.answers.is_correct) and verdict rate, over `samples` replies per question."""
     import torch
 
-    from rc1.answers import is_correct
+    from rc1.answers import final_answer, is_correct
 
     tok, model = trainer.processing_class, trainer.model
     model.eval()
@@ -63,18 +65,15 @@ def heldout_scores(trainer, items: list[dict], new_tokens: int) -> dict[str, flo
         for it in items:
             ids = tok.apply_chat_template(prompt(it["question"]), add_generation_prompt=True, return_tensors="pt",
                                           return_dict=True)
-            out = model.generate(**ids, max_new_tokens=new_tokens, do_sample=False, pad_token_id=tok.pad_token_id)
-            text = tok.decode(out[0, ids["input_ids"].shape[1]:], skip_special_tokens=True)
-            stated += verdict(text) is not None
-            right += is_correct("strategyqa", final_answer_span(text), it["answer"])
+            out = model.generate(**ids, max_new_tokens=new_tokens, do_sample=True, temperature=1.0, top_k=0,
+                                 num_return_sequences=samples, pad_token_id=tok.pad_token_id)
+            for row in out[:, ids["input_ids"].shape[1]:]:
+                text = tok.decode(row, skip_special_tokens=True)
+                stated += verdict(text) is not None
+                right += is_correct("strategyqa", final_answer(text).span, it["answer"])
     model.train()
-    return {"success": right / len(items), "verdict_rate": stated / len(items)}
-
-
-def final_answer_span(text: str) -> str:
-    from rc1.answers import final_answer
-
-    return final_answer(text).span
+    n = len(items) * samples
+    return {"success": right / n, "verdict_rate": stated / n}
 
 
 def run(kind: str, args, base: str, train: list[dict], heldout: list[dict]) -> dict:
@@ -114,9 +113,9 @@ def run(kind: str, args, base: str, train: list[dict], heldout: list[dict]) -> d
                                seed=args.seed, out_dir=d, max_steps=args.steps, mode="dev", callbacks=[Curve()],
                                environment=False)   # one turn, no tools: the verdict is all that is asked
         trainer.args.save_strategy = "no"
-        before = heldout_scores(trainer, heldout, args.new_tokens)
+        before = heldout_scores(trainer, heldout, args.new_tokens, args.samples)
         trainer.train()
-        after = heldout_scores(trainer, heldout, args.new_tokens)
+        after = heldout_scores(trainer, heldout, args.new_tokens, args.samples)
     return {"run": kind, "curve": curve, "before": before, "after": after}
 
 
@@ -141,13 +140,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=str(DATA), help="StrategyQA in its official JSON format")
     ap.add_argument("--steps", type=int, default=60)
-    ap.add_argument("--prompts", type=int, default=16)
+    ap.add_argument("--prompts", type=int, default=8)
     ap.add_argument("--group", type=int, default=8)
-    ap.add_argument("--new-tokens", type=int, default=24)
-    ap.add_argument("--lr", type=float, default=5e-3)
+    ap.add_argument("--new-tokens", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=2e-2)
     ap.add_argument("--strategy", default="dapo")
-    ap.add_argument("--heldout", type=int, default=100)
+    ap.add_argument("--heldout", type=int, default=50, help="held-out questions (never trained on)")
+    ap.add_argument("--samples", type=int, default=4, help="sampled replies per held-out question")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--vocab", type=int, default=512, help="tokenizer vocabulary (smaller: verdict words less rare)")
     ap.add_argument("--runs", default="learn,flipped,frozen")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
@@ -162,7 +163,7 @@ def main() -> int:
     heldout, train = items[:args.heldout], items[args.heldout:]
     corpus = [f"{SYSTEM} {it['question']} Answer: {it['answer']}" for it in train]
     base = str(build_tiny(Path(tempfile.mkdtemp()) / "base", corpus, seed=args.seed,
-                          shape={**SHAPE, "max_position_embeddings": 4096, "vocab_size": 2048}))
+                          shape={**SHAPE, "max_position_embeddings": 4096, "vocab_size": args.vocab}))
     results = []
     for kind in args.runs.split(","):
         r = run(kind, args, base, train, heldout)
