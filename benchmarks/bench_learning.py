@@ -176,13 +176,21 @@ def main() -> int:
         Path(args.json).write_text(json.dumps(results, indent=1))
     learn = next((r for r in results if r["run"] == "learn"), None)
     if learn:
-        b = blocks(learn["curve"])
-        rose = b[-1] > b[0] + 0.1 and learn["after"]["success"] > learn["before"]["success"]
-        controls = [blocks(r["curve"])[-1] <= blocks(r["curve"])[0] + 0.05 for r in results if r["run"] != "learn"]
-        print(f"learn rose: {rose}; controls flat or falling: {all(controls)}")
-        return 0 if rose and all(controls) else 1
+        start, end = head_tail(learn["curve"])
+        rose = end > start + 0.05 and learn["after"]["success"] > learn["before"]["success"]
+        controls = {r["run"]: head_tail(r["curve"]) for r in results if r["run"] != "learn"}
+        flat = all(e <= s0 + 0.02 for s0, e in controls.values())
+        print(f"learn: reward {start:.3f} (first 5 steps) -> {end:.3f} (last 10): {'rose' if rose else 'did not rise'}; "
+              + "; ".join(f"{k}: {a:.3f} -> {b:.3f}" for k, (a, b) in controls.items())
+              + f": {'flat or falling' if flat else 'ROSE'}")
+        return 0 if rose and flat else 1
     return 0
 
+
+def head_tail(curve: list[float]) -> tuple[float, float]:
+    """The mean reward of the first 5 steps and of the last 10."""
+    head, tail = curve[:5], curve[-10:]
+    return sum(head) / len(head), sum(tail) / len(tail)
 
 if __name__ == "__main__":
     sys.exit(main())
