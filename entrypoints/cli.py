@@ -21,6 +21,7 @@ import signal
 import sys
 import threading
 import traceback
+import warnings
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,12 +189,39 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+# what a library prints that an rc1 user cannot act on: MLflow's artifact download bars, Hugging Face's
+# progress bars and INFO lines, and the FutureWarnings transformers/TRL/PEFT raise about each other's calls.
+# `rc1 --verbose ...` (or RC1_VERBOSE=1, e.g. under `mlflow run`) shows them all.
+QUIET_ENV = {"MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false", "MLFLOW_LOGGING_LEVEL": "WARNING",
+             "TRANSFORMERS_VERBOSITY": "error", "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+             "HF_DATASETS_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"}
+
+
+def verbose_requested() -> bool:
+    return os.environ.get("RC1_VERBOSE", "").lower() in ("1", "true", "yes")
+
+
+def quiet_libraries(verbose: bool) -> None:
+    """Library chatter off (QUIET_ENV) unless verbose; what the user set in the environment wins."""
+    if verbose:
+        os.environ["RC1_VERBOSE"] = "1"   # the stages this process launches (accelerate) are verbose too
+        return
+    for key, value in QUIET_ENV.items():
+        os.environ.setdefault(key, value)
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    for name in ("transformers", "peft", "trl", "accelerate", "datasets", "huggingface_hub", "mlflow", "torch"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
-def cli() -> None:
+@click.option("-v", "--verbose", is_flag=True, default=False,
+              help="Show the libraries' own output too (download bars, INFO lines, FutureWarnings); RC1_VERBOSE=1.")
+def cli(verbose: bool) -> None:
     """rc1: from data gate to a promoted RC1 model, every stage an MLflow run.
 
     Runs go to MLFLOW_TRACKING_URI, or to the embedded store under ./mlruns when it is unset.
     """
+    quiet_libraries(verbose or verbose_requested())
 
 
 def main(argv: list[str] | None = None) -> None:

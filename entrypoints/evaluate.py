@@ -287,7 +287,12 @@ def command(version, alias, shadow, heldout, n, config_path, backend, gates_path
     # records the same report and verdict, and exits 0 once recorded
     res = run_evaluate(version, alias, shadow, heldout, n, gates_path=gates_path, config_path=config_path,
                        backend=backend, raise_on_fail=backend == "transformers")
-    verdict = "PASS" if res.get("passed") else "FAIL"
+    from rc1 import summary
+    from rc1.tracking import ui_hint, ui_url
+    from rc1.tracking.registry import MODEL_NAME
+
+    line = summary.verdict_line(res.get("passed"), res.get("checks") or (), run_mode())
     if backend != "transformers":
-        verdict += " (recorded; promote reads the transformers evaluation)"
-    click.echo(f"evaluate run {res.get('run_id')} [{backend}]: version {res['version']} RC1 {verdict}")
+        line += " (recorded; promote reads the transformers evaluation)"
+    click.echo(summary.render(f"evaluate {res.get('run_id')} [{backend}]: {MODEL_NAME} version {res['version']}", [line],
+                              ui_url(res["run_id"]) if res.get("run_id") else None, ui_hint()))

@@ -8,10 +8,11 @@ gates file whose sha256 equals the preflight's sha256.gates, the file the thresh
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from rc1.config import Gates
 from rc1.gate import preflight_problems
+from rc1.summary import failing_checks
 
 RC1 = "RC1"
 RC1_DEV = "RC1-dev"
@@ -110,11 +111,12 @@ def logged_sha(tags: Mapping[str, str], name: str) -> str | None:
 
 
 def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str, model_artifact: str = "model",
-                  gates_from: str = "the one its preflight hashed", shadow_sha: str | None = None) -> Link:
+                  gates_from: str = "the one its preflight hashed", shadow_sha: str | None = None,
+                  failing: Sequence[Mapping] = ()) -> Link:
     """`gates` are the thresholds of the preflight's own gates file and `gates_sha` its sha256.gates (`gates_from`
     names that file in the problems). The evaluated weights (input_sha256.model) must be the train run's
     `model_artifact`, by its sha256 tag; the shadow set the preflight's (`shadow_sha`), the held-out split the
-    train run's."""
+    train run's. `failing`: the evaluate run's failing RC1 checks (its checks.json), named in the problem."""
     if ev is None:
         return Link("evaluate", None, "-", ["no finished evaluate run of this version"])
     problems = _run_problems(ev, "evaluate")
@@ -143,7 +145,8 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
     if not held_sha or ev.tags.get("input_sha256.heldout") != held_sha:
         problems.append("evaluated a held-out split other than the train run's (input_sha256.heldout)")
     if ev.tags.get("rc1.passed") != "true":
-        problems.append("failed the RC1 gates")
+        named = failing_checks(failing)
+        problems.append("failed the RC1 gates" + (f": {named}" if named else ""))
     evidence = f"{ev.status}, {n_shadow} shadow + {n_held} held-out items, passed={ev.tags.get('rc1.passed')}"
     return Link("evaluate", ev.run_id, evidence, problems)
 

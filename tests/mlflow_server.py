@@ -55,3 +55,18 @@ def mlflow_server(root: Path, timeout: float = 600.0, backend_store_uri: str | N
         if proc.poll() is None:
             proc.kill()
         log.close()
+
+
+def rest(uri: str, endpoint: str, body: dict | None = None, **query) -> dict:
+    """One call to the server's REST API (GET with `query`, POST with `body`), as the UI makes it: the JSON reply."""
+    import json
+    import urllib.parse
+
+    url = f"{uri}/api/2.0/mlflow/{endpoint}"
+    if body is None:
+        req = urllib.request.Request(f"{url}?{urllib.parse.urlencode(query)}")
+    else:
+        req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())

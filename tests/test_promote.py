@@ -117,7 +117,7 @@ def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
     ({"eval_items": (6, 0)}, "evaluate", "saw 6 shadow-set items < evaluate.min_shadow_items=245"),
     ({"eval_items": (245, 3)}, "evaluate", "saw 3 held-out items < evaluate.min_heldout_items=50"),
     ({"eval_gates": "lenient.yaml"}, "evaluate", "applied a gates file other than the one its preflight hashed"),
-    ({"eval_passed": False}, "evaluate", "failed the RC1 gates"),
+    ({"eval_passed": False}, "evaluate", "failed the RC1 gates: hard_success_gain_pp=0 (needs 5.0)"),
     ({"eval_model": "0" * 64}, "evaluate", "evaluated weights other than the train run's adapter"),
     ({"eval_shadow": "1" * 64}, "evaluate", "evaluated a shadow set other than the one its preflight hashed"),
     ({"eval_heldout": "1" * 64}, "evaluate", "evaluated a held-out split other than the train run's"),
@@ -138,6 +138,7 @@ def test_a_broken_link_is_named_and_refused(store, capsys, breaks, link, says):
     (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list", max_results=1,
                                 filter_string="tags.`rc1.stage` = 'promote'", order_by=["attributes.start_time DESC"])
     assert run.data.tags["rc1.promoted"] == "false" and run.data.tags["rc1.broken_link"] == link
+    assert run.info.status == "FAILED" and f"link.{link}" in err   # a refusal is a red run; the table names the link
 
 
 def test_an_ungated_version_never_takes_best(store):

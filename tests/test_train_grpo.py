@@ -98,11 +98,15 @@ def test_training_leaves_a_finished_run_with_metrics(ws):
     assert tags["input_sha256.weights"] == sha256_file(ws["root"] / "configs/weights.json")
     assert tags["input_sha256.fresh"] == sha256_file(ws["root"] / "fresh.jsonl") and params["rc1.n_fresh"] == "2"
     assert tags["rc1.artifact.config"] == "inputs/ppo_dev.yaml" and tags["rc1.artifact.heldout"] == "training/heldout.jsonl"
-    assert params["num_generations"] == "2"            # transformers' MLflowCallback logged into our run
+    # one reporter: no TrainingArguments dump as params, no metric under two names (reward and rc1.reward)
+    assert len(params) <= 50 and "num_generations" not in params and params["rc1.config_sha256"] == \
+        sha256_file(ws["root"] / "configs/ppo_dev.yaml")
+    assert not {k for k in metrics if f"rc1.{k}" in metrics}, "a metric logged under two names"
+    assert "config/ppo.json" in {f.path for f in MlflowClient().list_artifacts(run.info.run_id, "config")}
     hist = MlflowClient().get_metric_history(run.info.run_id, "rc1.loss")
     assert sorted(m.step for m in hist) == list(range(1, STEPS + 1))
     for key in ("rc1.kl", "rc1.clip_ratio", "rc1.lr", "rc1.mem_used_mb", "rc1.sec_per_step", "rc1.reward",
-                "loss", "reward"):
+                "rc1.loss", "rc1.entropy"):
         assert key in metrics, key
     assert any(k.startswith("rc1.reward.") and k.split(".")[-1] in ("easy", "medium", "hard") for k in metrics)
     assert any(k.startswith("rc1.adv_abs.") for k in metrics)
