@@ -262,7 +262,8 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000
 
     if not passed:
         failing = (r2 or r1)["failing"]
-        raise GateFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {ui_url(run_id)}",
+        click.echo(f"preflight run: {ui_url(run_id)}{ui_hint()}", err=True)   # not in the error: scrub drops #...
+        raise GateFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
                          [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing])
     waived = _waived(r1, r2)
     click.echo(render_summary(f"preflight {run_id} ({mode})",

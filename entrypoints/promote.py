@@ -139,8 +139,10 @@ def run_promote(version: str | int | None = None, alias: str | None = None, pare
         if broken:
             st.set_tags({"rc1.promoted": "false", "rc1.passed": "false", "rc1.broken_link": broken[0].name})
             why = "; ".join(f"{ln.name} run {ln.run_id or '-'}: {', '.join(ln.problems)}" for ln in broken)
-            raise GateFailed(f"{MODEL_NAME} version {mv.version} not promoted: broken link {why}; run "
-                             f"{ui_url(st.run_id)}", [c for c in checks if not c["pass"]])
+            # the UI link on its own line: error messages go through scrub, which drops a URL's #fragment
+            click.echo(f"promote run (FAILED): {ui_url(st.run_id)}{ui_hint()}", err=True)
+            raise GateFailed(f"{MODEL_NAME} version {mv.version} not promoted: broken link {why}",
+                             [c for c in checks if not c["pass"]])
         set_alias(mv.version, target)
         st.set_tags({"rc1.promoted": "true", "rc1.alias": target})
         attach_report(st, mv.version, ids["rc1.evaluate_run_id"])
