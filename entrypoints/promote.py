@@ -153,9 +153,9 @@ def run_promote(version: str | int | None = None, alias: str | None = None, pare
 
 @click.command("promote")
 @click.option("--version", default=None, help="model version of rc1-policy")
-@click.option("--alias", default=None, help="promote the version behind this alias (e.g. best)")
+@click.option("--alias", default=None, help="promote the version behind this alias (default: best when no --version)")
 def command(version, alias):
     """Set alias RC1 (RC1-dev for a dev version) when the version's chain holds; otherwise exit 2 naming the link."""
-    if (version is None) == (alias is None):
+    if version is not None and alias is not None:
         raise Rc1Error("give exactly one of --version N or --alias NAME")
-    run_promote(version, alias)
+    run_promote(version, alias if version is not None or alias is not None else "best")

@@ -150,7 +150,7 @@ def test_an_ungated_version_never_takes_best(store):
 def test_refuses_unknown_versions_and_needs_one_selector(store, capsys):
     assert run_cli(["promote", "--version", "42"]) == 2
     assert run_cli(["promote", "--alias", "nope"]) == 2
-    assert run_cli(["promote"]) == 2
+    assert run_cli(["promote", "--version", "1", "--alias", "best"]) == 2   # no selector at all: --alias best
     assert "exactly one" in capsys.readouterr().err
 
 
