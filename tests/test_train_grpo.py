@@ -141,15 +141,71 @@ def test_registered_version_is_an_mlflow_model_that_generates(ws):
     """transformers flavor with the PEFT adapter on a reference to the (local, tiny) base model."""
     from mlflow.models import Model
 
-    flavor = Model.load("models:/rc1-policy@best").flavors["transformers"]
+    model = Model.load("models:/rc1-policy@best")
+    flavor = model.flavors["transformers"]
     assert flavor["task"] == "text-generation" and flavor["peft_adaptor"] == "peft"
+    assert model.metadata["task"] == "llm/v1/chat" and model.saved_input_example_info   # chat signature + example
+    assert [i.name for i in model.signature.inputs.inputs][:1] == ["messages"]
     assert Path(flavor["local_base_model_path"]).is_dir()      # the tiny base under out/models resolves
     pipe = mlflow.transformers.load_model("models:/rc1-policy@best")
     assert type(pipe.model).__name__.startswith("PeftModel")
     out = pipe("How many apples?", max_new_tokens=4, do_sample=False)
     assert isinstance(out[0]["generated_text"], str) and len(out[0]["generated_text"]) > len("How many apples?")
     served = mlflow.pyfunc.load_model("models:/rc1-policy@best")       # what `mlflow models serve` runs
-    assert isinstance(served.predict(["How many apples?"], params={"max_new_tokens": 4})[0], str)
+    (reply,) = served.predict({"messages": [{"role": "user", "content": "How many apples?"}], "max_tokens": 4})
+    assert reply["choices"][0]["message"]["role"] == "assistant"
+    assert isinstance(reply["choices"][0]["message"]["content"], str)
+
+
+def test_mlflow_models_serve_answers_a_chat_request(ws):
+    """The registered version behind a real `mlflow models serve` on 127.0.0.1: one chat request in the format the
+    policy was trained on, the assistant's reply out."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}
+    log = open(ws["root"] / "serve.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "mlflow", "models", "serve", "-m", "models:/rc1-policy@best",
+                             "--env-manager", "local", "-h", "127.0.0.1", "-p", str(port), "-w", "1"],
+                            stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ws["root"])
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 300
+        while True:
+            assert proc.poll() is None, (ws["root"] / "serve.log").read_text()[-3000:]
+            try:
+                with urllib.request.urlopen(f"{url}/ping", timeout=2):
+                    break
+            except OSError:
+                assert time.time() < deadline, (ws["root"] / "serve.log").read_text()[-3000:]
+                time.sleep(1)
+        body = {"messages": [{"role": "system", "content": "You are a careful assistant."},
+                             {"role": "user", "content": "Tom has 3 apples and buys 5 more. How many apples?"}],
+                "max_tokens": 8}
+        req = urllib.request.Request(f"{url}/invocations", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                answer = json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            raise AssertionError(f"HTTP {e.code}: {e.read().decode()[-2500:]}") from None
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+    (choice,) = answer[0]["choices"] if isinstance(answer, list) else answer["predictions"][0]["choices"]
+    assert choice["message"]["role"] == "assistant" and isinstance(choice["message"]["content"], str)
 
 
 def ungated_version(ws) -> dict:
