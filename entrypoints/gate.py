@@ -208,6 +208,10 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
                        + ("(a trial version: alias trial-best, never promoted)" if trial else
                           f"(`rc1 promote --alias best` {'may set' if ev.get('passed') else 'will refuse'} "
                           f"{target_alias(mode)})"), err=True)
+    if (result.get("evaluate") or {}).get("run_id"):   # the gate has ended: the report's chain, final
+        from entrypoints.evaluate import refresh_rc1_report
+
+        refresh_rc1_report(result["evaluate"]["run_id"])
     click.echo(gate_summary(result, mode, trial), err=True)
     return result
 

@@ -323,6 +323,9 @@ def test_evaluate_logs_the_rc1_report_and_chromium_renders_it(ws, tmp_path):
     assert re.search(r'id="verdict"[^>]*>(PASS|FAIL)<', dom)
     loaded, total = map(int, re.search(r'data-plots="(\d+)/(\d+)"', dom).groups())
     assert loaded == total >= 3                       # policy/base plots and the training curve of the seed
+    assert 1 <= dom.count('class="sample"') <= 6 and "judge " in dom   # policy vs base, scored by the judge
+    # the chain as it ended: no link still RUNNING, each run id a link to its page in the model-training view
+    assert "RUNNING" not in dom and "?workflowType=machine_learning" in dom
 
 
 def test_evaluate_refuses_weights_altered_in_the_store(ws, capsys):
