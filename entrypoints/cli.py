@@ -239,6 +239,7 @@ class LazyGroup(click.Group):
 # progress bars and INFO lines, and the FutureWarnings transformers/TRL/PEFT raise about each other's calls.
 # `rc1 --verbose ...` (or RC1_VERBOSE=1, e.g. under `mlflow run`) shows them all.
 QUIET_ENV = {"MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false", "MLFLOW_LOGGING_LEVEL": "WARNING",
+             "MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT": "true",   # "View run ... at" per run: rc1 prints its own links
              "TRANSFORMERS_VERBOSITY": "error", "HF_HUB_DISABLE_PROGRESS_BARS": "1",
              "HF_DATASETS_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"}
 
@@ -265,7 +266,8 @@ def quiet_libraries(verbose: bool) -> None:
 def cli(verbose: bool) -> None:
     """rc1: from data gate to a promoted RC1 model, every stage an MLflow run.
 
-    Runs go to MLFLOW_TRACKING_URI, or to the embedded store under ./mlruns when it is unset.
+    Runs go to MLFLOW_TRACKING_URI, or to the embedded store sqlite:///mlruns/mlflow.db when it is unset (point
+    `mlflow ui --backend-store-uri` and Python's mlflow.set_tracking_uri at that same URI to see them).
     """
     quiet_libraries(verbose or verbose_requested())
 

@@ -260,7 +260,7 @@ def gate_summary_metrics(ev: dict) -> dict[str, float]:
               help="train the small-step trial config that the checked config names (ppo config key `trial`)")
 @click.option("--fresh", "fresh_path", default=None,
               help="task records (JSONL) for the non-pool share of every seed's training; default: filled from "
-                   "the pool (logged as sample/pool_fill)")
+                   "the pool (logged as rc1.sample.pool_fill)")
 def command(mode, config_path, gates_path, max_steps, seeds, evaluate, trial, fresh_path):
     """Refuse unless a passing, unchanged preflight is in the tracking store; then train each seed and evaluate."""
     try:

@@ -84,15 +84,23 @@ def _figure(width: float = 7.5, height: float = 3.2):
 def success_plot(policy: Mapping[str, Any], base: Mapping[str, Any]) -> str:
     """Success by task x difficulty, policy next to base."""
     cells = sorted(set(policy.get("success_by_task_difficulty", {})) | set(base.get("success_by_task_difficulty", {})))
-    fig, ax = _figure(max(6.0, 0.75 * len(cells) + 2))
-    xs = range(len(cells))
-    for offset, (label, summary) in zip((-0.2, 0.2), (("policy", policy), ("base", base))):
-        values = [summary.get("success_by_task_difficulty", {}).get(c) or 0.0 for c in cells]
-        ax.bar([x + offset for x in xs], values, width=0.4, label=label)
-    ax.set_xticks(list(xs), cells, rotation=35, ha="right")
+    values = {label: [summary.get("success_by_task_difficulty", {}).get(c) or 0.0 for c in cells]
+              for label, summary in (("policy", policy), ("base", base))}
+    return _paired_bars(cells, values, "success", "Success by task x difficulty", width=0.75, rotation=35)
+
+
+def _paired_bars(labels: Sequence[str], values: Mapping[str, Sequence[float]], ylabel: str, title: str,
+                 width: float, rotation: int) -> str:
+    """Policy's bar next to base's for each label, on a 0-1 scale."""
+    fig, ax = _figure(max(6.0, width * len(labels) + 2))
+    xs = range(len(labels))
+    for offset, who in zip((-0.2, 0.2), ("policy", "base")):
+        if who in values:
+            ax.bar([x + offset for x in xs], values[who], width=0.4, label=who)
+    ax.set_xticks(list(xs), labels, rotation=rotation, ha="right")
     ax.set_ylim(0, 1)
-    ax.set_ylabel("success")
-    ax.set_title("Success by task x difficulty")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend()
     return _png(fig)
 
@@ -156,17 +164,8 @@ def dimensions_plot(samples: Sequence[Mapping[str, Any]], dimensions: Sequence[s
             means[who] = [sum(sc.get(d, 0.0) for sc in scored) / len(scored) for d in dimensions]
     if not means:
         return None
-    fig, ax = _figure(max(6.0, 0.9 * len(dimensions) + 2))
-    xs = range(len(dimensions))
-    for offset, who in zip((-0.2, 0.2), ("policy", "base")):
-        if who in means:
-            ax.bar([x + offset for x in xs], means[who], width=0.4, label=who)
-    ax.set_xticks(list(xs), dimensions, rotation=30, ha="right")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("judge score")
-    ax.set_title("Judge dimensions on the sample dialogues")
-    ax.legend()
-    return _png(fig)
+    return _paired_bars(dimensions, means, "judge score", "Judge dimensions on the sample dialogues", width=0.9,
+                        rotation=30)
 
 
 # ---------------------------------------------------------------- markup

@@ -10,44 +10,33 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Iterator
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
 @contextlib.contextmanager
-def mlflow_server(root: Path, timeout: float = 600.0, backend_store_uri: str | None = None):
-    """Yield the server's URI; its artifacts (proxied: clients upload and download through the server) live in
-    root/artifacts, its runs in `backend_store_uri` (default: sqlite in root). Creating MLflow's tables on a fresh
-    PostgreSQL database took 96 s on a loaded 2-core machine, hence the generous timeout."""
-    root.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
-    log = open(root / "server.log", "w")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port),
-         "--backend-store-uri", backend_store_uri or f"sqlite:///{root / 'server.db'}",
-         "--artifacts-destination", (root / "artifacts").as_uri(), "--workers", "1"],
-        stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root,
-    )
-    uri = f"http://127.0.0.1:{port}"
+def serving(cmd: list[str], ready_url: str, log_path: Path, timeout: float, **popen) -> Iterator[None]:
+    """Start `cmd` (a server), wait until `ready_url` answers 200, and stop it (terminate, then kill) afterwards."""
+    log = open(log_path, "w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, **popen)
     try:
         deadline = time.time() + timeout
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"mlflow server exited: {(root / 'server.log').read_text()[-2000:]}")
+                raise RuntimeError(f"{cmd[:4]} exited: {log_path.read_text()[-3000:]}")
             with contextlib.suppress(OSError):
-                with urllib.request.urlopen(f"{uri}/health", timeout=2) as r:
+                with urllib.request.urlopen(ready_url, timeout=2) as r:
                     if r.status == 200:
                         break
             if time.time() > deadline:
-                raise RuntimeError(f"mlflow server did not start in {timeout:.0f} s: "
-                                   f"{(root / 'server.log').read_text()[-2000:]}")
+                raise RuntimeError(f"{cmd[:4]} did not start in {timeout:.0f} s: {log_path.read_text()[-3000:]}")
             time.sleep(0.5)
-        yield uri
+        yield
     finally:
         proc.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -56,6 +45,21 @@ def mlflow_server(root: Path, timeout: float = 600.0, backend_store_uri: str | N
             proc.kill()
         log.close()
 
+
+@contextlib.contextmanager
+def mlflow_server(root: Path, timeout: float = 600.0, backend_store_uri: str | None = None):
+    """Yield the server's URI; its artifacts (proxied: clients upload and download through the server) live in
+    root/artifacts, its runs in `backend_store_uri` (default: sqlite in root). Creating MLflow's tables on a fresh
+    PostgreSQL database took 96 s on a loaded 2-core machine, hence the generous timeout."""
+    root.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+    uri = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port),
+           "--backend-store-uri", backend_store_uri or f"sqlite:///{root / 'server.db'}",
+           "--artifacts-destination", (root / "artifacts").as_uri(), "--workers", "1"]
+    with serving(cmd, f"{uri}/health", root / "server.log", timeout, env=env, cwd=root):
+        yield uri
 
 def rest(uri: str, endpoint: str, body: dict | None = None, **query) -> dict:
     """One call to the server's REST API (GET with `query`, POST with `body`), as the UI makes it: the JSON reply."""

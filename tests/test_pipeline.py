@@ -152,7 +152,7 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
             assert all(t[f"input_sha256.{n}"] == pf.data.tags[f"sha256.{n}"] for n in ("config", "weights", "gates"))
             assert t["input_sha256.fresh"] == gate.data.tags["input_sha256.fresh"]   # the prompts the gate checked
         client = MlflowClient()
-        fresh_share = [m.value for r in trains for m in client.get_metric_history(r.info.run_id, "sample/fresh")]
+        fresh_share = [m.value for r in trains for m in client.get_metric_history(r.info.run_id, "rc1.sample.fresh")]
         assert fresh_share and max(fresh_share) > 0   # the non-pool share came from the fresh prompts
         best = client.get_model_version_by_alias("rc1-policy", "best")
         assert best.run_id in {r.info.run_id for r in trains}

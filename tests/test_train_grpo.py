@@ -161,35 +161,21 @@ def test_mlflow_models_serve_answers_a_chat_request(ws):
     """The registered version behind a real `mlflow models serve` on 127.0.0.1: one chat request in the format the
     policy was trained on, the assistant's reply out."""
     import os
-    import socket
-    import subprocess
     import sys
-    import time
     import urllib.error
     import urllib.request
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}
-    log = open(ws["root"] / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "mlflow", "models", "serve", "-m", "models:/rc1-policy@best",
-                             "--env-manager", "local", "-h", "127.0.0.1", "-p", str(port), "-w", "1"],
-                            stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ws["root"])
+    from mlflow_server import free_port, serving
+
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 300
-        while True:
-            assert proc.poll() is None, (ws["root"] / "serve.log").read_text()[-3000:]
-            try:
-                with urllib.request.urlopen(f"{url}/ping", timeout=2):
-                    break
-            except OSError:
-                assert time.time() < deadline, (ws["root"] / "serve.log").read_text()[-3000:]
-                time.sleep(1)
-        body = {"messages": [{"role": "system", "content": "You are a careful assistant."},
-                             {"role": "user", "content": "Tom has 3 apples and buys 5 more. How many apples?"}],
-                "max_tokens": 8}
+    cmd = [sys.executable, "-m", "mlflow", "models", "serve", "-m", "models:/rc1-policy@best", "--env-manager",
+           "local", "-h", "127.0.0.1", "-p", str(port), "-w", "1"]
+    body = {"messages": [{"role": "system", "content": "You are a careful assistant."},
+                         {"role": "user", "content": "Tom has 3 apples and buys 5 more. How many apples?"}],
+            "max_tokens": 8}
+    with serving(cmd, f"{url}/ping", ws["root"] / "serve.log", 300, cwd=ws["root"],
+                 env={**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}):
         req = urllib.request.Request(f"{url}/invocations", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"}, method="POST")
         try:
@@ -197,13 +183,6 @@ def test_mlflow_models_serve_answers_a_chat_request(ws):
                 answer = json.loads(r.read())
         except urllib.error.HTTPError as e:
             raise AssertionError(f"HTTP {e.code}: {e.read().decode()[-2500:]}") from None
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
     (choice,) = answer[0]["choices"] if isinstance(answer, list) else answer["predictions"][0]["choices"]
     assert choice["message"]["role"] == "assistant" and isinstance(choice["message"]["content"], str)
 
