@@ -212,6 +212,9 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
         from entrypoints.evaluate import refresh_rc1_report
 
         refresh_rc1_report(result["evaluate"]["run_id"])
+    # the preflight's files as this gate downloaded them (a dev pool twice: 162 MB of a 703 MB dev run): they stay in
+    # the tracking server, and the next gate downloads and verifies them again
+    shutil.rmtree(Path(workdir) / pre.info.run_id, ignore_errors=True)
     click.echo(gate_summary(result, mode, trial), err=True)
     return result
 

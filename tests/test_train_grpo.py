@@ -183,7 +183,9 @@ def test_mlflow_models_serve_answers_a_chat_request(ws):
                 answer = json.loads(r.read())
         except urllib.error.HTTPError as e:
             raise AssertionError(f"HTTP {e.code}: {e.read().decode()[-2500:]}") from None
-    (choice,) = answer[0]["choices"] if isinstance(answer, list) else answer["predictions"][0]["choices"]
+    (completion,) = answer   # a chat request gets the completion itself, not {"predictions": ...}
+    assert completion["object"] == "chat.completion"
+    (choice,) = completion["choices"]
     assert choice["message"]["role"] == "assistant" and isinstance(choice["message"]["content"], str)
 
 
