@@ -109,3 +109,21 @@ def test_a_refused_promotion_is_a_failed_run_holding_its_checks(server):
     assert _tags(run)["rc1.passed"] == "false"
     files = {f["path"] for f in rest(uri, "artifacts/list", run_id=ids["promote"]).get("files", [])}
     assert "checks.json" in files
+
+
+def test_the_mlflow_ui_opens_rc1_links_on_the_runs_table(server):
+    """In headless Chromium against the real server: MLflow 3.17's UI shows an experiment by the browser's workflow
+    type, GenAI by default (its Overview page, "Detect Issues"), whatever the experiment's kind tag says; the links rc1
+    prints (?workflowType=machine_learning) open the runs table, which lists the runs."""
+    from headless_browser import dump_url
+
+    uri, ids = server
+    exp = rest(uri, "runs/get", run_id=ids["gate.dev"])["run"]["info"]["experiment_id"]
+    link = ui_url(experiment_id=exp)
+    assert link == f"{uri}/#/experiments/{exp}/runs?workflowType=machine_learning"
+    runs_view = dump_url(link)
+    assert re.search(r">\s*(gate|preflight|promote)\s*<", runs_view), "the runs table lists no rc1 run"
+    assert "Detect Issues" not in runs_view
+    default_view = dump_url(f"{uri}/#/experiments/{exp}")
+    assert "Detect Issues" in default_view or "Overview" in default_view   # what a bare link opens on 3.17
+
