@@ -305,8 +305,12 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
                 # requires it to equal that tag
                 st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items),
                              "input_sha256.model": info["model_sha256"]})
-                policy_rows = run_items(policy_be, items, turns, progress, desc="evaluate policy")
-                base_rows = run_items(base_be, items, turns, progress, desc="evaluate base")
+                from tqdm import tqdm
+
+                with tqdm(total=2 * len(items), desc=f"evaluate v{mv.version} (policy, then base)", unit=" episodes",
+                          disable=not progress, leave=False) as bar:   # one bar for the stage
+                    policy_rows = run_items(policy_be, items, turns, bar=bar)
+                    base_rows = run_items(base_be, items, turns, bar=bar)
                 report = build_report(policy_rows, base_rows, gates.evaluate)
                 out = Path(d) / "evaluate_report.json"
                 write_json(out, {"model_version": mv.version, "registered_model": MODEL_NAME, "mode": mode,
