@@ -133,9 +133,11 @@ def run_bundle(version: str | None = None, alias: str | None = None, preflight_r
 
 @click.command("bundle")
 @click.option("--version", default=None, help="model version of rc1-policy")
-@click.option("--alias", default=None, help="the version behind this alias (e.g. RC1, best)")
+@click.option("--alias", default=None, help="the version behind this alias (default: RC1 when no --version/--preflight)")
 @click.option("--preflight", "preflight_run_id", default=None, help="bundle one preflight run instead of a version")
 @click.option("--out", default=None, help="where the bundle is written (default out/bundles/<subject>)")
 def command(version, alias, preflight_run_id, out):
     """Write and log the reproducible package of a version (configs, templates, run ids, sha256s, environment)."""
+    if version is None and alias is None and preflight_run_id is None:
+        alias = "RC1"
     run_bundle(version, alias, preflight_run_id, out)

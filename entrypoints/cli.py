@@ -21,6 +21,7 @@ import signal
 import sys
 import threading
 import traceback
+import warnings
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +92,52 @@ def write_error_report(exc: BaseException) -> Path | None:
         return path
     except Exception:  # the report is best effort; the FATAL line is what matters
         return None
+
+
+class SpelledOption(click.Option):
+    """An option shown in --help under its one spelling (hyphens); its older spellings (--max_turns, --in) still
+    parse, as hidden aliases."""
+
+    hidden_aliases: tuple[str, ...] = ()
+
+    def get_help_record(self, ctx: click.Context):
+        saved = self.opts
+        self.opts = [o for o in saved if o not in self.hidden_aliases]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = saved
+
+
+class AutoIsUnset(click.ParamType):
+    """The value of an option whose default is unset (the command works it out: the config's seed, the mode's
+    config), where 'auto' also means unset: MLproject has no optional parameters, so its default is 'auto'."""
+
+    def __init__(self, inner: click.ParamType):
+        self.inner, self.name = inner, inner.name
+
+    def convert(self, value, param, ctx):
+        return None if value == "auto" else self.inner.convert(value, param, ctx)
+
+
+def one_spelling(cmd: click.Command) -> click.Command:
+    """Every option of `cmd` (and of its subcommands) under one spelling, with hyphens: that one first and the only
+    one --help shows; the others parse as hidden aliases. An option that defaults to unset also takes 'auto'.
+    tests/test_mlproject.py holds MLproject to the same names and defaults."""
+    for sub in getattr(cmd, "commands", {}).values():
+        one_spelling(sub)
+    for p in cmd.params:
+        if not isinstance(p, click.Option):
+            continue
+        longs = [o for o in p.opts if o.startswith("--")]
+        if longs:
+            primary = "--" + longs[0][2:].replace("_", "-")
+            p.opts = [primary] + [o for o in p.opts if o != primary]
+            p.__class__ = SpelledOption
+            p.hidden_aliases = tuple(o for o in longs if o != primary)
+        if p.default is None and not p.is_flag and not p.multiple and not isinstance(p.type, AutoIsUnset):
+            p.type = AutoIsUnset(p.type)
+    return cmd
 
 
 @dataclass(frozen=True)
@@ -171,7 +218,7 @@ class LazyGroup(click.Group):
         module = importlib.import_module(spec.module)
         cmds = getattr(module, "command", None)
         for cmd in cmds if isinstance(cmds, (list, tuple)) else [cmds] if cmds else []:
-            self.add_command(cmd)
+            self.add_command(one_spelling(cmd))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """click's listing, with the one-line helps read from source instead of importing every command."""
@@ -188,12 +235,41 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+# what a library prints that an rc1 user cannot act on: MLflow's artifact download bars, Hugging Face's
+# progress bars and INFO lines, and the FutureWarnings transformers/TRL/PEFT raise about each other's calls.
+# `rc1 --verbose ...` (or RC1_VERBOSE=1, e.g. under `mlflow run`) shows them all.
+QUIET_ENV = {"MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false", "MLFLOW_LOGGING_LEVEL": "WARNING",
+             "MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT": "true",   # "View run ... at" per run: rc1 prints its own links
+             "TRANSFORMERS_VERBOSITY": "error", "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+             "HF_DATASETS_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"}
+
+
+def verbose_requested() -> bool:
+    return os.environ.get("RC1_VERBOSE", "").lower() in ("1", "true", "yes")
+
+
+def quiet_libraries(verbose: bool) -> None:
+    """Library chatter off (QUIET_ENV) unless verbose; what the user set in the environment wins."""
+    if verbose:
+        os.environ["RC1_VERBOSE"] = "1"   # the stages this process launches (accelerate) are verbose too
+        return
+    for key, value in QUIET_ENV.items():
+        os.environ.setdefault(key, value)
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    for name in ("transformers", "peft", "trl", "accelerate", "datasets", "huggingface_hub", "mlflow", "torch"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
-def cli() -> None:
+@click.option("-v", "--verbose", is_flag=True, default=False,
+              help="Show the libraries' own output too (download bars, INFO lines, FutureWarnings); RC1_VERBOSE=1.")
+def cli(verbose: bool) -> None:
     """rc1: from data gate to a promoted RC1 model, every stage an MLflow run.
 
-    Runs go to MLFLOW_TRACKING_URI, or to the embedded store under ./mlruns when it is unset.
+    Runs go to MLFLOW_TRACKING_URI, or to the embedded store sqlite:///mlruns/mlflow.db when it is unset (point
+    `mlflow ui --backend-store-uri` and Python's mlflow.set_tracking_uri at that same URI to see them).
     """
+    quiet_libraries(verbose or verbose_requested())
 
 
 def main(argv: list[str] | None = None) -> None:

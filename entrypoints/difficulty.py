@@ -220,7 +220,7 @@ def _write_plots(pngs: dict[str, bytes], plots: Path) -> list[Path]:
 
 
 @click.command("difficulty")
-@click.option("--in", "pool", required=True, type=click.Path(dir_okay=False), help="Seed pool (rc1_seed.jsonl).")
+@click.option("--pool", "--in", "pool", required=True, type=click.Path(dir_okay=False), help="Seed pool (rc1_seed.jsonl).")
 @click.option("--out", default="out/difficulty_metrics.jsonl", show_default=True, help="Per-sample metrics (JSONL).")
 @click.option("--balanced", default="out/rc1_seed_balanced.jsonl", show_default=True,
               help="Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each seed.")

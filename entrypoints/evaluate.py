@@ -145,21 +145,83 @@ def _llamacpp_generators(mv, workdir: Path):
             {**info, "gguf_outtype": outtype})
 
 
-def _log_rc1_report(st, mv, evaluation: dict, mode: str, workdir: Path) -> None:
-    """rc1_report.html beside the evaluate report: verdict, policy vs base plots, training curves, gate chain."""
+def sample_dialogues(items, policy_rows: list[dict], base_rows: list[dict]) -> list[dict]:
+    """The report's six policy-vs-base dialogues (rc1.report.pick_samples), each side scored per dimension by the
+    run's judge (the heuristic in dev; 12 requests to the live judge in prod); a judge that fails leaves scores
+    out, said on the page."""
+    import logging
+
+    from rc1.reward import judge_request
+    from rc1.report import pick_samples
+
+    seeds = {(split, str(seed["id"])): seed for split, seed, _ in items}
+    pairs = pick_samples(policy_rows, base_rows)
+    keep = ("success", "final_answer", "turns", "clarifications", "tool_calls", "dialogue")
+    samples = [{"id": p["id"], "task": p["task"], "difficulty": p["difficulty"], "split": p["split"],
+                "answer": seeds[(p["split"], str(p["id"]))].get("answer"),
+                "policy": {k: p.get(k) for k in keep}, "base": {k: b.get(k) for k in keep}} for p, b in pairs]
+    try:
+        from rc1.scoring.judge import make_judge
+
+        requests = [judge_request(seeds[(s["split"], str(s["id"]))], s[who]["dialogue"], candidate_id=f"{who}-{s['id']}")
+                    for s in samples for who in ("policy", "base")]
+        results = make_judge().score_many(requests, progress=False) if requests else []
+        for r, (s, who) in zip(results, [(s, w) for s in samples for w in ("policy", "base")]):
+            s[who]["scores"] = r.scores
+    except Exception as e:  # noqa: BLE001 - the report says the scores are missing; the verdict never needs them
+        logging.getLogger("rc1").warning("sample dialogues: the judge did not score them: %s", e)
+    return samples
+
+
+def render_rc1_report(evaluate_run_id: str, mv, evaluation: dict, mode: str, samples: list[dict]) -> str:
+    """rc1_report.html as the tracking server knows the chain now: verdict, policy vs base, training curves, the
+    sample dialogues, every link's status with its run linked in the UI."""
     from rc1.report import ReportInput, render_report
+    from rc1.tracking import ui_url
     from rc1.tracking.lineage import chain_rows, metric_curves, sha_tags, sibling_train_runs, version_runs
     from rc1.tracking.registry import MODEL_NAME
 
     runs = version_runs(mv.run_id)
     curves = metric_curves(sibling_train_runs(runs["train"])) if runs["train"] else {}
-    page = render_report(ReportInput(
+    return render_report(ReportInput(
         model_name=MODEL_NAME, version=str(mv.version), mode=mode, evaluation=evaluation, curves=curves,
-        chain=chain_rows(runs, str(mv.version), st.run_id), shas=sha_tags(runs["preflight"], runs["train"]),
-        evaluate_run_id=st.run_id))
-    out = workdir / "rc1_report.html"
-    out.write_text(page, encoding="utf-8")
-    st.log_artifact(out)
+        chain=chain_rows(runs, str(mv.version), evaluate_run_id), shas=sha_tags(runs["preflight"], runs["train"]),
+        evaluate_run_id=evaluate_run_id, samples=samples, evaluate_url=ui_url(evaluate_run_id)))
+
+
+def log_rc1_report(evaluate_run_id: str, page: str) -> str:
+    """Write rc1_report.html into the evaluate run (replacing an earlier one) and tag its sha256; returns it."""
+    from mlflow.tracking import MlflowClient
+
+    from rc1.io import sha256_file
+
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "rc1_report.html"
+        out.write_text(page, encoding="utf-8")
+        MlflowClient().log_artifact(evaluate_run_id, str(out))
+        sha = sha256_file(out)
+    MlflowClient().set_tag(evaluate_run_id, "sha256.rc1_report.html", sha)
+    return sha
+
+
+def refresh_rc1_report(evaluate_run_id: str) -> None:
+    """Render the report again once the runs it shows have ended (the gate calls it after its own run closed, so
+    the chain shows final statuses, not the gate RUNNING), from what the evaluate run logged."""
+    from mlflow.tracking import MlflowClient
+
+    from rc1.tracking.registry import MODEL_NAME
+
+    client = MlflowClient()
+    run = client.get_run(evaluate_run_id)
+    mv = client.get_model_version(MODEL_NAME, run.data.tags["rc1.model_version"])
+    with tempfile.TemporaryDirectory() as d:
+        evaluation = read_json(client.download_artifacts(evaluate_run_id, "evaluate_report.json", d))
+        try:
+            samples = read_json(client.download_artifacts(evaluate_run_id, "rc1_samples.json", d))
+        except Exception:  # noqa: BLE001 - an evaluate run from before the samples existed
+            samples = []
+    log_rc1_report(evaluate_run_id, render_rc1_report(evaluate_run_id, mv, evaluation,
+                                                      run.data.tags.get("rc1.mode", "dev"), samples))
 
 
 def run_evaluate(version: str | int | None = None, alias: str | None = None, shadow: str | None = None,
@@ -255,8 +317,12 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
                 # requires it to equal that tag
                 st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items),
                              "input_sha256.model": info["model_sha256"]})
-                policy_rows = run_items(policy_be, items, turns, progress, desc="evaluate policy")
-                base_rows = run_items(base_be, items, turns, progress, desc="evaluate base")
+                from tqdm import tqdm
+
+                with tqdm(total=2 * len(items), desc=f"evaluate v{mv.version} (policy, then base)", unit=" episodes",
+                          disable=not progress, leave=False) as bar:   # one bar for the stage
+                    policy_rows = run_items(policy_be, items, turns, bar=bar)
+                    base_rows = run_items(base_be, items, turns, bar=bar)
                 report = build_report(policy_rows, base_rows, gates.evaluate)
                 out = Path(d) / "evaluate_report.json"
                 write_json(out, {"model_version": mv.version, "registered_model": MODEL_NAME, "mode": mode,
@@ -266,7 +332,9 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
                 write_jsonl(dialogues, [{"model": who, **r} for who, rows in (("policy", policy_rows),
                                                                                ("base", base_rows)) for r in rows])
                 st.log_artifact(dialogues)
-                _log_rc1_report(st, mv, report.to_json(), mode, Path(d))
+                samples = sample_dialogues(items, policy_rows, base_rows)
+                st.log_json(samples, "rc1_samples.json")
+                log_rc1_report(st.run_id, render_rc1_report(st.run_id, mv, report.to_json(), mode, samples))
             st.log_metrics(flat_metrics(report))
             result.update(passed=report.passed, checks=report.checks, report=report.to_json())
             # the RC1 verdict (promote) is the PyTorch evaluation's; a llama.cpp one is recorded beside it
@@ -278,8 +346,17 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
             st.verdict(report.checks, what=f"RC1 evaluation of {MODEL_NAME} version {mv.version}")
     except GateFailed:
         if raise_on_fail:
+            _final_report(result, parent_tags)
             raise
+    _final_report(result, parent_tags)
     return result
+
+
+def _final_report(result: dict, parent_tags: dict | None) -> None:
+    """The evaluate run has ended: its report again with its final status (inside a gate, the gate does it once
+    the gate itself has ended)."""
+    if result.get("run_id") and "passed" in result and not (parent_tags or {}).get("rc1.gate_run_id"):
+        refresh_rc1_report(result["run_id"])
 
 
 @click.command("evaluate")
@@ -299,7 +376,12 @@ def command(version, alias, shadow, heldout, n, config_path, backend, gates_path
     # records the same report and verdict, and exits 0 once recorded
     res = run_evaluate(version, alias, shadow, heldout, n, gates_path=gates_path, config_path=config_path,
                        backend=backend, raise_on_fail=backend == "transformers")
-    verdict = "PASS" if res.get("passed") else "FAIL"
+    from rc1 import summary
+    from rc1.tracking import ui_hint, ui_url
+    from rc1.tracking.registry import MODEL_NAME
+
+    line = summary.verdict_line(res.get("passed"), res.get("checks") or (), run_mode())
     if backend != "transformers":
-        verdict += " (recorded; promote reads the transformers evaluation)"
-    click.echo(f"evaluate run {res.get('run_id')} [{backend}]: version {res['version']} RC1 {verdict}")
+        line += " (recorded; promote reads the transformers evaluation)"
+    click.echo(summary.render(f"evaluate {res.get('run_id')} [{backend}]: {MODEL_NAME} version {res['version']}", [line],
+                              ui_url(res["run_id"]) if res.get("run_id") else None, ui_hint()))

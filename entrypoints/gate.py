@@ -200,6 +200,7 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
                                 parent_tags=link, fresh_path=fresh_path, weights_path=str(files["weights"]),
                                 gates_path=str(files["gates"]))
             trained.append(res)
+            g.log_metrics({f"heldout_reward.seed_{seed}": res.get("best_reward")})
         g.log_json({"preflight_run_id": pre.info.run_id, "trained": trained}, "gate_summary.json")
         measured = [r["sec_per_step"] for r in trained if r.get("sec_per_step")]
         if measured:   # the full config's job at the s/step this gate measured (rc1.train.projection)
@@ -215,13 +216,49 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
             ev = run_evaluate(alias=TRIAL_BEST if trial else BEST, shadow=shadow, parent_tags=link, raise_on_fail=False,
                               gates_path=str(files["gates"]))
             result["evaluate"] = ev
+            g.log_metrics(gate_summary_metrics(ev))
             g.set_tags({"rc1.evaluated_version": ev.get("version"), "rc1.rc1_verdict": "pass" if ev.get("passed") else "fail"})
             click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] evaluate: version {ev.get('version')} "
                        f"{'meets' if ev.get('passed') else 'does not meet'} the RC1 gates "
                        + ("(a trial version: alias trial-best, never promoted)" if trial else
                           f"(`rc1 promote --alias best` {'may set' if ev.get('passed') else 'will refuse'} "
                           f"{target_alias(mode)})"), err=True)
+    if (result.get("evaluate") or {}).get("run_id"):   # the gate has ended: the report's chain, final
+        from entrypoints.evaluate import refresh_rc1_report
+
+        refresh_rc1_report(result["evaluate"]["run_id"])
+    # the preflight's files as this gate downloaded them (a dev pool twice: 162 MB of a 703 MB dev run): they stay in
+    # the tracking server, and the next gate downloads and verifies them again
+    shutil.rmtree(Path(workdir) / pre.info.run_id, ignore_errors=True)
+    click.echo(gate_summary(result, mode, trial), err=True)
     return result
+
+
+def gate_summary(result: dict, mode: str, trial: bool) -> str:
+    """The gate's closing lines: the versions, which took `best` (or `trial-best`) and why, the verdict, the UI."""
+    from rc1 import summary
+    from rc1.tracking import ui_hint, ui_url
+    from rc1.tracking.registry import MODEL_NAME, alias_version
+
+    alias = TRIAL_BEST if trial else BEST
+    ev = result.get("evaluate") or {}
+    holder = ev.get("version") or getattr(alias_version(alias), "version", None)
+    lines = [summary.registered_line(result["trained"], MODEL_NAME),
+             summary.best_line(result["trained"], holder, alias=alias),
+             summary.verdict_line(ev.get("passed") if ev else None, ev.get("checks") or (), mode)]
+    if ev and not trial:
+        lines.append(f"next: rc1 promote --alias {alias}" + ("" if ev.get("passed") else
+                                                             " (it will refuse: the verdict is FAIL)"))
+    return summary.render(f"gate {result['run_id']} ({mode})", lines, ui_url(result["run_id"]), ui_hint())
+
+
+def gate_summary_metrics(ev: dict) -> dict[str, float]:
+    """What the gate run shows in the runs table: the RC1 verdict as 1/0 and the evaluation's deltas (policy minus
+    base, in percentage points unless named otherwise); the per-seed held-out rewards are logged as each seed ends."""
+    deltas = (ev.get("report") or {}).get("deltas") or {}
+    out = {"rc1_verdict": 1.0 if ev.get("passed") else 0.0}
+    out.update({f"delta.{k}": v for k, v in deltas.items() if isinstance(v, (int, float))})
+    return out
 
 
 @click.command("gate")
@@ -241,7 +278,7 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
               help="train the small-step trial config that the checked config names (ppo config key `trial`)")
 @click.option("--fresh", "fresh_path", default=None,
               help="task records (JSONL) for the non-pool share of every seed's training; default: filled from "
-                   "the pool (logged as sample/pool_fill)")
+                   "the pool (logged as rc1.sample.pool_fill)")
 def command(mode, config_path, gates_path, max_steps, seeds, evaluate, trial, fresh_path):
     """Refuse unless a passing, unchanged preflight is in the tracking store; then train each seed and evaluate."""
     try:

@@ -21,6 +21,7 @@ from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
 from rc1.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.preflight import StepResult, round_summary, step_result
+from rc1.summary import render as render_summary
 from rc1.tracking import stage_run
 from rc1.tracking.queries import child_runs
 
@@ -264,11 +265,17 @@ def _preflight(c: Ctx, gates) -> dict:
             write_json(REPORT_DIR / "round2.json", r2)
             pf.log_artifact(REPORT_DIR / "round2.json")
         run_id = pf.run_id
+    from rc1.tracking import ui_hint, ui_url
+
     if not passed:
         failing = (r2 or r1)["failing"]
+        click.echo(f"preflight run: {ui_url(run_id)}{ui_hint()}", err=True)   # not in the error: scrub drops #...
         raise GateFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
                          [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing])
-    click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] preflight passed both rounds: run {run_id}", err=True)
+    waived = _waived(r1, r2)
+    click.echo(render_summary(f"preflight {run_id} ({mode})",
+                              ["PASSED both rounds" + (f" (waived in dev: {', '.join(waived)})" if waived else ""),
+                               f"next: rc1 gate --mode {mode}"], ui_url(run_id), ui_hint()), err=True)
     return {"run_id": run_id, "passed": True, "paths": {"pool": str(c.pool), "balanced": str(c.balanced),
                                                           "shadow": str(c.shadow)}}
 

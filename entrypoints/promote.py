@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from rc1.errors import GateFailed, Rc1Error
-from rc1.tracking import setup_tracking, stage_run
+from rc1.tracking import setup_tracking, stage_run, ui_hint, ui_url
 
 def _view(run):
     from rc1.chain import RunView
@@ -150,26 +150,35 @@ def run_promote(version: str | int | None = None, alias: str | None = None, pare
     ids = {f"rc1.{ln.name}_run_id": ln.run_id for ln in links if ln.run_id}
     params = {"version": mv.version, "alias": alias, "target_alias": target}
     tags = {**(parent_tags or {}), **ids, "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME}
-    with stage_run("promote", params=params, reuse=False, run_name=f"promote v{mv.version}", tags=tags) as st:
+    # a refused promotion is a FAILED run whose checks.json (one check per link) names what broke
+    with stage_run("promote", params=params, reuse=False, run_name=f"promote v{mv.version}", tags=tags,
+                   refusal_fails=True) as st:
         st.log_json([{"link": ln.name, "run_id": ln.run_id, "evidence": ln.evidence, "problems": ln.problems}
                      for ln in links], "chain.json")
+        checks = [{"name": f"link.{ln.name}", "value": "; ".join(ln.problems) or "holds", "threshold": "holds",
+                   "pass": ln.ok} for ln in links]
+        st.log_json({"stage": "promote", "passed": not broken, "checks": checks}, "checks.json")
+        st.log_metrics({"promoted": 0.0 if broken else 1.0, "broken_links": len(broken)})
         if broken:
-            st.set_tags({"rc1.promoted": "false", "rc1.broken_link": broken[0].name})
+            st.set_tags({"rc1.promoted": "false", "rc1.passed": "false", "rc1.broken_link": broken[0].name})
             why = "; ".join(f"{ln.name} run {ln.run_id or '-'}: {', '.join(ln.problems)}" for ln in broken)
-            raise GateFailed(f"{MODEL_NAME} version {mv.version} not promoted: broken link {why}")
+            # the UI link on its own line: error messages go through scrub, which drops a URL's #fragment
+            click.echo(f"promote run (FAILED): {ui_url(st.run_id)}{ui_hint()}", err=True)
+            raise GateFailed(f"{MODEL_NAME} version {mv.version} not promoted: broken link {why}",
+                             [c for c in checks if not c["pass"]])
         set_alias(mv.version, target)
         st.set_tags({"rc1.promoted": "true", "rc1.alias": target})
         attach_report(st, mv.version, ids["rc1.evaluate_run_id"])
     click.echo(f"{MODEL_NAME} version {mv.version} is now alias {target} (evaluate run {ids['rc1.evaluate_run_id']} "
-               f"passed; chain verified)")
+               f"passed; chain verified)\n  run: {ui_url(st.run_id)}{ui_hint()}")
     return {"run_id": st.run_id, "version": mv.version, "alias": target, "evaluate_run_id": ids["rc1.evaluate_run_id"]}
 
 
 @click.command("promote")
 @click.option("--version", default=None, help="model version of rc1-policy")
-@click.option("--alias", default=None, help="promote the version behind this alias (e.g. best)")
+@click.option("--alias", default=None, help="promote the version behind this alias (default: best when no --version)")
 def command(version, alias):
     """Set alias RC1 (RC1-dev for a dev version) when the version's chain holds; otherwise exit 2 naming the link."""
-    if (version is None) == (alias is None):
+    if version is not None and alias is not None:
         raise Rc1Error("give exactly one of --version N or --alias NAME")
-    run_promote(version, alias)
+    run_promote(version, alias if version is not None or alias is not None else "best")

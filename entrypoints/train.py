@@ -24,7 +24,7 @@ from entrypoints._common import INT, quiet_trl_deprecations
 
 from rc1.config import PPOScale, Weights, load_gates, load_ppo_scale, load_weights
 from rc1.errors import Rc1Error
-from rc1.io import iter_jsonl, read_json, sha256_dir, write_json, write_jsonl
+from rc1.io import iter_jsonl, read_json, sha256_dir, sha256_file, write_json, write_jsonl
 from rc1.records import seed_problem, task_problem
 from rc1.tracking import (LAUNCH_GATE_ENV, active_gate_run, fail_orphaned_runs, launched_gate_run, run_mode,
                           stage_run)
@@ -233,7 +233,8 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     params = {"rc1.config": config_path, "rc1.seed": seed, "rc1.pool": str(pool_path), "rc1.max_steps": steps,
               "rc1.base": ppo.model.base, "rc1.resume_from": str(resume_dir or ""), "rc1.out_dir": str(out_dir),
               "rc1.n_pool_train": len(train_pool), "rc1.n_heldout": len(heldout), "rc1.n_heldout_eval": len(evalset),
-              "rc1.n_fresh": len(fresh), "rc1.strategy": ppo.trainer.strategy}
+              "rc1.n_fresh": len(fresh), "rc1.strategy": ppo.trainer.strategy,
+              "rc1.config_sha256": sha256_file(config_path)}
     if gate is not None and gate.data.tags.get("rc1.gate_kind"):
         parent_tags["rc1.gate_kind"] = gate.data.tags["rc1.gate_kind"]
     tags = {**parent_tags, "rc1.seed": seed, "rc1.mode": mode, "rc1.finetune": plan.requested,
@@ -260,8 +261,10 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
         st.log_named_artifact("heldout", out_dir / HELDOUT, artifact_path="training")
         st.log_json([{"ppo": a, "grpo": b, "note": c} for a, b, c in engine.PPO_TO_GRPO], "ppo_to_grpo.json")
         st.log_file_input(pool_path, "pool", context="training")
+        # rc1's callback is the one reporter: transformers' MLflowCallback logged every TRL key a second time beside
+        # rc1's (reward and rc1.reward) and ~220 TrainingArguments as params; the whole config is config/ppo.json
         with hf_mlflow_env(), quiet_trl_deprecations():
-            res = fit(log_metrics=st.log_metrics, report_to=["mlflow"])
+            res = fit(log_metrics=st.log_metrics, report_to=[])
         sps = res.sec_per_step[1:] or res.sec_per_step   # the first step includes warm-up
         st.log_metrics({"rc1.final_step": res.global_step, "rc1.sec_per_step_mean": sum(sps) / max(1, len(sps)),
                         "rc1.best_reward": res.best_metric, **{f"rc1.{k}": v for k, v in reward_model.stats().items()}})
@@ -270,7 +273,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
                 st.log_artifact(out_dir / f, artifact_path="training")
         result = {"run_id": st.run_id, "seed": seed, "out_dir": str(out_dir), "global_step": res.global_step,
                   "best_checkpoint": str(res.best_dir) if res.best_dir else None, "best_reward": res.best_metric,
-                  "model_version": None, "finetune_effective": res.finetune_effective,
+                  "model_version": None, "finetune_effective": res.finetune_effective, "gated": gate is not None,
                   "sec_per_step": sum(sps) / max(1, len(sps)) if sps else None,
                   "stopped_early": res.stopped_early}
         if res.stopped_early:
@@ -375,5 +378,12 @@ def command(config_path, resume_from, seed, max_steps, pool_path, out_dir, fresh
         return
     if result_out:
         write_json(result_out, res)
-    click.echo(f"run {res['run_id']}: step {res['global_step']}, best {res['best_checkpoint']}, "
-               f"version {res['model_version']}")
+    from rc1 import summary
+    from rc1.tracking import ui_hint, ui_url
+
+    gated = "" if res.get("gated") else " (ungated: never takes `best`, never promoted; a gate trains those)"
+    click.echo(summary.render(f"train {res['run_id']} seed={res['seed']}", [
+        f"{res['global_step']} steps; best checkpoint {res['best_checkpoint']} by held-out reward "
+        f"{summary.num(res['best_reward'])}",
+        f"registered rc1-policy version {res['model_version']}{gated}" if res["model_version"] else "registered: nothing",
+    ], ui_url(res["run_id"]), ui_hint()))

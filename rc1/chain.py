@@ -10,10 +10,11 @@ entrypoints/promote.py.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from rc1.config import Gates
 from rc1.gate import preflight_problems
+from rc1.summary import failing_checks
 
 RC1 = "RC1"
 RC1_DEV = "RC1-dev"
@@ -111,22 +112,22 @@ def logged_sha(tags: Mapping[str, str], name: str) -> str | None:
     return tags.get(f"sha256.{name}") or (tags.get(f"sha256.{art.rsplit('/', 1)[-1]}") if art else None)
 
 
-def recomputed_verdict(report: Mapping | None, gates: Gates) -> tuple[bool, dict[str, int], list[str]]:
-    """(passed, items per split, problems) re-derived from an evaluate run's report artifact under `gates`: the RC1
+def recomputed_verdict(report: Mapping | None, gates: Gates) -> tuple[list[dict], dict[str, int], list[str]]:
+    """(the RC1 checks, items per split, problems) re-derived from an evaluate run's report artifact under `gates`: the
     checks are recomputed from the policy and base summaries the report holds, the item counts read from its
     per-split summaries; what the run's tags and metrics say is not used."""
     from rc1.evaluate import deltas, rc1_checks
 
     if report is None:
-        return False, {}, []
+        return [], {}, []
     try:
         policy, base = report["policy"], report["base"]
         checks = rc1_checks(deltas(policy, base), gates.evaluate, base["overclar_rate"])
         counts = {split: int(report["by_split"][split]["policy"]["n"]) for split in ("shadow", "heldout")
                   if split in report["by_split"]}
     except (KeyError, TypeError, ValueError) as e:
-        return False, {}, [f"its report artifact cannot be read as an RC1 evaluation ({type(e).__name__}: {e})"]
-    return all(c["pass"] for c in checks), counts, []
+        return [], {}, [f"its report artifact cannot be read as an RC1 evaluation ({type(e).__name__}: {e})"]
+    return checks, counts, []
 
 
 def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str, model_artifact: str = "model",
@@ -137,12 +138,13 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
     `model_artifact`, by its sha256 tag; the shadow set the preflight's (`shadow_sha`), the held-out split and the
     ppo config the train run's. The verdict and the item counts are re-derived from `report` (the run's
     evaluate_report.json, checked against its sha256 tag; `report_problem` says why there is none), never taken
-    from the run's rc1.passed tag or rc1.eval_items metrics."""
+    from the run's rc1.passed tag or rc1.eval_items metrics; a failed verdict names its failing checks."""
     if ev is None:
         return Link("evaluate", None, "-", ["no finished evaluate run of this version"])
     problems = _run_problems(ev, "evaluate")
     g = gates.evaluate
-    passed, counts, report_problems = recomputed_verdict(report, gates)
+    checks, counts, report_problems = recomputed_verdict(report, gates)
+    passed = bool(checks) and all(c["pass"] for c in checks)
     problems += report_problems if report is not None else [report_problem or "no report artifact"]
     n_shadow, n_held = counts.get("shadow", 0), counts.get("heldout", 0)
     if report is not None and str(report.get("model_version")) != str(ev.tags.get("rc1.model_version")):
@@ -171,7 +173,8 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
     if train.tags.get("input_sha256.config") != ev.tags.get("input_sha256.config"):
         problems.append("evaluated under a ppo config other than the train run's (input_sha256.config)")
     if report is not None and not passed:
-        problems.append("failed the RC1 gates (recomputed from its report)")
+        named = failing_checks(checks)
+        problems.append("failed the RC1 gates (recomputed from its report)" + (f": {named}" if named else ""))
     evidence = f"{ev.status}, {n_shadow} shadow + {n_held} held-out items (its report), recomputed passed={passed}"
     return Link("evaluate", ev.run_id, evidence, problems)
 

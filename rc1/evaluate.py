@@ -17,6 +17,7 @@ A metric with no items (e.g. no hard HotpotQA/StrategyQA item) fails its check: 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import defaultdict
 from dataclasses import dataclass
@@ -317,13 +318,17 @@ def item_row(item: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], spl
 
 
 def run_items(backend: GenerationBackend, items: Sequence[tuple[str, Mapping, str | None]], max_turns: int,
-              progress: bool = True, desc: str = "evaluate") -> list[dict]:
-    """Per-item rows (item_row + the dialogue) of batched episodes of `backend` on `items` (split, seed, difficulty)."""
+              progress: bool = True, desc: str = "evaluate", bar=None) -> list[dict]:
+    """Per-item rows (item_row + the dialogue) of batched episodes of `backend` on `items` (split, seed, difficulty).
+    `bar`: a tqdm bar of the caller's to advance (one bar over several runs), else one of its own."""
     from tqdm import tqdm
 
-    with tqdm(total=len(items), desc=desc, unit=" episodes", disable=not progress, leave=False) as bar:
+    with contextlib.nullcontext(bar) if bar is not None else \
+            tqdm(total=len(items), desc=desc, unit=" episodes", disable=not progress, leave=False) as bar:
+        start = bar.n
+
         def advance(done: int) -> None:
-            bar.update(done - bar.n)
+            bar.update(start + done - bar.n)
 
         dialogues = run_episodes(backend, [item for _, item, _ in items], max_turns, advance)
     return [{**item_row(item, dialogue, split, diff), "dialogue": dialogue}

@@ -10,12 +10,40 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Iterator
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serving(cmd: list[str], ready_url: str, log_path: Path, timeout: float, **popen) -> Iterator[None]:
+    """Start `cmd` (a server), wait until `ready_url` answers 200, and stop it (terminate, then kill) afterwards."""
+    log = open(log_path, "w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, **popen)
+    try:
+        deadline = time.time() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{cmd[:4]} exited: {log_path.read_text()[-3000:]}")
+            with contextlib.suppress(OSError):
+                with urllib.request.urlopen(ready_url, timeout=2) as r:
+                    if r.status == 200:
+                        break
+            if time.time() > deadline:
+                raise RuntimeError(f"{cmd[:4]} did not start in {timeout:.0f} s: {log_path.read_text()[-3000:]}")
+            time.sleep(0.5)
+        yield
+    finally:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=15)
+        if proc.poll() is None:
+            proc.kill()
+        log.close()
 
 
 @contextlib.contextmanager
@@ -24,34 +52,25 @@ def mlflow_server(root: Path, timeout: float = 600.0, backend_store_uri: str | N
     root/artifacts, its runs in `backend_store_uri` (default: sqlite in root). Creating MLflow's tables on a fresh
     PostgreSQL database took 96 s on a loaded 2-core machine, hence the generous timeout."""
     root.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
-    log = open(root / "server.log", "w")
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port),
-         "--backend-store-uri", backend_store_uri or f"sqlite:///{root / 'server.db'}",
-         "--artifacts-destination", (root / "artifacts").as_uri(), "--workers", "1"],
-        stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root,
-    )
     uri = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + timeout
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"mlflow server exited: {(root / 'server.log').read_text()[-2000:]}")
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(f"{uri}/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            if time.time() > deadline:
-                raise RuntimeError(f"mlflow server did not start in {timeout:.0f} s: "
-                                   f"{(root / 'server.log').read_text()[-2000:]}")
-            time.sleep(0.5)
+    cmd = [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port),
+           "--backend-store-uri", backend_store_uri or f"sqlite:///{root / 'server.db'}",
+           "--artifacts-destination", (root / "artifacts").as_uri(), "--workers", "1"]
+    with serving(cmd, f"{uri}/health", root / "server.log", timeout, env=env, cwd=root):
         yield uri
-    finally:
-        proc.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=15)
-        if proc.poll() is None:
-            proc.kill()
-        log.close()
+
+def rest(uri: str, endpoint: str, body: dict | None = None, **query) -> dict:
+    """One call to the server's REST API (GET with `query`, POST with `body`), as the UI makes it: the JSON reply."""
+    import json
+    import urllib.parse
+
+    url = f"{uri}/api/2.0/mlflow/{endpoint}"
+    if body is None:
+        req = urllib.request.Request(f"{url}?{urllib.parse.urlencode(query)}")
+    else:
+        req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())

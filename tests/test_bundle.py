@@ -88,7 +88,8 @@ def test_bundle_reproduces_the_preflight_pool(tmp_path, monkeypatch, clean_env, 
 def test_bundle_needs_exactly_one_subject(tmp_path, monkeypatch, clean_env, capsys):
     monkeypatch.chdir(tmp_path)
     _use_store(monkeypatch, tmp_path)
-    assert run_cli(["bundle"]) == 2
+    assert run_cli(["bundle"]) == 2                       # no subject: alias RC1, as under `mlflow run -e bundle`
+    assert run_cli(["bundle", "--version", "1", "--alias", "best"]) == 2
     assert run_cli(["bundle", "--preflight", "0" * 32]) == 2
     err = capsys.readouterr().err
-    assert "exactly one of" in err and "no such run" in err and "Traceback" not in err
+    assert "has no alias 'RC1'" in err and "exactly one of" in err and "no such run" in err and "Traceback" not in err

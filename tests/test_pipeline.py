@@ -20,7 +20,7 @@ from rc1.gate import fresh_shadow_leaks
 from rc1.io import read_jsonl, write_jsonl
 from rc1.train.sampler import plain_seed
 import postgres_server
-from mlflow_server import mlflow_server
+from mlflow_server import mlflow_server, rest
 from rc1_cli import run_cli
 
 REPO = Path(__file__).parents[1]
@@ -163,7 +163,7 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         # the full config's job at the s/step this gate measured (ppo_dev is its own full config)
         assert gate.data.metrics["rc1.projected_gpu_hours"] > 0 and gate.data.metrics["rc1.measured_sec_per_step"] > 0
         client = MlflowClient()
-        fresh_share = [m.value for r in trains for m in client.get_metric_history(r.info.run_id, "sample/fresh")]
+        fresh_share = [m.value for r in trains for m in client.get_metric_history(r.info.run_id, "rc1.sample.fresh")]
         assert fresh_share and max(fresh_share) > 0   # the non-pool share came from the fresh prompts
         best = client.get_model_version_by_alias("rc1-policy", "best")
         assert best.run_id in {r.info.run_id for r in trains}
@@ -178,15 +178,37 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert ev.data.tags["input_sha256.heldout"] == logged_sha(best_train, "heldout")
         assert ev.data.tags["input_sha256.config"] == pf.data.tags["sha256.config"]   # the ppo config joins the chain
 
+        # what the UI gets over the server's REST API: the experiment's view, the gate's summary metrics, train runs
+        # with a few params and one name per metric
+        exp = rest(uri, "experiments/get", experiment_id=gate.info.experiment_id)["experiment"]
+        assert {t["key"]: t["value"] for t in exp["tags"]}["mlflow.experimentKind"] == "custom_model_development"
+        shown = {m["key"]: m["value"] for m in rest(uri, "runs/get", run_id=gate.info.run_id)["run"]["data"]["metrics"]}
+        assert {f"heldout_reward.seed_{r.data.tags['rc1.seed']}" for r in trains} <= set(shown)
+        assert shown["rc1_verdict"] == (1.0 if gate.data.tags["rc1.rc1_verdict"] == "pass" else 0.0)
+        assert {"delta.hard_success_gain_pp", "delta.clarify_success_gain_pp", "delta.avg_turns_increase"} <= set(shown)
+        for r in trains:
+            data = rest(uri, "runs/get", run_id=r.info.run_id)["run"]["data"]
+            names = {m["key"] for m in data["metrics"]}
+            assert len(data["params"]) <= 50 and not {k for k in names if f"rc1.{k}" in names}
+
         # promote verifies the chain from the server; a dev version can get RC1-dev, never RC1
         capsys.readouterr()
         code = run_cli(["promote", "--alias", "best"])
-        err = capsys.readouterr().err
+        out, err = capsys.readouterr()
         passed = gate.data.tags["rc1.rc1_verdict"] == "pass"
         assert code == (0 if passed else 2), err
         assert "BROKEN" not in err if passed else "broken link evaluate run" in err and "failed the RC1 gates" in err
         aliases = client.get_registered_model("rc1-policy").aliases
         assert ("RC1-dev" in aliases) == passed and "RC1" not in aliases
+        (promote,) = _runs("promote")
+        assert promote.info.status == ("FINISHED" if passed else "FAILED")
+        assert f"#/experiments/{promote.info.experiment_id}/runs/{promote.info.run_id}?workflowType=machine_learning" \
+            in out + err   # the summary's link into the UI, in its model-training view
+        if not passed:   # the refusal names the RC1 checks that failed, and the FAILED run holds them
+            failing = [c["name"] for c in json.loads(Path(client.download_artifacts(
+                ev.info.run_id, "checks.json", str(tmp_path))).read_text())["checks"] if not c["pass"]]
+            assert failing and all(f"{name}=" in err for name in failing)
+            assert "link.evaluate" in err
 
         # an artifact of that preflight altered in the store: the gate refuses
         stored = next((tmp_path / "server" / "artifacts").rglob(f"{pf.info.run_id}/artifacts/inputs/balanced.jsonl"))

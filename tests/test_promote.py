@@ -143,7 +143,8 @@ def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
     ({"eval_items": (6, 0)}, "evaluate", "saw 6 shadow-set items < evaluate.min_shadow_items=245"),
     ({"eval_items": (245, 3)}, "evaluate", "saw 3 held-out items < evaluate.min_heldout_items=50"),
     ({"eval_gates": "lenient.yaml"}, "evaluate", "applied a gates file other than the one its preflight hashed"),
-    ({"eval_passed": False}, "evaluate", "failed the RC1 gates (recomputed from its report)"),
+    ({"eval_passed": False}, "evaluate",
+     "failed the RC1 gates (recomputed from its report): hard_success_gain_pp="),
     ({"eval_config": "configs/ppo_trial.yaml"}, "evaluate", "evaluated under a ppo config other than the train run's"),
     ({"eval_model": "0" * 64}, "evaluate", "evaluated weights other than the train run's adapter"),
     ({"eval_shadow": "1" * 64}, "evaluate", "evaluated a shadow set other than the one its preflight hashed"),
@@ -165,6 +166,7 @@ def test_a_broken_link_is_named_and_refused(store, capsys, breaks, link, says):
     (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list", max_results=1,
                                 filter_string="tags.`rc1.stage` = 'promote'", order_by=["attributes.start_time DESC"])
     assert run.data.tags["rc1.promoted"] == "false" and run.data.tags["rc1.broken_link"] == link
+    assert run.info.status == "FAILED" and f"link.{link}" in err   # a refusal is a red run; the table names the link
 
 
 def test_an_ungated_version_never_takes_best(store):
@@ -176,7 +178,7 @@ def test_an_ungated_version_never_takes_best(store):
 def test_refuses_unknown_versions_and_needs_one_selector(store, capsys):
     assert run_cli(["promote", "--version", "42"]) == 2
     assert run_cli(["promote", "--alias", "nope"]) == 2
-    assert run_cli(["promote"]) == 2
+    assert run_cli(["promote", "--version", "1", "--alias", "best"]) == 2   # no selector at all: --alias best
     assert "exactly one" in capsys.readouterr().err
 
 

@@ -98,11 +98,15 @@ def test_training_leaves_a_finished_run_with_metrics(ws):
     assert tags["input_sha256.weights"] == sha256_file(ws["root"] / "configs/weights.json")
     assert tags["input_sha256.fresh"] == sha256_file(ws["root"] / "fresh.jsonl") and params["rc1.n_fresh"] == "2"
     assert tags["rc1.artifact.config"] == "inputs/ppo_dev.yaml" and tags["rc1.artifact.heldout"] == "training/heldout.jsonl"
-    assert params["num_generations"] == "2"            # transformers' MLflowCallback logged into our run
+    # one reporter: no TrainingArguments dump as params, no metric under two names (reward and rc1.reward)
+    assert len(params) <= 50 and "num_generations" not in params and params["rc1.config_sha256"] == \
+        sha256_file(ws["root"] / "configs/ppo_dev.yaml")
+    assert not {k for k in metrics if f"rc1.{k}" in metrics}, "a metric logged under two names"
+    assert "config/ppo.json" in {f.path for f in MlflowClient().list_artifacts(run.info.run_id, "config")}
     hist = MlflowClient().get_metric_history(run.info.run_id, "rc1.loss")
     assert sorted(m.step for m in hist) == list(range(1, STEPS + 1))
     for key in ("rc1.kl", "rc1.clip_ratio", "rc1.lr", "rc1.mem_used_mb", "rc1.sec_per_step", "rc1.reward",
-                "loss", "reward"):
+                "rc1.loss", "rc1.entropy"):
         assert key in metrics, key
     assert any(k.startswith("rc1.reward.") and k.split(".")[-1] in ("easy", "medium", "hard") for k in metrics)
     assert any(k.startswith("rc1.adv_abs.") for k in metrics)
@@ -137,15 +141,52 @@ def test_registered_version_is_an_mlflow_model_that_generates(ws):
     """transformers flavor with the PEFT adapter on a reference to the (local, tiny) base model."""
     from mlflow.models import Model
 
-    flavor = Model.load("models:/rc1-policy@best").flavors["transformers"]
+    model = Model.load("models:/rc1-policy@best")
+    flavor = model.flavors["transformers"]
     assert flavor["task"] == "text-generation" and flavor["peft_adaptor"] == "peft"
+    assert model.metadata["task"] == "llm/v1/chat" and model.saved_input_example_info   # chat signature + example
+    assert [i.name for i in model.signature.inputs.inputs][:1] == ["messages"]
     assert Path(flavor["local_base_model_path"]).is_dir()      # the tiny base under out/models resolves
     pipe = mlflow.transformers.load_model("models:/rc1-policy@best")
     assert type(pipe.model).__name__.startswith("PeftModel")
     out = pipe("How many apples?", max_new_tokens=4, do_sample=False)
     assert isinstance(out[0]["generated_text"], str) and len(out[0]["generated_text"]) > len("How many apples?")
     served = mlflow.pyfunc.load_model("models:/rc1-policy@best")       # what `mlflow models serve` runs
-    assert isinstance(served.predict(["How many apples?"], params={"max_new_tokens": 4})[0], str)
+    (reply,) = served.predict({"messages": [{"role": "user", "content": "How many apples?"}], "max_tokens": 4})
+    assert reply["choices"][0]["message"]["role"] == "assistant"
+    assert isinstance(reply["choices"][0]["message"]["content"], str)
+
+
+def test_mlflow_models_serve_answers_a_chat_request(ws):
+    """The registered version behind a real `mlflow models serve` on 127.0.0.1: one chat request in the format the
+    policy was trained on, the assistant's reply out."""
+    import os
+    import sys
+    import urllib.error
+    import urllib.request
+
+    from mlflow_server import free_port, serving
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "mlflow", "models", "serve", "-m", "models:/rc1-policy@best", "--env-manager",
+           "local", "-h", "127.0.0.1", "-p", str(port), "-w", "1"]
+    body = {"messages": [{"role": "system", "content": "You are a careful assistant."},
+                         {"role": "user", "content": "Tom has 3 apples and buys 5 more. How many apples?"}],
+            "max_tokens": 8}
+    with serving(cmd, f"{url}/ping", ws["root"] / "serve.log", 300, cwd=ws["root"],
+                 env={**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}):
+        req = urllib.request.Request(f"{url}/invocations", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                answer = json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            raise AssertionError(f"HTTP {e.code}: {e.read().decode()[-2500:]}") from None
+    (completion,) = answer   # a chat request gets the completion itself, not {"predictions": ...}
+    assert completion["object"] == "chat.completion"
+    (choice,) = completion["choices"]
+    assert choice["message"]["role"] == "assistant" and isinstance(choice["message"]["content"], str)
 
 
 def ungated_version(ws) -> dict:
@@ -263,6 +304,9 @@ def test_evaluate_logs_the_rc1_report_and_chromium_renders_it(ws, tmp_path):
     assert re.search(r'id="verdict"[^>]*>(PASS|FAIL)<', dom)
     loaded, total = map(int, re.search(r'data-plots="(\d+)/(\d+)"', dom).groups())
     assert loaded == total >= 3                       # policy/base plots and the training curve of the seed
+    assert 1 <= dom.count('class="sample"') <= 6 and "judge " in dom   # policy vs base, scored by the judge
+    # the chain as it ended: no link still RUNNING, each run id a link to its page in the model-training view
+    assert "RUNNING" not in dom and "?workflowType=machine_learning" in dom
 
 
 def test_evaluate_refuses_weights_altered_in_the_store(ws, capsys):

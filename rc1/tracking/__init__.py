@@ -174,17 +174,39 @@ def fail_dead_runs(client: MlflowClient) -> list[str]:
     return [r.info.run_id for r in dead]
 
 
-# The MLflow UI (3.x) opens an experiment by its kind: "genai_development" on traces, "custom_model_development"
-# ("Machine learning", what its kind selector writes) on the runs table. Untagged, it guesses, and an rc1
-# experiment (no traces) was shown as a GenAI one. The tag is the UI's own (mlflow/server/js: experimentKind).
+# What the MLflow UI reads to open an experiment on its runs table (3.17.2's bundle, mlflow/server/js/build): with its
+# workflow-based navigation (always on in 3.17) the view is the *workflow type*, taken from the URL's
+# `?workflowType=machine_learning|genai`, else the browser's localStorage `mlflow.workflowType`, else genai (the
+# "Overview" page with traces). The experiment tag `mlflow.experimentKind` is what the experiment's kind selector
+# writes and what UIs without that navigation read (custom_model_development: the runs table). So rc1 sets the tag on
+# its experiment and every UI link it prints (ui_url) carries ?workflowType=machine_learning.
 EXPERIMENT_KIND_TAG = "mlflow.experimentKind"
 EXPERIMENT_KIND = "custom_model_development"
+UI_VIEW = "workflowType=machine_learning"
+UI_DEFAULT = "http://127.0.0.1:5000"
 
 
 def mark_model_training(client: MlflowClient, exp) -> None:
     """Tag an experiment as model training (runs view), unless someone already chose a kind for it."""
     if exp is not None and EXPERIMENT_KIND_TAG not in (exp.tags or {}):
         client.set_experiment_tag(exp.experiment_id, EXPERIMENT_KIND_TAG, EXPERIMENT_KIND)
+
+
+def ui_url(run_id: str | None = None, experiment_id: str | None = None) -> str:
+    """The MLflow UI's address of a run (else of the experiment's runs table), in the model-training view. With a
+    tracking server it is the server's own page; with the embedded store, the page `mlflow ui` serves by default."""
+    uri = mlflow.get_tracking_uri() if mlflow.get_tracking_uri() else default_tracking_uri()
+    base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else UI_DEFAULT
+    if experiment_id is None:
+        experiment_id = MlflowClient().get_run(run_id).info.experiment_id if run_id else setup_tracking()
+    page = f"runs/{run_id}" if run_id else "runs"
+    return f"{base}/#/experiments/{experiment_id}/{page}?{UI_VIEW}"
+
+
+def ui_hint() -> str:
+    """How to open the UI on this store: nothing to start for a tracking server, `mlflow ui` for the embedded one."""
+    uri = mlflow.get_tracking_uri() or default_tracking_uri()
+    return "" if uri.startswith(("http://", "https://")) else f" (after `mlflow ui --backend-store-uri {uri}`)"
 
 
 def code_version() -> str:
@@ -494,6 +516,7 @@ def stage_run(
     run_name: str | None = None,
     tags: dict[str, Any] | None = None,
     parent_run_id: str | None = None,
+    refusal_fails: bool = False,
 ) -> Iterator[StageRun]:
     """Open (or reuse) the MLflow run of one stage. See the module docstring.
 
@@ -502,6 +525,8 @@ def stage_run(
     (rc1 records which artifact is which output so a later reuse can restore it).
     A run opened while another is active in this process is its child (nested); `parent_run_id` makes it the
     child of a run another process holds (a gate that launched this one), in that run's experiment.
+    A stage that fails its checks ends FINISHED with its evidence (a measurement that was made); with
+    `refusal_fails` it ends FAILED (a refused action, such as a promotion: the UI shows it red).
     """
     inputs = inputs or {}
     outputs = {k: Path(v) for k, v in (outputs or {}).items()}
@@ -564,4 +589,6 @@ def stage_run(
             raise RuntimeError(f"stage {stage} did not log its output(s) {missing}")
         mlflow.set_tag("rc1.computed", "true")
     if gate_error is not None:
+        if refusal_fails:
+            MlflowClient().set_terminated(st.run_id, "FAILED")
         raise gate_error

@@ -9,7 +9,8 @@ from mlflow.tracking import MlflowClient
 
 from rc1.tracking.queries import _search, find_run
 
-CURVE_METRICS = ("rc1.reward", "eval/reward", "rc1.kl")
+CURVE_METRICS = ("rc1.reward", "eval/reward", "rc1.kl", "rc1.loss", "rc1.lr", "rc1.entropy", "rc1.reward.easy",
+                 "rc1.reward.medium", "rc1.reward.hard")
 
 
 def version_runs(train_run_id: str) -> dict[str, Run | None]:
@@ -42,18 +43,26 @@ def metric_curves(runs: list[Run], metrics: tuple[str, ...] = CURVE_METRICS) -> 
 
 
 def chain_rows(runs: dict[str, Run | None], version: str, evaluate_run_id: str = "") -> list[dict[str, str]]:
-    """The chain as table rows: version -> train -> gate -> preflight -> evaluate."""
+    """The chain as table rows: version -> train -> gate -> preflight -> evaluate, each run's status as the server
+    has it now and its page in the UI (url)."""
+    from rc1.tracking import ui_url
+
     def row(link: str, run: Run | None, detail: str) -> dict[str, str]:
-        return {"link": link, "run_id": run.info.run_id if run else "missing",
-                "detail": f"{run.info.status}; {detail}" if run else "not found in the tracking store"}
+        if run is None:
+            return {"link": link, "run_id": "missing", "detail": "not found in the tracking store"}
+        return {"link": link, "run_id": run.info.run_id, "url": ui_url(run.info.run_id, run.info.experiment_id),
+                "detail": f"{run.info.status}; {detail}"}
 
     train, gate, pre = runs["train"], runs["gate"], runs["preflight"]
     rows = [{"link": "version", "run_id": version, "detail": "rc1-policy"}]
     rows.append(row("train", train, f"gated={(train.data.tags.get('rc1.gated') or 'unknown') if train else ''}"))
-    rows.append(row("gate", gate, f"mode={gate.data.tags.get('rc1.mode')}" if gate else ""))
+    rows.append(row("gate", gate, (f"mode={gate.data.tags.get('rc1.mode')}, RC1 verdict "
+                                   f"{gate.data.tags.get('rc1.rc1_verdict', 'not yet recorded')}") if gate else ""))
     rows.append(row("preflight", pre, f"round2_pass={pre.data.tags.get('rc1.round2_pass')}" if pre else ""))
     if evaluate_run_id:
-        rows.append({"link": "evaluate", "run_id": evaluate_run_id, "detail": "this report"})
+        ev = find_run(evaluate_run_id)
+        rows.append(row("evaluate", ev, f"passed={ev.data.tags.get('rc1.passed', 'not yet recorded')}; this report"
+                        if ev else ""))
     return rows
 
 

@@ -1,7 +1,8 @@
 """A registered policy version is an MLflow Model: the `transformers` flavor with the PEFT (LoRA) adapter and a
 reference to its base model, plus rc1's own files beside it.
 
-    model/MLmodel                  flavors transformers (task text-generation, peft_adaptor: peft) + python_function
+    model/MLmodel                  flavors transformers (task text-generation, inference task llm/v1/chat,
+                                   peft_adaptor: peft) + python_function; chat signature and input example
     model/peft/                    the LoRA adapter (adapter_config.json, adapter_model.safetensors)
     model/components/tokenizer/    tokenizer + chat template
     model/rc1/                     rc1_base.json (base name, tiny?, base sha256), rc1_state.json, trainer_state.json
@@ -12,6 +13,7 @@ or a downloaded checkpoint) is referenced by its absolute path (MLflow's `local_
 artifact for the tiny model); a hub name is referenced as the hub repository (MLflow's default for PEFT models).
 
     mlflow.transformers.load_model("models:/rc1-policy@best")    # a text-generation pipeline (PeftModel inside)
+    mlflow.pyfunc.load_model("models:/rc1-policy@best").predict({"messages": [...]})   # what `mlflow models serve` runs
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 RC1_DIR = "rc1"
-TASK = "text-generation"
 RUNTIME_PACKAGES = ("transformers", "torch", "peft", "accelerate")
 
 
@@ -36,21 +37,25 @@ def pip_requirements() -> list[str]:
     return reqs
 
 
-# generation settings a caller may pass at inference (`mlflow models serve`: {"inputs": [...], "params": {...}})
-SERVE_PARAMS = {"max_new_tokens": 256, "temperature": 1.0, "do_sample": False}
+# The served model takes the chat format it was trained on: MLflow's chat task for text-generation pipelines
+# (`llm/v1/chat`): `mlflow models serve` answers {"messages": [{"role": "user", "content": ...}], "max_tokens": N}
+# with an OpenAI-style chat completion ({"choices": [{"message": {"role": "assistant", "content": ...}}]}); the
+# prompt is the tokenizer's chat template, as in training. The signature is MLflow's chat schema.
+CHAT_TASK = "llm/v1/chat"
+CHAT_EXAMPLE = {"messages": [{"role": "system", "content": "You are a careful assistant."},
+                             {"role": "user", "content": "Tom has 3 apples and buys 5 more. How many apples does he have?"}],
+                "max_tokens": 64}
 
 
 def save_policy_model(model, tokenizer, dst: str | Path, *, base: str, rc1_files: dict[str, Path]) -> Path:
     """Save a PeftModel + tokenizer as an MLflow Model at `dst` (transformers flavor), rc1's files under rc1/."""
     import mlflow.transformers
-    from mlflow.models import infer_signature
 
     dst = Path(dst)
     base_path = str(Path(base).resolve()) if Path(base).is_dir() else None
-    signature = infer_signature(["a question"], ["an answer"], params=SERVE_PARAMS)
-    mlflow.transformers.save_model({"model": model, "tokenizer": tokenizer}, str(dst), task=TASK,
+    mlflow.transformers.save_model({"model": model, "tokenizer": tokenizer}, str(dst), task=CHAT_TASK,
                                    base_model_path=base_path, pip_requirements=pip_requirements(),
-                                   signature=signature)
+                                   input_example=CHAT_EXAMPLE)
     (dst / RC1_DIR).mkdir(exist_ok=True)
     for name, src in rc1_files.items():
         shutil.copy2(src, dst / RC1_DIR / name)
