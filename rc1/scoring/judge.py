@@ -82,6 +82,16 @@ class ScoringJudge:
         return {**self._p.describe(), "samples": self.settings.samples, "cache_mode": self.cache_mode,
                 "unstable_variance": self.unstable_variance, "unstable_policy": self.settings.unstable_policy}
 
+    def endpoint(self) -> dict[str, str]:
+        """Who answers: provider, base URL without credentials, model."""
+        return self._p.endpoint()
+
+    def identity(self) -> dict[str, Any]:
+        """The full judge identity a scoring stage's reuse key holds (rc1.scoring.identity)."""
+        from rc1.scoring.identity import judge_identity
+
+        return judge_identity(self)
+
     def score(self, request: JudgeRequest) -> JudgeResult:
         return self.score_many([request], progress=False)[0]
 
