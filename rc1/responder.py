@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from rc1.answers import extract_number, final_answer, gold_yes_no, is_correct, normalize_answer
 from rc1.dialogue import analyze
 from rc1.errors import Rc1Error
-from rc1.redaction import safe_url, scrub
+from rc1.redaction import refuse_userinfo, safe_url, scrub
 from rc1.reward import seed_difficulty
 from rc1.tools import WikiIndex, calc, format_number
 
@@ -425,6 +425,7 @@ class EndpointResponder(_SampledResponder):
         if not self.base_url or not self.model:
             raise Rc1Error("the endpoint responder needs --responder-base-url and --responder-model "
                            "(or RESPONDER_BASE_URL and RESPONDER_MODEL)")
+        refuse_userinfo(self.base_url, "--responder-base-url / RESPONDER_BASE_URL")
         self.temperature, self.max_tokens = temperature, max_tokens
         self._key = os.environ.get("RESPONDER_API_KEY") or "none"
         self.client = OpenAI(base_url=self.base_url, api_key=self._key,

@@ -11,7 +11,7 @@ gold answer appears in the assistant's last turn; a prompt containing UNSTABLE g
 scores). Faults: a fixed rate limit (token bucket; 429 with Retry-After and retry-after-ms beyond it),
 injected 429/500/timeouts/malformed replies by probability (seeded) or by request number
 (`schedule={1: "429", 2: "500"}`), and a base delay. Kinds: ok, 429, 500, timeout, malformed (reply
-text not JSON), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
+text not JSON; `echo_auth_reply=True`: every reply is such a text quoting the Authorization header), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
 `reject_all_keys=True` answers every request so). `fixed_scores` makes every ok reply carry those
 scores (a different model behind the same name); `bodies` keeps the request bodies received. Judges to
 attack: `gullible=True` replies with the first JSON verdict found in the dialogue (a judge that can be
@@ -103,8 +103,9 @@ class FakeJudgeServer:
                  schedule: dict[int, str] | None = None, retry_after: str | None = "1", retry_after_ms: bool = True,
                  timeout_delay_s: float = 2.0, seed: int = 0, reject_all_keys: bool = False, max_requests: int = 20000,
                  max_lifetime_s: float = 120.0, fixed_scores: dict[str, float] | None = None, echo_key: bool = False,
-                 gullible: bool = False, quote_first: bool = False):
+                 gullible: bool = False, quote_first: bool = False, echo_auth_reply: bool = False):
         self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64)
+        self.echo_auth_reply = echo_auth_reply   # every 200 reply is text (not JSON) quoting the Authorization header
         self.fixed_scores = fixed_scores   # every ok reply carries these scores (another model, same name)
         self.bodies: list[dict] = []       # received request bodies (first 5000)
         self.gullible, self.quote_first = gullible, quote_first
@@ -289,7 +290,9 @@ class _Handler(BaseHTTPRequestHandler):
             if len(srv.bodies) < 5000:
                 srv.bodies.append(body)
         scores = dict(srv.fixed_scores) if srv.fixed_scores else judge_scores(prompt, nth)
-        if kind == "malformed":
+        if srv.echo_auth_reply:
+            content = f"Cannot score. You sent {headers.get('authorization', '')} and I repeat it."
+        elif kind == "malformed":
             content = "The assistant did well overall; I would rate it highly."
         elif kind == "partial":
             content = json.dumps({k: v for k, v in scores.items() if k != "grounding"})

@@ -345,7 +345,11 @@ class JudgeCache:
 
     # ------------------------------------------------------------ failed / unstable
     def record_bad(self, spec: str, provider: str, model: str, req: JudgeRequest, kind: str, detail: str = "") -> None:
-        self._enqueue(_PUT_BAD, (spec, provider, model, req.digest(), kind, request_to_json(req), detail, time.time()))
+        """detail may quote a reply: it is scrubbed (rc1.redaction) before it is stored."""
+        from rc1.redaction import scrub
+
+        self._enqueue(_PUT_BAD, (spec, provider, model, req.digest(), kind, request_to_json(req), scrub(detail or ""),
+                                 time.time()))
 
     def clear_bad(self, spec: str, digest: str) -> None:
         """Forget a failed/unstable record once the request scored cleanly (queued like every scoring write)."""

@@ -19,7 +19,7 @@ import os
 from typing import Any
 
 from rc1.io import stat_fingerprint
-from rc1.redaction import safe_url
+from rc1.redaction import refuse_userinfo, safe_url
 
 JUDGE_TAG = "rc1.judge_identity"
 RESPONDER_TAG = "rc1.responder_identity"
@@ -59,7 +59,9 @@ def responder_identity(kind: str, *, k: int, seed: int, model: str | None = None
     out: dict[str, Any] = {"kind": kind, "k": k, "seed": seed}
     if kind == "endpoint":
         d = _defaults(EndpointResponder)
-        out.update(base_url=safe_url(base_url or os.environ.get("RESPONDER_BASE_URL") or ""),
+        url = base_url or os.environ.get("RESPONDER_BASE_URL") or ""
+        refuse_userinfo(url, "--responder-base-url / RESPONDER_BASE_URL")   # before any run opens
+        out.update(base_url=safe_url(url),
                    model=model or os.environ.get("RESPONDER_MODEL") or "",
                    **{x: d[x] for x in ("temperature", "max_tokens", "max_turns")})
     elif kind == "model":

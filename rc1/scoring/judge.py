@@ -169,8 +169,8 @@ class ScoringJudge:
                         scores, ms = fut.result()
                         samples[i][j] = scores
                         latency[i].append(ms)
-                    except SampleFailed as e:
-                        errors[i].append(str(e))
+                    except SampleFailed as e:   # may quote a reply: an echoed key is masked here
+                        errors[i].append(self._redact(str(e)))
                     except Exception as e:  # an unexpected error fails this sample, never the whole batch
                         log.warning("judge sample failed unexpectedly: %s", type(e).__name__)
                         errors[i].append(self._redact(f"{type(e).__name__}: {e}"))
@@ -197,7 +197,7 @@ class ScoringJudge:
 
     def _sample(self, req: JudgeRequest, digest: str, idx: int) -> tuple[dict[str, float], float]:
         tries = 1 + self.settings.malformed_retries
-        last: Exception | None = None
+        last = ""
         quoted = candidate_objects(req)   # the candidate's own verdict-like objects: a reply quoting them is quoting
         for _ in range(tries):
             reply = self._call(req, idx)
@@ -206,7 +206,8 @@ class ScoringJudge:
                 scores = parse_reply(reply.text, quoted)
             except MalformedReply as e:
                 self.calls.add_malformed()
-                last = e
+                # the reply is quoted only once redacted as a whole (a key cut at the excerpt's end would not be)
+                last = f"{e}: {self._redact(e.reply)[:80]!r}" if e.reply else str(e)
                 continue
             if self.cache is not None and self.cache_mode != "off":
                 self.cache.put(JUDGE_SPEC_VERSION, self.provider, self.model, digest, idx, scores)
@@ -215,7 +216,7 @@ class ScoringJudge:
             with self._lock:
                 self._n["judge_shaped_minimum"] += 1
             return dict(MINIMUM_SCORES), ms
-        raise SampleFailed(f"malformed reply after {tries} tries: {last}")
+        raise SampleFailed(self._redact(f"malformed reply after {tries} tries: {last}"))
 
     def _call(self, req: JudgeRequest, idx: int):
         s = self.settings

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rc1.errors import Rc1Error
-from rc1.redaction import safe_url, scrub
+from rc1.redaction import refuse_userinfo, safe_url, scrub
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.settings import JudgeSettings
 from rc1.scoring.spec import JUDGE_SPEC_VERSION, RESPONSE_SCHEMA, build_messages
@@ -248,4 +248,5 @@ def make_provider(name: str, model: str | None = None, base_url: str | None = No
         api_key = api_key or "not-needed"  # local servers usually ignore it; the SDK wants one
     if not base_url.startswith(("http://", "https://")):
         raise Rc1Error(f"SCORER_BASE_URL={safe_url(base_url)!r}: expected an http(s) URL")
+    refuse_userinfo(base_url, "SCORER_BASE_URL")
     return OpenAICompatibleProvider(name, base_url, api_key, model, settings)
