@@ -147,16 +147,26 @@ class ScoringJudge:
         errors: list[list[str]] = [[] for _ in requests]
         latency = [[] for _ in requests]  # ms of every provider reply obtained for the request
         jobs = []
+        records: list[tuple[bool, bool, float]] = []   # per sample: (from the cache, billable reply, latency ms)
         for i, req in enumerate(requests):
             digest = self.cache_key(req) if self.cache is not None else req.digest()
             for j, idx in enumerate(indices):
                 hit = self._cache_get(digest, idx) if (self.cache_mode == "readwrite" and not fresh) else None
                 if hit is not None:
                     samples[i][j] = hit
+                    records.append((True, False, 0.0))
                 else:
                     jobs.append((i, j, idx, digest))
+        try:
+            self._call_jobs(requests, jobs, samples, errors, latency, records, progress, what)
+        finally:   # the scoring records assert-not-simulated judges (rc1.scoring.cache scoring_log)
+            if self.cache is not None and records:
+                self.cache.log_scoring(self.endpoint(), self.live, records)
+        return samples, errors, latency
+
+    def _call_jobs(self, requests, jobs, samples, errors, latency, records, progress, what) -> None:
         if not jobs:
-            return samples, errors, latency
+            return
         bar = tqdm(total=len(jobs), desc=f"{what} ({self.provider})", unit="call", file=sys.stderr,
                    disable=not progress, leave=False)
         workers = self.settings.max_concurrency if self.live else 1
@@ -169,17 +179,19 @@ class ScoringJudge:
                         scores, ms = fut.result()
                         samples[i][j] = scores
                         latency[i].append(ms)
+                        records.append((False, self.live, ms))
                     except SampleFailed as e:   # may quote a reply: an echoed key is masked here
                         errors[i].append(self._redact(str(e)))
+                        records.append((False, False, 0.0))
                     except Exception as e:  # an unexpected error fails this sample, never the whole batch
                         log.warning("judge sample failed unexpectedly: %s", type(e).__name__)
                         errors[i].append(self._redact(f"{type(e).__name__}: {e}"))
+                        records.append((False, False, 0.0))
                     bar.update(1)
             except BaseException:   # a stopped stage (Ctrl-C, SIGTERM): the calls in flight end, no queued one starts
                 pool.shutdown(cancel_futures=True)
                 raise
         bar.close()
-        return samples, errors, latency
 
     def _redact(self, text: str) -> str:
         redact = getattr(self._p, "_redact", None)
