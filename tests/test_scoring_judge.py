@@ -104,7 +104,8 @@ def test_api_key_is_sent_to_the_provider(fake_judge_server, scorer_env):
 
 def test_auth_failure_stops_calling_and_fails_everything(fake_judge_server, scorer_env):
     srv = fake_judge_server(reject_all_keys=True)
-    judge = judge_for(srv, scorer_env, cache=False, max_concurrency=2, initial_concurrency=2, min_concurrency=2)
+    judge = judge_for(srv, scorer_env, cache=False, max_concurrency=2, initial_concurrency=2, min_concurrency=2,
+                      concurrency_cap=2)
     results = judge.score_many(reqs(10), progress=False)
     assert all(r.failed and "401" in r.error for r in results)
     assert srv.stats()["requests"] <= 4                        # the circuit opens at the first 401s
@@ -150,7 +151,7 @@ def test_timeouts_are_bounded(fake_judge_server, scorer_env):
     t = time.perf_counter()
     (res,) = judge.score_many(reqs(1), progress=False)
     assert res.failed and "timeout" in res.error and time.perf_counter() - t < 5
-    assert judge.stats()["errors"] == 2
+    assert judge.stats()["abandoned"] == 2    # past the timeout: abandoned (counted: the provider may bill it)
 
 
 def test_direct_judge_construction_has_no_fallback(fake_judge_server, scorer_env):
@@ -215,7 +216,7 @@ def test_a_stopped_stage_sends_no_more_calls(fake_judge_server, scorer_env):
 
     srv = fake_judge_server(delay_s=0.2)
     judge = judge_for(srv, scorer_env, cache=False, samples=1, min_concurrency=1, initial_concurrency=2,
-                      max_concurrency=2)
+                      max_concurrency=2, concurrency_cap=2)
     before = signal.signal(signal.SIGTERM, raise_stopped)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
     try:

@@ -34,8 +34,8 @@ from rc1.redaction import scrub
 from rc1.text import count_tokens
 from rc1.scoring.base import JudgeRequest, JudgeResult
 from rc1.scoring.cache import JudgeCache, prompt_digest
-from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, TokenBucket, backoff_s, token_budget
-from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, Transient, make_provider
+from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, LatencyWindow, TokenBucket, backoff_s, token_budget
+from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, TimedOut, Transient, make_provider
 from rc1.scoring.settings import JudgeSettings, live_mode, resolve_unstable_variance, run_mode
 from rc1.scoring.spec import (JUDGE_SPEC_VERSION, MINIMUM_SCORES, MalformedReply, candidate_objects, judge_shaped,
                               parse_reply)
@@ -66,12 +66,15 @@ class ScoringJudge:
                                   cooldown_s=s.throttle_cooldown_s)
         self.token_budget = token_budget(s.tpm) if s.tpm else None   # SCORER_TPM
         self.concurrency = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency,
-                                               s.window, s.shrink_429_ratio, s.grow_after)
+                                               s.window, s.shrink_429_ratio, s.grow_after, s.concurrency_cap)
+        self.latency = LatencyWindow()     # answered calls: the per-request timeout (p95 x factor)
+        self.occupancy = LatencyWindow()   # every call's time in its slot: the concurrency Little's law asks for
         self.calls = CallStats()
         self.unstable_rows: list[dict[str, Any]] = []
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._circuit: str | None = None  # set once the provider refused us or looks down: fail fast
+        self._stopped = False             # the stage was stopped: no further call
         self._consecutive_errors = 0
         self._n = {"requests": 0, "failed": 0, "unstable": 0, "cache_hits": 0, "cache_misses": 0,
                    "judge_shaped_minimum": 0}
@@ -132,6 +135,9 @@ class ScoringJudge:
             "cache_hit_rate": n["cache_hits"] / looked if looked else 0.0,
             "concurrency": self.concurrency.limit, "rate_limit_rps": self.bucket.rate,
             "concurrency_min_seen": min(self.concurrency.history),
+            "concurrency_max_seen": max(self.concurrency.history),
+            "timeout_s_adaptive": self.latency.timeout_s(self.settings.timeout_p95_factor, self.settings.timeout_min_s,
+                                                         self.settings.timeout_s),
             "provider": self.provider, "model": self.model, "live": self.live, "spec_version": JUDGE_SPEC_VERSION,
         }
 
@@ -167,9 +173,11 @@ class ScoringJudge:
     def _call_jobs(self, requests, jobs, samples, errors, latency, records, progress, what) -> None:
         if not jobs:
             return
+        self._stopped = False
         bar = tqdm(total=len(jobs), desc=f"{what} ({self.provider})", unit="call", file=sys.stderr,
                    disable=not progress, leave=False)
-        workers = self.settings.max_concurrency if self.live else 1
+        # threads for the largest limit the latency may ask for; the concurrency limit decides how many call at once
+        workers = min(len(jobs), self.settings.concurrency_cap) if self.live else 1
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
             futures = {pool.submit(self._sample, requests[i], digest, idx): (i, j) for i, j, idx, digest in jobs}
             try:
@@ -189,6 +197,7 @@ class ScoringJudge:
                         records.append((False, False, 0.0))
                     bar.update(1)
             except BaseException:   # a stopped stage (Ctrl-C, SIGTERM): the calls in flight end, no queued one starts
+                self._stopped = True    # nor one whose thread waits for a slot
                 pool.shutdown(cancel_futures=True)
                 raise
         bar.close()
@@ -242,20 +251,27 @@ class ScoringJudge:
             if self._circuit:
                 raise SampleFailed(self._circuit)
             with self.concurrency.slot():
+                if self._circuit or self._stopped:   # decided while this thread waited for its slot
+                    raise SampleFailed(self._circuit or "stopped: no further calls")
                 if self.token_budget:
                     self.token_budget.acquire(cost)
                 self.bucket.acquire()
+                timeout = self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
+                t_call = time.perf_counter()
                 try:
-                    reply = self._p.complete(req, idx)
+                    reply = self._p.complete(req, idx, timeout=timeout)
                 except RateLimited as e:
                     self.calls.record("429")
                     self.concurrency.record(True)
                     self.bucket.throttled(cut=self.concurrency.ratio_429() > s.rate_cut_429_ratio)
                     err, wait = e, e.retry_after
                 except Transient as e:
-                    self.calls.record("error")
+                    # a stall past the adaptive timeout is the tail, not an overloaded server: sent again at once
+                    # (counted as abandoned: the provider may bill it); 5xx and connection errors back off
+                    stalled = isinstance(e, TimedOut)
+                    self.calls.record("abandoned" if stalled else "error")
                     self.concurrency.record(False)
-                    err, wait = e, e.retry_after
+                    err, wait = e, 0.0 if stalled else e.retry_after
                     with self._lock:
                         self._consecutive_errors += 1
                         if self._consecutive_errors >= s.circuit_after and not self._circuit:
@@ -272,7 +288,11 @@ class ScoringJudge:
                     self.calls.record("ok", reply.latency_ms)
                     self.concurrency.record(False)
                     self.bucket.succeeded()
+                    self.latency.add(reply.latency_ms)
                     return reply
+                finally:
+                    self.occupancy.add((time.perf_counter() - t_call) * 1000.0)
+                    self.concurrency.size_for(self.bucket.rate, self.occupancy.mean_s())
             if attempt == s.max_attempts:
                 break
             if wait is None:
@@ -371,9 +391,10 @@ def make_judge(provider: str | None = None, model: str | None = None, *, live: b
                         resolve_unstable_variance(settings, gates_path))
 
 
-METRIC_KEYS = ("calls", "answered", "billable_count", "n_429", "429_rate", "errors", "malformed", "avg_latency_ms",
-               "rps", "cache_hits", "cache_misses", "cache_hit_rate", "requests", "failed", "unstable",
-               "concurrency", "concurrency_min_seen", "rate_limit_rps", "judge_shaped_minimum")
+METRIC_KEYS = ("calls", "answered", "billable_count", "n_429", "429_rate", "errors", "malformed", "abandoned",
+               "avg_latency_ms", "rps", "cache_hits", "cache_misses", "cache_hit_rate", "requests", "failed", "unstable",
+               "concurrency", "concurrency_min_seen", "concurrency_max_seen", "timeout_s_adaptive", "rate_limit_rps",
+               "judge_shaped_minimum")
 
 
 def stats_metrics(stats: dict[str, Any], prefix: str = "") -> dict[str, float]:

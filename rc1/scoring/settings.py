@@ -54,7 +54,11 @@ class JudgeSettings(BaseModel):
     window: int = Field(20, ge=4, le=10_000, description="recent outcomes the 429 ratio is computed over")
     shrink_429_ratio: float = Field(0.20, gt=0, le=1, description="shrink concurrency above this 429 ratio")
     grow_after: int = Field(20, ge=1, le=10_000, description="clean outcomes before concurrency grows by one")
-    timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP call")
+    timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP call, at most (the adaptive timeout's ceiling)")
+    timeout_p95_factor: float = Field(3.0, ge=1, le=100, description="adaptive timeout: p95 of recent replies x this")
+    timeout_min_s: float = Field(1.0, gt=0, le=3600, description="adaptive timeout: never below this")
+    concurrency_cap: int = Field(64, ge=1, le=1024, description="the provider's concurrent-request limit: the "
+                                 "latency-sized concurrency never exceeds it")
     backoff_base_s: float = Field(0.5, gt=0, le=60)
     backoff_max_s: float = Field(20.0, gt=0, le=600)
     max_retry_after_s: float = Field(120.0, gt=0, le=3600, description="a longer Retry-After fails the sample")
@@ -62,8 +66,8 @@ class JudgeSettings(BaseModel):
 
     @model_validator(mode="after")
     def _bounds(self):
-        if not self.min_concurrency <= self.initial_concurrency <= self.max_concurrency:
-            raise ValueError("need min_concurrency <= initial_concurrency <= max_concurrency")
+        if not self.min_concurrency <= self.initial_concurrency <= self.max_concurrency <= self.concurrency_cap:
+            raise ValueError("need min_concurrency <= initial_concurrency <= max_concurrency <= concurrency_cap")
         return self
 
     @classmethod
