@@ -100,6 +100,17 @@ def test_plain_anti_simulation_judges_the_latest_100_scoring_records(live_env, s
     assert rc(args + ["--run-id", first_scoring]) == 0
 
 
+def test_a_heuristic_run_after_a_live_one_is_among_the_latest_records(live_env, scorer_env, monkeypatch):
+    scoring_run(scorer_env)                                 # live: billable records
+    assert rc(["assert-not-simulated", "--config", PPO, "--gates", GATES]) == 0
+    monkeypatch.setenv("RUN_MODE", "dev")
+    monkeypatch.setenv("SCORER_PROVIDER", "heuristic")
+    rc(SCORING)                                             # the heuristic, never cached, still leaves its records
+    monkeypatch.setenv("RUN_MODE", "prod")
+    assert rc(["assert-not-simulated", "--config", PPO, "--gates", GATES]) == 2
+    assert "heuristic" in runs_of("assert_not_simulated")[-1].data.tags["scorer.provider"]
+
+
 def test_anti_simulation_from_a_scoring_runs_counters_and_prod_only(live_env, monkeypatch):
     probe = run_probe_scorer(n=2, live=True, gates_path=GATES, progress=False)
     out = run_assert_not_simulated(run_id=probe["run_id"], config_path=PPO, gates_path=GATES)

@@ -229,3 +229,16 @@ def test_a_stopped_stage_sends_no_more_calls(fake_judge_server, scorer_env):
     sent = srv.stats()["requests"]
     time.sleep(1.0)   # what the pool would have gone on sending
     assert srv.stats()["requests"] == sent < 40
+
+
+def test_a_provider_that_slows_down_as_a_whole_is_followed_not_abandoned(fake_judge_server, scorer_env):
+    """Every reply after the 40th takes 1.6 s, past the adaptive timeout learnt on fast replies (the 1 s floor): a
+    retry waits twice as long and the abandoned calls raise the p95, so the timeout follows the provider and nothing
+    fails (instead of abandoning every call until the circuit opens)."""
+    srv = fake_judge_server(delay_s=0.005, schedule={n: "stall" for n in range(41, 400)}, stall_s=1.6)
+    judge = judge_for(srv, scorer_env, cache=False, timeout_s=30, max_attempts=6, rate=20, burst=1)
+    results = judge.score_many(reqs(25), progress=False)
+    stats = judge.stats()
+    assert not any(r.failed for r in results) and stats["answered"] == 75
+    assert 1 <= stats["abandoned"] < 35 and stats["calls"] == srv.stats()["requests"]
+    assert stats["timeout_s_adaptive"] > 1.6

@@ -80,3 +80,25 @@ def test_user_info_in_a_base_url_is_refused_with_one_line(echo_env, monkeypatch,
     assert len(err.strip().splitlines()) == 1 and "user info in the URL is refused" in err and var in err
     assert not any(s in err for s in SPELLINGS)
     assert echo_env.stats()["requests"] == 0
+
+
+def test_a_responder_that_echoes_its_key_leaves_it_in_no_candidate_or_artifact(echo_env, scorer_env, monkeypatch,
+                                                                               capsys):
+    import shutil
+
+    from rc1.io import write_jsonl
+    from test_shadow_run_cli import shadow_records
+
+    shutil.copytree(REPO / "configs", scorer_env / "configs")
+    write_jsonl(scorer_env / "shadow.jsonl", shadow_records()[:3])
+    for k, v in {"RUN_MODE": "dev", "REWARD_LIVE_MODE": "0", "SCORER_PROVIDER": "heuristic",
+                 "RESPONDER_API_KEY": KEY, "RESPONDER_BASE_URL": echo_env.url}.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.delenv("SCORER_API_KEY")
+    run_cli(["shadow-run", "--shadow", "shadow.jsonl", "--k", "1", "--responder", "endpoint",
+             "--responder-model", "echo", "--report", "out/shadow_run.json"])
+    assert echo_env.stats()["requests"] > 0
+    assert (scorer_env / "out" / "scored_candidates.jsonl").is_file()
+    assert _leaks(scorer_env) == []
+    out = capsys.readouterr()
+    assert not any(s in out.out + out.err for s in SPELLINGS)

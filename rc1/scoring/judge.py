@@ -52,13 +52,17 @@ class SampleFailed(Exception):
 
 class ScoringJudge:
     def __init__(self, provider: Provider, settings: JudgeSettings | None = None, cache: JudgeCache | None = None,
-                 cache_mode: str = "readwrite", unstable_variance: float = 0.08, seed: int = 0):
+                 cache_mode: str = "readwrite", unstable_variance: float = 0.08, seed: int = 0,
+                 log: JudgeCache | None = None):
+        """log: where the scoring records go (default: the cache); the heuristic, never cached, still leaves them,
+        so a heuristic run is among the latest records assert-not-simulated judges."""
         if cache_mode not in CACHE_MODES:
             raise Rc1Error(f"cache mode {cache_mode!r}: expected one of {CACHE_MODES}")
         self._p = provider
         self.provider, self.model, self.live = provider.name, provider.model, bool(provider.live)
         self.settings = settings or JudgeSettings()
         self.cache = cache
+        self.log = log if log is not None else cache
         self.cache_mode = cache_mode if cache is not None else "off"
         self.unstable_variance = unstable_variance
         s = self.settings
@@ -166,8 +170,8 @@ class ScoringJudge:
         try:
             self._call_jobs(requests, jobs, samples, errors, latency, records, progress, what)
         finally:   # the scoring records assert-not-simulated judges (rc1.scoring.cache scoring_log)
-            if self.cache is not None and records:
-                self.cache.log_scoring(self.endpoint(), self.live, records)
+            if self.log is not None and records:
+                self.log.log_scoring(self.endpoint(), self.live, records)
         return samples, errors, latency
 
     def _call_jobs(self, requests, jobs, samples, errors, latency, records, progress, what) -> None:
@@ -247,6 +251,7 @@ class ScoringJudge:
             return reply
         err: Exception | None = None
         cost = self._token_cost(req) if self.token_budget else 0
+        stalls = 0   # calls of this sample abandoned so far: each retry waits twice as long
         for attempt in range(1, s.max_attempts + 1):
             if self._circuit:
                 raise SampleFailed(self._circuit)
@@ -256,7 +261,8 @@ class ScoringJudge:
                 if self.token_budget:
                     self.token_budget.acquire(cost)
                 self.bucket.acquire()
-                timeout = self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
+                timeout = min(s.timeout_s, self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
+                              * 2 ** stalls)
                 t_call = time.perf_counter()
                 try:
                     reply = self._p.complete(req, idx, timeout=timeout)
@@ -270,6 +276,9 @@ class ScoringJudge:
                     # (counted as abandoned: the provider may bill it); 5xx and connection errors back off
                     stalled = isinstance(e, TimedOut)
                     self.calls.record("abandoned" if stalled else "error")
+                    if stalled:   # a censored latency: when the provider slows down as a whole, p95 and the timeout follow
+                        stalls += 1
+                        self.latency.add(timeout * 1000.0)
                     self.concurrency.record(False)
                     err, wait = e, 0.0 if stalled else e.retry_after
                     with self._lock:
@@ -381,14 +390,15 @@ def make_judge(provider: str | None = None, model: str | None = None, *, live: b
         raise Rc1Error("the heuristic judge is a dev-mode stand-in and is refused in live mode and RUN_MODE=prod: "
                        "set SCORER_PROVIDER to a real endpoint")
     p = make_provider(name, model=model, base_url=base_url, api_key=api_key, settings=settings)
-    if not p.live:  # the heuristic is cheaper than a cache lookup, and a cache would outlive its code changes
-        cache = None
     if cache is True:
         cache_obj = JudgeCache(ttl_days=settings.cache_ttl_days)
     else:
         cache_obj = cache or None
+    log = cache_obj
+    if not p.live:  # the heuristic is cheaper than a cache lookup, and a cache would outlive its code changes
+        cache_obj = None
     return ScoringJudge(p, settings, cache_obj, cache_mode if cache_obj else "off",
-                        resolve_unstable_variance(settings, gates_path))
+                        resolve_unstable_variance(settings, gates_path), log=log)
 
 
 METRIC_KEYS = ("calls", "answered", "billable_count", "n_429", "429_rate", "errors", "malformed", "abandoned",
