@@ -62,6 +62,23 @@ def test_a_key_echoed_in_a_malformed_reply_reaches_no_artifact_table_or_message(
     assert not any(s in text for s in SPELLINGS)
 
 
+def test_a_key_as_a_score_value_reaches_no_artifact_or_table(scorer_env, monkeypatch, fake_judge_server, capsys):
+    from rc1.config import DIMENSIONS
+
+    monkeypatch.chdir(scorer_env)
+    srv = fake_judge_server(fixed_scores={**{d: 0.5 for d in DIMENSIONS}, "correctness": f"Bearer {KEY} " * 50})
+    for k, v in {"SCORER_PROVIDER": "openai-compatible", "SCORER_BASE_URL": srv.url, "SCORER_MODEL": "echo",
+                 "SCORER_API_KEY": KEY, "RUN_MODE": "prod", "SCORER_RATE": "200", "SCORER_BURST": "10"}.items():
+        monkeypatch.setenv(k, v)
+    assert run_cli(["probe-scorer", "--n", "1", "--live", "--gates", GATES]) == 2
+    with sqlite3.connect(scorer_env / "cache" / "judge_cache.sqlite") as con:
+        (detail,) = con.execute("SELECT detail FROM bad").fetchone()
+    assert "correctness is not a number" in detail and len(detail) < 400
+    assert _leaks(scorer_env) == []
+    out = capsys.readouterr()
+    assert not any(s in out.out + out.err for s in SPELLINGS)
+
+
 @pytest.mark.parametrize("var,cmd", [
     ("SCORER_BASE_URL", ["shadow-run", "--n", "3", "--k", "1"]),
     ("RESPONDER_BASE_URL", ["shadow-run", "--n", "3", "--k", "1", "--responder", "endpoint",

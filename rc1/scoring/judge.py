@@ -231,8 +231,8 @@ class ScoringJudge:
                 scores = parse_reply(reply.text, quoted)
             except MalformedReply as e:
                 self.calls.add_malformed()
-                # the reply is quoted only once redacted as a whole (a key cut at the excerpt's end would not be)
-                last = f"{e}: {self._redact(e.reply)[:80]!r}" if e.reply else str(e)
+                # redacted as a whole, then cut (a key cut at the excerpt's end would not be masked)
+                last = self._redact(f"{e}: {e.reply!r}" if e.reply else str(e))[:200]
                 continue
             if self.cache is not None and self.cache_mode != "off":
                 self.cache.put(JUDGE_SPEC_VERSION, self.provider, self.model, digest, idx, scores)
