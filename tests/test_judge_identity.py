@@ -121,3 +121,23 @@ def test_validate_pool_baseline_follows_the_data_sources(ws, monkeypatch, capsys
     assert first.data.tags["input_sha256.data_sources"] != second.data.tags["input_sha256.data_sources"]
     assert second.data.tags.get("rc1.computed") == "true" and "kl_3gram_vs_v1" in second.data.metrics
     assert kl_before is not None
+
+
+@pytest.mark.slow
+def test_the_gate_refuses_to_train_with_another_judge_than_preflight_checked(ws, monkeypatch, fake_judge_server,
+                                                                             capsys):
+    shutil.copytree(REPO / "templates", ws / "templates")
+    for var in ("SCORER_PROVIDER", "SCORER_MODEL", "SCORER_API_KEY", "REWARD_LIVE_MODE"):
+        monkeypatch.delenv(var)                    # dev preflight: the heuristic judge
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert run_cli(["preflight", "--mode", "dev", "--n", "1500"]) == 0, capsys.readouterr().err
+    (pre,) = _runs("preflight")
+    assert pre.data.tags["rc1.judge_identity"]
+    srv = fake_judge_server()
+    for k, v in {"SCORER_PROVIDER": "openai-compatible", "SCORER_BASE_URL": srv.url, "SCORER_MODEL": "judge-2",
+                 "SCORER_API_KEY": "sk-test"}.items():
+        monkeypatch.setenv(k, v)
+    capsys.readouterr()
+    assert run_cli(["gate", "--mode", "dev", "--max-steps", "1", "--no-evaluate"]) == 2
+    err = capsys.readouterr().err
+    assert "it checked another judge than the one configured now" in err and not _runs("gate")
