@@ -157,3 +157,17 @@ def test_scorer_tpm_budgets_prompt_tokens_plus_max_tokens(fake_judge_server, sco
     monkeypatch.setenv("SCORER_TPM", "inf")
     with pytest.raises(Rc1Error, match="SCORER_TPM"):
         make_judge("openai-compatible", "m", base_url=srv.url, api_key="k", cache=False)
+
+
+def test_the_providers_concurrency_limit_bounds_the_band_and_the_latency_raise(monkeypatch):
+    from rc1.scoring.settings import JudgeSettings
+
+    monkeypatch.setenv("SCORER_MAX_CONCURRENCY", "3")
+    s = JudgeSettings.from_env()
+    assert (s.concurrency_cap, s.max_concurrency, s.initial_concurrency, s.min_concurrency) == (3, 3, 3, 2)
+    c = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency, cap=s.concurrency_cap)
+    c.size_for(30.0, 2.0)                       # latency would ask for 91 slots: the provider allows 3
+    assert c.limit == 3
+    monkeypatch.setenv("SCORER_MAX_CONCURRENCY", "0")
+    with pytest.raises(Exception, match="SCORER_MAX_CONCURRENCY"):
+        JudgeSettings.from_env()

@@ -19,7 +19,7 @@ DEFAULT_UNSTABLE_VARIANCE = 0.08
 
 
 ENV_VARS = {"rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
-            "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM"}
+            "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM", "concurrency_cap": "SCORER_MAX_CONCURRENCY"}
 
 
 class JudgeSettings(BaseModel):
@@ -66,14 +66,18 @@ class JudgeSettings(BaseModel):
 
     @model_validator(mode="after")
     def _bounds(self):
-        if not self.min_concurrency <= self.initial_concurrency <= self.max_concurrency <= self.concurrency_cap:
-            raise ValueError("need min_concurrency <= initial_concurrency <= max_concurrency <= concurrency_cap")
+        if self.concurrency_cap < self.max_concurrency:   # the provider allows fewer: the band shrinks under it
+            self.max_concurrency = self.concurrency_cap
+            self.initial_concurrency = min(self.initial_concurrency, self.concurrency_cap)
+            self.min_concurrency = min(self.min_concurrency, self.concurrency_cap)
+        if not self.min_concurrency <= self.initial_concurrency <= self.max_concurrency:
+            raise ValueError("need min_concurrency <= initial_concurrency <= max_concurrency")
         return self
 
     @classmethod
     def from_env(cls, **overrides) -> "JudgeSettings":
-        """Defaults, then SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE / SCORER_TPM,
-        then overrides. A bad value is an Rc1Error naming the variable."""
+        """Defaults, then SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE / SCORER_TPM /
+        SCORER_MAX_CONCURRENCY, then overrides. A bad value is an Rc1Error naming the variable."""
         values = {k: os.environ[v].strip() for k, v in ENV_VARS.items() if os.environ.get(v, "").strip()}
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:
