@@ -4,9 +4,11 @@ Passes only when scoring is real: RUN_MODE=prod, simulate=false in the ppo confi
 (never the heuristic), billable calls >= 1, latency > 0 and a cache hit rate under the bar.
 
 Where the counters come from:
-- default: its own small scoring pass through the judge cache. Without --seed the probe prompts are
-  new (a random session line), so a real judge must be called. With --seed S they are the same on
-  every run: a re-run is then fully cached, makes zero provider calls, and fails, as it should.
+- default: the latest --n (100) scoring records, as seed 000 defines the check: the judge cache's scoring log (one
+  record per judge sample a scoring stage looked up: served from the cache, or a billable provider reply with its
+  latency), else, where that log is empty, the newest scoring runs' counters in the tracking store. It scores nothing
+  itself (a check that calls the judge would always find a live judge): after a run answered from the cache, the
+  latest records are cache hits and it fails.
 - --run-id R (repeatable): the counters scoring runs logged with rc1.scoring.judge.stats_metrics
   (billable_count, avg_latency_ms, cache_hit_rate, ..., optionally prefixed `scorer.`) and their provider
   (tag scorer.provider / rc1.judge_provider, or param judge_provider), summed over the runs: billable calls
@@ -20,8 +22,6 @@ The stage is never reused from an earlier run (a reused verdict would itself be 
 from __future__ import annotations
 
 import json
-import os
-import uuid
 
 import click
 
@@ -29,8 +29,8 @@ from entrypoints._common import INT, gates_option
 from entrypoints.probe_scorer import _unset
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import Rc1Error
-from rc1.scoring.judge import make_judge, scorer_tags, stats_metrics
-from rc1.scoring.probe import anti_simulation_checks, probe_requests
+from rc1.scoring.judge import stats_metrics
+from rc1.scoring.probe import anti_simulation_checks, records_stats
 from rc1.scoring.providers import HEURISTIC, PROVIDERS
 from rc1.scoring.settings import run_mode
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
@@ -88,10 +88,36 @@ def counters_of_runs(run_ids: list[str]) -> dict:
             "live": all(s.get("live") for s in per), "runs": {r: s for r, s in zip(run_ids, per)}}
 
 
-def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | list[str] | None = None, n: int = 8,
-                             seed: int | None = None, provider: str | None = None, model: str | None = None,
+def latest_scoring(n: int) -> tuple[dict, str]:
+    """(counters, where they come from) of the latest n scoring records (see the module doc)."""
+    from rc1.scoring.cache import CACHE_FILE, JudgeCache, default_cache_dir
+    from rc1.tracking.queries import _search
+
+    path = default_cache_dir() / CACHE_FILE
+    if path.is_file():
+        cache = JudgeCache(path)
+        try:
+            rows = cache.recent_scoring(n)
+        finally:
+            cache.close()
+        if rows:
+            return records_stats(rows), f"judge cache {path}: latest {len(rows)} scoring records"
+    runs = _search("metrics.billable_count >= 0 AND tags.`rc1.stage` != 'assert_not_simulated'", max_results=50)
+    ids, looked = [], 0
+    for run in runs:   # newest first, until they hold n lookups
+        ids.append(run.info.run_id)
+        m = run.data.metrics
+        looked += int((m.get("cache_hits") or 0) + (m.get("cache_misses") or 0))
+        if looked >= n:
+            break
+    if not ids:
+        return records_stats([]), "no scoring records in the judge cache or the tracking store"
+    return counters_of_runs(ids), f"tracking store: scoring runs {','.join(ids)}"
+
+
+def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | list[str] | None = None, n: int = 100,
                              round_no: int = 1, config_path: str = "configs/ppo_scale.yaml",
-                             gates_path: str = "configs/gates.yaml", progress: bool = True) -> dict:
+                             gates_path: str = "configs/gates.yaml") -> dict:
     gates = load_gates(gates_path)
     if cache_hit_lt is None:
         cache_hit_lt = (gates.anti_simulation.cache_hit_lt_round1 if round_no == 1
@@ -99,46 +125,28 @@ def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | li
     if not 0 < cache_hit_lt <= 1:
         raise Rc1Error(f"--cache_hit_lt {cache_hit_lt}: expected a fraction in (0, 1]")
     if n < 1:
-        raise Rc1Error(f"--n {n}: need at least 1 request")
+        raise Rc1Error(f"--n {n}: need at least 1 scoring record")
     mode = run_mode()
     simulate = load_ppo_scale(config_path).simulate
     run_ids = [run_id] if isinstance(run_id, str) else list(run_id or [])
-    params = {"cache_hit_lt": cache_hit_lt, "run_id": ",".join(run_ids), "n": n, "seed": "fresh" if seed is None else seed,
-              "provider": provider or "env", "model": model or "env", "round": round_no, "run_mode": mode,
+    params = {"cache_hit_lt": cache_hit_lt, "run_id": ",".join(run_ids), "n": n, "round": round_no, "run_mode": mode,
               "config": config_path, "spec_version": JUDGE_SPEC_VERSION}
     with stage_run("assert_not_simulated", params=params, reuse=False) as st:
         st.log_config(gates.anti_simulation, "gates.json")
         st.set_tags({"rc1.simulate": str(simulate).lower()})
-        refused, stats = None, {"provider": provider or os.environ.get("SCORER_PROVIDER") or "unset"}
         if run_ids:
             stats = counters_of_runs(run_ids)
-            st.set_tags({"scorer.source_run": ",".join(run_ids), "scorer.provider": stats.get("provider")})
+            source = f"scoring runs {','.join(run_ids)}"
+            st.set_tags({"scorer.source_run": ",".join(run_ids)})
         else:
-            try:
-                judge = make_judge(provider, model, live=True, gates_path=gates_path)
-            except Rc1Error as e:
-                refused = str(e)
-                st.set_tags({"scorer.refused": refused[:500]})
-            else:
-                st.set_tags(scorer_tags(judge))
-                nonce = uuid.uuid4().hex if seed is None else f"seed-{seed}"
-                judge.score_many(probe_requests(n, seed=seed or 0, nonce=nonce), progress=progress)
-                stats = judge.stats()
+            stats, source = latest_scoring(n)
+        st.set_tags({"scorer.provider": str(stats.get("provider"))[:500], "scorer.source": source[:500]})
         st.log_metrics({**stats_metrics(stats), "latency_ms": stats.get("avg_latency_ms", 0.0)})
-        st.log_json({"stats": stats, "refused": refused, "source_runs": run_ids}, "anti_simulation.json")
+        st.log_json({"stats": stats, "source": source, "source_runs": run_ids}, "anti_simulation.json")
         g = gates.probe_scorer
-        checks = anti_simulation_checks(stats, cache_hit_lt, mode, simulate, g.billable_min, g.latency_ms_min, refused)
+        checks = anti_simulation_checks(stats, cache_hit_lt, mode, simulate, g.billable_min, g.latency_ms_min)
         st.verdict(checks, what="assert_not_simulated")
     return {"checks": checks, "stats": stats, "run_id": st.run_id}
-
-
-def _seed(value: str | None) -> int | None:
-    if value in (None, "", "fresh", "none", "None"):
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not an integer or 'fresh'", param_hint="--seed") from None
 
 
 @click.command("assert-not-simulated")
@@ -146,20 +154,17 @@ def _seed(value: str | None) -> int | None:
               help="pass only below this cache hit rate (default: gates.yaml anti_simulation for --round)")
 @click.option("--run-id", "--run_id", "run_id", multiple=True,
               help="judge the counters of this scoring run instead (repeat: the runs' counters summed)")
-@click.option("--n", default=8, show_default=True, type=INT, help="requests of the own scoring pass")
-@click.option("--seed", default="fresh", show_default=True, callback=lambda ctx, p, v: _seed(v),
-              help="an integer fixes the probe prompts (a re-run is then cached); 'fresh': new prompts every run")
-@click.option("--provider", default=None, help="judge provider (default or 'env': $SCORER_PROVIDER)")
-@click.option("--model", default=None, help="judge model (default: $SCORER_MODEL)")
+@click.option("--n", default=100, show_default=True, type=INT,
+              help="without --run-id: judge the latest N scoring records (judge cache, else tracking store)")
 @click.option("--round", "round_no", type=click.Choice(["1", "2"]), default="1", show_default=True,
               help="preflight round whose bar applies when --cache_hit_lt is not given")
 @click.option("--config", "config_path", default="configs/ppo_scale.yaml", show_default=True,
               help="ppo config whose `simulate` must be false")
 @gates_option
-def command(cache_hit_lt, run_id, n, seed, provider, model, round_no, config_path, gates_path):
+def command(cache_hit_lt, run_id, n, round_no, config_path, gates_path):
     """Refuse simulated scoring: prod mode, simulate=false, live billable calls, cache hit rate under the bar."""
-    out = run_assert_not_simulated(cache_hit_lt, [r for r in run_id if _unset(r)], n, seed, _unset(provider), _unset(model),
-                                   int(round_no), config_path, gates_path)
+    out = run_assert_not_simulated(cache_hit_lt, [r for r in run_id if _unset(r)], n, int(round_no), config_path,
+                                   gates_path)
     s = out["stats"]
     click.echo(json.dumps({k: s.get(k) for k in ("provider", "billable_count", "avg_latency_ms", "cache_hit_rate",
                                                   "calls")}))

@@ -64,6 +64,22 @@ def fetch_preflight_files(pre, dest: Path) -> dict[str, Path]:
     return files
 
 
+def judge_problems(tags: dict[str, str]) -> list[str]:
+    """The judge configured now (the training reward's) must be the one preflight's rounds checked
+    (rc1.scoring.identity): a shadow run and an attack suite passed by another judge say nothing about this one."""
+    from rc1.scoring.identity import JUDGE_TAG, identity_digest
+    from rc1.scoring.judge import make_judge
+
+    try:
+        now = identity_digest(make_judge(cache=False).identity())
+    except Rc1Error as e:
+        return [f"the judge configured now cannot be built ({e})"]
+    if tags.get(JUDGE_TAG) != now:
+        return ["it checked another judge than the one configured now (endpoint, model, sampling or spec version "
+                "differ; tag rc1.judge_identity): rerun preflight with the judge that trains"]
+    return []
+
+
 def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | None,
                    seeds: list[int] | None, workdir: Path, max_steps: int | None = None,
                    trial: bool = False) -> tuple[dict[str, Path], Gates, list[int]]:
@@ -93,6 +109,7 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
                                f"checked ({ppo.trainer.strategy})")
     gates = load_gates(files["gates"]).for_mode(mode)
     problems += preflight_problems(tags, pre.data.metrics, gates)
+    problems += judge_problems(tags)
     if problems:
         raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems))
     return files, gates, list(ppo.seeds)

@@ -31,6 +31,7 @@ def run_judge_robustness(shadow: str | None = None, data_dir: str | None = None,
                          progress: bool = True) -> dict[str, Any]:
     from entrypoints.shadow_run import checked_weights, reward_params, shadow_items, shadow_records
     from rc1.reward import RewardModel
+    from rc1.scoring.identity import scoring_identity
     from rc1.scoring.judge import make_judge, stats_metrics
     from rc1.scoring.robustness import (ATTACK_SUITE_VERSION, flat_metrics, score_suite, select_items,
                                         suite_checks, suite_description, suite_metrics)
@@ -48,14 +49,16 @@ def run_judge_robustness(shadow: str | None = None, data_dir: str | None = None,
     records, shadow_key, _loaded = shadow_records(shadow, data_dir, 245, seed, True, gates_path)
     judge = make_judge()
     jd = judge.describe()
+    who, who_tags = scoring_identity(judge)
     params = {"n": n, "seed": seed, "shadow": shadow or "built", "data_dir": data_dir or "auto",
               "suite_version": ATTACK_SUITE_VERSION, "alpha": params_r.alpha, "cap": params_r.cap,
               "beta": params_r.beta, "judge_provider": jd["provider"], "judge_model": jd["model"],
               "judge_samples": jd["samples"], "judge_spec": jd["spec_version"]}
     with stage_run("judge_robustness", params=params,
-                   inputs={"shadow": shadow_key, "weights": weights, "gates": gates_path},
+                   inputs={"shadow": shadow_key, "weights": weights, "gates": gates_path, **who},
                    outputs={"report": report_path, "scored": scored_path, "suite": suite_path}, reuse=reuse,
-                   tags={"rc1.judge_provider": jd["provider"], "rc1.attack_suite": ATTACK_SUITE_VERSION}) as st:
+                   tags={"rc1.judge_provider": jd["provider"], "rc1.attack_suite": ATTACK_SUITE_VERSION,
+                         **who_tags}) as st:
         if st.reused:
             rep = read_json(report_path)
             return {"checks": rep["checks"], "passed": rep["passed"], "report": str(report_path),
@@ -73,7 +76,7 @@ def run_judge_robustness(shadow: str | None = None, data_dir: str | None = None,
         write_json(suite_path, suite_description())
         write_jsonl(scored_path, rows)
         write_json(report_path, {"stage": "judge_robustness", "passed": passed, "checks": checks,
-                                 "metrics": metrics, "params": params, "judge": jd,
+                                 "metrics": metrics, "params": params, "judge": jd, "identity": who,
                                  "judge_stats": {k: v for k, v in stats.items()
                                                  if isinstance(v, (int, float, str, bool))}})
         st.log_metrics({**flat_metrics(metrics), **stats_metrics(stats)})

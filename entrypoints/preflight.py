@@ -220,7 +220,12 @@ def _preflight(c: Ctx, gates) -> dict:
 
     params = {"mode": mode, "data_dir": c.data_dir or "auto", "n": n, "out_dir": str(c.out), "config": config_path,
               "gates": gates_path, "seed": seed}
-    with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode}) as pf:
+    # the judge its rounds check (shadow run, judge robustness): the gate trains only with that judge's reward
+    from rc1.scoring.identity import JUDGE_TAG, identity_digest
+    from rc1.scoring.judge import make_judge
+
+    who = {JUDGE_TAG: identity_digest(make_judge(cache=False).identity())}
+    with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode, **who}) as pf:
         if mode == "dev":
             data = f"data from {c.data_dir}" if c.data_dir else "data from configs/data.yaml (offline: builtin)"
             click.echo(f"[rc1 DEV] preflight in DEV mode: {data}, heuristic judge, tiny model. "

@@ -31,13 +31,15 @@ def _unset(value: str | None) -> str | None:
 
 
 def run_probe_scorer(n: int = 8, provider: str | None = None, live: bool = False, model: str | None = None,
-                     gates_path: str = "configs/gates.yaml", progress: bool = True) -> dict:
+                     gates_path: str = "configs/gates.yaml", progress: bool = True, seed: int | None = None) -> dict:
+    """seed: None (default) poses fresh prompts; an integer the same prompts every time (a re-run is then answered
+    from the cache and fails the gate: what a scoring run that scored nothing looks like)."""
     if n < 1:
         raise Rc1Error(f"--n {n}: need at least 1 probe request")
     mode = run_mode()
     gates = load_gates(gates_path).probe_scorer
     params = {"n": n, "provider": provider or "env", "model": model or "env", "live": live, "run_mode": mode,
-              "spec_version": JUDGE_SPEC_VERSION}
+              "spec_version": JUDGE_SPEC_VERSION, "seed": "fresh" if seed is None else seed}
     with stage_run("probe_scorer", params=params, reuse=False) as st:  # a probe is never reused
         st.log_config(gates, "gates.json")
         refused, stats, rows = None, {"provider": provider or os.environ.get("SCORER_PROVIDER") or "unset"}, []
@@ -48,7 +50,7 @@ def run_probe_scorer(n: int = 8, provider: str | None = None, live: bool = False
             st.set_tags({"scorer.refused": refused[:500]})
         else:
             st.set_tags(scorer_tags(judge))
-            requests = probe_requests(n, seed=0, nonce=uuid.uuid4().hex)
+            requests = probe_requests(n, seed=seed or 0, nonce=uuid.uuid4().hex if seed is None else f"seed-{seed}")
             results = judge.score_many(requests, progress=progress)
             stats = judge.stats()
             st.log_metrics({**stats_metrics(stats), "latency_ms": stats["avg_latency_ms"]})
@@ -67,10 +69,12 @@ def run_probe_scorer(n: int = 8, provider: str | None = None, live: bool = False
 @click.option("--model", default=None, help="judge model (default: $SCORER_MODEL or the provider's default)")
 @click.option("--live/--no-live", default=False, show_default=True,
               help="require a live provider (the heuristic judge is refused)")
+@click.option("--seed", default=None, type=INT, help="fix the probe prompts (a re-run is then cached); default: fresh")
 @gates_option
-def command(n, provider, model, live, gates_path):
+def command(n, provider, model, live, seed, gates_path):
     """Probe the judge provider: real billable calls with latency, or the gate fails."""
-    out = run_probe_scorer(n=n, provider=_unset(provider), live=live, model=_unset(model), gates_path=gates_path)
+    out = run_probe_scorer(n=n, provider=_unset(provider), live=live, model=_unset(model), gates_path=gates_path,
+                           seed=seed)
     s = out["stats"]
     click.echo(json.dumps({k: s.get(k) for k in ("provider", "model", "billable_count", "avg_latency_ms", "rps",
                                                   "429_rate", "cache_hit_rate", "failed")}))

@@ -78,15 +78,21 @@ def shadow_items(records: list[dict]):
 
 
 def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple[Path, str]:
-    """--scored PATH, else the scored_candidates.jsonl of the newest finished shadow_run of this RUN_MODE,
-    else a fresh default shadow run (its gate verdict does not matter here: only its scored candidates)."""
+    """--scored PATH, else the scored_candidates.jsonl of the newest finished shadow_run of this RUN_MODE scored by the
+    judge configured now (rc1.scoring.identity), else a fresh default shadow run (its gate verdict does not matter here: only its scored candidates)."""
     if scored:
         if not Path(scored).is_file():
             raise Rc1Error(f"--scored {scored}: file not found")
         return Path(scored), f"file:{scored}"
     from rc1.tracking.latest import newest_stage_output
 
-    found = newest_stage_output("shadow_run", "scored", Path(workdir) / ".latest_shadow_run", mode=run_mode())
+    from rc1.scoring.identity import JUDGE_TAG, identity_digest
+    from rc1.scoring.judge import make_judge
+
+    # only candidates the judge configured now scored: another endpoint, model or sampling is another judge
+    judge_id = identity_digest(make_judge(cache=False).identity())
+    found = newest_stage_output("shadow_run", "scored", Path(workdir) / ".latest_shadow_run", mode=run_mode(),
+                                tags={JUDGE_TAG: judge_id})
     if found:
         return found[0], f"shadow_run:{found[1]}"
     click.echo("[rc1] no finished shadow_run found: running one to get scored candidates", err=True)
@@ -116,6 +122,7 @@ def run_shadow_run(data_dir: str | None = None, n: int = 245, seed: int = 202508
                    beta: float | None = None, gates_path: str = "configs/gates.yaml", scored_out: str | None = None,
                    clarify_rate: float = 0.30, reuse: bool = True, progress: bool = True) -> dict[str, Any]:
     from rc1.responder import all_candidates, make_responder
+    from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge, stats_metrics
     from rc1.shadow_run import clarify_items, flat_metrics, score_candidates, shadow_checks, shadow_metrics
 
@@ -130,6 +137,8 @@ def run_shadow_run(data_dir: str | None = None, n: int = 245, seed: int = 202508
     records, shadow_key, loaded = shadow_records(shadow, data_dir, n, seed, stratify, gates_path)
     judge = make_judge()
     jd = judge.describe()
+    who, who_tags = scoring_identity(judge, responder_identity(responder, k=k, seed=seed, model=responder_model,
+                                                              base_url=responder_base_url))
     params = {"n": len(records), "n_requested": n, "seed": seed, "stratify": stratify, "tag": tag or "",
               "shadow": shadow or "built", "data_dir": data_dir or "auto", "responder": responder, "k": k,
               "responder_model": responder_model or "", "responder_base_url": safe_url(responder_base_url or ""),
@@ -139,11 +148,12 @@ def run_shadow_run(data_dir: str | None = None, n: int = 245, seed: int = 202508
               "judge_spec": jd["spec_version"]}
     from rc1.data.sources import source_tags
 
-    tags = {"rc1.responder": responder, "rc1.judge_provider": jd["provider"], **source_tags(loaded)}
+    tags = {"rc1.responder": responder, "rc1.judge_provider": jd["provider"], **who_tags, **source_tags(loaded)}
     if tag:
         tags.update({"rc1.tag": tag, tag: "true"})
 
-    with stage_run("shadow_run", params=params, inputs={"shadow": shadow_key, "weights": weights, "gates": gates_path},
+    with stage_run("shadow_run", params=params,
+                   inputs={"shadow": shadow_key, "weights": weights, "gates": gates_path, **who},
                    outputs={"report": report_path, "scored": scored_path}, reuse=reuse, tags=tags) as st:
         if st.reused:
             rep = read_json(report_path)
@@ -175,7 +185,7 @@ def run_shadow_run(data_dir: str | None = None, n: int = 245, seed: int = 202508
             "params": params, "weights": w.as_dict(), "difficulty_source": diff_source,
             "clarification_items": sum(it.needs_clarification for it in items),
             "clarification_items_derived": n_clarify,
-            "responder": resp.describe(), "judge": jd,
+            "responder": resp.describe(), "judge": jd, "identity": who,
             "judge_stats": {k_: v for k_, v in stats.items() if isinstance(v, (int, float, str, bool))},
             "definitions": {
                 "spearman/kendall_tau": "old vs new over all scored candidates (global)",

@@ -156,6 +156,10 @@ def run_validate_pool(
         inputs["pack_v1"] = sha256_dir(V1_PACK) if V1_PACK.is_dir() else "missing"
         if data_dir:
             inputs["data_dir"] = Path(data_dir)
+        else:   # the baseline is built from configs/data.yaml's sources: another source is another baseline
+            from rc1.data.sources import sources_identity
+
+            inputs["data_sources"] = sources_identity()
     outputs = {"report": report_p, "diversity_report": div_p, "leaks": leaks_p}
 
     # the pool scan and the KL baseline compute in two forked processes while this one imports mlflow and

@@ -241,6 +241,21 @@ def sha256_dir(path: str | os.PathLike, pattern: str = "**/*") -> str:
     return h.hexdigest()
 
 
+def stat_fingerprint(path: str | os.PathLike) -> str:
+    """A cheap digest of a file or directory: relative names, sizes and modification times (a reuse key part where
+    hashing the contents would take minutes, e.g. a model's weights; rewriting a file changes its size or mtime)."""
+    root = Path(path)
+    if root.is_file():
+        st = root.stat()
+        rows = [(root.name, st.st_size, st.st_mtime_ns)]
+    elif root.is_dir():
+        rows = sorted((str(p.relative_to(root)), st.st_size, st.st_mtime_ns)
+                      for p in root.rglob("*") if p.is_file() for st in [p.stat()])
+    else:
+        return "missing"
+    return hashlib.sha256(json.dumps(rows).encode()).hexdigest()
+
+
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

@@ -7,6 +7,7 @@
 - `safe_url(url)`: a URL without user info and without key-like query parameters (key, api_key, token,
   sig, password, ...); other query parameters stay. `redact_urls(text)` does that to every URL in a text;
   `has_credentials(url)` says whether there is anything to remove.
+- `refuse_userinfo(url, what)`: an Rc1Error for a base URL that carries user@host credentials.
 - `scrub(text, *secrets)`: both, plus the known secrets: what an error message goes through before it
   is printed or stored.
 """
@@ -79,6 +80,23 @@ def has_credentials(url: str) -> bool:
     except ValueError:
         return True
     return userinfo or any(_KEYLIKE.search(k) for k, _ in parse_qsl(parts.query, keep_blank_values=True))
+
+
+def refuse_userinfo(url: str | None, what: str) -> None:
+    """A base URL with user info (http://user:pass@host/...) is refused, naming `what` (the variable or option):
+    the HTTP client would send it as Basic auth in place of the key, and every place the URL is shown would have to
+    drop it. The key belongs in the key variable."""
+    if not url:
+        return
+    try:
+        parts = urlsplit(url)
+        userinfo = parts.username is not None or parts.password is not None
+    except ValueError:
+        userinfo = "@" in url.split("//", 1)[-1].split("/", 1)[0]
+    if userinfo:
+        from rc1.errors import Rc1Error
+
+        raise Rc1Error(f"{what}={safe_url(url)!r}: user info in the URL is refused; put the key in the key variable")
 
 
 def redact_urls(text: str) -> str:

@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from rc1.answers import extract_number, final_answer, gold_yes_no, is_correct, normalize_answer
 from rc1.dialogue import analyze
 from rc1.errors import Rc1Error
-from rc1.redaction import safe_url, scrub
+from rc1.redaction import known_secrets, redact, refuse_userinfo, safe_url, scrub
 from rc1.reward import seed_difficulty
 from rc1.tools import WikiIndex, calc, format_number
 
@@ -425,6 +425,7 @@ class EndpointResponder(_SampledResponder):
         if not self.base_url or not self.model:
             raise Rc1Error("the endpoint responder needs --responder-base-url and --responder-model "
                            "(or RESPONDER_BASE_URL and RESPONDER_MODEL)")
+        refuse_userinfo(self.base_url, "--responder-base-url / RESPONDER_BASE_URL")
         self.temperature, self.max_tokens = temperature, max_tokens
         self._key = os.environ.get("RESPONDER_API_KEY") or "none"
         self.client = OpenAI(base_url=self.base_url, api_key=self._key,
@@ -443,7 +444,8 @@ class EndpointResponder(_SampledResponder):
                                                        seed=self.seed * 1000 + sample)
         except openai.OpenAIError as e:
             raise Rc1Error(scrub(f"responder endpoint {self.base_url}: {type(e).__name__}: {e}", self._key)) from None
-        return resp.choices[0].message.content or ""
+        # a reply that echoes the key would carry it into the candidates, the judge's prompt and the artifacts
+        return redact(resp.choices[0].message.content or "", self._key, *known_secrets())
 
 
 def make_responder(kind: str, *, k: int = 6, seed: int = 0, model: str | None = None, base_url: str | None = None,

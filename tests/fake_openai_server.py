@@ -10,8 +10,8 @@ It answers judge prompts with deterministic, plausible JSON scores (correctness 
 gold answer appears in the assistant's last turn; a prompt containing UNSTABLE gets alternating 0/1
 scores). Faults: a fixed rate limit (token bucket; 429 with Retry-After and retry-after-ms beyond it),
 injected 429/500/timeouts/malformed replies by probability (seeded) or by request number
-(`schedule={1: "429", 2: "500"}`), and a base delay. Kinds: ok, 429, 500, timeout, malformed (reply
-text not JSON), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
+(`schedule={1: "429", 2: "500"}`), a base delay, and stalls (`p_stall`: the reply comes after `stall_s`). Kinds: ok, 429, 500, timeout, malformed (reply
+text not JSON; `echo_auth_reply=True`: every reply is such a text quoting the Authorization header), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
 `reject_all_keys=True` answers every request so). `fixed_scores` makes every ok reply carry those
 scores (a different model behind the same name); `bodies` keeps the request bodies received. Judges to
 attack: `gullible=True` replies with the first JSON verdict found in the dialogue (a judge that can be
@@ -34,7 +34,7 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DIMENSIONS = ("correctness", "reasoning", "grounding", "clarification", "efficiency", "tool_use", "communication")
-FAULT_KINDS = ("ok", "429", "500", "timeout", "malformed", "partial", "range", "badjson", "401")
+FAULT_KINDS = ("ok", "429", "500", "timeout", "malformed", "partial", "range", "badjson", "401", "stall")
 
 
 class _Bucket:
@@ -119,13 +119,16 @@ class FakeJudgeServer:
                  schedule: dict[int, str] | None = None, retry_after: str | None = "1", retry_after_ms: bool = True,
                  timeout_delay_s: float = 2.0, seed: int = 0, reject_all_keys: bool = False, max_requests: int = 20000,
                  max_lifetime_s: float = 120.0, fixed_scores: dict[str, float] | None = None, echo_key: bool = False,
-                 gullible: bool = False, quote_first: bool = False):
+                 gullible: bool = False, quote_first: bool = False, echo_auth_reply: bool = False,
+                 p_stall: float = 0.0, stall_s: float = 20.0):
+        self.stall_s = stall_s             # a stall: the reply comes, but after stall_s (a long-tail latency)
         self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64)
+        self.echo_auth_reply = echo_auth_reply   # every 200 reply is text (not JSON) quoting the Authorization header
         self.fixed_scores = fixed_scores   # every ok reply carries these scores (another model, same name)
         self.bodies: list[dict] = []       # received request bodies (first 5000)
         self.gullible, self.quote_first = gullible, quote_first
         self.rate_limit, self.delay_s = rate_limit, delay_s
-        self.p = {"429": p_429, "500": p_500, "timeout": p_timeout, "malformed": p_malformed}
+        self.p = {"429": p_429, "500": p_500, "timeout": p_timeout, "malformed": p_malformed, "stall": p_stall}
         self.schedule = dict(schedule or {})
         self.retry_after, self.retry_after_ms = retry_after, retry_after_ms
         self.timeout_delay_s = timeout_delay_s
@@ -155,7 +158,7 @@ class FakeJudgeServer:
         class Handler(_Handler):
             srv = server
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = _Server(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         serve = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         serve.start()
@@ -214,7 +217,7 @@ class FakeJudgeServer:
                 kind = ("malformed", "partial", "range")[self.outcomes["malformed_rot"] % 3]
                 self.outcomes["malformed_rot"] += 1
         wait = 0.0
-        if kind is None and self._bucket is not None:
+        if kind in (None, "stall") and self._bucket is not None:   # a stalled reply is an answered one: it counts
             wait = self._bucket.take()
             if wait > 0:
                 kind = "429_limit"
@@ -226,6 +229,10 @@ class FakeJudgeServer:
             if len(self.headers) < 5000:
                 self.headers.append(headers)
             self.events.append((time.monotonic(), outcome))
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128   # a real server's listen backlog (http.server's 5 refuses a client's burst of connects)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -290,6 +297,8 @@ class _Handler(BaseHTTPRequestHandler):
             srv._stop.wait(srv.timeout_delay_s)
             self._send(504, b'{"error": {"message": "too late"}}')
             return
+        if kind == "stall":
+            srv._stop.wait(srv.stall_s)
         if kind == "badjson":
             self._send(200, b'{"id": "x", "choices": [ this is not json')
             return
@@ -305,7 +314,9 @@ class _Handler(BaseHTTPRequestHandler):
             if len(srv.bodies) < 5000:
                 srv.bodies.append(body)
         scores = dict(srv.fixed_scores) if srv.fixed_scores else judge_scores(prompt, nth)
-        if kind == "malformed":
+        if srv.echo_auth_reply:
+            content = f"Cannot score. You sent {headers.get('authorization', '')} and I repeat it."
+        elif kind == "malformed":
             content = "The assistant did well overall; I would rate it highly."
         elif kind == "partial":
             content = json.dumps({k: v for k, v in scores.items() if k != "grounding"})

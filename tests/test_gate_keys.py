@@ -316,12 +316,12 @@ def _scoring_runs(capsys, cached_n: int) -> list[str]:
     from entrypoints.probe_scorer import run_probe_scorer
 
     probe = run_probe_scorer(n=1, live=True, progress=False)["run_id"]
-    args = ["assert-not-simulated", "--seed", str(cached_n), "--n", str(cached_n), "--cache_hit_lt", "1.0"]
+    args = ["probe-scorer", "--seed", str(cached_n), "--n", str(cached_n)]
     run_cli(args)            # scores the fixed prompts
     run_cli(args)            # the same prompts again: all from the cache (and this run fails, as it should)
     client = MlflowClient()
     exp = client.get_experiment_by_name("rc1")
-    (cached,) = client.search_runs([exp.experiment_id], "tags.`rc1.stage` = 'assert_not_simulated'",
+    (cached,) = client.search_runs([exp.experiment_id], "tags.`rc1.stage` = 'probe_scorer'",
                                    order_by=["attributes.start_time DESC"], max_results=1)
     assert cached.data.metrics["cache_hit_rate"] == 1.0
     capsys.readouterr()

@@ -239,7 +239,7 @@ def test_llamacpp_server_is_a_real_judge_for_probe_and_anti_simulation(ws, llama
         monkeypatch.setenv(k, v)
     gates = str(REPO / "configs" / "gates.yaml")
     assert run_cli(["probe-scorer", "--n", "2", "--live", "--gates", gates]) == 0
-    assert run_cli(["assert-not-simulated", "--cache_hit_lt", "0.90", "--n", "2",
+    assert run_cli(["assert-not-simulated", "--cache_hit_lt", "0.90", "--n", "6",   # the probe's 2 x K=3 records
                     "--config", str(REPO / "configs" / "ppo_scale.yaml"), "--gates", gates]) == 0
     client = MlflowClient()
     exp = client.get_experiment_by_name("rc1").experiment_id

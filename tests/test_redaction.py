@@ -62,10 +62,12 @@ def test_endpoint_responder_redacts_its_key_and_url(fake_judge_server, monkeypat
 
     srv = fake_judge_server(reject_all_keys=True, echo_key=True)
     monkeypatch.setenv("RESPONDER_API_KEY", KEY)
-    logged = EndpointResponder(base_url=srv.url.replace("http://", "http://me:pw@") + "?api_key=" + quote(KEY),
-                               model="m", k=1)
+    with pytest.raises(Rc1Error, match="user info in the URL is refused") as e:   # it would be sent as Basic auth
+        EndpointResponder(base_url=srv.url.replace("http://", "http://me:pw@"), model="m", k=1)
+    assert "pw" not in str(e.value)
+    logged = EndpointResponder(base_url=srv.url + "?api_key=" + quote(KEY), model="m", k=1)
     assert logged.describe()["base_url"] == srv.url
-    r = EndpointResponder(base_url=srv.url.replace("http://", "http://me:pw@"), model="m", k=1, timeout_s=30)
+    r = EndpointResponder(base_url=srv.url, model="m", k=1, timeout_s=30)
     with pytest.raises(Rc1Error) as e:
         r.generate([{"role": "user", "content": "hi"}], 0)
     msg = str(e.value)

@@ -120,3 +120,18 @@ def test_judge_stability_fails_the_stage(ws, tmp_path, monkeypatch, fake_judge_s
                     "--gates", gates]) == 2
     err = capsys.readouterr().err
     assert failing in err and "Traceback" not in err
+
+
+def test_a_stage_passed_under_another_judge_does_not_open_the_next(ws, monkeypatch, fake_judge_server, capsys):
+    """The earlier stage counts only when the judge configured now judged it (rc1.scoring.identity)."""
+    args = ["scale", "--pool", "balanced.jsonl", "--baseline-pool", "v1.jsonl"]
+    if not _stage_runs(150):
+        assert run_cli([*args, "--stage", "150"]) == 0
+    srv = fake_judge_server()
+    for k, v in {"SCORER_PROVIDER": "openai-compatible", "SCORER_BASE_URL": srv.url, "SCORER_MODEL": "fake",
+                 "SCORER_API_KEY": "sk-test"}.items():
+        monkeypatch.setenv(k, v)
+    capsys.readouterr()
+    assert run_cli([*args, "--stage", "300"]) == 2
+    err = capsys.readouterr().err
+    assert "stage 150 has no before and after reports on this pool under these gates, judge and responder" in err

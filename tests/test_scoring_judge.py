@@ -104,7 +104,8 @@ def test_api_key_is_sent_to_the_provider(fake_judge_server, scorer_env):
 
 def test_auth_failure_stops_calling_and_fails_everything(fake_judge_server, scorer_env):
     srv = fake_judge_server(reject_all_keys=True)
-    judge = judge_for(srv, scorer_env, cache=False, max_concurrency=2, initial_concurrency=2, min_concurrency=2)
+    judge = judge_for(srv, scorer_env, cache=False, max_concurrency=2, initial_concurrency=2, min_concurrency=2,
+                      concurrency_cap=2)
     results = judge.score_many(reqs(10), progress=False)
     assert all(r.failed and "401" in r.error for r in results)
     assert srv.stats()["requests"] <= 4                        # the circuit opens at the first 401s
@@ -150,7 +151,7 @@ def test_timeouts_are_bounded(fake_judge_server, scorer_env):
     t = time.perf_counter()
     (res,) = judge.score_many(reqs(1), progress=False)
     assert res.failed and "timeout" in res.error and time.perf_counter() - t < 5
-    assert judge.stats()["errors"] == 2
+    assert judge.stats()["abandoned"] == 2    # past the timeout: abandoned (counted: the provider may bill it)
 
 
 def test_direct_judge_construction_has_no_fallback(fake_judge_server, scorer_env):
@@ -215,7 +216,7 @@ def test_a_stopped_stage_sends_no_more_calls(fake_judge_server, scorer_env):
 
     srv = fake_judge_server(delay_s=0.2)
     judge = judge_for(srv, scorer_env, cache=False, samples=1, min_concurrency=1, initial_concurrency=2,
-                      max_concurrency=2)
+                      max_concurrency=2, concurrency_cap=2)
     before = signal.signal(signal.SIGTERM, raise_stopped)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
     try:
@@ -228,3 +229,16 @@ def test_a_stopped_stage_sends_no_more_calls(fake_judge_server, scorer_env):
     sent = srv.stats()["requests"]
     time.sleep(1.0)   # what the pool would have gone on sending
     assert srv.stats()["requests"] == sent < 40
+
+
+def test_a_provider_that_slows_down_as_a_whole_is_followed_not_abandoned(fake_judge_server, scorer_env):
+    """Every reply after the 40th takes 1.6 s, past the adaptive timeout learnt on fast replies (the 1 s floor): a
+    retry waits twice as long and the abandoned calls raise the p95, so the timeout follows the provider and nothing
+    fails (instead of abandoning every call until the circuit opens)."""
+    srv = fake_judge_server(delay_s=0.005, schedule={n: "stall" for n in range(41, 400)}, stall_s=1.6)
+    judge = judge_for(srv, scorer_env, cache=False, timeout_s=30, max_attempts=6, rate=20, burst=1)
+    results = judge.score_many(reqs(25), progress=False)
+    stats = judge.stats()
+    assert not any(r.failed for r in results) and stats["answered"] == 75
+    assert 1 <= stats["abandoned"] < 35 and stats["calls"] == srv.stats()["requests"]
+    assert stats["timeout_s_adaptive"] > 1.6

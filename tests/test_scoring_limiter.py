@@ -9,7 +9,7 @@ import pytest
 
 from rc1.errors import Rc1Error
 
-from rc1.scoring.limiter import AdaptiveConcurrency, TokenBucket, backoff_s
+from rc1.scoring.limiter import AdaptiveConcurrency, LatencyWindow, TokenBucket, backoff_s
 from rc1.scoring.providers import parse_retry_after
 
 
@@ -92,6 +92,30 @@ def test_concurrency_slots_are_never_exceeded():
     assert peak[0] == 3
 
 
+def test_concurrency_follows_littles_law_up_to_the_provider_cap_and_not_under_429s():
+    c = AdaptiveConcurrency(min_limit=2, max_limit=8, initial=4, window=10, cap=12)
+    c.size_for(30.0, 0.05)                      # 30 req/s x 50 ms: the default band suffices
+    assert c.limit == 4
+    c.size_for(30.0, 0.3)                       # x 300 ms x 1.5 headroom + 1 = 15 > 8: raised, capped at 12
+    assert c.limit == 12 and c.max_limit == 12
+    for _ in range(10):
+        c.record(True)                          # throttled: halved, and latency does not raise it back
+    c.size_for(30.0, 0.3)
+    assert c.limit < 12
+
+
+def test_adaptive_timeout_is_p95_times_factor_within_bounds():
+    w = LatencyWindow()
+    assert w.timeout_s(3.0, 1.0, 60.0) == 60.0  # too few replies seen: the configured timeout
+    for i in range(100):
+        w.add(400.0 + i)                        # p95 ~0.495 s
+    assert w.timeout_s(3.0, 1.0, 60.0) == pytest.approx(3 * 0.495)
+    assert w.timeout_s(3.0, 2.0, 60.0) == 2.0 and w.timeout_s(3.0, 1.0, 1.2) == 1.2
+    for _ in range(100):
+        w.add(20_000.0)                         # a tail longer than 5%: the timeout follows (not below the p95)
+    assert w.timeout_s(3.0, 1.0, 600.0) == 60.0
+
+
 def test_backoff_grows_and_is_capped():
     rng = random.Random(0)
     assert all(0.125 <= backoff_s(1, 0.5, 10, rng) <= 0.5 for _ in range(50))
@@ -133,3 +157,17 @@ def test_scorer_tpm_budgets_prompt_tokens_plus_max_tokens(fake_judge_server, sco
     monkeypatch.setenv("SCORER_TPM", "inf")
     with pytest.raises(Rc1Error, match="SCORER_TPM"):
         make_judge("openai-compatible", "m", base_url=srv.url, api_key="k", cache=False)
+
+
+def test_the_providers_concurrency_limit_bounds_the_band_and_the_latency_raise(monkeypatch):
+    from rc1.scoring.settings import JudgeSettings
+
+    monkeypatch.setenv("SCORER_MAX_CONCURRENCY", "3")
+    s = JudgeSettings.from_env()
+    assert (s.concurrency_cap, s.max_concurrency, s.initial_concurrency, s.min_concurrency) == (3, 3, 3, 2)
+    c = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency, cap=s.concurrency_cap)
+    c.size_for(30.0, 2.0)                       # latency would ask for 91 slots: the provider allows 3
+    assert c.limit == 3
+    monkeypatch.setenv("SCORER_MAX_CONCURRENCY", "0")
+    with pytest.raises(Exception, match="SCORER_MAX_CONCURRENCY"):
+        JudgeSettings.from_env()

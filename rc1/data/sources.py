@@ -18,7 +18,7 @@ from rc1.data.builtin import DEFAULT_N, DEFAULT_SEED, builtin_digest, builtin_ta
 from rc1.data.files import DATA_FILES, read_task_file
 from rc1.data.hf import hub_online, load_hf
 from rc1.errors import Rc1Error
-from rc1.io import sha256_file
+from rc1.io import sha256_file, stat_fingerprint
 from rc1.records import Task
 
 log = logging.getLogger("rc1.data")
@@ -47,6 +47,19 @@ def default_data_config() -> DataConfig:
         if path.is_file():
             return load_data_config(path)
     return DataConfig(tasks={t: TaskSources(sources=[Source(kind="builtin")]) for t in TASKS})
+
+
+def sources_identity(data_cfg: DataConfig | None = None, mode: str | None = None) -> dict:
+    """What decides the records load_tasks returns without --data-dir, known before loading them (a reuse key part):
+    configs/data.yaml's sources, the mode (prod refuses builtin ones), whether the hub answers (when a source is on
+    it) and each local source file's size and modification time."""
+    cfg = data_cfg or default_data_config()
+    sources = [s for ts in cfg.tasks.values() for s in ts.sources]
+    out = {"config": cfg.model_dump(mode="json"), "mode": _mode(mode),
+           "local": {s.path: stat_fingerprint(s.path) for s in sources if s.kind == "local" and s.path}}
+    if any(s.kind == "hf" for s in sources):
+        out["hub_online"] = hub_online()
+    return out
 
 
 def _from_file(task: str, path: Path, on_bad_record: str) -> LoadedTasks:

@@ -39,7 +39,8 @@ from rc1.scoring.base import JudgeRequest
 
 CACHE_FILE = "judge_cache.sqlite"
 DAY_S = 86400.0
-SCHEMA_VERSION = 2   # 2: the digest is the prompt digest (rows keyed by request fields are dropped)
+SCHEMA_VERSION = 3   # 2: the digest is the prompt digest (rows keyed by request fields are dropped); 3: scoring_log
+SCORING_LOG_KEEP = 10_000   # scoring records kept (the newest); assert-not-simulated reads the latest 100
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS samples (
@@ -51,7 +52,14 @@ CREATE TABLE IF NOT EXISTS bad (
   kind TEXT NOT NULL, request TEXT NOT NULL, detail TEXT, created REAL NOT NULL,
   PRIMARY KEY (spec, provider, model, digest));
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS scoring_log (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, created REAL NOT NULL, provider TEXT NOT NULL, model TEXT NOT NULL,
+  base_url TEXT NOT NULL, live INTEGER NOT NULL, cached INTEGER NOT NULL, billable INTEGER NOT NULL,
+  latency_ms REAL NOT NULL);
 """
+_PUT_LOG = ("INSERT INTO scoring_log (created, provider, model, base_url, live, cached, billable, latency_ms) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_PRUNE_LOG = "DELETE FROM scoring_log WHERE id <= (SELECT MAX(id) FROM scoring_log) - ?"
 _PUT_SAMPLE = "INSERT OR REPLACE INTO samples VALUES (?, ?, ?, ?, ?, ?, ?)"
 _PUT_BAD = "INSERT OR REPLACE INTO bad VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 _DEL_SAMPLE = "DELETE FROM samples WHERE spec=? AND provider=? AND model=? AND digest=? AND sample=?"
@@ -182,7 +190,7 @@ class JudgeCache:
                     old = db.execute("SELECT 1 FROM sqlite_master WHERE name='samples'").fetchall()
                     for stmt in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
                         db.execute(stmt)
-                    if old:   # rows keyed by request fields, not by what the judge saw: never served again
+                    if old and version < 2:   # rows keyed by request fields, not by what the judge saw: dropped
                         db.execute("DELETE FROM samples")
                     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                     db.execute("COMMIT")
@@ -286,7 +294,7 @@ class JudgeCache:
     def _spill(self) -> None:
         with self._qlock:
             batch, self._queue = self._queue, []
-        rows = [{"sql": sql, "args": list(args)} for sql, args in batch if sql in (_PUT_SAMPLE, _PUT_BAD)]
+        rows = [{"sql": sql, "args": list(args)} for sql, args in batch if sql in (_PUT_SAMPLE, _PUT_BAD, _PUT_LOG)]
         if rows:
             with self.pending_path.open("a", encoding="utf-8") as f:
                 for row in rows:
@@ -303,7 +311,7 @@ class JudgeCache:
         for line in taking.read_text(encoding="utf-8", errors="replace").splitlines():
             try:
                 row = json.loads(line)
-                if row["sql"] in (_PUT_SAMPLE, _PUT_BAD):
+                if row["sql"] in (_PUT_SAMPLE, _PUT_BAD, _PUT_LOG):
                     with self._qlock:
                         self._queue.append((row["sql"], tuple(row["args"])))
             except (ValueError, KeyError, TypeError):
@@ -343,9 +351,33 @@ class JudgeCache:
             self._queued_scores[args[:5]] = text
         self._enqueue(_PUT_SAMPLE, args)
 
+    # ------------------------------------------------------------ scoring records
+    def log_scoring(self, endpoint: dict[str, str], live: bool, records: list[tuple[bool, bool, float]],
+                    now: float | None = None) -> None:
+        """One record per judge sample looked up: (served from the cache, billable provider reply, latency ms);
+        written in one transaction with the pruning to the newest SCORING_LOG_KEEP."""
+        now = time.time() if now is None else now
+        rows = [(_PUT_LOG, (now, endpoint["provider"], endpoint["model"], endpoint["base_url"], int(live), int(cached),
+                            int(billable), float(ms))) for cached, billable, ms in records]
+        with self._qlock:
+            self._queue.extend(rows)
+        self._enqueue(_PRUNE_LOG, (SCORING_LOG_KEEP,))
+
+    def recent_scoring(self, n: int) -> list[dict[str, Any]]:
+        """The latest n scoring records, newest first."""
+        self.flush(wait_s=self.lock_wait_s)
+        rows = self._reads("SELECT created, provider, model, base_url, live, cached, billable, latency_ms "
+                           "FROM scoring_log ORDER BY id DESC LIMIT ?", (int(n),))
+        keys = ("created", "provider", "model", "base_url", "live", "cached", "billable", "latency_ms")
+        return [dict(zip(keys, r)) for r in rows]
+
     # ------------------------------------------------------------ failed / unstable
     def record_bad(self, spec: str, provider: str, model: str, req: JudgeRequest, kind: str, detail: str = "") -> None:
-        self._enqueue(_PUT_BAD, (spec, provider, model, req.digest(), kind, request_to_json(req), detail, time.time()))
+        """detail may quote a reply: it is scrubbed (rc1.redaction) before it is stored."""
+        from rc1.redaction import scrub
+
+        self._enqueue(_PUT_BAD, (spec, provider, model, req.digest(), kind, request_to_json(req), scrub(detail or ""),
+                                 time.time()))
 
     def clear_bad(self, spec: str, digest: str) -> None:
         """Forget a failed/unstable record once the request scored cleanly (queued like every scoring write)."""

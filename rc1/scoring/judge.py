@@ -34,8 +34,8 @@ from rc1.redaction import scrub
 from rc1.text import count_tokens
 from rc1.scoring.base import JudgeRequest, JudgeResult
 from rc1.scoring.cache import JudgeCache, prompt_digest
-from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, TokenBucket, backoff_s, token_budget
-from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, Transient, make_provider
+from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, LatencyWindow, TokenBucket, backoff_s, token_budget
+from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, TimedOut, Transient, make_provider
 from rc1.scoring.settings import JudgeSettings, live_mode, resolve_unstable_variance, run_mode
 from rc1.scoring.spec import (JUDGE_SPEC_VERSION, MINIMUM_SCORES, MalformedReply, candidate_objects, judge_shaped,
                               parse_reply)
@@ -52,13 +52,17 @@ class SampleFailed(Exception):
 
 class ScoringJudge:
     def __init__(self, provider: Provider, settings: JudgeSettings | None = None, cache: JudgeCache | None = None,
-                 cache_mode: str = "readwrite", unstable_variance: float = 0.08, seed: int = 0):
+                 cache_mode: str = "readwrite", unstable_variance: float = 0.08, seed: int = 0,
+                 log: JudgeCache | None = None):
+        """log: where the scoring records go (default: the cache); the heuristic, never cached, still leaves them,
+        so a heuristic run is among the latest records assert-not-simulated judges."""
         if cache_mode not in CACHE_MODES:
             raise Rc1Error(f"cache mode {cache_mode!r}: expected one of {CACHE_MODES}")
         self._p = provider
         self.provider, self.model, self.live = provider.name, provider.model, bool(provider.live)
         self.settings = settings or JudgeSettings()
         self.cache = cache
+        self.log = log if log is not None else cache
         self.cache_mode = cache_mode if cache is not None else "off"
         self.unstable_variance = unstable_variance
         s = self.settings
@@ -66,12 +70,15 @@ class ScoringJudge:
                                   cooldown_s=s.throttle_cooldown_s)
         self.token_budget = token_budget(s.tpm) if s.tpm else None   # SCORER_TPM
         self.concurrency = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency,
-                                               s.window, s.shrink_429_ratio, s.grow_after)
+                                               s.window, s.shrink_429_ratio, s.grow_after, s.concurrency_cap)
+        self.latency = LatencyWindow()     # answered calls: the per-request timeout (p95 x factor)
+        self.occupancy = LatencyWindow()   # every call's time in its slot: the concurrency Little's law asks for
         self.calls = CallStats()
         self.unstable_rows: list[dict[str, Any]] = []
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._circuit: str | None = None  # set once the provider refused us or looks down: fail fast
+        self._stopped = False             # the stage was stopped: no further call
         self._consecutive_errors = 0
         self._n = {"requests": 0, "failed": 0, "unstable": 0, "cache_hits": 0, "cache_misses": 0,
                    "judge_shaped_minimum": 0}
@@ -81,6 +88,16 @@ class ScoringJudge:
         """Loggable description (never the API key)."""
         return {**self._p.describe(), "samples": self.settings.samples, "cache_mode": self.cache_mode,
                 "unstable_variance": self.unstable_variance, "unstable_policy": self.settings.unstable_policy}
+
+    def endpoint(self) -> dict[str, str]:
+        """Who answers: provider, base URL without credentials, model."""
+        return self._p.endpoint()
+
+    def identity(self) -> dict[str, Any]:
+        """The full judge identity a scoring stage's reuse key holds (rc1.scoring.identity)."""
+        from rc1.scoring.identity import judge_identity
+
+        return judge_identity(self)
 
     def score(self, request: JudgeRequest) -> JudgeResult:
         return self.score_many([request], progress=False)[0]
@@ -122,6 +139,9 @@ class ScoringJudge:
             "cache_hit_rate": n["cache_hits"] / looked if looked else 0.0,
             "concurrency": self.concurrency.limit, "rate_limit_rps": self.bucket.rate,
             "concurrency_min_seen": min(self.concurrency.history),
+            "concurrency_max_seen": max(self.concurrency.history),
+            "timeout_s_adaptive": self.latency.timeout_s(self.settings.timeout_p95_factor, self.settings.timeout_min_s,
+                                                         self.settings.timeout_s),
             "provider": self.provider, "model": self.model, "live": self.live, "spec_version": JUDGE_SPEC_VERSION,
         }
 
@@ -137,19 +157,31 @@ class ScoringJudge:
         errors: list[list[str]] = [[] for _ in requests]
         latency = [[] for _ in requests]  # ms of every provider reply obtained for the request
         jobs = []
+        records: list[tuple[bool, bool, float]] = []   # per sample: (from the cache, billable reply, latency ms)
         for i, req in enumerate(requests):
             digest = self.cache_key(req) if self.cache is not None else req.digest()
             for j, idx in enumerate(indices):
                 hit = self._cache_get(digest, idx) if (self.cache_mode == "readwrite" and not fresh) else None
                 if hit is not None:
                     samples[i][j] = hit
+                    records.append((True, False, 0.0))
                 else:
                     jobs.append((i, j, idx, digest))
+        try:
+            self._call_jobs(requests, jobs, samples, errors, latency, records, progress, what)
+        finally:   # the scoring records assert-not-simulated judges (rc1.scoring.cache scoring_log)
+            if self.log is not None and records:
+                self.log.log_scoring(self.endpoint(), self.live, records)
+        return samples, errors, latency
+
+    def _call_jobs(self, requests, jobs, samples, errors, latency, records, progress, what) -> None:
         if not jobs:
-            return samples, errors, latency
+            return
+        self._stopped = False
         bar = tqdm(total=len(jobs), desc=f"{what} ({self.provider})", unit="call", file=sys.stderr,
                    disable=not progress, leave=False)
-        workers = self.settings.max_concurrency if self.live else 1
+        # threads for the largest limit the latency may ask for; the concurrency limit decides how many call at once
+        workers = min(len(jobs), self.settings.concurrency_cap) if self.live else 1
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
             futures = {pool.submit(self._sample, requests[i], digest, idx): (i, j) for i, j, idx, digest in jobs}
             try:
@@ -159,17 +191,20 @@ class ScoringJudge:
                         scores, ms = fut.result()
                         samples[i][j] = scores
                         latency[i].append(ms)
-                    except SampleFailed as e:
-                        errors[i].append(str(e))
+                        records.append((False, self.live, ms))
+                    except SampleFailed as e:   # may quote a reply: an echoed key is masked here
+                        errors[i].append(self._redact(str(e)))
+                        records.append((False, False, 0.0))
                     except Exception as e:  # an unexpected error fails this sample, never the whole batch
                         log.warning("judge sample failed unexpectedly: %s", type(e).__name__)
                         errors[i].append(self._redact(f"{type(e).__name__}: {e}"))
+                        records.append((False, False, 0.0))
                     bar.update(1)
             except BaseException:   # a stopped stage (Ctrl-C, SIGTERM): the calls in flight end, no queued one starts
+                self._stopped = True    # nor one whose thread waits for a slot
                 pool.shutdown(cancel_futures=True)
                 raise
         bar.close()
-        return samples, errors, latency
 
     def _redact(self, text: str) -> str:
         redact = getattr(self._p, "_redact", None)
@@ -187,7 +222,7 @@ class ScoringJudge:
 
     def _sample(self, req: JudgeRequest, digest: str, idx: int) -> tuple[dict[str, float], float]:
         tries = 1 + self.settings.malformed_retries
-        last: Exception | None = None
+        last = ""
         quoted = candidate_objects(req)   # the candidate's own verdict-like objects: a reply quoting them is quoting
         for _ in range(tries):
             reply = self._call(req, idx)
@@ -196,7 +231,8 @@ class ScoringJudge:
                 scores = parse_reply(reply.text, quoted)
             except MalformedReply as e:
                 self.calls.add_malformed()
-                last = e
+                # redacted as a whole, then cut (a key cut at the excerpt's end would not be masked)
+                last = self._redact(f"{e}: {e.reply!r}" if e.reply else str(e))[:200]
                 continue
             if self.cache is not None and self.cache_mode != "off":
                 self.cache.put(JUDGE_SPEC_VERSION, self.provider, self.model, digest, idx, scores)
@@ -205,7 +241,7 @@ class ScoringJudge:
             with self._lock:
                 self._n["judge_shaped_minimum"] += 1
             return dict(MINIMUM_SCORES), ms
-        raise SampleFailed(f"malformed reply after {tries} tries: {last}")
+        raise SampleFailed(self._redact(f"malformed reply after {tries} tries: {last}"))
 
     def _call(self, req: JudgeRequest, idx: int):
         s = self.settings
@@ -215,24 +251,36 @@ class ScoringJudge:
             return reply
         err: Exception | None = None
         cost = self._token_cost(req) if self.token_budget else 0
+        stalls = 0   # calls of this sample abandoned so far: each retry waits twice as long
         for attempt in range(1, s.max_attempts + 1):
             if self._circuit:
                 raise SampleFailed(self._circuit)
             with self.concurrency.slot():
+                if self._circuit or self._stopped:   # decided while this thread waited for its slot
+                    raise SampleFailed(self._circuit or "stopped: no further calls")
                 if self.token_budget:
                     self.token_budget.acquire(cost)
                 self.bucket.acquire()
+                timeout = min(s.timeout_s, self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
+                              * 2 ** stalls)
+                t_call = time.perf_counter()
                 try:
-                    reply = self._p.complete(req, idx)
+                    reply = self._p.complete(req, idx, timeout=timeout)
                 except RateLimited as e:
                     self.calls.record("429")
                     self.concurrency.record(True)
                     self.bucket.throttled(cut=self.concurrency.ratio_429() > s.rate_cut_429_ratio)
                     err, wait = e, e.retry_after
                 except Transient as e:
-                    self.calls.record("error")
+                    # a stall past the adaptive timeout is the tail, not an overloaded server: sent again at once
+                    # (counted as abandoned: the provider may bill it); 5xx and connection errors back off
+                    stalled = isinstance(e, TimedOut)
+                    self.calls.record("abandoned" if stalled else "error")
+                    if stalled:   # a censored latency: when the provider slows down as a whole, p95 and the timeout follow
+                        stalls += 1
+                        self.latency.add(timeout * 1000.0)
                     self.concurrency.record(False)
-                    err, wait = e, e.retry_after
+                    err, wait = e, 0.0 if stalled else e.retry_after
                     with self._lock:
                         self._consecutive_errors += 1
                         if self._consecutive_errors >= s.circuit_after and not self._circuit:
@@ -249,7 +297,11 @@ class ScoringJudge:
                     self.calls.record("ok", reply.latency_ms)
                     self.concurrency.record(False)
                     self.bucket.succeeded()
+                    self.latency.add(reply.latency_ms)
                     return reply
+                finally:
+                    self.occupancy.add((time.perf_counter() - t_call) * 1000.0)
+                    self.concurrency.size_for(self.bucket.rate, self.occupancy.mean_s())
             if attempt == s.max_attempts:
                 break
             if wait is None:
@@ -338,19 +390,21 @@ def make_judge(provider: str | None = None, model: str | None = None, *, live: b
         raise Rc1Error("the heuristic judge is a dev-mode stand-in and is refused in live mode and RUN_MODE=prod: "
                        "set SCORER_PROVIDER to a real endpoint")
     p = make_provider(name, model=model, base_url=base_url, api_key=api_key, settings=settings)
-    if not p.live:  # the heuristic is cheaper than a cache lookup, and a cache would outlive its code changes
-        cache = None
     if cache is True:
         cache_obj = JudgeCache(ttl_days=settings.cache_ttl_days)
     else:
         cache_obj = cache or None
+    log = cache_obj
+    if not p.live:  # the heuristic is cheaper than a cache lookup, and a cache would outlive its code changes
+        cache_obj = None
     return ScoringJudge(p, settings, cache_obj, cache_mode if cache_obj else "off",
-                        resolve_unstable_variance(settings, gates_path))
+                        resolve_unstable_variance(settings, gates_path), log=log)
 
 
-METRIC_KEYS = ("calls", "answered", "billable_count", "n_429", "429_rate", "errors", "malformed", "avg_latency_ms",
-               "rps", "cache_hits", "cache_misses", "cache_hit_rate", "requests", "failed", "unstable",
-               "concurrency", "concurrency_min_seen", "rate_limit_rps", "judge_shaped_minimum")
+METRIC_KEYS = ("calls", "answered", "billable_count", "n_429", "429_rate", "errors", "malformed", "abandoned",
+               "avg_latency_ms", "rps", "cache_hits", "cache_misses", "cache_hit_rate", "requests", "failed", "unstable",
+               "concurrency", "concurrency_min_seen", "concurrency_max_seen", "timeout_s_adaptive", "rate_limit_rps",
+               "judge_shaped_minimum")
 
 
 def stats_metrics(stats: dict[str, Any], prefix: str = "") -> dict[str, float]:

@@ -7,7 +7,12 @@ adaptive concurrency limit driven by the recent 429 ratio, backoff with jitter, 
   call costing its prompt's token count plus max_tokens, as providers state their limits.
 - AdaptiveConcurrency(min, max, initial): a semaphore whose size halves when the 429 ratio of the
   last `window` outcomes exceeds `shrink_ratio`, and grows by one after `grow_after` clean outcomes.
-  After a change it waits for half a window of fresh outcomes before judging again.
+  After a change it waits for half a window of fresh outcomes before judging again. `size_for(rate,
+  occupancy_s)` raises it (and its ceiling, up to `cap`, the provider's concurrent-request limit) to what
+  Little's law asks for the target rate when calls hold their slots longer (a long tail), unless 429s
+  are coming in.
+- LatencyWindow: the recent durations of calls; `timeout_s(...)`: the per-request timeout derived from
+  them (p95 x factor, bounded), after which a stalled call is abandoned and sent again.
 - backoff_s(attempt): exponential backoff with jitter, for 5xx and timeouts.
 - CallStats: calls, answered, billable_count (answered by a real provider), n_429, errors, latency, rps.
 """
@@ -15,6 +20,7 @@ adaptive concurrency limit driven by the recent 429 ratio, backoff with jitter, 
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 import threading
 import time
@@ -82,10 +88,42 @@ def token_budget(tpm: int, clock=time.monotonic, sleep=time.sleep) -> TokenBucke
     return TokenBucket(tpm / 60.0, tpm, clock=clock, sleep=sleep)
 
 
+class LatencyWindow:
+    """The last `size` durations (ms) of one kind of call, thread-safe."""
+
+    def __init__(self, size: int = 200):
+        self._ms: deque[float] = deque(maxlen=size)
+        self._lock = threading.Lock()
+
+    def add(self, ms: float) -> None:
+        with self._lock:
+            self._ms.append(float(ms))
+
+    def __len__(self) -> int:
+        return len(self._ms)
+
+    def mean_s(self) -> float:
+        with self._lock:
+            return sum(self._ms) / len(self._ms) / 1000.0 if self._ms else 0.0
+
+    def p95_s(self) -> float:
+        with self._lock:
+            xs = sorted(self._ms)
+        return xs[min(len(xs) - 1, int(0.95 * len(xs)))] / 1000.0 if xs else 0.0
+
+    def timeout_s(self, factor: float, floor_s: float, ceiling_s: float, min_seen: int = 20) -> float:
+        """p95 x factor within [floor_s, ceiling_s]; the ceiling until min_seen durations are known."""
+        if len(self._ms) < min_seen:
+            return ceiling_s
+        return min(ceiling_s, max(floor_s, factor * self.p95_s()))
+
+
 class AdaptiveConcurrency:
     def __init__(self, min_limit: int = 2, max_limit: int = 8, initial: int = 4, window: int = 20,
-                 shrink_ratio: float = 0.20, grow_after: int = 20):
+                 shrink_ratio: float = 0.20, grow_after: int = 20, cap: int | None = None):
         self.min_limit, self.max_limit = min_limit, max_limit
+        self.configured_max = max_limit
+        self.cap = max(max_limit, cap or max_limit)
         self.limit = max(min_limit, min(max_limit, initial))
         self.window, self.shrink_ratio, self.grow_after = window, shrink_ratio, grow_after
         self._recent: deque[bool] = deque(maxlen=window)
@@ -106,7 +144,7 @@ class AdaptiveConcurrency:
         finally:
             with self._cond:
                 self._in_flight -= 1
-                self._cond.notify_all()
+                self._cond.notify()   # one slot is free: one waiter (a limit change wakes them all)
 
     def ratio_429(self) -> float:
         with self._cond:
@@ -124,6 +162,17 @@ class AdaptiveConcurrency:
             elif self._clean >= self.grow_after and self.limit < self.max_limit:
                 self._set(self.limit + 1)
                 self._clean = 0
+
+    def size_for(self, rate: float, occupancy_s: float, headroom: float = 1.5) -> None:
+        """Little's law: `rate` calls/s each holding a slot `occupancy_s` need rate x occupancy slots (x headroom).
+        Raises the ceiling (never past `cap`) and the limit to that; never while the recent 429 ratio is high."""
+        need = math.ceil(rate * occupancy_s * headroom) + 1
+        with self._cond:
+            if self._recent and sum(self._recent) / len(self._recent) > self.shrink_ratio / 2:
+                return
+            self.max_limit = min(self.cap, max(self.configured_max, need))
+            if self.limit < min(need, self.max_limit):
+                self._set(min(need, self.max_limit))
 
     def _set(self, limit: int) -> None:
         self.limit = limit
@@ -148,6 +197,7 @@ class CallStats:
         self.billable = 0          # answered by a real provider (the local heuristic is never billable)
         self.n_429 = 0
         self.errors = 0            # 5xx, timeouts, connection errors, fatal 4xx
+        self.abandoned = 0         # given up after the adaptive timeout and sent again (the provider may bill them)
         self.malformed = 0
         self.latency_ms_sum = 0.0
         self.busy_s = 0.0          # wall time spent inside score_many
@@ -161,6 +211,8 @@ class CallStats:
                 self.latency_ms_sum += latency_ms
             elif kind == "429":
                 self.n_429 += 1
+            elif kind == "abandoned":
+                self.abandoned += 1
             else:
                 self.errors += 1
 
@@ -182,6 +234,7 @@ class CallStats:
                 "429_rate": self.n_429 / self.calls if self.calls else 0.0,
                 "errors": self.errors,
                 "malformed": self.malformed,
+                "abandoned": self.abandoned,
                 "avg_latency_ms": self.latency_ms_sum / self.answered if self.answered else 0.0,
                 "rps": self.answered / self.busy_s if self.busy_s > 0 else 0.0,
                 "busy_s": self.busy_s,

@@ -4,7 +4,7 @@ The probe items are builtin items with reference answers in the three task forma
 generators; a few items defined here when that package is absent); each probe request is one
 candidate dialogue over one item (a correct, a wrong, a clarifying ... answer,
 chosen by seed). A `nonce` adds a session line to the dialogue, so the prompts are new to the cache
-(assert_not_simulated's default); a fixed nonce reproduces the same prompts (a cached re-run).
+(probe_scorer); a fixed nonce reproduces the same prompts (a cached re-run).
 """
 
 from __future__ import annotations
@@ -191,3 +191,17 @@ def anti_simulation_checks(stats: dict[str, Any], cache_hit_lt: float, run_mode:
                stats.get("avg_latency_ms", 0.0) > latency_ms_min),
         _check("cache_hit_rate", hit, f"< {cache_hit_lt:g}", not refused and hit < cache_hit_lt),
     ]
+
+
+def records_stats(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The anti-simulation counters of scoring records (rc1.scoring.cache scoring_log rows): billable replies, their
+    mean latency, the share served from the cache, the providers, and whether every record came from a live one."""
+    n = len(records)
+    hits = sum(1 for r in records if r["cached"])
+    billable = [r for r in records if r["billable"]]
+    providers = sorted({str(r["provider"]) for r in records})
+    return {"records": n, "calls": n - hits, "billable_count": len(billable), "cache_hits": hits,
+            "cache_misses": n - hits, "cache_hit_rate": hits / n if n else 0.0,
+            "avg_latency_ms": sum(r["latency_ms"] for r in billable) / len(billable) if billable else 0.0,
+            "provider": ",".join(providers) or "none", "model": ",".join(sorted({str(r["model"]) for r in records})),
+            "live": bool(records) and all(r["live"] and r["provider"] != HEURISTIC for r in records)}

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rc1.errors import Rc1Error
-from rc1.redaction import safe_url, scrub
+from rc1.redaction import refuse_userinfo, safe_url, scrub
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.settings import JudgeSettings
 from rc1.scoring.spec import JUDGE_SPEC_VERSION, RESPONSE_SCHEMA, build_messages
@@ -61,6 +61,10 @@ class Transient(ProviderError):
     pass
 
 
+class TimedOut(Transient):
+    """No reply within the per-request timeout: the call is abandoned (it may still be billed) and sent again."""
+
+
 class Fatal(ProviderError):
     pass
 
@@ -70,7 +74,7 @@ class Provider(Protocol):
     model: str
     live: bool
 
-    def complete(self, req: JudgeRequest, sample_index: int) -> Reply: ...
+    def complete(self, req: JudgeRequest, sample_index: int, timeout: float | None = None) -> Reply: ...
 
     def request_body(self, req: JudgeRequest) -> dict[str, Any]: ...
 
@@ -140,17 +144,18 @@ class OpenAICompatibleProvider:
             body["response_format"] = response_format(self.name)
         return body
 
-    def complete(self, req: JudgeRequest, sample_index: int) -> Reply:
+    def complete(self, req: JudgeRequest, sample_index: int, timeout: float | None = None) -> Reply:
+        """timeout: this call's limit in seconds (the judge derives it from recent latency); None: timeout_s."""
         oa = self._openai
-        s = self._settings
+        limit = timeout or self._settings.timeout_s
         kwargs = self.request_body(req)
         t0 = time.perf_counter()
         try:
-            resp = self._client.chat.completions.create(**kwargs)
+            resp = self._client.chat.completions.create(**kwargs, timeout=limit)
         except oa.RateLimitError as e:
             raise RateLimited(self._redact(f"HTTP 429: {e.message}"), parse_retry_after(e.response.headers), 429) from None
         except oa.APITimeoutError:
-            raise Transient(f"timeout after {s.timeout_s:g}s") from None
+            raise TimedOut(f"timeout after {limit:.3g}s") from None
         except oa.APIConnectionError as e:
             raise Transient(self._redact(f"connection error: {e.message}")) from None
         except oa.APIStatusError as e:
@@ -207,7 +212,7 @@ class HeuristicProvider:
     def request_body(self, req: JudgeRequest) -> dict[str, Any]:
         return {"model": self.model, "messages": build_messages(req)}
 
-    def complete(self, req: JudgeRequest, sample_index: int) -> Reply:
+    def complete(self, req: JudgeRequest, sample_index: int, timeout: float | None = None) -> Reply:
         from rc1.scoring.heuristic import heuristic_scores
 
         t0 = time.perf_counter()
@@ -248,4 +253,5 @@ def make_provider(name: str, model: str | None = None, base_url: str | None = No
         api_key = api_key or "not-needed"  # local servers usually ignore it; the SDK wants one
     if not base_url.startswith(("http://", "https://")):
         raise Rc1Error(f"SCORER_BASE_URL={safe_url(base_url)!r}: expected an http(s) URL")
+    refuse_userinfo(base_url, "SCORER_BASE_URL")
     return OpenAICompatibleProvider(name, base_url, api_key, model, settings)

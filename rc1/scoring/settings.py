@@ -19,7 +19,7 @@ DEFAULT_UNSTABLE_VARIANCE = 0.08
 
 
 ENV_VARS = {"rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
-            "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM"}
+            "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM", "concurrency_cap": "SCORER_MAX_CONCURRENCY"}
 
 
 class JudgeSettings(BaseModel):
@@ -54,7 +54,11 @@ class JudgeSettings(BaseModel):
     window: int = Field(20, ge=4, le=10_000, description="recent outcomes the 429 ratio is computed over")
     shrink_429_ratio: float = Field(0.20, gt=0, le=1, description="shrink concurrency above this 429 ratio")
     grow_after: int = Field(20, ge=1, le=10_000, description="clean outcomes before concurrency grows by one")
-    timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP call")
+    timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP call, at most (the adaptive timeout's ceiling)")
+    timeout_p95_factor: float = Field(3.0, ge=1, le=100, description="adaptive timeout: p95 of recent replies x this")
+    timeout_min_s: float = Field(1.0, gt=0, le=3600, description="adaptive timeout: never below this")
+    concurrency_cap: int = Field(64, ge=1, le=1024, description="the provider's concurrent-request limit: the "
+                                 "latency-sized concurrency never exceeds it")
     backoff_base_s: float = Field(0.5, gt=0, le=60)
     backoff_max_s: float = Field(20.0, gt=0, le=600)
     max_retry_after_s: float = Field(120.0, gt=0, le=3600, description="a longer Retry-After fails the sample")
@@ -62,14 +66,18 @@ class JudgeSettings(BaseModel):
 
     @model_validator(mode="after")
     def _bounds(self):
+        if self.concurrency_cap < self.max_concurrency:   # the provider allows fewer: the band shrinks under it
+            self.max_concurrency = self.concurrency_cap
+            self.initial_concurrency = min(self.initial_concurrency, self.concurrency_cap)
+            self.min_concurrency = min(self.min_concurrency, self.concurrency_cap)
         if not self.min_concurrency <= self.initial_concurrency <= self.max_concurrency:
             raise ValueError("need min_concurrency <= initial_concurrency <= max_concurrency")
         return self
 
     @classmethod
     def from_env(cls, **overrides) -> "JudgeSettings":
-        """Defaults, then SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE / SCORER_TPM,
-        then overrides. A bad value is an Rc1Error naming the variable."""
+        """Defaults, then SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE / SCORER_TPM /
+        SCORER_MAX_CONCURRENCY, then overrides. A bad value is an Rc1Error naming the variable."""
         values = {k: os.environ[v].strip() for k, v in ENV_VARS.items() if os.environ.get(v, "").strip()}
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:

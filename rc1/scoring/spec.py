@@ -80,7 +80,12 @@ LINE_KEYS_MIN = 2      # ... or on one line ("correctness: 1, grounding=0.9")
 
 
 class MalformedReply(ValueError):
-    """The judge's reply is not one JSON object with the seven dimensions as numbers in [0, 1]."""
+    """The judge's reply is not one JSON object with the seven dimensions as numbers in [0, 1]. The message never
+    quotes the reply (it may echo a credential); `reply` holds it for a caller that can redact it first."""
+
+    def __init__(self, message: str, reply: str | None = None):
+        super().__init__(message)
+        self.reply = reply
 
 
 def render_context(context, limit: int) -> str:
@@ -290,7 +295,7 @@ def parse_reply(text: str | None, quoted: frozenset[str] = frozenset()) -> dict[
         raise MalformedReply("empty reply")
     objects = _judge_objects(text)
     if not objects:
-        raise MalformedReply(f"no JSON object with judge scores in reply: {text[:80]!r}")
+        raise MalformedReply("no JSON object with judge scores in reply", reply=text)
     distinct = {_canonical(o) for o in objects}
     if len(distinct) > 1:   # a verdict beside quotes: the quotes of the candidate's own objects do not count
         objects = [o for o in objects if _canonical(o) not in quoted]

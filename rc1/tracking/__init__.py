@@ -434,9 +434,11 @@ def _finite(v: Any) -> bool:
 
 
 def reuse_key(stage: str, params: dict[str, Any], input_digests: dict[str, str]) -> str:
+    """Stage, params, input digests, code version and RUN_MODE (a stage reads its gates for the mode: a dev run's
+    verdict never answers for prod)."""
     blob = json.dumps(
         {"stage": stage, "params": {k: _param_value(v) for k, v in params.items()}, "inputs": input_digests,
-         "code": code_version()},
+         "code": code_version(), "mode": run_mode()},
         sort_keys=True,
     )
     return hashlib.sha256(blob.encode()).hexdigest()[:32]

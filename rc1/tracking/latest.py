@@ -10,10 +10,10 @@ import mlflow
 from rc1.tracking.queries import fetch_artifact
 
 
-def newest_stage_output(stage: str, output: str, dest_dir: str | Path,
-                        mode: str | None = None) -> tuple[Path, str] | None:
+def newest_stage_output(stage: str, output: str, dest_dir: str | Path, mode: str | None = None,
+                        tags: dict[str, str] | None = None) -> tuple[Path, str] | None:
     """(local copy, run id) of output `output` (the stage_run outputs key) of the newest FINISHED run of
-    `stage` (of RUN_MODE `mode` when given) that computed it; reused runs hold no artifacts of their own.
+    `stage` (of RUN_MODE `mode` when given, carrying `tags` when given) that computed it; reused runs hold no artifacts of their own.
     None when there is no such run. The copy's sha256 is checked against the run's `sha256.<name>` tag."""
     from rc1.tracking import setup_tracking
 
@@ -21,6 +21,8 @@ def newest_stage_output(stage: str, output: str, dest_dir: str | Path,
     where = f"tags.`rc1.stage` = '{stage}' AND tags.`rc1.computed` = 'true' AND attributes.status = 'FINISHED'"
     if mode:
         where += f" AND tags.`rc1.mode` = '{mode}'"
+    for k, v in (tags or {}).items():
+        where += f" AND tags.`{k}` = '{v}'"
     runs = mlflow.search_runs(search_all_experiments=True, filter_string=where,
                               order_by=["attributes.start_time DESC"], max_results=20, output_format="list")
     for run in runs:
