@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -136,8 +137,8 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert run_cli(["gate", "--mode", "dev", "--seed", "1"]) == 2
         assert "differs from the checked config's seeds" in capsys.readouterr().err
         rloo = Path("configs/ppo_rloo.yaml")   # a strategy dev's config_check accepts, but not the one preflight checked
-        rloo.write_text(Path("configs/ppo_dev.yaml").read_text().replace("strategy: dapo", "strategy: rloo")
-                        .replace("max_turns: 3", "max_turns: 1"))
+        rloo.write_text(re.sub(r"max_turns: \d+", "max_turns: 1",
+                               Path("configs/ppo_dev.yaml").read_text().replace("strategy: dapo", "strategy: rloo")))
         assert run_cli(["gate", "--mode", "dev", "--config", str(rloo)]) == 2
         assert "trainer.strategy rloo (--config configs/ppo_rloo.yaml) is not the strategy preflight checked (dapo)" \
             in capsys.readouterr().err

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 from pathlib import Path
 
@@ -32,7 +33,7 @@ def strategy_config(root: Path, name: str, extra: str = "") -> str:
         cfg = "".join(line for line in cfg.splitlines(keepends=True) if not line.startswith("  rollout_backend:"))
     cfg = cfg.replace("  temperature: 0.9\n", "  temperature: 0.9\n" + extra)
     if name == "rloo":   # TRL's RLOOTrainer has no tool loop: one assistant turn per episode
-        cfg = cfg.replace("max_turns: 3", "max_turns: 1")
+        cfg = re.sub(r"max_turns: \d+", "max_turns: 1", cfg)
     path = root / "configs" / f"ppo_{name}.yaml"
     path.write_text(cfg)
     return str(path)
@@ -105,7 +106,7 @@ def test_config_refuses_what_a_strategy_or_backend_cannot_do(tmp_path, capsys):
     for (name, extra), want in cases.items():
         path = strategy_config(tmp_path, name, extra)
         if name == "rloo":   # undo the max_turns the helper sets: rloo with tools must be refused
-            Path(path).write_text(Path(path).read_text().replace("max_turns: 1", "max_turns: 3"))
+            Path(path).write_text(Path(path).read_text().replace("max_turns: 1", "max_turns: 3", 1))
         capsys.readouterr()
         code = run_cli(["check-config", "--config", path, "--mode", "dev"])
         err = capsys.readouterr().err.strip().splitlines()
