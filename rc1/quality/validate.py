@@ -7,6 +7,7 @@ seeded samples.
 
 from __future__ import annotations
 
+import random
 import sys
 from array import array
 from collections import Counter
@@ -18,7 +19,7 @@ from tqdm import tqdm
 
 from rc1.config import ValidatePoolGate
 from rc1.quality.dedup import Added, DuplicateFinder
-from rc1.quality.diversity import Reservoir, kl_divergence, lexical_summary, ngram_counts, zipf_slope
+from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, lexical_summary, ngram_counts, zipf_slope
 from rc1.quality.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
 from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, user_text
@@ -213,6 +214,8 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
         raise ValueError(f"baseline stats sampled with (kl_sample_size, sample_size, sample_seed)={base.sampled_with}, "
                          f"the pool with {(kl_sample_size, sample_size, sample_seed)}")
     lex = lexical_summary(div_sample)
+    budget = word_budget(sample.items, gate.distinct_2_words, sample_seed)
+    lex["distinct_2"] = distinct_n(budget, 2)
     p3, q3 = ngram_counts(kl_pool, 3), base.trigrams
     kl = kl_divergence(p3, q3)
     zipf = zipf_slope(ngram_counts(kl_pool, 1))
@@ -225,6 +228,7 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
 
     g = gate
     checks = [
+        check("pool_size", scan.n, f">= {g.pool_size_min}", scan.n >= g.pool_size_min),
         check("distinct_2", lex["distinct_2"], f">= {g.distinct_2_min}", lex["distinct_2"] >= g.distinct_2_min),
         check("kl_3gram_vs_v1", kl, f">= {g.kl_3gram_vs_v1_min}", kl >= g.kl_3gram_vs_v1_min)
         if base.size else check("kl_3gram_vs_v1", None, f">= {g.kl_3gram_vs_v1_min} (needs a non-empty baseline)", False),
@@ -247,6 +251,8 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
         "sample": {"size": len(div_sample), "requested": sample_size, "seed": sample_seed, "text": "user turns"},
         "distinct_1": lex["distinct_1"],
         "distinct_2": lex["distinct_2"],
+        "distinct_2_budget": {"words_budget": gate.distinct_2_words, "words": sum(map(len, budget)),
+                              "seeds": len(budget), "drawn_from": len(sample.items), "seed": sample_seed},
         "ttr": lex["ttr"],
         "mean_user_words": lex["mean_words"],
         "zipf_slope": zipf,
@@ -270,6 +276,20 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
                   "shadow_source_id_overlap": id_overlap[:50]},
     }
     return ValidationResult(checks=checks, diversity=diversity, leaks=leaks)
+
+
+def word_budget(token_lists: Sequence[list[str]], words: int, seed: int) -> list[list[str]]:
+    """Token lists drawn uniformly at random (seeded, without replacement) until `words` words are reached, or all
+    of them: distinct-n on a fixed amount of text, not a fixed number of seeds of any length."""
+    order = random.Random(f"{seed}|distinct-budget").sample(range(len(token_lists)), len(token_lists))
+    out: list[list[str]] = []
+    total = 0
+    for i in order:
+        if total >= words:
+            break
+        out.append(token_lists[i])
+        total += len(token_lists[i])
+    return out
 
 
 def _subsample(items: list, k: int, seed: int) -> list:
