@@ -1,6 +1,6 @@
 """Benchmark of the data gate: build-pool, validate-pool and difficulty at 30k, 300k (and 3M) seeds.
 
-    python benchmarks/bench_data_gate.py                      # builtin / configured sources
+    python benchmarks/bench_data_gate.py                      # configured sources (offline: the bundled sample)
     python benchmarks/bench_data_gate.py --data-dir ../shared/data --sizes 30000,300000
     python benchmarks/bench_data_gate.py --data-dir ../shared/data --sizes 30000,300000,3000000   # ~45 GB of disk
 

@@ -202,12 +202,11 @@ class Gates(Strict):
 
 # ---------------------------------------------------------------- data.yaml
 class Source(Strict):
-    kind: Literal["local", "hf", "bundled", "builtin"]
-    path: str | None = None
+    kind: Literal["local", "hf", "bundled"]
+    path: str | None = None     # local: the official file; bundled: a directory in its layout (default the shipped one)
     name: str | None = None
     config: str | None = None
     split: str | None = None
-    n: int | None = Field(None, gt=0)
 
     @model_validator(mode="after")
     def _needs(self):

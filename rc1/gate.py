@@ -104,7 +104,7 @@ def data_source_problems(tags: Mapping[str, str]) -> list[str]:
         return ["it recorded no data source (tags rc1.data_source.<task>)"]
     return [f"its {task} data came from the {kind} source {tags.get(f'rc1.data_uri.{task}') or f'({kind})'} "
             "(prod trains only on a configured dataset)" for task, kind in sorted(sources.items())
-            if kind in ("bundled", "builtin")]
+            if kind in ("bundled", "builtin")]   # builtin: the synthetic generators of earlier versions
 
 
 def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapping[str, Any]], ngram: int,

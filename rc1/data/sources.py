@@ -3,8 +3,8 @@
 
 A source that is absent (no such local file, the hub offline) is passed over; a source that is there but
 fails (a malformed file, a Hugging Face load that raises) is an error naming it, never a fall-through to
-the next one. In prod (RUN_MODE=prod) the bundled sample (and a builtin generator) is refused: it exists for
-offline runs and tests, so reaching it is an error naming the task, the source and what was passed over."""
+the next one. In prod (RUN_MODE=prod) the bundled sample is refused: it exists for offline runs and tests, so
+reaching it is an error naming the task, the file and what was passed over."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rc1.config import TASKS, DataConfig, Source, TaskSources, load_data_config
-from rc1.data.builtin import DEFAULT_N, DEFAULT_SEED, builtin_digest, builtin_tasks, builtin_uri
 from rc1.data.files import DATA_FILES, read_task_file, task_file
 from rc1.data.hf import hub_online, load_hf
 from rc1.errors import Rc1Error
@@ -24,15 +23,14 @@ from rc1.records import Task
 log = logging.getLogger("rc1.data")
 DATA_CONFIG = Path("configs") / "data.yaml"
 BUNDLED_DIR = Path(__file__).resolve().parent / "bundled"   # the real sample shipped with rc1 (README.md there)
-OFFLINE_ONLY = ("bundled", "builtin")                        # source kinds prod refuses
 
 
 @dataclass
 class LoadedTasks:
     records: list[Task]
-    source_kind: str            # local | hf | bundled | builtin
-    source_uri: str             # absolute file path, hf://name/config@split, builtin://...
-    digest: str                 # file sha256 | sha256 of the HF fingerprint | sha256(generator version, n, seed)
+    source_kind: str            # local | hf | bundled
+    source_uri: str             # absolute file path (bundled: the .gz file), hf://name/config@split
+    digest: str                 # file sha256 | sha256 of the HF fingerprint
     skipped: int = 0            # bad records left out (on_bad_record=skip)
     task: str = ""
     skip_examples: list[str] = field(default_factory=list)
@@ -58,11 +56,6 @@ def _from_file(task: str, path: Path, on_bad_record: str, kind: str = "local") -
     return LoadedTasks(res.records, kind, str(path.resolve()), sha256_file(path), res.skipped, task,
                        res.skip_examples)
 
-
-def _refuse_in_prod(task: str, uri: str, what: str, tried: list[str]) -> Rc1Error:
-    return Rc1Error(f"{task}: prod refuses the {what} {uri}; passed over: "
-                    f"{'; '.join(tried) or 'no other source configured'}. "
-                    "Configure a local file or Hugging Face dataset in configs/data.yaml, or pass --data-dir")
 
 
 def _mode(mode: str | None) -> str:
@@ -112,20 +105,16 @@ def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConf
                 raise Rc1Error(f"{task}: Hugging Face dataset {what} failed to load: {type(e).__name__}: {first}"
                                " (fix the source in configs/data.yaml or pass --data-dir)") from None
             loaded = LoadedTasks(records, "hf", uri, digest, skipped, task)
-        elif src.kind == "bundled":
+        else:   # bundled
             path = task_file(src.path or BUNDLED_DIR, task)
             if not path.is_file():
                 tried.append(f"bundled {path}: not found")
                 continue
             if _mode(mode) == "prod":
-                raise _refuse_in_prod(task, str(path), "bundled sample (offline runs and tests only)", tried)
+                raise Rc1Error(f"{task}: prod refuses the bundled sample (offline runs and tests only) {path}; "
+                               f"passed over: {'; '.join(tried) or 'no other source configured'}. "
+                               "Configure a local file or Hugging Face dataset in configs/data.yaml, or pass --data-dir")
             loaded = _from_file(task, path, bad, "bundled")
-        else:
-            n = src.n or DEFAULT_N
-            if _mode(mode) == "prod":
-                raise _refuse_in_prod(task, builtin_uri(task, n, DEFAULT_SEED), "builtin source", tried)
-            loaded = LoadedTasks(builtin_tasks(task, n, DEFAULT_SEED), "builtin", builtin_uri(task, n, DEFAULT_SEED),
-                                 builtin_digest(task, n, DEFAULT_SEED), 0, task)
         if not loaded.records:
             tried.append(f"{loaded.source_kind} {loaded.source_uri}: no records")
             continue
