@@ -309,11 +309,15 @@ def test_validate_pool_passes_a_clean_diverse_pool_and_names_every_check():
     assert res.diversity["sample"]["size"] == 200 and "distinct_n" in res.diversity["definitions"]
     budget = res.diversity["distinct_2_budget"]   # 200 short seeds hold fewer words than the budget: all of them
     assert budget["words_budget"] == GATE.distinct_2_words and budget["seeds"] == 200 == budget["drawn_from"]
+    assert set(res.diversity["distinct_2_by_task"]) == set(MIX)   # each task's part of the same sample
 
 
 def test_distinct_2_is_measured_on_a_word_budget_drawn_at_random():
     from rc1.quality.diversity import distinct_n
-    from rc1.quality.validate import word_budget
+    from rc1.quality.validate import budget_indices
+
+    def word_budget(texts, words, seed):
+        return [texts[i] for i in budget_indices([len(t) for t in texts], words, seed)]
 
     texts = [[f"w{i}", f"x{i}", "the", "same", "words"] for i in range(1000)]
     got = word_budget(texts, 500, seed=7)
