@@ -28,6 +28,11 @@ def test_pack_v2_coverage():
     for task in ("hotpotqa", "strategyqa", "gsm8k"):
         assert pack.for_task(task, clarify=False) and pack.for_task(task, clarify=True)
     assert all(t.hidden_reply for t in pack.templates if t.clarify)
+    for task in ("hotpotqa", "strategyqa", "gsm8k"):   # every task can be posed at every difficulty
+        assert pack.for_task(task, clarify=False, difficulty="easy")
+        assert all(t.mode == "support" for t in pack.templates if t.difficulty == "easy")   # open-book
+        assert pack.for_task(task, clarify=False, max_turns=6, difficulty="medium")
+        assert pack.for_task(task, clarify=True, difficulty="hard")
     assert pack.for_task("gsm8k", clarify=False, max_turns=1)  # single-turn templates exist
     assert all(t.mode != "worked" for t in pack.for_task("gsm8k", clarify=False, max_turns=4))
 
@@ -109,6 +114,10 @@ def _broken(tmp_path: Path, file: str, edit) -> Path:
     ("multihop.json", lambda d: d["templates"][0].update(tools=["browser"]), r"unknown tool 'browser'"),
     ("math.json", lambda d: d["templates"][2].update(user=["{question} without evidence"]),
      r"needs placeholder \{evidence\}"),
+    ("multihop.json", lambda d: d["templates"][0].update(difficulty="trivial"),
+     r"multihop\.json: key 'templates\[0\]\(mh_lookup\)\.difficulty': 'trivial' is not one of easy, medium, hard"),
+    ("multihop.json", lambda d: d["templates"][0].update(difficulty="easy"),
+     r"key 'templates\[0\]\(mh_lookup\)\.difficulty': an easy \(open-book\) template gives the evidence: mode 'support'"),
     ("roles.json", lambda d: d["roles"][1].update(id="student"), r"roles\.json: key 'roles': duplicate id 'student'"),
     ("styles.json", lambda d: d["styles"][0].update(system="be brief"),
      r"styles\.json: key 'styles\[0\]\(concise\)\.system': expected a list, got str"),
