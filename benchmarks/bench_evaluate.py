@@ -46,7 +46,7 @@ def main() -> int:
     import torch
 
     from rc1.config import load_ppo_scale
-    from rc1.data.builtin import builtin_tasks
+    from rc1.data import bundled_tasks
     from rc1.evaluate import TransformersBackend, run_episodes
     from rc1.pool import PoolSpec, build_pool
     from rc1.responder import ShadowItem
@@ -58,7 +58,7 @@ def main() -> int:
     ppo = load_ppo_scale(opts.config)
     turns, new_tokens = ppo.ppo.max_turns, ppo.ppo.max_new_tokens
     sizes = [int(b) for b in opts.batch_size.split(",")] if opts.batch_size else [ppo.evaluate.batch_size]
-    tasks = {t: builtin_tasks(t, max(40, opts.n), 0) for t in ppo.mix}
+    tasks = {t: bundled_tasks(t) for t in ppo.mix}
     spec = PoolSpec(n=opts.n, mix=dict(ppo.mix), max_turns=turns, clarify_rate=0.3, tools=("wiki", "calc"), seed=7)
     pool = list(build_pool(tasks, load_pack(REPO / "templates" / "pack_v2"), spec))
     # shadow-set records posed as `rc1 evaluate` poses them (entrypoints/evaluate.py _as_items)

@@ -1,4 +1,4 @@
-"""Benchmark of the README's main command, stage by stage: preflight + gate in dev mode, builtin data, a fresh
+"""Benchmark of the README's main command, stage by stage: preflight + gate in dev mode, the bundled real sample, a fresh
 copy of the repository and a fresh tracking store in a temporary directory.
 
     python benchmarks/bench_main_job.py                 # runs both `mlflow run` commands, then prints the run tree

@@ -11,7 +11,7 @@ import click
 data_dir_option = click.option(
     "--data-dir", "--data_dir", "data_dir", default=None,
     help="Directory laid out like ../shared/data (hotpotqa/, strategyqa/, gsm8k/). "
-         "Unset or 'auto': the sources of configs/data.yaml (builtin generators last).",
+         "Unset or 'auto': the sources of configs/data.yaml (the bundled real sample last).",
 )
 reuse_option = click.option(
     "--reuse/--no-reuse", default=True, show_default=True,

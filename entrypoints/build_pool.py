@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +18,32 @@ from rc1.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, write_json
-from rc1.pool import PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
+from rc1.pool import (DEFAULT_MAX_POSES, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool,
+                      seed_lines)
+from rc1.templates import DIFFICULTIES
 from rc1.quality.views import record_question
 from rc1.templates import load_pack
 from rc1.text import normalize
 
 DEFAULT_MIX = "hotpotqa:0.45,strategyqa:0.30,gsm8k:0.25"
+DEFAULT_TARGET = "easy:0.25,medium:0.45,hard:0.30"   # the poses' shares: the difficulty stage's default target
 # the first part of the stream, built by the process that also plans the pool (before the fork), hashes the file and
 # appends the other part to it: 47% of the seeds evens out the two processes (at 30k on ../shared/data the first
 # finished ~0.6 s after the second with 50%)
 FIRST_PART = 0.47
+
+
+def parse_n(value: int | str | None) -> int | None:
+    """--n: a number of seeds (a ceiling the data must supply) or 'auto' (None: the largest pool the data supports)."""
+    if value is None or str(value).strip().lower() in ("auto", ""):
+        return None
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise Rc1Error(f"--n: {value!r} is not a number of seeds or 'auto'") from None
+    if not f.is_integer() or f < 0:
+        raise Rc1Error(f"--n: {value!r} is not a number of seeds or 'auto'")
+    return int(f)
 
 
 def shadow_exclusions(path: str | Path) -> frozenset[str]:
@@ -49,7 +66,7 @@ def shadow_exclusions(path: str | Path) -> frozenset[str]:
 def run_build_pool(
     data_dir: str | None = None,
     out: str = "out/rc1_seed.jsonl",
-    n: int = 30000,
+    n: int | str | None = "auto",
     mix: str | dict[str, float] = DEFAULT_MIX,
     max_turns: int = 6,
     clarify_rate: float = 0.30,
@@ -61,11 +78,14 @@ def run_build_pool(
     gates_path: str = "configs/gates.yaml",
     reuse: bool = True,
     progress: bool = True,
+    target: str | dict[str, float] = DEFAULT_TARGET,
+    max_poses_per_item: int = DEFAULT_MAX_POSES,
 ) -> dict[str, Any]:
     """Build the seed pool; returns {path, n, counts, clarify_rate, tool_seeds, seconds, stats, run_id, reused}."""
     mix_d = parse_mix(mix) if isinstance(mix, str) else dict(mix)
+    target_d = parse_mix(target, what="--target", known=DIFFICULTIES) if isinstance(target, str) else dict(target)
     tools_t = parse_tools(tools)
-    n = int(n)
+    n = parse_n(n)
     data_dir = optional_param(data_dir)
     out_p = Path(out)
     pack = load_pack(templates_dir)
@@ -74,18 +94,22 @@ def run_build_pool(
     exclude = shadow_exclusions(shadow) if shadow else frozenset()
     leak = load_gates(gates_path).validate_pool
     spec = PoolSpec(n=n, mix=mix_d, max_turns=int(max_turns), clarify_rate=float(clarify_rate), tools=tools_t,
-                    seed=int(seed), exclude=exclude, leak_ngram=leak.leak_ngram, leak_sim=leak.leak_sim)
+                    seed=int(seed), exclude=exclude, leak_ngram=leak.leak_ngram, leak_sim=leak.leak_sim,
+                    target=target_d, max_poses_per_item=int(max_poses_per_item))
     spec.validate()
     data_cfg = default_data_config()
     loaded = {t: load_tasks(t, data_dir, data_cfg, on_bad_record) for t, w in mix_d.items() if w > 0}
+    records = {t: lt.records for t, lt in loaded.items()}
+    plan = plan_pool(records, spec)  # before anything is tracked: an --n the data cannot supply is exit 2 here
     if not shadow:
         click.echo("[rc1] build-pool: no --shadow given, so no question is held out of the pool", err=True)
 
-    params = {"n": n, "mix": mix_d, "max_turns": spec.max_turns, "clarify_rate": spec.clarify_rate,
+    params = {"n": "auto" if n is None else n, "max_poses_per_item": spec.max_poses_per_item, "mix": mix_d,
+              "max_turns": spec.max_turns, "clarify_rate": spec.clarify_rate,
               "tools": ",".join(tools_t), "templates_dir": str(templates_dir), "seed": spec.seed,
               "data_dir": data_dir or "auto", "shadow": str(shadow or ""), "out": str(out_p),
               "on_bad_record": on_bad_record or data_cfg.on_bad_record, "leak_ngram": spec.leak_ngram,
-              "leak_sim": spec.leak_sim}
+              "leak_sim": spec.leak_sim, "target": target_d}
     inputs: dict[str, Any] = {f"data.{t}": lt.digest for t, lt in loaded.items()}
     inputs["templates"] = Path(templates_dir)
     if shadow:
@@ -93,7 +117,7 @@ def run_build_pool(
     # the pool is built (into a temporary file beside --out) in a forked process while this one imports mlflow
     # and opens the run (entrypoints._common.Ahead); the file is moved onto --out only once the run is ours
     tmp = out_p.with_name(f".{out_p.name}.{os.getpid()}.building")
-    job = Ahead(_write_pool, {t: lt.records for t, lt in loaded.items()}, pack, spec, tmp, progress)
+    job = Ahead(_write_pool, records, pack, spec, tmp, progress, plan)
     from rc1.tracking import stage_run
 
     with cleaned_up(job, tmp), stage_run("build_pool", params, inputs=inputs, outputs={"pool": out_p}, reuse=reuse,
@@ -102,14 +126,18 @@ def run_build_pool(
             summary_p = out_p.with_name(out_p.stem + ".summary.json")
             saved = read_json(summary_p) if summary_p.is_file() else {}
             return {**saved, "path": str(out_p), "run_id": st.run_id, "reused": True}
-        stats, written, seconds, sha = job.result()
+        stats, written, seconds, sha, largest = job.result()
         os.replace(tmp, out_p)
         n_clar = sum(stats.clarify.values())
-        summary = {"stage": "build_pool", "path": str(out_p), "n": written, "counts": stats.counts,
+        summary = {"stage": "build_pool", "path": str(out_p), "n": written, "n_requested": "auto" if n is None else n,
+                   "n_largest": largest, "max_poses_per_item": spec.max_poses_per_item, "counts": stats.counts,
                    "clarify": stats.clarify, "clarify_rate": n_clar / written if written else 0.0,
-                   "tool_seeds": stats.tool_seeds, "worked_seeds": stats.worked_seeds, "items": stats.items,
+                   "tool_seeds": stats.tool_seeds, "worked_seeds": stats.worked_seeds, "poses": stats.poses,
+                   "items": stats.items,
                    "excluded": stats.excluded, "items_used": stats.items_used,
                    "seeds_per_item": {t: round(stats.counts.get(t, 0) / u, 2) for t, u in stats.items_used.items() if u},
+                   "poses_per_item": {t: {"max": -(-stats.counts.get(t, 0) // u), "mean": round(stats.counts.get(t, 0) / u, 2)}
+                                      for t, u in stats.items_used.items() if u},
                    "sources": {t: lt.summary() for t, lt in loaded.items()}, "pack": pack.summary(),
                    "seconds": round(seconds, 3), "samples_per_s": round(written / seconds, 1) if seconds else None}
         write_json(out_p.with_name(out_p.stem + ".summary.json"), summary)
@@ -124,12 +152,15 @@ def run_build_pool(
         st.log_source_input("templates", str(Path(templates_dir).resolve()), inputs_digest(templates_dir))
         st.log_config(data_cfg, "data.json")
         st.log_metrics({
-            "n": written, **{f"n.{t}": c for t, c in stats.counts.items()},
+            "n": written, "n_largest": largest, **{f"n.{t}": c for t, c in stats.counts.items()},
+            **{f"items_used.{t}": c for t, c in stats.items_used.items()},
+            **{f"poses_per_item_max.{t}": v["max"] for t, v in summary["poses_per_item"].items()},
             **{f"clarify.{t}": c for t, c in stats.clarify.items()}, "clarify_rate": summary["clarify_rate"],
             "tool_seeds": stats.tool_seeds, "worked_seeds": stats.worked_seeds,
             **{f"excluded.{t}": c for t, c in stats.excluded.items()},
             **{f"skipped.{t}": lt.skipped for t, lt in loaded.items()},
             **{f"seeds_per_item.{t}": v for t, v in summary["seeds_per_item"].items()},
+            **{f"pose.{t}.{d}": c for t, per in stats.poses.items() for d, c in per.items()},
             "seconds": seconds, "samples_per_s": summary["samples_per_s"] or 0.0,
         })
         st.log_json(summary, "pool_summary.json")
@@ -137,8 +168,8 @@ def run_build_pool(
     return {**summary, "run_id": st.run_id, "reused": False}
 
 
-def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool
-                ) -> tuple[PoolStats, int, float, str]:
+def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool, plan: PoolPlan | None = None
+                ) -> tuple[PoolStats, int, float, str, int]:
     """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds, sha256 of the file). The
     stream after its first FIRST_PART is built in another forked process into a temporary file beside `tmp`,
     appended once the first part is written (the same seeds as one pass); the file is hashed as it is written."""
@@ -147,8 +178,9 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool
 
     stats = PoolStats()
     t0 = time.perf_counter()
-    split = int(spec.n * FIRST_PART)
-    plan = plan_pool(records, spec)  # once, before the fork (the shadow exclusion checks every item)
+    plan = plan or plan_pool(records, spec)  # once, before the fork (the shadow exclusion checks every item)
+    spec = replace(spec, n=plan.n)   # auto resolved
+    split = int(plan.n * FIRST_PART)
     tmp.parent.mkdir(parents=True, exist_ok=True)
     sha = hashlib.sha256()
     with tempfile.TemporaryFile(prefix=".rc1-pool-", dir=tmp.parent) as rest_fh:
@@ -167,10 +199,14 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool
     # a task's clarify and items_used are set when its stream starts: in the first part, or else in the second
     stats.clarify = {**stats.clarify, **rest_stats.clarify}
     stats.items_used = {**stats.items_used, **rest_stats.items_used}
+    for t, per in rest_stats.poses.items():
+        mine = stats.poses.setdefault(t, dict.fromkeys(per, 0))
+        for d, c in per.items():
+            mine[d] += c
     stats.tool_seeds += rest_stats.tool_seeds
     stats.worked_seeds += rest_stats.worked_seeds
     stats.leak_redraws += rest_stats.leak_redraws
-    return stats, written, time.perf_counter() - t0, sha.hexdigest()
+    return stats, written, time.perf_counter() - t0, sha.hexdigest(), plan.largest
 
 
 def _write_seeds(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int, stop: int, fh, stats: PoolStats,
@@ -201,13 +237,19 @@ def inputs_digest(path: str | Path) -> str:
 @click.command("build-pool")
 @data_dir_option
 @click.option("--out", default="out/rc1_seed.jsonl", show_default=True, help="Output JSONL of seeds.")
-@click.option("--n", type=INT, default=30000, show_default=True, help="Number of seeds.")
+@click.option("--n", default="auto", show_default=True,
+              help="Seeds in the pool: a ceiling the data must supply, or auto (the largest pool the data supports, each "
+                   "source item posed at most --max-poses-per-item times).")
+@click.option("--max-poses-per-item", "--max_poses_per_item", "max_poses_per_item", type=INT,
+              default=DEFAULT_MAX_POSES, show_default=True, help="Seeds one source item may yield at most.")
 @click.option("--mix", default=DEFAULT_MIX, show_default=True, help="Task mix, fractions summing to 1.")
 @click.option("--max_turns", "--max-turns", "max_turns", type=INT, default=6, show_default=True,
               help="Most non-system turns a seed's dialogue may have.")
 @click.option("--clarify_rate", "--clarify-rate", "clarify_rate", type=float, default=0.30, show_default=True,
               help="Share of seeds whose question lacks a needed fact (kept in hidden_info).")
 @click.option("--tools", default="wiki,calc", show_default=True, help="Tools seeds may offer ('' for none).")
+@click.option("--target", default=DEFAULT_TARGET, show_default=True,
+              help="Shares of the poses: easy (open-book), medium (evidence through tools), hard (closed-book).")
 @click.option("--templates_dir", "--templates-dir", "templates_dir", default="templates/pack_v2", show_default=True)
 @click.option("--shadow", default=None, help="Shadow set JSONL whose questions the pool must not use.")
 @click.option("--seed", type=INT, default=20250820, show_default=True)
@@ -215,12 +257,13 @@ def inputs_digest(path: str | Path) -> str:
               default=None, help="Override configs/data.yaml on_bad_record.")
 @gates_option
 @reuse_option
-def command(data_dir, out, n, mix, max_turns, clarify_rate, tools, templates_dir, shadow, seed, on_bad_record,
+def command(data_dir, out, n, max_poses_per_item, mix, max_turns, clarify_rate, tools, target, templates_dir, shadow, seed, on_bad_record,
             gates_path, reuse):
     """Build the seed pool (rc1_seed.jsonl) from the task sources and a template pack."""
     res = run_build_pool(data_dir=data_dir, out=out, n=n, mix=mix, max_turns=max_turns, clarify_rate=clarify_rate,
                          tools=tools, templates_dir=templates_dir, shadow=shadow, seed=seed,
-                         on_bad_record=on_bad_record, gates_path=gates_path, reuse=reuse)
+                         on_bad_record=on_bad_record, gates_path=gates_path, reuse=reuse, target=target,
+                         max_poses_per_item=max_poses_per_item)
     counts = ", ".join(f"{t} {c}" for t, c in (res.get("counts") or {}).items())
     click.echo(f"build-pool: {res.get('n')} seeds -> {res['path']} [{counts}]"
                + (" (reused)" if res["reused"] else f" in {res.get('seconds')} s"))

@@ -32,7 +32,7 @@ REPORT_DIR = Path("reports/preflight")
 class Ctx:
     mode: str
     data_dir: str | None
-    n: int
+    n: int | str | None     # the pool's --n: a ceiling, or auto
     out: Path
     config_path: str
     gates_path: str
@@ -50,6 +50,8 @@ class Ctx:
     @property
     def balanced(self) -> Path:
         return self.out / "balanced.jsonl"
+
+TARGET = "easy:0.25,medium:0.45,hard:0.30"   # difficulty: the poses the pool is built in, the balanced mix
 
 
 def _steps(round_no: int) -> list[tuple[str, Callable[[Ctx, int], dict]]]:
@@ -87,7 +89,7 @@ def _build_pool(c: Ctx, r: int) -> dict:
     mix = ",".join(f"{k}:{v}" for k, v in ppo.mix.items())
     return run_build_pool(data_dir=c.data_dir, out=str(c.pool), n=c.n, mix=mix, max_turns=ppo.ppo.max_turns,
                           clarify_rate=0.30, tools="wiki,calc", templates_dir="templates/pack_v2",
-                          shadow=str(c.shadow), seed=c.seed, reuse=c.reuse)
+                          shadow=str(c.shadow), seed=c.seed, reuse=c.reuse, target=TARGET)
 
 
 def _validate_pool(c: Ctx, r: int) -> dict:
@@ -103,7 +105,7 @@ def _difficulty(c: Ctx, r: int) -> dict:
     from entrypoints.difficulty import run_difficulty
 
     return run_difficulty(pool=str(c.pool), out=str(c.out / "difficulty_metrics.jsonl"), balanced=str(c.balanced),
-                          target="easy:0.25,medium:0.45,hard:0.30", by_task="hotpotqa,strategyqa,gsm8k",
+                          target=TARGET, by_task="hotpotqa,strategyqa,gsm8k",
                           report=str(c.out / "difficulty_report.json"), reuse=c.reuse)
 
 
@@ -192,7 +194,7 @@ def _print_summary(summary: dict) -> None:
         click.echo(f"    {mark} {s['step']}{extra}" + (f": {s['error']}" if s["error"] else ""), err=True)
 
 
-def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int = 30000, out_dir: str = "out",
+def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int | str | None = "auto", out_dir: str = "out",
                   config_path: str | None = None, gates_path: str = "configs/gates.yaml", reuse: bool = True,
                   seed: int = 20250820) -> dict:
     os.environ["RUN_MODE"] = mode
@@ -227,7 +229,7 @@ def _preflight(c: Ctx, gates) -> dict:
     who = {JUDGE_TAG: identity_digest(make_judge(cache=False).identity())}
     with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode, **who}) as pf:
         if mode == "dev":
-            data = f"data from {c.data_dir}" if c.data_dir else "data from configs/data.yaml (offline: builtin)"
+            data = f"data from {c.data_dir}" if c.data_dir else "data from configs/data.yaml (offline: the bundled sample)"
             click.echo(f"[rc1 DEV] preflight in DEV mode: {data}, heuristic judge, tiny model. "
                        "Live-judge checks run and are recorded, then waived. Not a production verdict.", err=True)
         pf.log_config(gates, "gates_effective.json")
@@ -286,7 +288,7 @@ def _preflight(c: Ctx, gates) -> dict:
 
 
 def prod_data_check(mix: dict[str, float], data_dir: str | None) -> None:
-    """Prod trains on real data only: resolve every task's source before anything runs, so a builtin source
+    """Prod trains on a configured dataset only: resolve every task's source before anything runs, so the bundled sample
     (or a dataset that fails to load) stops preflight at once with the error naming it (rc1.data.sources)."""
     from rc1.data import load_tasks
 
@@ -303,7 +305,8 @@ def _waived(*rounds) -> list[str]:
 @click.option("--mode", type=click.Choice(["dev", "prod"]), default=lambda: os.environ.get("RUN_MODE", "dev"),
               show_default="$RUN_MODE or dev")
 @data_dir_option
-@click.option("--n", default=30000, type=INT, show_default=True, help="seed pool size")
+@click.option("--n", default="auto", show_default=True,
+              help="seed pool size: a ceiling the data must supply, or auto (the largest pool it supports)")
 @click.option("--out-dir", "--out_dir", "out_dir", default="out", show_default=True,
               help="where the pool, shadow set and reports go (a <mode>/ folder inside)")
 @click.option("--config", "config_path", default=None, help="ppo config (default: dev ppo_dev.yaml, prod ppo_scale.yaml)")

@@ -42,7 +42,8 @@ def baseline_seeds(n: int, mix: dict[str, float], data_dir: str | None, seed: in
     if not V1_PACK.is_dir():
         raise Rc1Error(f"{V1_PACK}: not found; pass --baseline_pool PATH (a pack_v1 pool)")
     tasks = {t: load_tasks(t, data_dir).records for t, share in mix.items() if share > 0}
-    return build_pool(tasks, load_pack(V1_PACK), PoolSpec(n=n, mix=mix, seed=seed))
+    # a reference sample, not a training pool: an item may recur as often as n asks
+    return build_pool(tasks, load_pack(V1_PACK), PoolSpec(n=n, mix=mix, seed=seed, max_poses_per_item=10**9))
 
 
 def count_lines(path: str | Path, stop: int | None = None) -> int:

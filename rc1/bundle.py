@@ -67,7 +67,7 @@ def reproduce_md(m: Mapping[str, Any]) -> str:
    ```
 
 2. Copy this bundle's `configs/` and `templates/` over the checkout's (their sha256 are in bundle.json `files`).
-   Data: the same sources (`--data-dir` as below, or the builtin generators when none is given); the original
+   Data: the same sources (`--data-dir` as below, or the sample bundled with rc1 when none is given); the original
    inputs' digests are the runs' `input_sha256.*` tags in bundle.json.
 
 3. Run, with a fresh tracking store (`export MLFLOW_TRACKING_URI=sqlite:///mlruns/mlflow.db`):

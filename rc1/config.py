@@ -47,6 +47,8 @@ def _ordered(lo: float, hi: float, what: str) -> None:
 
 class ValidatePoolGate(Strict):
     distinct_2_min: float = Field(ge=0, le=1)
+    distinct_2_words: int = Field(30000, gt=0)   # distinct-2 on a random sample of this many user-turn words
+    pool_size_min: int = Field(0, ge=0)          # seeds the pool must hold (prod: seed 000 is a pool of 20k-40k)
     kl_3gram_vs_v1_min: float = Field(ge=0)
     roles_min: int = Field(ge=1)
     styles_min: int = Field(ge=1)
@@ -73,6 +75,8 @@ class DifficultyGate(Strict):
     tool_hops_max: int = Field(ge=0)
     clue_overlap_hard_median_max: float = Field(ge=0, le=1)
     clue_overlap_easy_median_min: float = Field(ge=0, le=1)
+    clue_overlap_easy_median_max: float = Field(1.0, ge=0, le=1)   # two-sided: easy is not a copy of its evidence
+    clue_overlap_hard_median_min: float = Field(0.0, ge=0, le=1)   # hard still rests on evidence the seed carries
 
 
 class WeightsGate(Strict):
@@ -261,12 +265,11 @@ def looser_than_seed(gates: Gates) -> list[str]:
 
 # ---------------------------------------------------------------- data.yaml
 class Source(Strict):
-    kind: Literal["local", "hf", "builtin"]
-    path: str | None = None
+    kind: Literal["local", "hf", "bundled"]
+    path: str | None = None     # local: the official file; bundled: a directory in its layout (default the shipped one)
     name: str | None = None
     config: str | None = None
     split: str | None = None
-    n: int | None = Field(None, gt=0)
 
     @model_validator(mode="after")
     def _needs(self):

@@ -96,13 +96,15 @@ def option_problems(shas: dict[str, str], given: dict[str, str | None], seeds: l
 
 
 def data_source_problems(tags: Mapping[str, str]) -> list[str]:
-    """Why a prod preflight's data disqualifies it: a task whose tag rc1.data_source.<task> is builtin
-    (synthetic data), or no such tag at all (the data's origin was not recorded)."""
+    """Why a prod preflight's data disqualifies it: a task whose tag rc1.data_source.<task> is bundled (the small
+    sample shipped for offline runs and tests) or builtin (synthetic data), or no such tag at all (the data's origin
+    was not recorded)."""
     sources = {k[len("rc1.data_source."):]: v for k, v in tags.items() if k.startswith("rc1.data_source.")}
     if not sources:
         return ["it recorded no data source (tags rc1.data_source.<task>)"]
-    return [f"its {task} data came from the builtin source {tags.get(f'rc1.data_uri.{task}') or '(builtin)'} "
-            "(prod never trains on synthetic data)" for task, kind in sorted(sources.items()) if kind == "builtin"]
+    return [f"its {task} data came from the {kind} source {tags.get(f'rc1.data_uri.{task}') or f'({kind})'} "
+            "(prod trains only on a configured dataset)" for task, kind in sorted(sources.items())
+            if kind in ("bundled", "builtin")]   # builtin: the synthetic generators of earlier versions
 
 
 def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapping[str, Any]], ngram: int,

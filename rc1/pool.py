@@ -1,12 +1,20 @@
 """The seed pool: Tasks x a template pack -> Seeds (rc1.records.Seed), streamed and deterministic.
 
-build_pool(tasks, pack, spec) yields exactly spec.n seeds:
+build_pool(tasks, pack, spec) yields exactly n seeds, n = spec.n or (spec.n None, "auto") the largest pool the data
+supports at the mix, each source item posed at most spec.max_poses_per_item times (plan_pool; an explicit n the
+data cannot supply is an Rc1Error naming the task that runs short and the largest n):
 - task counts: largest-remainder rounding of n x mix; seeds of the tasks are interleaved so any prefix of
   the stream keeps the mix;
 - within a task the (non-excluded) source items are visited in a seeded order and share the task's count
   as evenly as possible (an item gets floor or ceil of count / items);
 - exactly round(n x clarify_rate) seeds need clarification, shared over tasks by largest remainder and
   spread evenly over the items where a needed fact can be removed (rc1.clarify);
+- difficulty is posed: each seed takes a template of one difficulty (rc1.templates), so a task's seeds are
+  easy (open-book: the gold supporting sentences, facts or worked steps in the user turn), medium (the evidence
+  only through the `wiki`/`calc` tools) or hard (closed-book: the passages or facts among distractors, no tools,
+  or a needed fact left out) in the shares of spec.target (largest remainder); clarification seeds are medium
+  or hard, never easy (open-book evidence would give the hidden fact away). The pose is the seed's `pose`;
+  the difficulty stage measures the seeds, it does not read it;
 - the seeds of one item differ genuinely: each takes a different (template, role, style) combination
   (and, for clarification, a different hidden fact where the item has several), then draws its wording
   variants, the evidence shown, distractor passages and their order;
@@ -31,7 +39,7 @@ from rc1.clarify import Removal, removals
 from rc1.config import TASKS, check_mix
 from rc1.errors import Rc1Error
 from rc1.records import Seed, Task
-from rc1.templates import Role, Style, Template, TemplatePack
+from rc1.templates import DIFFICULTIES, Role, Style, Template, TemplatePack
 from rc1.text import normalize
 from rc1.tools import TOOLS, WikiIndex, calc
 
@@ -40,11 +48,15 @@ TOOL_SIGNATURES = {"wiki": "wiki(query)", "calc": "calc(expression)"}
 EXTRA_PASSAGES = (0, 2)
 LEAK_MARGIN = 0.1        # items this close to the leak rule are not used at all (see _ShadowGuard)
 LEAK_REDRAWS = 25  # distractor passages drawn from other items, per 'paragraphs' seed
+DEFAULT_TARGET = {"easy": 0.25, "medium": 0.45, "hard": 0.30}   # the difficulty stage's default target
+
+
+DEFAULT_MAX_POSES = 3   # poses of one source item at most, chosen by measurement (README "Where the gates stand")
 
 
 @dataclass(frozen=True)
 class PoolSpec:
-    n: int
+    n: int | None           # None: auto, the largest pool the data supports
     mix: Mapping[str, float]
     max_turns: int = 6
     clarify_rate: float = 0.0
@@ -54,10 +66,14 @@ class PoolSpec:
     leak_ngram: int = 5
     leak_sim: float = 0.85
     max_tool_calls: int = 8     # a seed expecting more tool calls offers no tools (difficulty gate tool_hops_max)
+    target: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TARGET))   # shares of the poses
+    max_poses_per_item: int = DEFAULT_MAX_POSES
 
     def validate(self) -> None:
-        if self.n < 0:
-            raise Rc1Error(f"--n must be >= 0, got {self.n}")
+        if self.n is not None and self.n < 0:
+            raise Rc1Error(f"--n must be >= 0 or auto, got {self.n}")
+        if self.max_poses_per_item < 1:
+            raise Rc1Error(f"max_poses_per_item must be >= 1, got {self.max_poses_per_item}")
         try:
             check_mix(dict(self.mix), what="--mix", known=TASKS, tol=1e-3)
         except ValueError as e:
@@ -69,6 +85,10 @@ class PoolSpec:
         unknown = [t for t in self.tools if t not in TOOLS]
         if unknown:
             raise Rc1Error(f"--tools: unknown tool {unknown[0]!r}; known: {', '.join(TOOLS)}")
+        try:
+            check_mix(dict(self.target), what="--target", known=DIFFICULTIES, tol=1e-3)
+        except ValueError as e:
+            raise Rc1Error(str(e)) from None
 
 
 def largest_remainder(total: int, weights: Mapping[str, float]) -> dict[str, int]:
@@ -141,7 +161,9 @@ class _Item:
             self.support = list(task.get("facts") or [])
         else:
             steps = list(task.get("decomposition") or [])
-            self.support = steps[:-1]  # the worked solution but its last step
+            # the worked solution up to its last result: the last step without what follows its last '='
+            last = steps[-1].rpartition("=")[0].strip() if steps and "=" in steps[-1] else ""
+            self.support = steps[:-1] + ([last] if last else [])
         self.calcs = calc_steps(task.get("decomposition") or []) if self.kind == "gsm8k" else []
         self.queries = self._queries()
         self.distractor_facts: list[str] = []
@@ -185,6 +207,15 @@ class _Item:
 # ---------------------------------------------------------------- rendering
 
 
+_NUMBERS = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _number(text: str) -> str:
+    """'$1,200' -> '1200', '3.50' -> '3.5': a number as the solution steps may write it."""
+    digits = "".join(ch for ch in text if ch.isdigit() or ch == ".").strip(".")
+    return digits.rstrip("0").rstrip(".") if "." in digits else digits
+
+
 def _tidy(text: str) -> str:
     if "\n" not in text:
         return " ".join(text.split())
@@ -220,30 +251,55 @@ class _Renderer:
 
     def evidence(self, rng: random.Random, item: _Item, mode: str, removal: Removal | None = None) -> str:
         """support: the supporting sentences / facts / earlier solution steps; paragraphs: gold passages
-        among distractors (for a clarification seed: distractors only, none naming the hidden fact)."""
+        (StrategyQA: facts) among distractors; for a clarification seed only those that do not name the hidden
+        fact."""
         if mode == "support":
             lines = list(item.support)
             if item.kind == "strategyqa":
                 rng.shuffle(lines)
             return "\n".join(f"- {s}" for s in lines)
-        hidden = removal.text.strip('"“” ') if removal is not None else None
+        hidden = removal.text.strip('"“” ').lower() if removal is not None else None
+        if hidden and item.kind == "gsm8k":
+            hidden = _number(hidden)
+
+        def ok(text: str) -> bool:
+            if not hidden:
+                return True
+            if item.kind == "gsm8k":
+                return hidden not in {_number(x) for x in _NUMBERS.findall(text)}
+            return hidden not in text.lower()
+
+        def masked(text: str) -> str:  # the hidden name left out of the notes as it is out of the question
+            return re.sub(re.escape(hidden), rng.choice(self.pack.vague_names), text, flags=re.I) if hidden else text
+
+        if item.kind == "gsm8k":  # a clarification seed's start: one worked step that does not use the hidden number
+            return "\n".join(f"- {s}" for s in [x for x in item.support if ok(x)][:1])
+        if item.kind == "hotpotqa" and hidden is not None:
+            # notes, not passages: the supporting sentences (the hidden name left out) among sentences of the item's
+            # distractor paragraphs that do not name it (a whole passage around each would bury them)
+            paras = {t: s for t, s in item.context}
+            own = [s.strip() for t, sents in paras.items() if t not in item.gold_titles for s in sents[:2]
+                   if s.strip() and ok(f"{t} {s}")]
+            lines = [masked(x) for x in item.support]
+            lines += rng.sample(own, k=min(len(own), rng.randint(2, 3)))
+            rng.shuffle(lines)
+            return "\n".join(f"- {x}" for x in lines)
         if item.kind == "hotpotqa":
             paras = {t: s for t, s in item.context}
-            shown: list[tuple[str, str]] = []
-            if hidden is None:
-                own = [t for t in paras if t not in item.gold_titles]
-                shown = [(t, "".join(paras[t]).strip()) for t in item.gold_titles]
-                shown += [(t, "".join(paras[t]).strip()) for t in rng.sample(own, rng.randint(0, min(2, len(own))))]
+            own = [t for t in paras if t not in item.gold_titles]
+            shown = [(t, "".join(paras[t]).strip()) for t in item.gold_titles]
+            shown += [(t, "".join(paras[t]).strip()) for t in rng.sample(own, rng.randint(0, min(2, len(own))))]
+            shown = [(t, x) for t, x in shown if ok(f"{t} {x}")]
             if self.passages:
                 for _ in range(rng.randint(*EXTRA_PASSAGES)):
                     title, text = self.passages[rng.randrange(len(self.passages))]
-                    if title in paras or any(title == t for t, _ in shown) or (hidden and hidden in text):
+                    if title in paras or any(title == t for t, _ in shown) or not ok(f"{title} {text}"):
                         continue
                     shown.append((title, text))
             rng.shuffle(shown)
             return "\n".join(f"{t}: {text}" for t, text in shown)
-        lines = [] if hidden is not None else list(item.support)
-        extra = [f for f in item.distractor_facts if not hidden or hidden not in f]
+        lines = [masked(f) for f in item.support]
+        extra = [f for f in item.distractor_facts if ok(f)]
         if extra:
             lines += rng.sample(extra, k=rng.randint(1, len(extra)))
         rng.shuffle(lines)
@@ -281,8 +337,8 @@ class _Renderer:
         kind = item.kind
         tools = [x for x in t.tools if x in self.spec.tools and x in TASK_TOOLS[kind]]
         expected = item.expected_calls(tools)
-        if len(expected) > self.spec.max_tool_calls + (t.mode == "worked"):
-            tools, expected = [], []
+        if len(expected) > self.spec.max_tool_calls + (t.mode == "worked") or (not expected and t.mode != "worked"):
+            tools, expected = [], []   # too many hops for the gate, or none that the item's evidence supports
         question = task["question"]
         hidden = None
         if removal is not None:
@@ -306,7 +362,7 @@ class _Renderer:
                     break
         return {
             "id": seed_id, "task": kind, "source_id": task["id"], "source_question": task["question"],
-            "template_id": t.id, "role": role.id,
+            "template_id": t.id, "pose": t.difficulty, "role": role.id,
             "style": style.id, "dialogue": dialogue, "needs_clarification": removal is not None,
             "hidden_info": hidden, "tools": tools, "expected_tool_calls": expected, "answer": task["answer"],
             "context": item.context,
@@ -362,11 +418,18 @@ class PoolStats:
     tool_seeds: int = 0
     worked_seeds: int = 0
     leak_redraws: int = 0
+    poses: dict[str, dict[str, int]] = field(default_factory=dict)   # task -> pose -> seeds
 
     def as_dict(self) -> dict:
         return {"counts": self.counts, "clarify": self.clarify, "items": self.items, "excluded": self.excluded,
                 "items_used": self.items_used, "tool_seeds": self.tool_seeds, "worked_seeds": self.worked_seeds,
-                "leak_redraws": self.leak_redraws}
+                "leak_redraws": self.leak_redraws, "poses": self.poses}
+
+    def count(self, seed: Seed, worked: bool) -> None:
+        self.tool_seeds += bool(seed["tools"])
+        self.worked_seeds += worked
+        per = self.poses.setdefault(seed["task"], {d: 0 for d in DIFFICULTIES})
+        per[seed["pose"]] += 1
 
 
 def _passages(items: Sequence[Task]) -> list[tuple[str, str]]:
@@ -378,6 +441,51 @@ def _passages(items: Sequence[Task]) -> list[tuple[str, str]]:
     return [(t, x) for t, x in out.items() if x]
 
 
+def pose_counts(count: int, n_clarify: int, target: Mapping[str, float]) -> tuple[dict[str, int], dict[str, int]]:
+    """(plain seeds, clarification seeds) per pose of a task's `count` seeds: the target's shares by largest
+    remainder; a needed clarification is a hard pose, so the clarification seeds fill hard first, then medium
+    (never easy; when there are more of them than medium and hard seeds, easy gives way)."""
+    total = largest_remainder(count, {d: float(target.get(d, 0.0)) for d in DIFFICULTIES})
+    hard = min(n_clarify, total["hard"])
+    clar = {"easy": 0, "medium": n_clarify - hard, "hard": hard}
+    plain = {d: max(0, total[d] - clar.get(d, 0)) for d in DIFFICULTIES}
+    excess = sum(plain.values()) - (count - n_clarify)
+    for d in DIFFICULTIES:
+        cut = min(excess, plain[d])
+        plain[d] -= cut
+        excess -= cut
+    return plain, {d: clar.get(d, 0) for d in DIFFICULTIES}
+
+
+def has_support(task: Task) -> bool:
+    """Whether the item has the evidence an easy (open-book) pose shows (_Item.support is not empty)."""
+    if task["task"] == "hotpotqa":
+        paras = {t: s for t, s in task.get("context") or []}
+        return any(t in paras and 0 <= i < len(paras[t]) for t, i in task.get("supporting_facts") or [])
+    if task["task"] == "strategyqa":
+        return bool(task.get("facts"))
+    steps = task.get("decomposition") or []
+    return len(steps) > 1 or bool(steps and "=" in steps[-1])
+
+
+def _poses(counts: Mapping[str, int]) -> list[str]:
+    """The pose of each seed in order, the poses interleaved in their shares (stride scheduling)."""
+    order = [d for d in DIFFICULTIES if counts.get(d, 0) > 0]
+    if not order:
+        return []
+    sched = _schedule(order, counts)
+    return [next(sched) for _ in range(sum(counts[d] for d in order))]
+
+
+def _templates(pack: TemplatePack, task: str, clarify: bool, spec: PoolSpec, item: "_Item") -> dict[str, list[Template]]:
+    """The item's applicable templates per pose; a pose with none takes medium's (then any) so that every seed
+    has one (its `pose` is then the template's own)."""
+    every = [t for t in pack.for_task(task, clarify, spec.max_turns) if item.applicable(t)] or \
+        pack.for_task(task, clarify, spec.max_turns)[:1]
+    by = {d: [t for t in every if t.difficulty == d] for d in DIFFICULTIES}
+    return {d: by[d] or by["medium"] or every for d in DIFFICULTIES}
+
+
 def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack: TemplatePack, spec: PoolSpec,
                  stats: PoolStats, guard: _ShadowGuard, skip: int = 0) -> Iterator[Seed]:
     """The task's seeds in order; `skip`: from its skip-th seed on (the earlier seeds of that seed's item are
@@ -386,11 +494,9 @@ def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack:
     random.Random(f"{spec.seed}|order|{task}").shuffle(order)
     used = order[: min(count, len(order))]
     per = [count // len(used) + (1 if i < count % len(used) else 0) for i in range(len(used))] if used else []
-    plain_t = pack.for_task(task, clarify=False, max_turns=spec.max_turns)
-    clar_t = pack.for_task(task, clarify=True, max_turns=spec.max_turns)
-    if count and not plain_t:
+    if count and not pack.for_task(task, clarify=False, max_turns=spec.max_turns):
         raise Rc1Error(f"{pack.directory}: no template for task {task!r} within max_turns={spec.max_turns}")
-    if n_clarify and not clar_t:
+    if n_clarify and not pack.for_task(task, clarify=True, max_turns=spec.max_turns):
         raise Rc1Error(f"{pack.directory}: no clarification template for task {task!r} (clarify_rate > 0)")
     cache: dict[str, list[Removal]] = {}
     if n_clarify:
@@ -400,9 +506,11 @@ def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack:
     n_clarify = min(n_clarify, k_clar)
     stats.clarify[task] = n_clarify
     stats.items_used[task] = len(used)
+    plain_n, clar_n = pose_counts(count, n_clarify, spec.target)
+    plain_poses, clar_poses = _poses(plain_n), _poses(clar_n)
     render = _Renderer(pack, spec, _passages(items) if task == "hotpotqa" else ())
     roles, styles = pack.roles, pack.styles
-    j = 0
+    j = p = q = owed = 0
     cum = 0
     dropped = PoolStats()
     for item_task, k, ok in zip(used, per, clar_ok):
@@ -410,34 +518,36 @@ def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack:
         if ok and k_clar:
             c = (n_clarify * (cum + k)) // k_clar - (n_clarify * cum) // k_clar
             cum += k
+        plain = plain_poses[p:p + k - c]
+        p, q = p + k - c, q + c
+        if not has_support(item_task):   # no evidence to open the book on: its easy seeds go to a later item
+            owed += plain.count("easy")
+            plain = ["medium" if d == "easy" else d for d in plain]
+        else:
+            while owed and "medium" in plain:
+                plain[plain.index("medium")] = "easy"
+                owed -= 1
+        mine = plain + clar_poses[q - c:q]
         if j + k <= skip:  # every seed of this item comes before the first one wanted
             j += k
             continue
         rng = random.Random(f"{spec.seed}|{item_task['id']}")
         item = _Item(item_task, items, rng, cache.get(item_task["id"]), spec.max_tool_calls)
-        plain = [t for t in plain_t if item.applicable(t)] or plain_t[:1]
-        for slot in _combos(rng, len(plain), len(roles), len(styles), 1, k - c):
-            t_i, r_i, s_i, _ = slot
-            st = stats if j >= skip else dropped
-            seed = render.seed(rng, f"{task}-{j:06d}", item, plain[t_i], roles[r_i], styles[s_i], None)
-            if guard.leaks(seed):
-                seed = _redraw(rng, render, guard, st, f"{task}-{j:06d}", item, plain, [None], pack)
-            j += 1
-            st.tool_seeds += bool(seed["tools"])
-            st.worked_seeds += plain[t_i].mode == "worked"
-            if st is stats:
-                yield seed
-        if c:
-            clar = [t for t in clar_t if item.applicable(t)] or clar_t[:1]
-            for slot in _combos(rng, len(clar), len(roles), len(styles), len(item.removals), c):
-                t_i, r_i, s_i, h_i = slot
+        for clarify, poses in ((False, mine[:k - c]), (True, mine[k - c:])):
+            if not poses:
+                continue
+            by_pose = _templates(pack, task, clarify, spec, item)
+            hidden = item.removals if clarify else [None]
+            slots = {d: iter(_combos(rng, len(by_pose[d]), len(roles), len(styles), len(hidden), poses.count(d)))
+                     for d in DIFFICULTIES}
+            for d in poses:
+                t_i, r_i, s_i, h_i = next(slots[d])
                 st = stats if j >= skip else dropped
-                seed = render.seed(rng, f"{task}-{j:06d}", item, clar[t_i], roles[r_i], styles[s_i],
-                                   item.removals[h_i])
+                seed = render.seed(rng, f"{task}-{j:06d}", item, by_pose[d][t_i], roles[r_i], styles[s_i], hidden[h_i])
                 if guard.leaks(seed):
-                    seed = _redraw(rng, render, guard, st, f"{task}-{j:06d}", item, clar, item.removals, pack)
+                    seed = _redraw(rng, render, guard, st, f"{task}-{j:06d}", item, by_pose[d], hidden, pack)
                 j += 1
-                st.tool_seeds += bool(seed["tools"])
+                st.count(seed, by_pose[d][t_i].mode == "worked")
                 if st is stats:
                     yield seed
 
@@ -481,35 +591,53 @@ class PoolPlan:
     items: dict[str, int]
     excluded: dict[str, int]
     guard: _ShadowGuard
+    n: int = 0                  # the pool size: spec.n, or the largest the data supports (auto)
+    largest: int = 0            # the largest n the data supports at the mix
+
+
+def largest_n(limit: Mapping[str, int], mix: Mapping[str, float]) -> int:
+    """The largest n whose largest-remainder task counts stay within `limit` (seeds per task at most)."""
+    n = min(int(limit[t] / w) for t, w in mix.items())
+    while n > 0 and any(c > limit[t] for t, c in largest_remainder(n, mix).items()):
+        n -= 1
+    return n
 
 
 def plan_pool(tasks: Mapping[str, list[Task]], spec: PoolSpec) -> PoolPlan:
-    """The plan of build_pool's stream (raises Rc1Error on an impossible spec)."""
+    """The plan of build_pool's stream (raises Rc1Error on an impossible spec, or an n the data cannot supply)."""
     spec.validate()
     mix = {t: w for t, w in spec.mix.items() if w > 0}
-    counts = largest_remainder(spec.n, mix)
     kept: dict[str, list[Task]] = {}
     items: dict[str, int] = {}
     excluded: dict[str, int] = {}
     guard = _ShadowGuard(spec)
     for task in mix:
-        if counts[task] == 0:
-            continue
         records = list(tasks.get(task) or [])
         kept[task], dropped = _excluded(records, guard)
         items[task], excluded[task] = len(records), dropped
-        if not kept[task]:
+        if not kept[task] and (spec.n is None or largest_remainder(spec.n, mix)[task]):
             raise Rc1Error(f"task {task!r}: no source items left"
                            + (f" after excluding {dropped} shadow item(s)" if dropped else ""))
-    clar_total = round(spec.n * spec.clarify_rate)
+    limit = {t: len(kept[t]) * spec.max_poses_per_item for t in mix}
+    largest = largest_n(limit, mix) if mix else 0
+    n = largest if spec.n is None else spec.n
+    counts = largest_remainder(n, mix)
+    short = [t for t in mix if counts[t] > limit[t]]
+    if short:
+        t = short[0]
+        raise Rc1Error(f"--n {n}: task {t!r} runs short: {len(kept[t])} source items (after the shadow exclusion) "
+                       f"x max_poses_per_item {spec.max_poses_per_item} = {limit[t]} seeds, the mix asks "
+                       f"{counts[t]}; the largest n the data supports is {largest} (--n auto)")
+    kept = {t: v for t, v in kept.items() if counts[t]}
+    clar_total = round(n * spec.clarify_rate)
     clar = largest_remainder(clar_total, {t: counts[t] for t in kept})
-    return PoolPlan(counts, kept, clar, items, excluded, guard)
+    return PoolPlan(counts, kept, clar, items, excluded, guard, n, largest)
 
 
 def build_pool(tasks: Mapping[str, list[Task]], pack: TemplatePack, spec: PoolSpec,
                stats: PoolStats | None = None, start: int = 0, stop: int | None = None,
                plan: PoolPlan | None = None) -> Iterator[Seed]:
-    """Yield spec.n seeds (see the module docstring). Raises Rc1Error on an impossible spec.
+    """Yield plan.n seeds (see the module docstring). Raises Rc1Error on an impossible spec.
     `start`, `stop`: only the seeds at those positions of the stream, the same seeds (a piece of the pool built
     apart: its stats count its own seeds, `counts` included, from the counts at `start`). `plan`: plan_pool's,
     when the caller made it already (pieces built in several processes share one)."""
@@ -521,13 +649,14 @@ def build_pool(tasks: Mapping[str, list[Task]], pack: TemplatePack, spec: PoolSp
     order = [t for t in spec.mix if t in kept]
     schedule = _schedule(order, counts)
     before = {t: 0 for t in order}
-    for _ in range(min(start, spec.n)):
+    n = plan.n
+    for _ in range(min(start, n)):
         before[next(schedule)] += 1
     streams = {task: _task_stream(task, kept[task], counts[task], plan.clar[task], pack, spec, stats, plan.guard,
                                   before[task])
                for task in kept}
     stats.counts = dict(before)
-    for _ in range(max(0, min(spec.n, spec.n if stop is None else stop) - start)):
+    for _ in range(max(0, min(n, n if stop is None else stop) - start)):
         task = next(schedule)
         stats.counts[task] += 1
         yield next(streams[task])

@@ -2,7 +2,7 @@
 
 Task: one normalized dataset item.
     {id, task, question, answer, context, supporting_facts, facts, decomposition}
-    - id: "<task>:<source id>" (HotpotQA _id, StrategyQA qid, GSM8K line number / builtin id)
+    - id: "<task>:<source id>" (HotpotQA _id, StrategyQA qid, GSM8K line number)
     - answer: str (HotpotQA span, "yes"/"no" for StrategyQA, the number after '####' for GSM8K)
     - context: list of [title, [sentences]] (HotpotQA; [] otherwise)
     - supporting_facts: list of [title, sent_idx] (HotpotQA; [] otherwise)

@@ -6,8 +6,12 @@ A pack directory holds:
 - roles.json    {roles: [{id, system: [..], openers: [..]}]}        (who asks)
 - styles.json   {styles: [{id, system: [..], closers: [..]}]}       (how the reply should sound)
 - any other *.json: {templates: [template, ...]} with each template
-    {id, category: math|multihop|clarification, tasks: [..], mode: plain|support|paragraphs|worked,
-     tools: [wiki|calc ..], user: [pattern ..], worked_user: [..], worked_reply: [..], hidden_reply: [..]}
+    {id, category: math|multihop|clarification, difficulty: easy|medium|hard, tasks: [..],
+     mode: plain|support|paragraphs|worked, tools: [wiki|calc ..], user: [pattern ..], worked_user: [..],
+     worked_reply: [..], hidden_reply: [..]}
+  `difficulty` is the pose the template gives an item (rc1.pool): easy is open-book (mode support: the gold
+  evidence is in the user turn), medium leaves the evidence to the tools, hard is closed-book with distractors
+  or a needed clarification. Without it: easy for support, hard for clarification, else medium.
 
 Patterns are str.format strings over a fixed set of placeholders (PLACEHOLDERS). Every list of
 variants is a choice the pool builder makes per seed, so one source item yields genuinely different
@@ -27,6 +31,7 @@ from rc1.errors import Rc1Error
 from rc1.tools import TOOLS
 
 CATEGORIES = ("math", "multihop", "clarification")
+DIFFICULTIES = ("easy", "medium", "hard")
 MODES = ("plain", "support", "paragraphs", "worked")
 PLACEHOLDERS = {
     "user": {"opener", "question", "closer", "evidence", "header"},
@@ -49,6 +54,7 @@ class Template:
     worked_reply: tuple[str, ...] = ()
     hidden_reply: tuple[str, ...] = ()
     file: str = ""
+    difficulty: str = "medium"
 
     @property
     def clarify(self) -> bool:
@@ -90,11 +96,13 @@ class TemplatePack:
     templates: tuple[Template, ...]
     _by_task: dict = field(default_factory=dict, repr=False)
 
-    def for_task(self, task: str, clarify: bool, max_turns: int | None = None) -> list[Template]:
-        key = (task, clarify, max_turns)
+    def for_task(self, task: str, clarify: bool, max_turns: int | None = None,
+                 difficulty: str | None = None) -> list[Template]:
+        key = (task, clarify, max_turns, difficulty)
         if key not in self._by_task:
             self._by_task[key] = [t for t in self.templates if task in t.tasks and t.clarify == clarify
-                                  and (max_turns is None or t.turns() <= max_turns)]
+                                  and (max_turns is None or t.turns() <= max_turns)
+                                  and (difficulty is None or t.difficulty == difficulty)]
         return self._by_task[key]
 
     def summary(self) -> dict[str, Any]:
@@ -207,7 +215,14 @@ def _load_template(f: _File, raw: Any, i: int) -> Template:
         f.fail(f"{where}.hidden_reply", "only clarification templates hide a fact")
     if category == "math" and tasks != ("gsm8k",):
         f.fail(f"{where}.tasks", "math templates apply to gsm8k only")
-    return Template(tid, category, tasks, mode, tools, user, worked_user, worked_reply, hidden, f.path.name)
+    default = "easy" if mode == "support" else "hard" if category == "clarification" else "medium"
+    difficulty = f.get(raw, "difficulty", where, str, required=False, default=default)
+    if difficulty not in DIFFICULTIES:
+        f.fail(f"{where}.difficulty", f"{difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
+    if difficulty == "easy" and mode != "support":
+        f.fail(f"{where}.difficulty", "an easy (open-book) template gives the evidence: mode 'support'")
+    return Template(tid, category, tasks, mode, tools, user, worked_user, worked_reply, hidden, f.path.name,
+                    difficulty)
 
 
 def load_pack(directory: str | Path) -> TemplatePack:

@@ -19,7 +19,7 @@ def test_shipped_configs_load():
     assert gates.for_mode("prod").config_check.steps_min == 50000
     assert load_ppo_scale(CONFIGS / "ppo_scale.yaml").mix["hotpotqa"] == 0.45
     assert abs(sum(load_weights(CONFIGS / "weights.json").as_dict().values()) - 1) < 1e-9
-    assert "builtin" in [s.kind for s in load_data_config(CONFIGS / "data.yaml").tasks["gsm8k"].sources]
+    assert "bundled" in [s.kind for s in load_data_config(CONFIGS / "data.yaml").tasks["gsm8k"].sources]
 
 
 @pytest.mark.parametrize("edit, expected", [

@@ -1,11 +1,10 @@
-"""Dataset loaders: official formats in, Task records out; bad input is one clear line (or a counted skip);
-source resolution; the builtin generators' answers are right."""
+"""Dataset loaders: official formats in (plain or .gz), Task records out; bad input is one clear line (or a counted
+skip); source resolution; the bundled real sample is what its README says and rebuilds byte for byte."""
 
 from __future__ import annotations
 
+import gzip
 import json
-import re
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,14 +12,9 @@ import pytest
 from entrypoints.cli import main
 from rc1.config import DataConfig, Source, TaskSources
 from rc1.data import DATA_FILES, load_tasks, read_task_file
-from rc1.data.builtin import builtin_digest, builtin_tasks, generate_raw
-from rc1.data.builtin_math import generate_gsm8k
-from rc1.data.builtin_multihop import generate_hotpotqa
-from rc1.data.builtin_vocab import skeleton
-from rc1.data.builtin_yesno import generate_strategyqa
+from rc1.data.sources import BUNDLED_DIR
 from rc1.errors import Rc1Error
-from rc1.text import ngrams, words
-from rc1.tools import calc
+from rc1.io import sha256_file
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "data"
@@ -84,7 +78,7 @@ def test_skip_mode_counts_bad_records(tmp_path):
     assert "item 2: missing key 'facts'" in s.skip_examples[0]
     g = load_tasks("gsm8k", d, on_bad_record="skip")
     assert len(g.records) == 2 and g.skipped == 1 and "line 2" in g.skip_examples[0]
-    cfg = DataConfig(on_bad_record="skip", tasks={"gsm8k": TaskSources(sources=[Source(kind="builtin")])})
+    cfg = DataConfig(on_bad_record="skip", tasks={"gsm8k": TaskSources(sources=[Source(kind="bundled")])})
     assert load_tasks("gsm8k", d, data_cfg=cfg).skipped == 1  # data.yaml's mode applies to --data-dir too
 
 
@@ -96,84 +90,59 @@ def test_source_resolution(tmp_path, monkeypatch):
     cfg = DataConfig(tasks={"gsm8k": TaskSources(sources=[
         Source(kind="local", path=str(tmp_path / "missing.jsonl")),
         Source(kind="hf", name="openai/gsm8k", config="main", split="train"),
-        Source(kind="builtin", n=30)])}, on_bad_record="error")
+        Source(kind="bundled")])}, on_bad_record="error")
     got = load_tasks("gsm8k", data_cfg=cfg)
-    assert got.source_kind == "builtin" and len(got.records) == 30
-    assert got.digest == builtin_digest("gsm8k", 30, 0) and got.tried[1].endswith("offline")
+    assert got.source_kind == "bundled" and len(got.records) == 800
+    bundled = BUNDLED_DIR / (DATA_FILES["gsm8k"] + ".gz")
+    assert got.source_uri == str(bundled) and got.digest == sha256_file(bundled) and got.tried[1].endswith("offline")
     cfg.tasks["gsm8k"].sources[0] = Source(kind="local", path=str(local / DATA_FILES["gsm8k"]))
     assert load_tasks("gsm8k", data_cfg=cfg).source_kind == "local"
     with pytest.raises(Rc1Error, match="unknown task"):
         load_tasks("squad", data_cfg=cfg)
 
 
-def test_builtin_gsm8k_answers_recompute():
-    # the main generator's scenarios (generate_raw mixes in other families with their own shape)
-    raws = generate_gsm8k(300, 7)
-    for raw in raws:
-        anns = re.findall(r"<<([^=<>]+)=([^<>]+)>>", raw["answer"])
-        assert len(anns) >= 2
-        for expr, value in anns:
-            assert calc(expr) == value
-        final = raw["answer"].rsplit("####", 1)[1].strip()
-        assert final == anns[-1][1] and int(final) >= 0
-    # no two problems differ only in their names (the pool's shadow guard could not tell them apart)
-    shapes = [skeleton(r["question"]) for r in raws]
-    assert len(set(shapes)) == len(shapes)
+def test_bundled_sample_is_real_data_in_the_official_formats_with_licenses():
+    sizes = {"hotpotqa": 420, "strategyqa": 600, "gsm8k": 800}
+    for task, n in sizes.items():
+        path = BUNDLED_DIR / (DATA_FILES[task] + ".gz")
+        got = load_tasks(task, BUNDLED_DIR)          # --data-dir reads the .gz layout as it reads the plain one
+        assert got.source_kind == "local" and got.source_uri == str(path) and len(got.records) == n
+        assert got.skipped == 0 and len({r["id"] for r in got.records}) == n
+        assert (path.parent / "LICENSE").read_text().count("Citation") == 1
+    assert "CC BY-SA 4.0" in (BUNDLED_DIR / "hotpotqa" / "LICENSE").read_text()
+    assert all("MIT License" in (BUNDLED_DIR / t / "LICENSE").read_text() for t in ("strategyqa", "gsm8k"))
 
 
-def test_builtin_hotpotqa_supporting_facts_are_real_sentences():
-    for raw in generate_hotpotqa(300, 3):
-        paras = dict((t, s) for t, s in raw["context"])
-        assert len(paras) == 10 and len({t for t, _ in raw["supporting_facts"]}) == 2
-        gold = [paras[t][i] for t, i in raw["supporting_facts"]]
-        if raw["answer"] in ("yes", "no"):
-            continue
-        if raw["type"] == "comparison":
-            assert raw["answer"] in {t for t, _ in raw["supporting_facts"]}
-            assert raw["answer"] in raw["question"]
-        else:
-            assert any(raw["answer"] in s for s in gold), (raw["question"], raw["answer"], gold)
-            # the descriptors that vary the wording never give the answer away
-            assert raw["answer"] not in raw["question"], (raw["question"], raw["answer"])
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")
+def test_bundled_sample_rebuilds_byte_for_byte_from_the_official_files(tmp_path):
+    """The command in rc1/data/bundled/README.md, from ../shared/data: the same bytes as shipped."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from real_subsample import parse_counts, write_subsample
+
+    readme = (BUNDLED_DIR / "README.md").read_text()
+    assert "--n hotpotqa=420,strategyqa=600,gsm8k=800 --seed 19 --gzip" in readme
+    write_subsample(SHARED, tmp_path, None, 19, parse_counts("hotpotqa=420,strategyqa=600,gsm8k=800"), True)
+    for rel in DATA_FILES.values():
+        assert sha256_file(tmp_path / (rel + ".gz")) == sha256_file(BUNDLED_DIR / (rel + ".gz")), rel
 
 
-def test_builtin_strategyqa_answers_follow_from_facts():
-    raws = generate_strategyqa(400, 2)
-    for raw in raws:
-        # every title the question quotes is one the facts talk about (appositions never land inside a title)
-        for title in re.findall(r'"([^"]+)"', raw["question"]):
-            assert title in " ".join(raw["facts"]), (raw["question"], raw["facts"])
-    shapes = [skeleton(r["question"]) for r in raws if re.search(r"\d", r["question"])]
-    assert len(set(shapes)) == len(shapes)
-    # the numeric families: recompute the answer from the two numbers the facts state
-    checked = 0
-    for raw in raws:
-        q, facts = raw["question"], " ".join(raw["facts"])
-        m = re.search(r"The (.+?) (?:holds|seats|has room for) ([\d,]+) ", facts)
-        n = re.search(r"has (?:about|roughly|some) ([\d,]+) (?:inhabitants|residents)", facts)
-        if m and n and "too small" not in q and "too cramped" not in q:
-            fits = int(m.group(2).replace(",", "")) >= int(n.group(1).replace(",", ""))
-            assert raw["answer"] == fits, (q, facts)
-            checked += 1
-    assert checked >= 3
-
-
-def test_builtin_strategyqa_questions_are_varied():
-    qs = [r["question"] for r in generate_strategyqa(500, 11)]
-    assert len(set(qs)) == len(qs)
-    openings = Counter(words(q)[0] for q in qs)
-    assert len(openings) >= 20 and openings.most_common(1)[0][1] <= 0.4 * len(qs)
-    bigrams = [g for q in qs for g in ngrams(words(q), 2)]
-    assert len(set(bigrams)) / len(bigrams) >= 0.5  # the generator this replaced scored 0.485 here
-
-
-def test_builtin_strategyqa_and_determinism():
-    raws = generate_raw("strategyqa", n=300, seed=1)
-    assert all(r["facts"] and r["decomposition"] and isinstance(r["answer"], bool) for r in raws)
-    assert 0.3 < sum(r["answer"] for r in raws) / len(raws) < 0.7
-    assert builtin_tasks("hotpotqa", 50, 5) == builtin_tasks("hotpotqa", 50, 5)
-    assert builtin_tasks("hotpotqa", 50, 5) != builtin_tasks("hotpotqa", 50, 6)
-    assert len({r["question"] for r in builtin_tasks("gsm8k", 500, 0)}) == 500
+def test_gzip_files_read_like_plain_ones_and_a_broken_one_is_one_line(tmp_path):
+    d = write_data_dir(tmp_path / "plain", [HOTPOT], [STRATEGY], [json.dumps(GSM)])
+    z = tmp_path / "gz"
+    for rel in DATA_FILES.values():
+        (z / rel).parent.mkdir(parents=True)
+        (z / (rel + ".gz")).write_bytes(gzip.compress((d / rel).read_bytes()))
+    for task in DATA_FILES:
+        assert load_tasks(task, z).records == load_tasks(task, d).records
+    broken = z / (DATA_FILES["hotpotqa"] + ".gz")
+    broken.write_bytes(gzip.compress(json.dumps([HOTPOT]).encode())[:-12])   # truncated
+    with pytest.raises(Rc1Error, match=r"hotpot_dev_distractor_v1\.json\.gz: unreadable"):
+        load_tasks("hotpotqa", z)
+    broken.write_bytes(b"not gzip at all")
+    with pytest.raises(Rc1Error, match=r"hotpot_dev_distractor_v1\.json\.gz: unreadable"):
+        load_tasks("hotpotqa", z)
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")

@@ -1,6 +1,6 @@
-"""Prod never trains on synthetic data: a builtin source is refused, a failing dataset is an error naming it
-(never a fallback), every data run tags rc1.data_source.<task>, and the gate refuses a prod preflight whose
-data came from a builtin source."""
+"""Prod trains only on a configured dataset: the bundled sample is refused, a failing dataset is an error naming
+it (never a fallback), every data run tags rc1.data_source.<task>, and the gate refuses a prod preflight whose
+data came from the bundled sample."""
 
 from __future__ import annotations
 
@@ -25,22 +25,23 @@ def _cfg(*sources: Source) -> DataConfig:
     return DataConfig(tasks={"gsm8k": TaskSources(sources=list(sources))}, on_bad_record="error")
 
 
-def test_prod_refuses_the_builtin_source_naming_task_and_source(tmp_path, monkeypatch):
+def test_prod_refuses_the_bundled_sample_naming_task_and_source(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    cfg = _cfg(Source(kind="hf", name="openai/gsm8k", config="main", split="train"), Source(kind="builtin", n=30))
-    assert load_tasks("gsm8k", data_cfg=cfg, mode="dev").source_kind == "builtin"  # dev: offline fallback
-    with pytest.raises(Rc1Error, match=r"gsm8k: prod refuses the builtin source builtin://.*openai/gsm8k: offline"):
+    cfg = _cfg(Source(kind="hf", name="openai/gsm8k", config="main", split="train"), Source(kind="bundled"))
+    assert load_tasks("gsm8k", data_cfg=cfg, mode="dev").source_kind == "bundled"  # dev: offline fallback
+    with pytest.raises(Rc1Error, match=r"gsm8k: prod refuses the bundled sample .*gsm8k/train\.jsonl\.gz; "
+                                       r"passed over: hf openai/gsm8k: offline"):
         load_tasks("gsm8k", data_cfg=cfg, mode="prod")
     monkeypatch.setenv("RUN_MODE", "prod")  # the mode defaults to $RUN_MODE
-    with pytest.raises(Rc1Error, match="prod refuses the builtin source"):
+    with pytest.raises(Rc1Error, match="prod refuses the bundled sample"):
         load_tasks("gsm8k", data_cfg=cfg)
 
 
-def test_gate_refuses_prod_preflight_on_builtin_data():
-    tags = {"rc1.data_source.gsm8k": "builtin", "rc1.data_uri.gsm8k": "builtin://gsm8k?n=6000",
+def test_gate_refuses_prod_preflight_on_the_bundled_sample():
+    tags = {"rc1.data_source.gsm8k": "bundled", "rc1.data_uri.gsm8k": "/x/rc1/data/bundled/gsm8k/train.jsonl.gz",
             "rc1.data_source.hotpotqa": "local"}
     (problem,) = data_source_problems(tags)
-    assert "gsm8k" in problem and "builtin://gsm8k" in problem
+    assert "gsm8k" in problem and "bundled/gsm8k/train.jsonl.gz" in problem
     assert data_source_problems({"rc1.data_source.gsm8k": "hf"}) == []
     assert "no data source" in data_source_problems({})[0]
 
@@ -65,7 +66,8 @@ def test_prod_preflight_without_a_reachable_dataset_exits_2_naming_the_source(pr
     assert run_cli(["preflight", "--n", "300"]) == 2
     err = [line for line in capsys.readouterr().err.strip().splitlines() if line.strip()]
     assert len(err) == 1, err
-    assert "prod refuses the builtin source builtin://" in err[0] and "hotpotqa/hotpot_qa: offline" in err[0]
+    assert "prod refuses the bundled sample" in err[0] and "rc1/data/bundled/hotpotqa/" in err[0]
+    assert "hotpotqa/hotpot_qa: offline" in err[0]
     assert not (project / "out").exists() and not (project / "mlruns").exists()  # nothing built, nothing tracked
 
 
@@ -89,7 +91,7 @@ def test_data_runs_tag_their_source(project, capsys):
 
 def test_a_failing_hugging_face_source_is_an_error_naming_the_dataset_never_a_fallback(tmp_path, monkeypatch):
     """The hub 'answers' (a listener on the HF endpoint's port) but the dataset cannot be loaded: an error naming
-    it, in dev as in prod, and the builtin source after it is not used."""
+    it, in dev as in prod, and the bundled sample after it is not used."""
     import socket
 
     from rc1.data import hf
@@ -109,7 +111,7 @@ def test_a_failing_hugging_face_source_is_an_error_naming_the_dataset_never_a_fa
         broken = tmp_path / "broken_ds"
         broken.mkdir()
         (broken / "train.json").write_text("{not json")
-        cfg = _cfg(Source(kind="hf", name=str(broken), split="train"), Source(kind="builtin", n=30))
+        cfg = _cfg(Source(kind="hf", name=str(broken), split="train"), Source(kind="bundled"))
         for mode in ("dev", "prod"):
             with pytest.raises(Rc1Error, match=rf"gsm8k: Hugging Face dataset {broken} split train failed to load"):
                 load_tasks("gsm8k", data_cfg=cfg, mode=mode)

@@ -34,13 +34,14 @@ HARD_Q = ("Which rival of the composer who wrote it was born before he moved to 
 
 
 def graded_pool(n_per_kind: int, tasks=("hotpotqa", "strategyqa", "gsm8k")) -> list[dict]:
-    """Three kinds of seeds per task: easy (the evidence restates the question, no tools), medium, and hard
-    (long, many connectors/pronouns/entities, three tool hops, evidence unrelated to the question)."""
+    """Three kinds of seeds per task: easy (the evidence restates the question and adds a sentence, no tools),
+    medium, and hard (long, many connectors/pronouns/entities, three tool hops, evidence that shares one clause
+    with the question)."""
     out = []
     for task in tasks:
         for i in range(n_per_kind):
             q = EASY_Q.format(i=i)
-            out.append(seed(f"e{i}", task, q, context=[["Ada", [q]]]))
+            out.append(seed(f"e{i}", task, q, context=[["Ada", [q + ". She was the daughter of Lord Byron."]]]))
             mq = f"Which river flows through the city where Ada Lovelace lived in {i} and what is its length?"
             out.append(seed(f"m{i}", task, mq, calls=[{"name": "wiki", "arguments": {"query": "Ada"}}],
                             context=[["Ada", ["Ada Lovelace lived in London.", f"The Thames is {i} km long."]]]))
@@ -49,7 +50,8 @@ def graded_pool(n_per_kind: int, tasks=("hotpotqa", "strategyqa", "gsm8k")) -> l
                             calls=[{"name": "wiki", "arguments": {"query": "Mozart"}},
                                    {"name": "wiki", "arguments": {"query": "Salieri"}},
                                    {"name": "calc", "arguments": {"expression": "1791 - 1756"}}],
-                            context=[["Mozart", ["Wolfgang Amadeus Mozart was a prolific composer."]]]))
+                            context=[["Mozart", ["Wolfgang Amadeus Mozart was a prolific composer.",
+                                                 "He moved to Vienna, and was his teacher."]]]))
     return out
 
 

@@ -78,12 +78,12 @@ def test_graded_pool_passes_and_run_has_metrics_plots_and_sha256_tags(store):
 def test_pool_without_matching_evidence_fails_the_gate_with_exit_2(store, capsys):
     pool = graded_pool(10)
     for s in pool:
-        s["context"] = []            # no evidence: clue_overlap 0 everywhere, so easy's median is 0
+        s["context"] = []            # no evidence: clue_overlap 0 everywhere, below both buckets' lower bounds
     write_jsonl(store / "pool.jsonl", pool)
     assert run_cli(_cmd(str(store / "pool.jsonl"))) == 2
-    assert "difficulty: 1 of 11 checks failed" in capsys.readouterr().err
+    assert "difficulty: 2 of 11 checks failed" in capsys.readouterr().err
     rep = read_json(store / "out" / "difficulty_report.json")
-    assert [c["name"] for c in rep["checks"] if not c["pass"]] == ["clue_overlap_median.easy"]
+    assert [c["name"] for c in rep["checks"] if not c["pass"]] == ["clue_overlap_median.hard", "clue_overlap_median.easy"]
 
 
 @pytest.mark.parametrize("extra, expect", [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rc1.data.builtin import builtin_tasks
+from rc1.data import bundled_tasks
 from rc1.evaluate import (PREFIX_STORE_SIZE, SHARED_PREFIX_MIN, TransformersBackend, run_episodes, run_items,
                           tool_schemas)
 from rc1.pool import PoolSpec, build_pool
@@ -21,8 +21,7 @@ MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 
 @pytest.fixture(scope="module")
 def seeds():
-    tasks = {"hotpotqa": builtin_tasks("hotpotqa", 30, 0), "strategyqa": builtin_tasks("strategyqa", 30, 0),
-             "gsm8k": builtin_tasks("gsm8k", 30, 0)}
+    tasks = {t: bundled_tasks(t)[:30] for t in MIX}
     spec = PoolSpec(n=10, mix=MIX, max_turns=3, clarify_rate=0.3, tools=("wiki", "calc"), seed=11)
     return list(build_pool(tasks, load_pack("templates/pack_v2"), spec))
 
@@ -31,7 +30,7 @@ def seeds():
 def shadow_items():
     """Shadow-set records as `rc1 evaluate` poses them: one fixed system prompt, so every prompt begins with the same
     system prompt and tool schemas."""
-    tasks = {t: builtin_tasks(t, 30, 0) for t in MIX}
+    tasks = {t: bundled_tasks(t)[:30] for t in MIX}
     return [ShadowItem.from_record(r).as_seed() for r in select_shadow(tasks, 8, 3, mix=MIX)]
 
 

@@ -41,6 +41,7 @@ def flat_keys(d: dict, prefix: str = "") -> set[str]:
 # keys that configure rather than bound: nothing passes or fails on their value alone
 NOT_THRESHOLDS = {
     "shadow.n": "size of the shadow set materialize_shadow selects (its `n` check compares the output with it)",
+    "validate_pool.distinct_2_words": "how much user-turn text distinct-2 is measured on (the check is distinct_2_min)",
     "shadow.seed": "selection seed of the shadow set",
     "shadow.stratify": "whether the shadow set is stratified by task",
     "scoring.unstable_variance_max": "defines an unstable judge sample (down-weighted, logged); no check reads it",
@@ -173,6 +174,12 @@ def test_shipped_thresholds_pass_the_clean_inputs(project, capsys):
     assert _validate(project, capsys, "clean", _pool()) == (0, set())
 
 
+def test_pool_size_min_fails_a_small_pool_in_prod(project, capsys, monkeypatch):
+    """validate_pool.pool_size_min (20000; dev overrides it to 1): the clean 200-seed pool fails it in prod."""
+    monkeypatch.setenv("RUN_MODE", "prod")
+    assert _validate(project, capsys, "pool_size_prod", _pool()) == (2, {"pool_size"})
+
+
 @pytest.mark.parametrize("key", sorted(V))
 def test_validate_pool_key_fails(project, capsys, key):
     pool, overrides, baseline, expect = V[key]
@@ -198,11 +205,15 @@ D = {  # key -> (overrides, pool change, expected failing checks)
     "difficulty.len_tokens_max": ({"difficulty.len_tokens_max": 10}, {"len_tokens_max"}),
     "difficulty.turns_max": ({"difficulty.turns_max": 2}, {"turns_max"}, _two_turns),
     "difficulty.tool_hops_max": ({"difficulty.tool_hops_max": 0}, {"tool_hops_max"}),
-    # hard seeds whose evidence restates their question / no evidence at all: the shipped bounds fail
+    # hard / easy seeds whose evidence restates their question, or that have no evidence: the shipped bounds fail
     "difficulty.clue_overlap_hard_median_max": ({}, {"clue_overlap_median.hard"}, lambda pool: [
         dict(s, context=[["Q", [s["dialogue"][-1]["content"]]]]) if "-h" in s["id"] else s for s in pool]),
-    "difficulty.clue_overlap_easy_median_min": ({}, {"clue_overlap_median.easy"},
-                                                lambda pool: [dict(s, context=[]) for s in pool]),
+    "difficulty.clue_overlap_hard_median_min": ({}, {"clue_overlap_median.hard"}, lambda pool: [
+        dict(s, context=[]) if "-h" in s["id"] else s for s in pool]),
+    "difficulty.clue_overlap_easy_median_min": ({}, {"clue_overlap_median.easy"}, lambda pool: [
+        dict(s, context=[]) if "-e" in s["id"] else s for s in pool]),
+    "difficulty.clue_overlap_easy_median_max": ({}, {"clue_overlap_median.easy"}, lambda pool: [
+        dict(s, context=[["Q", [s["dialogue"][-1]["content"]]]]) if "-e" in s["id"] else s for s in pool]),
 }
 
 
@@ -391,7 +402,7 @@ def test_overclar_ablation_key_fails(project, capsys, key, value, expect):
 
 
 # ---------------------------------------------------------------- every key has a case
-CASES = ({*V, *D, *C, *W, "resources.free_disk_gb_min", "resources.accelerator_mem_gb_min",
+CASES = ({*V, *D, *C, *W, "validate_pool.pool_size_min", "resources.free_disk_gb_min", "resources.accelerator_mem_gb_min",
           "probe_scorer.billable_min", "probe_scorer.latency_ms_min", "anti_simulation.cache_hit_lt_round1",
           "anti_simulation.cache_hit_lt_round2", "shadow_run.spearman_min", "shadow_run.top10pct_overlap_min",
           "shadow_run.corr_improve_pct_min", "weight_calib.rank_corr_median_improve_pct_min",
@@ -423,10 +434,7 @@ NOT_FAILABLE_OFFLINE = {
 }
 
 # Keys other work of this session adds to configs/gates.yaml (the integrator adds their cases above):
-KNOWN_ELSEWHERE = {
-    "difficulty.clue_overlap_easy_median_max": "h8a (issue 8 item 1): difficulty.py override -> clue_overlap_median.easy",
-    "difficulty.clue_overlap_hard_median_min": "h8a (issue 8 item 1): difficulty.py override -> clue_overlap_median.hard",
-}
+KNOWN_ELSEWHERE: dict[str, str] = {}
 
 
 def test_every_gates_yaml_key_has_a_failing_case_or_is_not_a_threshold():

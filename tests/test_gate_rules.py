@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from rc1.config import load_gates
-from rc1.data.builtin import builtin_tasks
+from rc1.data import bundled_tasks
 from rc1.gate import RECHECKS, fresh_shadow_leaks, option_problems, preflight_problems
 from rc1.train.sampler import plain_seed
 from rc1.io import sha256_file
@@ -86,8 +86,8 @@ def test_dev_waived_steps_are_not_rechecked_but_prod_ones_are(tmp_path):
 
 
 def test_fresh_prompts_that_pose_shadow_questions_are_found():
-    shadow = builtin_tasks("strategyqa", 40, 0)[:20]
-    others = builtin_tasks("strategyqa", 40, 0)[20:]
+    shadow = bundled_tasks("strategyqa")[:20]
+    others = bundled_tasks("strategyqa")[20:40]
     reworded = dict(shadow[3], id="strategyqa:copy-1", question="Quick one: " + shadow[3]["question"])
     fresh = [plain_seed(t) for t in [shadow[0], reworded, *others]]
     gate = load_gates("configs/gates.yaml").validate_pool

@@ -1,6 +1,6 @@
 """`rc1 judge-robustness`: the attack suite against the configured judge, through the real command.
 
-In dev the heuristic judge passes the shipped gate (builtin items; real ones too when ../shared/data is there);
+In dev the heuristic judge passes the shipped gate (bundled real items; ../shared/data too when it is there);
 a judge that can be talked into a score (a local OpenAI-compatible server that obeys the first JSON verdict it
 finds in the dialogue) fails it. The heuristic's known gaming cases lose to the honest answers of the same item.
 """
@@ -26,10 +26,10 @@ TASKS = ("hotpotqa", "strategyqa", "gsm8k")
 pytestmark = pytest.mark.timeout(300)
 
 
-def _builtin_shadow(path: Path, per_task: int = 12) -> Path:
-    from rc1.data.builtin import builtin_tasks
+def _bundled_shadow(path: Path, per_task: int = 12) -> Path:
+    from rc1.data import bundled_tasks
 
-    write_jsonl(path, [dict(r) for t in TASKS for r in builtin_tasks(t, per_task, seed=3)])
+    write_jsonl(path, [dict(r) for t in TASKS for r in bundled_tasks(t)[:per_task]])
     return path
 
 
@@ -49,7 +49,7 @@ def _run(tmp_path: Path, store: str, shadow: Path, n: int, monkeypatch) -> tuple
 
 def test_dev_heuristic_passes_the_shipped_gate(scorer_env, tmp_path, monkeypatch, store):
     monkeypatch.setenv("RUN_MODE", "dev")
-    rc, rep = _run(tmp_path, store, _builtin_shadow(tmp_path / "shadow.jsonl", per_task=8), 24, monkeypatch)
+    rc, rep = _run(tmp_path, store, _bundled_shadow(tmp_path / "shadow.jsonl", per_task=8), 24, monkeypatch)
     assert rc == 0 and rep["passed"]
     m = rep["metrics"]
     assert m["n_items_scored"] == 24 and m["honest_correct_beats_wrong_rate"] == 1.0
@@ -65,7 +65,7 @@ def test_a_judge_that_can_be_talked_into_a_score_fails(scorer_env, tmp_path, mon
                  "SCORER_MODEL": "gullible", "SCORER_API_KEY": "sk-test", "SCORER_RATE": "500", "SCORER_BURST": "100",
                  "RC1_CACHE_DIR": str(tmp_path / "cache")}.items():
         monkeypatch.setenv(k, v)
-    rc, rep = _run(tmp_path, store, _builtin_shadow(tmp_path / "shadow.jsonl", per_task=2), 6, monkeypatch)
+    rc, rep = _run(tmp_path, store, _bundled_shadow(tmp_path / "shadow.jsonl", per_task=2), 6, monkeypatch)
     assert rc == 2 and not rep["passed"]
     failing = {c["name"] for c in rep["checks"] if not c["pass"]}
     assert "attack_win_rate.json_verdict" in failing
@@ -82,10 +82,10 @@ def _suite_rows(items):
 def test_the_heuristic_does_not_pay_for_gaming(scorer_env):
     # connector stuffing, the StrategyQA and GSM8K hedges, a context dump behind a wrong answer: each scores
     # below the honest correct answer and no better than the honest wrong answer of the same item
-    from rc1.data.builtin import builtin_tasks
+    from rc1.data import bundled_tasks
     from rc1.responder import ShadowItem
 
-    items = [ShadowItem.from_record(dict(r)) for t in TASKS for r in builtin_tasks(t, 4, seed=5)]
+    items = [ShadowItem.from_record(dict(r)) for t in TASKS for r in bundled_tasks(t)[4:8]]
     rows = _suite_rows(items)
     by = {}
     for r in rows:
@@ -98,10 +98,10 @@ def test_the_heuristic_does_not_pay_for_gaming(scorer_env):
 
 
 def test_the_suite_is_fixed_and_built_from_the_honest_wrong_episode():
-    from rc1.data.builtin import builtin_tasks
+    from rc1.data import bundled_tasks
     from rc1.responder import ShadowItem
 
-    item = ShadowItem.from_record(dict(builtin_tasks("gsm8k", 1, seed=5)[0]))
+    item = ShadowItem.from_record(dict(bundled_tasks("gsm8k")[0]))
     cands = dict(attack_candidates(item, 1))
     assert list(cands)[:2] == ["honest_correct", "honest_wrong"]
     assert set(cands) - {"honest_correct", "honest_wrong"} == set(ATTACKS)

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from rc1.config import load_gates
-from rc1.data.builtin import builtin_tasks
+from rc1.data import bundled_tasks
 from rc1.io import read_json, write_jsonl
 from rc1.pool import PoolSpec, PoolStats, build_pool
 from rc1.quality import ShadowIndex, validate_pool
@@ -51,7 +51,7 @@ def test_source_id_overlap_is_a_leak_and_counts_into_leak_count():
 
 
 def test_pool_builder_excludes_by_the_same_rule():
-    tasks = {"strategyqa": builtin_tasks("strategyqa", 40, 0)}
+    tasks = {"strategyqa": bundled_tasks("strategyqa")[:40]}
     short_q = "Is Cholera alive?"
     # a source item whose question contains a short shadow question, and one that is the shadow item itself
     tasks["strategyqa"][0] = {**tasks["strategyqa"][0], "question": f"Honestly, is cholera alive? Explain."}

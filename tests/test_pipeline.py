@@ -16,7 +16,7 @@ from mlflow.tracking import MlflowClient
 
 from rc1.chain import logged_sha
 from rc1.config import load_gates
-from rc1.data.builtin import builtin_tasks
+from rc1.data import bundled_tasks
 from rc1.gate import fresh_shadow_leaks
 from rc1.io import read_jsonl, write_jsonl
 from rc1.train.sampler import plain_seed
@@ -25,7 +25,7 @@ from mlflow_server import mlflow_server, rest
 from rc1_cli import run_cli
 
 REPO = Path(__file__).parents[1]
-POOL_N = "2000"   # its 5% held-out split by source item holds >= evaluate.min_heldout_items (50)
+POOL_N = "auto"   # the bundled sample at 3 poses an item: its 5% held-out split holds >= min_heldout_items (50)
 
 
 def _project(root: Path) -> Path:
@@ -99,7 +99,7 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert pf.data.tags["rc1.round2_pass"] == "true" and pf.data.tags["rc1.mode"] == "dev"
         assert "probe_scorer" in pf.data.tags["rc1.waived"]  # dev says what it waived
         assert {t: pf.data.tags.get(f"rc1.data_source.{t}") for t in ("hotpotqa", "strategyqa", "gsm8k")} == \
-            {"hotpotqa": "builtin", "strategyqa": "builtin", "gsm8k": "builtin"}   # offline dev: the generators
+            {"hotpotqa": "bundled", "strategyqa": "bundled", "gsm8k": "bundled"}   # offline dev: the bundled sample
         rounds = {r.data.tags["rc1.stage"]: r for r in _runs("round1") + _runs("round2")}
         assert {r.data.tags["mlflow.parentRunId"] for r in rounds.values()} == {pf.info.run_id}
         r2_steps = {r.data.tags["rc1.stage"] for r in mlflow.search_runs(
@@ -121,7 +121,8 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         shutil.rmtree(first)
 
         # --fresh prompts for the non-pool share: one that poses a shadow question is refused before training
-        others = [dict(t, id=f"gsm8k:fresh-{i}") for i, t in enumerate(builtin_tasks("gsm8k", 40, 7))]
+        others = [dict(t, id=f"gsm8k:fresh-{i}") for i, t in enumerate(bundled_tasks("gsm8k")[-40:])]
+        others = [dict(t, question=t["question"] + " Show each step.") for t in others]   # not the pool's own items
         gates = load_gates("configs/gates.yaml").validate_pool
         clean = [t for t in others if not fresh_shadow_leaks([plain_seed(t)], shadow, gates.leak_ngram, gates.leak_sim)]
         write_jsonl("leaky_fresh.jsonl", [shadow[0], *clean])

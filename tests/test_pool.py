@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rc1.data.builtin import builtin_tasks
+from rc1.data import load_tasks
+from rc1.data.sources import BUNDLED_DIR as BUNDLED
 from rc1.errors import Rc1Error
 from rc1.pool import PoolSpec, PoolStats, build_pool, calc_steps, largest_remainder, seed_lines
 from rc1.records import SEED_KEYS, seed_problem
@@ -25,8 +26,8 @@ MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 
 @pytest.fixture(scope="module")
 def tasks():
-    return {"hotpotqa": builtin_tasks("hotpotqa", 60, 0), "strategyqa": builtin_tasks("strategyqa", 80, 0),
-            "gsm8k": builtin_tasks("gsm8k", 80, 0)}
+    """Real items: the first of each task's bundled sample (enough for 900 seeds at 3 poses an item)."""
+    return {t: load_tasks(t, BUNDLED).records[:k] for t, k in (("hotpotqa", 150), ("strategyqa", 150), ("gsm8k", 150))}
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +111,7 @@ def test_seeds_of_one_item_differ(tasks, pack):
     by_item: dict[str, list] = {}
     for s in seeds:
         by_item.setdefault(s["source_id"], []).append(s)
-    multi = [v for v in by_item.values() if len(v) > 3]
+    multi = [v for v in by_item.values() if len(v) >= 3]   # every item of the limiting task is posed max_poses_per_item times
     assert multi
     for group in multi:
         combos = [(s["template_id"], s["role"], s["style"], s["hidden_info"]) for s in group]
@@ -129,7 +130,7 @@ def test_shadow_items_are_excluded(tasks, pack):
     used = {s["source_id"] for s in seeds}
     assert not used & {t["id"] for t in shadow} and reworded["id"] not in used
     assert stats.excluded["hotpotqa"] >= 5 and stats.excluded["strategyqa"] >= 1 and stats.excluded["gsm8k"] >= 3
-    # templated (builtin) questions that differ from a shadow one only in names are left out too: the
+    # questions that differ from a shadow one only in a few words are left out too: the
     # validator's leak rule finds nothing in the pool
     from rc1.quality.leak import ShadowIndex
     from rc1.quality.views import seed_question
@@ -178,7 +179,7 @@ def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path, m
         sp_n = spec(n=n)
         ref_stats = PoolStats()
         ref = "".join(seed_lines(build_pool(tasks, pack, sp_n, ref_stats)))
-        stats, written, _, sha = _write_pool(tasks, pack, sp_n, tmp_path / "pool.jsonl", False)
+        stats, written, _, sha, _ = _write_pool(tasks, pack, sp_n, tmp_path / "pool.jsonl", False)
         assert (tmp_path / "pool.jsonl").read_text(encoding="utf-8") == ref and written == n
         assert sha == sha256_file(tmp_path / "pool.jsonl")
         assert stats.as_dict() == ref_stats.as_dict()
@@ -202,15 +203,8 @@ def store(tmp_path, monkeypatch):
 
 
 def _data_dir(root: Path) -> str:
-    from rc1.data import DATA_FILES
-    from rc1.data.builtin import generate_raw
-
-    for task, n in (("hotpotqa", 40), ("strategyqa", 40), ("gsm8k", 40)):
-        p = root / DATA_FILES[task]
-        p.parent.mkdir(parents=True, exist_ok=True)
-        raw = generate_raw(task, n, 2)
-        p.write_text("\n".join(json.dumps(r) for r in raw) if task == "gsm8k" else json.dumps(raw))
-    return str(root)
+    """The bundled real sample, read as --data-dir reads any directory in the official layout (.gz files)."""
+    return str(BUNDLED)
 
 
 def test_build_pool_cli_exit_codes(store, capsys):
@@ -221,6 +215,10 @@ def test_build_pool_cli_exit_codes(store, capsys):
         assert run_cli([*base, "--mix", mix]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and msg in err[0]
+    # --n is a ceiling: more than the data supplies at 3 poses an item exits 2 naming the task and the largest n
+    assert run_cli([*base, "--n", "100000"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "task 'hotpotqa' runs short" in err[0] and "the largest n the data supports is 2800" in err[0]
     assert run_cli([*base, "--tools", "wiki,browser"]) == 2
     assert run_cli([*base, "--shadow", "missing.jsonl"]) == 2
     assert "--shadow missing.jsonl: file not found" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from rc1.quality.diversity import Reservoir
 from rc1.records import SEED_KEYS, seed_problem
 from rc1.text import words
 
-GATE = load_gates(__import__("pathlib").Path(__file__).parents[1] / "configs" / "gates.yaml").validate_pool
+GATE = load_gates(__import__("pathlib").Path(__file__).parents[1] / "configs" / "gates.yaml").for_mode("dev").validate_pool
 MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 ROLES = ("student", "analyst", "teacher", "journalist")
 STYLES = ("concise", "socratic", "detailed")
@@ -300,13 +300,33 @@ def test_validate_pool_passes_a_clean_diverse_pool_and_names_every_check():
     base = make_pool(200, start=10_000, wrapper="Answer the following question as well as you can please:")
     res = validate_pool(iter(pool), gate=GATE, mix=MIX, shadow=SHADOW, baseline=base)
     checks = _by_name(res.checks)
-    assert set(checks) == {"distinct_2", "kl_3gram_vs_v1", "roles", "styles", "dup_rate", "near_dup_rate",
+    assert set(checks) == {"pool_size", "distinct_2", "kl_3gram_vs_v1", "roles", "styles", "dup_rate", "near_dup_rate",
                            "len_tokens_min", "len_tokens_max", "leak_count", "mix_dev_pp.hotpotqa",
                            "mix_dev_pp.strategyqa", "mix_dev_pp.gsm8k"}
     assert all(set(c) == {"name", "value", "threshold", "pass"} for c in res.checks)
     assert res.passed, [c for c in res.checks if not c["pass"]]
     assert checks["leak_count"]["value"] == 0 and res.leaks == []
     assert res.diversity["sample"]["size"] == 200 and "distinct_n" in res.diversity["definitions"]
+    budget = res.diversity["distinct_2_budget"]   # 200 short seeds hold fewer words than the budget: all of them
+    assert budget["words_budget"] == GATE.distinct_2_words and budget["seeds"] == 200 == budget["drawn_from"]
+    assert set(res.diversity["distinct_2_by_task"]) == set(MIX)   # each task's part of the same sample
+
+
+def test_distinct_2_is_measured_on_a_word_budget_drawn_at_random():
+    from rc1.quality.diversity import distinct_n
+    from rc1.quality.validate import budget_indices
+
+    def word_budget(texts, words, seed):
+        return [texts[i] for i in budget_indices([len(t) for t in texts], words, seed)]
+
+    texts = [[f"w{i}", f"x{i}", "the", "same", "words"] for i in range(1000)]
+    got = word_budget(texts, 500, seed=7)
+    assert sum(map(len, got)) == 500 and len(got) == 100                  # stops once the budget is reached
+    assert got == word_budget(texts, 500, seed=7) != word_budget(texts, 500, seed=8)   # seeded, uniform
+    assert got != texts[:100] and len({t[0] for t in got}) == 100          # drawn, not the first ones
+    assert word_budget(texts[:10], 10**6, seed=7) and len(word_budget(texts[:10], 10**6, seed=7)) == 10
+    # distinct-2 falls as the text grows: the budget, not the number of seeds, fixes how much text is measured
+    assert distinct_n(word_budget(texts, 500, 7), 2) > distinct_n(word_budget(texts, 5000, 7), 2)
 
 
 def test_baseline_stats_computed_apart_give_the_same_report_and_must_match_the_pool_sampling():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rc1.data.builtin import builtin_tasks
+from rc1.data import bundled_tasks
 from rc1.errors import Rc1Error
 from rc1.io import read_json, read_jsonl, sha256_file
 from rc1.shadow_set import select_shadow
@@ -21,7 +21,7 @@ MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 
 @pytest.fixture(scope="module")
 def records():
-    return {t: builtin_tasks(t, 150, 0) for t in MIX}
+    return {t: bundled_tasks(t)[:150] for t in MIX}
 
 
 def test_stratified_and_deterministic(records):

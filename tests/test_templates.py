@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import shutil
 import string
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from rc1.data.builtin import builtin_tasks
+from rc1.data import bundled_tasks
 from rc1.errors import Rc1Error
 from rc1.pool import PoolSpec, build_pool
 from rc1.templates import load_pack
@@ -27,6 +28,11 @@ def test_pack_v2_coverage():
     for task in ("hotpotqa", "strategyqa", "gsm8k"):
         assert pack.for_task(task, clarify=False) and pack.for_task(task, clarify=True)
     assert all(t.hidden_reply for t in pack.templates if t.clarify)
+    for task in ("hotpotqa", "strategyqa", "gsm8k"):   # every task can be posed at every difficulty
+        assert pack.for_task(task, clarify=False, difficulty="easy")
+        assert all(t.mode == "support" for t in pack.templates if t.difficulty == "easy")   # open-book
+        assert pack.for_task(task, clarify=False, max_turns=6, difficulty="medium")
+        assert pack.for_task(task, clarify=True, difficulty="hard")
     assert pack.for_task("gsm8k", clarify=False, max_turns=1)  # single-turn templates exist
     assert all(t.mode != "worked" for t in pack.for_task("gsm8k", clarify=False, max_turns=4))
 
@@ -36,9 +42,9 @@ def _template_wording(pack) -> list[list[str]]:
     user and worked_user patterns), as word lists."""
     out = [o for r in pack.roles for o in r.openers] + [c for s in pack.styles for c in s.closers]
     out += list(pack.evidence_headers)
-    for t in pack.templates:
-        for pattern in set(t.user) | set(t.worked_user):
-            out += [lit for lit, _, _, _ in string.Formatter().parse(pattern) if lit.strip()]
+    # each pattern once, however many templates share it (the medium templates share the worked lookups)
+    for pattern in {p for t in pack.templates for p in (*t.user, *t.worked_user)}:
+        out += [lit for lit, _, _, _ in string.Formatter().parse(pattern) if lit.strip()]
     return [w for w in map(words, out) if w]
 
 
@@ -56,25 +62,28 @@ def test_pack_v2_wording_is_varied():
 
 
 def test_pool_uses_the_varied_wording():
-    """A built pool really shows that wording: many different openers and closers in 1000 seeds, and a good
-    share of seeds that are just the bare question."""
+    """A built pool really shows that wording: many different openers and closers in 1000 seeds, and every task
+    posed at every difficulty in the target's shares."""
     pack = load_pack(PACKS / "pack_v2")
-    tasks = {t: builtin_tasks(t, 150, 0) for t in ("hotpotqa", "strategyqa", "gsm8k")}
+    tasks = {t: bundled_tasks(t)[:150] for t in ("hotpotqa", "strategyqa", "gsm8k")}
     spec = PoolSpec(n=1000, mix={"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}, clarify_rate=0.3,
                     tools=("wiki", "calc"), seed=5)
     openers = {r.id: sorted({o for o in r.openers if o}, key=len, reverse=True) for r in pack.roles}
     closers = {s.id: sorted({c for c in s.closers if c}, key=len, reverse=True) for s in pack.styles}
     question = {t["id"]: t["question"] for items in tasks.values() for t in items}
-    seen_o, seen_c, bare = set(), set(), 0
+    seen_o, seen_c, poses = set(), set(), Counter()
     for seed in build_pool(tasks, pack, spec):
         users = [t["content"] for t in seed["dialogue"] if t["role"] == "user"]
         o = next((x for x in openers[seed["role"]] if users[0].startswith((x + " ", x + "\n"))), None)
         c = next((x for x in closers[seed["style"]] if users[-1].endswith((" " + x, "\n" + x))), None)
         seen_o.add((seed["role"], o))
         seen_c.add((seed["style"], c))
-        bare += users == [question[seed["source_id"]]]
-    assert len(seen_o) >= 120 and len(seen_c) >= 80, (len(seen_o), len(seen_c))  # measured 166 / 117
-    assert bare >= 50, bare  # measured 84: plain questions keep the easy bucket's clue overlap up
+        poses[seed["task"], seed["pose"]] += 1
+        assert question[seed["source_id"]]
+    assert len(seen_o) >= 120 and len(seen_c) >= 80, (len(seen_o), len(seen_c))
+    for task, share in spec.mix.items():   # the poses follow the target (a GSM8K item without a calculator step
+        for pose, want in spec.target.items():   # has no medium template: it takes another pose)
+            assert abs(poses[task, pose] / (1000 * share) - want) <= 0.08, (task, pose, poses)
 
 
 def test_pack_v1_is_the_plain_baseline():
@@ -105,6 +114,10 @@ def _broken(tmp_path: Path, file: str, edit) -> Path:
     ("multihop.json", lambda d: d["templates"][0].update(tools=["browser"]), r"unknown tool 'browser'"),
     ("math.json", lambda d: d["templates"][2].update(user=["{question} without evidence"]),
      r"needs placeholder \{evidence\}"),
+    ("multihop.json", lambda d: d["templates"][0].update(difficulty="trivial"),
+     r"multihop\.json: key 'templates\[0\]\(mh_lookup\)\.difficulty': 'trivial' is not one of easy, medium, hard"),
+    ("multihop.json", lambda d: d["templates"][0].update(difficulty="easy"),
+     r"key 'templates\[0\]\(mh_lookup\)\.difficulty': an easy \(open-book\) template gives the evidence: mode 'support'"),
     ("roles.json", lambda d: d["roles"][1].update(id="student"), r"roles\.json: key 'roles': duplicate id 'student'"),
     ("styles.json", lambda d: d["styles"][0].update(system="be brief"),
      r"styles\.json: key 'styles\[0\]\(concise\)\.system': expected a list, got str"),

@@ -68,7 +68,7 @@ def test_planted_leaks_exit_2_with_a_table_and_a_leaks_artifact(store, capsys):
     f = _files(store, pool)
     assert run_cli(_cmd(f)) == 2
     err = capsys.readouterr().err
-    assert "gate failed: validate_pool: 1 of 12 checks failed" in err
+    assert "gate failed: validate_pool: 1 of 13 checks failed" in err
     leaks = [json.loads(line) for line in (store / "out" / "leaks.jsonl").read_text().splitlines()]
     assert {(l["seed_id"], l["shadow_id"]) for l in leaks} == {("seed-3", "hotpotqa:s1"), ("seed-7", "gsm8k:s3")}
     rep = read_json(store / "out" / "validation_report.json")
@@ -90,7 +90,7 @@ def test_an_empty_baseline_pool_fails_the_kl_check(store, capsys):
     f = _files(store, make_pool(200))
     Path(f["base"]).write_text("\n")
     assert run_cli(_cmd(f)) == 2
-    assert "gate failed: validate_pool: 1 of 12 checks failed" in capsys.readouterr().err
+    assert "gate failed: validate_pool: 1 of 13 checks failed" in capsys.readouterr().err
     rep = read_json(store / "out" / "validation_report.json")
     (kl,) = [c for c in rep["checks"] if c["name"] == "kl_3gram_vs_v1"]
     assert kl["value"] is None and not kl["pass"] and "needs a non-empty baseline" in kl["threshold"]

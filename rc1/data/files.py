@@ -1,8 +1,9 @@
-"""Readers for the official files: a bad record is an Rc1Error naming file and line/item, or (skip mode)
-counted and left out."""
+"""Readers for the official files (plain or gzip-compressed, `<official file>.gz`): a bad record is an Rc1Error
+naming file and line/item, or (skip mode) counted and left out."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,19 @@ DATA_FILES = {
     "gsm8k": "gsm8k/train.jsonl",
 }
 MAX_SKIP_EXAMPLES = 5
+
+
+def task_file(directory: str | Path, task: str) -> Path:
+    """DIR/<official file>, else DIR/<official file>.gz when only that exists (the bundled sample's layout)."""
+    path = Path(directory) / DATA_FILES[task]
+    gz = path.with_name(path.name + ".gz")
+    return gz if not path.is_file() and gz.is_file() else path
+
+
+def _open(path: Path):
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
 
 
 @dataclass
@@ -47,14 +61,16 @@ def read_json_list(path: str | Path, task: str, on_bad_record: OnBad = "error") 
     path = readable_file(path)
     normalize = {"hotpotqa": normalize_hotpotqa, "strategyqa": normalize_strategyqa}[task]
     try:
-        with open(path, encoding="utf-8") as fh:
+        with _open(path) as fh:
             items = json.load(fh)
+    except EOFError as e:  # gzip: truncated
+        raise Rc1Error(f"{path}: unreadable ({e})") from None
     except UnicodeDecodeError:
         raise Rc1Error(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg}; truncated file?)") from None
-    except OSError as e:
-        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
+    except OSError as e:  # gzip: not a gzip file (no strerror)
+        raise Rc1Error(f"{path}: cannot read ({e.strerror or e})") from None
     except PARSE_ERRORS as e:
         raise Rc1Error(f"{path}: {parse_problem(e)}") from None
     if not isinstance(items, list):
@@ -83,7 +99,7 @@ def read_gsm8k_jsonl(path: str | Path, on_bad_record: OnBad = "error") -> ReadRe
     path = readable_file(path)
     out = ReadResult([])
     try:
-        fh = open(path, encoding="utf-8")
+        fh = _open(path)
     except OSError as e:
         raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     with fh:
@@ -104,6 +120,8 @@ def read_gsm8k_jsonl(path: str | Path, on_bad_record: OnBad = "error") -> ReadRe
                     out.skip(msg)
         except UnicodeDecodeError:
             raise Rc1Error(f"{path}: not UTF-8 text") from None
+        except (OSError, EOFError) as e:
+            raise Rc1Error(f"{path}: unreadable ({e})") from None
     return out
 
 

@@ -1,5 +1,5 @@
 """Official record formats -> rc1.records.Task. One normalizer per dataset, shared by the file loaders,
-the Hugging Face loader and the builtin generators, so every source produces the same records.
+the Hugging Face loader and the bundled sample, so every source produces the same records.
 
 A record that does not fit its format raises BadRecord with a message naming the key
 ("missing key 'answer'", "key 'context': expected a list of [title, [sentences]]"); the caller adds

@@ -1,10 +1,10 @@
 """Which source a task's records come from: --data-dir, else configs/data.yaml's sources in order
-(local file, Hugging Face when online, builtin generator).
+(local file, Hugging Face when online, the real sample bundled with rc1).
 
 A source that is absent (no such local file, the hub offline) is passed over; a source that is there but
 fails (a malformed file, a Hugging Face load that raises) is an error naming it, never a fall-through to
-the next one. In prod (RUN_MODE=prod) the builtin generators are refused: prod never trains on synthetic
-data, so reaching a builtin source is an error naming the task, the source and what was passed over."""
+the next one. In prod (RUN_MODE=prod) the bundled sample is refused: it exists for offline runs and tests, so
+reaching it is an error naming the task, the file and what was passed over."""
 
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rc1.config import TASKS, DataConfig, Source, TaskSources, load_data_config
-from rc1.data.builtin import DEFAULT_N, DEFAULT_SEED, builtin_digest, builtin_tasks, builtin_uri
-from rc1.data.files import DATA_FILES, read_task_file
+from rc1.data.files import DATA_FILES, read_task_file, task_file
 from rc1.data.hf import hub_online, load_hf
 from rc1.errors import Rc1Error
 from rc1.io import sha256_file, stat_fingerprint
@@ -23,14 +22,15 @@ from rc1.records import Task
 
 log = logging.getLogger("rc1.data")
 DATA_CONFIG = Path("configs") / "data.yaml"
+BUNDLED_DIR = Path(__file__).resolve().parent / "bundled"   # the real sample shipped with rc1 (README.md there)
 
 
 @dataclass
 class LoadedTasks:
     records: list[Task]
-    source_kind: str            # local | hf | builtin
-    source_uri: str             # absolute file path, hf://name/config@split, builtin://...
-    digest: str                 # file sha256 | sha256 of the HF fingerprint | sha256(generator version, n, seed)
+    source_kind: str            # local | hf | bundled
+    source_uri: str             # absolute file path (bundled: the .gz file), hf://name/config@split
+    digest: str                 # file sha256 | sha256 of the HF fingerprint
     skipped: int = 0            # bad records left out (on_bad_record=skip)
     task: str = ""
     skip_examples: list[str] = field(default_factory=list)
@@ -42,16 +42,16 @@ class LoadedTasks:
 
 
 def default_data_config() -> DataConfig:
-    """configs/data.yaml from the working directory, else the one beside the package, else builtin only."""
+    """configs/data.yaml from the working directory, else the one beside the package, else the bundled sample."""
     for path in (DATA_CONFIG, Path(__file__).resolve().parents[2] / DATA_CONFIG):
         if path.is_file():
             return load_data_config(path)
-    return DataConfig(tasks={t: TaskSources(sources=[Source(kind="builtin")]) for t in TASKS})
+    return DataConfig(tasks={t: TaskSources(sources=[Source(kind="bundled")]) for t in TASKS})
 
 
 def sources_identity(data_cfg: DataConfig | None = None, mode: str | None = None) -> dict:
     """What decides the records load_tasks returns without --data-dir, known before loading them (a reuse key part):
-    configs/data.yaml's sources, the mode (prod refuses builtin ones), whether the hub answers (when a source is on
+    configs/data.yaml's sources, the mode (prod refuses the bundled sample), whether the hub answers (when a source is on
     it) and each local source file's size and modification time."""
     cfg = data_cfg or default_data_config()
     sources = [s for ts in cfg.tasks.values() for s in ts.sources]
@@ -62,12 +62,13 @@ def sources_identity(data_cfg: DataConfig | None = None, mode: str | None = None
     return out
 
 
-def _from_file(task: str, path: Path, on_bad_record: str) -> LoadedTasks:
+def _from_file(task: str, path: Path, on_bad_record: str, kind: str = "local") -> LoadedTasks:
     res = read_task_file(task, path, on_bad_record)  # type: ignore[arg-type]
     if res.skipped:
         log.warning("%s: skipped %d bad record(s), e.g. %s", path, res.skipped, res.skip_examples[0])
-    return LoadedTasks(res.records, "local", str(path.resolve()), sha256_file(path), res.skipped, task,
+    return LoadedTasks(res.records, kind, str(path.resolve()), sha256_file(path), res.skipped, task,
                        res.skip_examples)
+
 
 
 def _mode(mode: str | None) -> str:
@@ -78,9 +79,9 @@ def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConf
                on_bad_record: str | None = None, mode: str | None = None) -> LoadedTasks:
     """The records of one task from the first available source (see module doc).
 
-    data_dir given: DIR/<official file> must exist (else Rc1Error). on_bad_record (error|skip) overrides
+    data_dir given: DIR/<official file> (or DIR/<official file>.gz) must exist (else Rc1Error). on_bad_record (error|skip) overrides
     data.yaml's. A malformed file or a failing Hugging Face load is an Rc1Error naming it, never a silent
-    fall-through to another source. mode (dev|prod, default $RUN_MODE): prod refuses builtin sources.
+    fall-through to another source. mode (dev|prod, default $RUN_MODE): prod refuses the bundled sample.
     """
     if task not in TASKS:
         raise Rc1Error(f"unknown task {task!r}; known: {', '.join(TASKS)}")
@@ -89,12 +90,12 @@ def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConf
     if bad not in ("error", "skip"):
         raise Rc1Error(f"on_bad_record: {bad!r} is not 'error' or 'skip'")
     if data_dir is not None:
-        path = Path(data_dir) / DATA_FILES[task]
+        path = task_file(data_dir, task)
         if not path.is_file():
             raise Rc1Error(f"{path}: file not found (--data-dir DIR needs DIR/{DATA_FILES[task]})")
         return _from_file(task, path, bad)
 
-    sources = cfg.tasks[task].sources if task in cfg.tasks else [Source(kind="builtin")]
+    sources = cfg.tasks[task].sources if task in cfg.tasks else [Source(kind="bundled")]
     tried: list[str] = []
     for src in sources:
         if src.kind == "local":
@@ -117,14 +118,16 @@ def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConf
                 raise Rc1Error(f"{task}: Hugging Face dataset {what} failed to load: {type(e).__name__}: {first}"
                                " (fix the source in configs/data.yaml or pass --data-dir)") from None
             loaded = LoadedTasks(records, "hf", uri, digest, skipped, task)
-        else:
-            n = src.n or DEFAULT_N
+        else:   # bundled
+            path = task_file(src.path or BUNDLED_DIR, task)
+            if not path.is_file():
+                tried.append(f"bundled {path}: not found")
+                continue
             if _mode(mode) == "prod":
-                raise Rc1Error(f"{task}: prod refuses the builtin source {builtin_uri(task, n, DEFAULT_SEED)} "
-                               f"(synthetic data); passed over: {'; '.join(tried) or 'no other source configured'}. "
+                raise Rc1Error(f"{task}: prod refuses the bundled sample (offline runs and tests only) {path}; "
+                               f"passed over: {'; '.join(tried) or 'no other source configured'}. "
                                "Configure a local file or Hugging Face dataset in configs/data.yaml, or pass --data-dir")
-            loaded = LoadedTasks(builtin_tasks(task, n, DEFAULT_SEED), "builtin", builtin_uri(task, n, DEFAULT_SEED),
-                                 builtin_digest(task, n, DEFAULT_SEED), 0, task)
+            loaded = _from_file(task, path, bad, "bundled")
         if not loaded.records:
             tried.append(f"{loaded.source_kind} {loaded.source_uri}: no records")
             continue
@@ -133,12 +136,17 @@ def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConf
     raise Rc1Error(f"{task}: no data source available ({'; '.join(tried) or 'none configured'})")
 
 
+def bundled_tasks(task: str) -> list[Task]:
+    """The records of one task of the real sample bundled with rc1 (tests, probes and benchmarks use it)."""
+    return load_tasks(task, BUNDLED_DIR).records
+
+
 def load_all(tasks: list[str] | tuple[str, ...], data_dir: str | Path | None = None,
              data_cfg: DataConfig | None = None, on_bad_record: str | None = None) -> dict[str, LoadedTasks]:
     return {t: load_tasks(t, data_dir, data_cfg, on_bad_record) for t in tasks}
 
 
 def source_tags(loaded: dict[str, LoadedTasks]) -> dict[str, str]:
-    """The tags every data run carries: rc1.data_source.<task> = local|hf|builtin, rc1.data_uri.<task> = where."""
+    """The tags every data run carries: rc1.data_source.<task> = local|hf|bundled, rc1.data_uri.<task> = where."""
     return {**{f"rc1.data_source.{t}": lt.source_kind for t, lt in loaded.items()},
             **{f"rc1.data_uri.{t}": lt.source_uri[:500] for t, lt in loaded.items()}}

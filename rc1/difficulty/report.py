@@ -82,10 +82,10 @@ def difficulty_checks(table: MetricTable, bucket: np.ndarray, idx: np.ndarray, b
         top = int(cols[name].max()) if len(idx) else 0
         checks.append(check(f"{name}_max", top, f"<= {limit}", len(idx) > 0 and top <= limit))
     med = median_by_bucket(cols["clue_overlap"], bucket[idx])
-    checks.append(check("clue_overlap_median.hard", med["hard"], f"<= {g.clue_overlap_hard_median_max}",
-                        med["hard"] is not None and med["hard"] <= g.clue_overlap_hard_median_max))
-    checks.append(check("clue_overlap_median.easy", med["easy"], f">= {g.clue_overlap_easy_median_min}",
-                        med["easy"] is not None and med["easy"] >= g.clue_overlap_easy_median_min))
+    for b, lo, hi in (("hard", g.clue_overlap_hard_median_min, g.clue_overlap_hard_median_max),
+                      ("easy", g.clue_overlap_easy_median_min, g.clue_overlap_easy_median_max)):
+        checks.append(check(f"clue_overlap_median.{b}", med[b], f"in [{lo}, {hi}]",
+                            med[b] is not None and lo <= med[b] <= hi))
     return checks
 
 

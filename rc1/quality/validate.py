@@ -7,6 +7,7 @@ seeded samples.
 
 from __future__ import annotations
 
+import random
 import sys
 from array import array
 from collections import Counter
@@ -18,7 +19,7 @@ from tqdm import tqdm
 
 from rc1.config import ValidatePoolGate
 from rc1.quality.dedup import Added, DuplicateFinder
-from rc1.quality.diversity import Reservoir, kl_divergence, lexical_summary, ngram_counts, zipf_slope
+from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, lexical_summary, ngram_counts, zipf_slope
 from rc1.quality.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
 from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, user_text
@@ -151,7 +152,7 @@ def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequenc
     scan = _Scan()
     dups = DuplicateFinder(threshold=gate.near_dup_jaccard, num_perm=num_perm, sig_file=sig_file)
     index = ShadowIndex(shadow or [], ngram=gate.leak_ngram, sim=gate.leak_sim)
-    sample: Reservoir[list[str]] = Reservoir(sample_k, sample_seed, start)
+    sample: Reservoir[tuple[str, list[str]]] = Reservoir(sample_k, sample_seed, start)   # (task, user-turn words)
     leaks = scan.leaks
     for seed in tqdm(seeds, desc="validate", unit=" seeds", disable=not progress, file=sys.stderr, mininterval=2):
         scan.n += 1
@@ -162,7 +163,7 @@ def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequenc
         scan.clarify += bool(seed["needs_clarification"])
         user_words, prompt_turns, n_tokens = _turn_features(seed["dialogue"], token_counter)
         scan.lengths.append(n_tokens)
-        sample.offer(user_words)
+        sample.offer((seed["task"], user_words))
         dups.add(seed["id"], prompt_turns)
         if index:
             leaks += [leak.as_dict() for leak in index.seed_leaks(seed, user_words)]
@@ -205,14 +206,20 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
     reference's seeds, sampled token lists, or their baseline_stats (with the same sizes and seed)."""
     sample, leaks = scan.sample, scan.leaks
     exact_rate, near_rate = scan.dedup["exact_dup_rate"], scan.dedup["near_dup_rate"]
-    div_sample = sample.subsample(sample_size, sample_seed)
-    kl_pool = sample.items if kl_sample_size >= len(sample.items) else sample.subsample(kl_sample_size, sample_seed)
+    tasks_s, toks = [t for t, _ in sample.items], [w for _, w in sample.items]
+    div_sample = [w for _, w in sample.subsample(sample_size, sample_seed)]
+    kl_pool = toks if kl_sample_size >= len(toks) else [w for _, w in sample.subsample(kl_sample_size, sample_seed)]
     base = baseline if isinstance(baseline, BaselineStats) else baseline_stats(baseline, kl_sample_size, sample_size,
                                                                                 sample_seed)
     if base.sampled_with != (kl_sample_size, sample_size, sample_seed):   # the pool's and the baseline's samples
         raise ValueError(f"baseline stats sampled with (kl_sample_size, sample_size, sample_seed)={base.sampled_with}, "
                          f"the pool with {(kl_sample_size, sample_size, sample_seed)}")
     lex = lexical_summary(div_sample)
+    chosen = budget_indices([len(w) for w in toks], gate.distinct_2_words, sample_seed)
+    budget = [toks[i] for i in chosen]
+    lex["distinct_2"] = distinct_n(budget, 2)
+    by_task = {t: distinct_n([toks[i] for i in chosen if tasks_s[i] == t], 2)
+               for t in sorted({tasks_s[i] for i in chosen})}   # each task's part of the same budget sample
     p3, q3 = ngram_counts(kl_pool, 3), base.trigrams
     kl = kl_divergence(p3, q3)
     zipf = zipf_slope(ngram_counts(kl_pool, 1))
@@ -225,6 +232,7 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
 
     g = gate
     checks = [
+        check("pool_size", scan.n, f">= {g.pool_size_min}", scan.n >= g.pool_size_min),
         check("distinct_2", lex["distinct_2"], f">= {g.distinct_2_min}", lex["distinct_2"] >= g.distinct_2_min),
         check("kl_3gram_vs_v1", kl, f">= {g.kl_3gram_vs_v1_min}", kl >= g.kl_3gram_vs_v1_min)
         if base.size else check("kl_3gram_vs_v1", None, f">= {g.kl_3gram_vs_v1_min} (needs a non-empty baseline)", False),
@@ -247,6 +255,9 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
         "sample": {"size": len(div_sample), "requested": sample_size, "seed": sample_seed, "text": "user turns"},
         "distinct_1": lex["distinct_1"],
         "distinct_2": lex["distinct_2"],
+        "distinct_2_budget": {"words_budget": gate.distinct_2_words, "words": sum(map(len, budget)),
+                              "seeds": len(budget), "drawn_from": len(toks), "seed": sample_seed},
+        "distinct_2_by_task": by_task,
         "ttr": lex["ttr"],
         "mean_user_words": lex["mean_words"],
         "zipf_slope": zipf,
@@ -270,6 +281,21 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
                   "shadow_source_id_overlap": id_overlap[:50]},
     }
     return ValidationResult(checks=checks, diversity=diversity, leaks=leaks)
+
+
+def budget_indices(lengths: Sequence[int], words: int, seed: int) -> list[int]:
+    """Indices drawn uniformly at random (seeded, without replacement) until their lengths reach `words`, or all
+    of them: distinct-n on a fixed amount of text, not a fixed number of seeds of any length."""
+    order = random.Random(f"{seed}|distinct-budget").sample(range(len(lengths)), len(lengths))
+    out: list[int] = []
+    total = 0
+    for i in order:
+        if total >= words:
+            break
+        out.append(i)
+        total += lengths[i]
+    return out
+
 
 
 def _subsample(items: list, k: int, seed: int) -> list:

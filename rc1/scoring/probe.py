@@ -1,7 +1,7 @@
 """Probe requests for probe_scorer / assert_not_simulated, and the two gates' checks (pure).
 
-The probe items are builtin items with reference answers in the three task formats (rc1.data's
-generators; a few items defined here when that package is absent); each probe request is one
+The probe items are real items with reference answers in the three task formats (the sample bundled with
+rc1.data; a few items defined here when that package is absent); each probe request is one
 candidate dialogue over one item (a correct, a wrong, a clarifying ... answer,
 chosen by seed). A `nonce` adds a session line to the dialogue, so the prompts are new to the cache
 (probe_scorer); a fixed nonce reproduces the same prompts (a cached re-run).
@@ -69,7 +69,7 @@ _CALC = re.compile(r"([\d.()+\-*/ ]*\d[\d.()+\-*/ ]*[+\-*/][\d.()+\-*/ ]*\d)\s*=
 
 
 def _item_from_task(t: dict) -> dict[str, Any] | None:
-    """A probe item from a builtin Task record (rc1.data), or None when it lacks what a probe needs."""
+    """A probe item from a Task record (rc1.data), or None when it lacks what a probe needs."""
     task, answer = t["task"], str(t["answer"])
     item = {"id": f"probe:{t['id']}", "task": task, "answer": answer, "question": t["question"],
             "needs_clarification": False, "hidden_info": None, "tool": None, "tool_out": None}
@@ -99,13 +99,13 @@ def _item_from_task(t: dict) -> dict[str, Any] | None:
 
 
 def probe_items(n: int) -> list[dict[str, Any]]:
-    """n items, round-robin over the tasks: rc1.data's builtin generators, else the items above."""
+    """n items, round-robin over the tasks: the real sample bundled with rc1 (rc1.data), else the items above."""
     try:
-        from rc1.data.builtin import builtin_tasks
+        from rc1.data import bundled_tasks
     except ImportError:  # the data package is optional for the scorer
         return [PROBE_ITEMS[i % len(PROBE_ITEMS)] for i in range(n)]
     per_task = -(-n // 3) + 2
-    pools = {task: [x for x in map(_item_from_task, builtin_tasks(task, per_task, 0)) if x]
+    pools = {task: [x for x in map(_item_from_task, bundled_tasks(task)[:per_task * 4]) if x][:per_task]
              for task in ("hotpotqa", "strategyqa", "gsm8k")}
     out: list[dict[str, Any]] = []
     for i in range(n):

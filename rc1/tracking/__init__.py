@@ -381,7 +381,7 @@ class StageRun:
         return sha
 
     def log_source_input(self, name: str, source_uri: str, digest: str, context: str = "input") -> None:
-        """mlflow.log_input for a non-file source (builtin generator, Hugging Face dataset)."""
+        """mlflow.log_input for a non-file source (a Hugging Face dataset)."""
         _log_input(name, source_uri=source_uri, digest=digest, context=context)
         mlflow.set_tag(f"input_sha256.{name}", digest)
 
