@@ -178,10 +178,10 @@ def test_a_bad_fresh_file_is_refused_before_training(ws, lines, says):
 
 def test_a_report_path_that_is_a_directory_leaves_no_other_output(ws):
     """judge-robustness writes three files: a --report that is a directory is refused before any of them."""
-    from rc1.data.builtin import builtin_tasks
+    from rc1.data import bundled_tasks
 
     write_jsonl(ws / "shadow.jsonl", [dict(r) for t in ("hotpotqa", "strategyqa", "gsm8k")
-                                      for r in builtin_tasks(t, 2, seed=3)])
+                                      for r in bundled_tasks(t)[:2]])
     (ws / "rep" / "jr.json").mkdir(parents=True)
     refused(rc1(["judge-robustness", "--shadow", "shadow.jsonl", "--n", "3", "--report", "rep/jr.json", "--no-reuse"],
                 ws), "rep/jr.json: is a directory")

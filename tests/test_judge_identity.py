@@ -13,7 +13,7 @@ import pytest
 
 from rc1.io import read_json, write_jsonl
 from rc1_cli import run_cli
-from test_judge_robustness import _builtin_shadow
+from test_judge_robustness import _bundled_shadow
 from test_shadow_run_cli import shadow_records
 
 pytestmark = pytest.mark.timeout(300)
@@ -75,7 +75,7 @@ def test_the_same_shadow_run_against_another_endpoint_calls_it(ws, monkeypatch, 
 def test_judge_robustness_against_a_gullible_endpoint_is_not_answered_by_the_honest_one(ws, monkeypatch,
                                                                                       fake_judge_server):
     honest, gullible = fake_judge_server(), fake_judge_server(gullible=True)
-    shadow = _builtin_shadow(ws / "rb_shadow.jsonl", per_task=2)
+    shadow = _bundled_shadow(ws / "rb_shadow.jsonl", per_task=2)
     args = ["judge-robustness", "--shadow", str(shadow), "--n", "6", "--report", "out/judge_robustness.json"]
     monkeypatch.setenv("SCORER_BASE_URL", honest.url)
     run_cli(args)
@@ -113,7 +113,7 @@ def test_validate_pool_baseline_follows_the_data_sources(ws, monkeypatch, capsys
     kl_before = read_json(ws / "out" / "diversity_report.json")["kl_3gram_vs_v1"]
     capsys.readouterr()
     data = ws / "configs" / "data.yaml"
-    data.write_text(data.read_text().replace("{kind: builtin, n: 6000}", "{kind: builtin, n: 300}"))
+    data.write_text(data.read_text().replace("config: distractor, split: validation", "config: distractor, split: train"))
     run_cli(args)
     out = capsys.readouterr().out
     assert "reusing finished run" not in out, "validate-pool reused a KL computed against other sources"

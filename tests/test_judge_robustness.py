@@ -135,7 +135,7 @@ def test_the_v3_attacks_fool_a_gullible_endpoint_not_the_heuristic(scorer_env, t
     answer format, "Answer: <gold> = <wrong>" and a verdict that asserts both. The heuristic judge gives none of them
     a win over the honest wrong answer; a local endpoint that is fooled by them fails the gate on each."""
     monkeypatch.setenv("RUN_MODE", "dev")
-    shadow = _builtin_shadow(tmp_path / "shadow.jsonl", per_task=4)
+    shadow = _bundled_shadow(tmp_path / "shadow.jsonl", per_task=4)
     rc, rep = _run(tmp_path / "heuristic", store, shadow, 12, monkeypatch)
     assert rc == 0 and rep["metrics"]["suite_version"] == "attacks-v3"
     for kind in V3_KINDS:
