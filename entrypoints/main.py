@@ -13,7 +13,7 @@ import click
 from entrypoints._common import INT, data_dir_option
 
 
-def run_main(mode: str = "dev", data_dir: str | None = None, n: int = 30000, out_dir: str = "out",
+def run_main(mode: str = "dev", data_dir: str | None = None, n: int | str = "auto", out_dir: str = "out",
              max_steps: int | None = None) -> dict:
     from entrypoints.gate import run_gate
     from entrypoints.preflight import run_preflight
@@ -39,7 +39,8 @@ def run_main(mode: str = "dev", data_dir: str | None = None, n: int = 30000, out
 @click.option("--mode", type=click.Choice(["dev", "prod"]), default=lambda: os.environ.get("RUN_MODE", "dev"),
               show_default="$RUN_MODE or dev")
 @data_dir_option
-@click.option("--n", default=30000, type=INT, show_default=True, help="seed pool size")
+@click.option("--n", default="auto", show_default=True,
+              help="seed pool size: a ceiling the data must supply, or auto (the largest pool it supports)")
 @click.option("--out-dir", "out_dir", default="out", show_default=True,
               help="where the pool, shadow set and reports go (a <mode>/ folder inside)")
 @click.option("--max-steps", "max_steps", type=INT, default=None,

@@ -23,7 +23,9 @@ def free_port() -> int:
 def serving(cmd: list[str], ready_url: str, log_path: Path, timeout: float, **popen) -> Iterator[None]:
     """Start `cmd` (a server), wait until `ready_url` answers 200, and stop it (terminate, then kill) afterwards."""
     log = open(log_path, "w")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, **popen)
+    env = dict(popen.pop("env", None) or os.environ)   # the interpreter's scripts (uvicorn, ...) on PATH, venv or not
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, **popen)
     try:
         deadline = time.time() + timeout
         while True:

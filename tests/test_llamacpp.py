@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -182,7 +183,7 @@ def test_evaluate_on_llamacpp_logs_the_same_report_as_pytorch(ws, tmp_path):
 def test_training_refuses_llamacpp_rollouts(ws, capsys):
     cfg = Path("configs/ppo_dev.yaml")
     bad = Path("configs/ppo_llamacpp.yaml")
-    bad.write_text(cfg.read_text().replace("  temperature: 0.9", "  temperature: 0.9\n  rollout_backend: llamacpp"))
+    bad.write_text(re.sub(r"  rollout_backend: \w+", "  rollout_backend: llamacpp", cfg.read_text()))
     assert "rollout_backend" in bad.read_text()
     capsys.readouterr()
     assert run_cli(["train", "--config", str(bad), "--max-steps", "1"]) == 2

@@ -69,8 +69,10 @@ def read_json_list(path: str | Path, task: str, on_bad_record: OnBad = "error") 
         raise Rc1Error(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg}; truncated file?)") from None
-    except OSError as e:  # gzip: not a gzip file (no strerror)
-        raise Rc1Error(f"{path}: cannot read ({e.strerror or e})") from None
+    except gzip.BadGzipFile as e:
+        raise Rc1Error(f"{path}: unreadable ({e})") from None
+    except OSError as e:
+        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     except PARSE_ERRORS as e:
         raise Rc1Error(f"{path}: {parse_problem(e)}") from None
     if not isinstance(items, list):
