@@ -144,3 +144,39 @@ def test_full_training_is_refused_when_its_trial_projects_too_long(project, caps
     assert (f"ppo_inproc.yaml would take {days:.3g} days per seed at the s/step trial gate run {trial.info.run_id} "
             f"measured, above config_check.projected_days_per_seed_max 1e-11") in line, line
     assert len(_gates()) == 1   # refused before a full gate run was opened
+
+
+@pytest.mark.parametrize("key,value", [("finetune", "lora"), ("lora_generation", "merged"),
+                                       ("gradient_checkpointing", False)])
+def test_the_trial_runs_the_full_jobs_engine(project, capsys, key, value):
+    """The trial's verdict and its s/step speak for the full job only when it trains the same way: a trial of
+    ppo_scale.yaml with another finetune, LoRA handling or gradient checkpointing fails `rc1 check-config` (prod)."""
+    import yaml
+
+    from test_gate_keys import failing
+
+    trial = yaml.safe_load(Path("configs/ppo_trial.yaml").read_text())
+    section = "model" if key == "finetune" else "ppo"
+    trial[section][key] = value
+    if key == "lora_generation":
+        trial["model"]["finetune"] = "lora"   # merged needs LoRA; the finetune check fails with it
+    Path("configs/ppo_trial.yaml").write_text(yaml.safe_dump(trial))
+    expect = {f"trial.{key}"} | ({"trial.finetune"} if key == "lora_generation" else set())
+    assert failing(capsys, ["check-config", "--config", "configs/ppo_scale.yaml", "--mode", "prod"]) == (2, expect)
+
+
+def test_the_projection_carries_a_trials_step_to_the_full_shape_as_an_upper_bound():
+    """Decoding reads every weight once per new token whatever the batch: ppo_trial.yaml's 32 prompts x 128 new tokens
+    have ppo_scale.yaml's rollout tokens per step (8 x 512) but a quarter of its decode steps, so the trial's s/step is
+    carried x4, not x1; a trial of a larger batch at the same length is never carried below what it measured."""
+    from rc1.config import load_ppo_scale
+    from rc1.train.projection import project
+
+    full = load_ppo_scale(REPO / "configs" / "ppo_scale.yaml")
+    trial = load_ppo_scale(REPO / "configs" / "ppo_trial.yaml")
+    p = project(full, trial, 10.0)
+    assert p.sec_per_step == pytest.approx(40.0)
+    assert p.days_per_seed == pytest.approx(60000 * 40.0 / 86400)
+    wide = trial.model_copy(update={"ppo": trial.ppo.model_copy(update={"batch_size": 64, "max_new_tokens": 512})})
+    assert project(full, wide, 10.0).sec_per_step == pytest.approx(10.0)   # the tokens' ratio alone: 1.25 s
+    assert project(full, full, 10.0).sec_per_step == pytest.approx(10.0)
