@@ -199,3 +199,22 @@ def test_merged_lora_gives_the_base_back_when_a_merge_fails(ws):
             pass
     assert all(torch.equal(p, before[n]) for n, p in model.named_parameters() if n in before)
     assert not any(m.merged for m in model.modules() if isinstance(m, LoraLayer))
+
+
+@pytest.mark.slow
+def test_resume_continues_under_the_config_it_started_with(ws, capsys):
+    """`rc1 train --resume-from` continues the interrupted run's config: without --config its own (not the mode's
+    default, whose strategy differs), and another config is refused in one line (it would continue an rloo run as
+    dapo under tags saying dapo)."""
+    cfg = strategy_config(ws, "rloo")
+    out = ws / "rloo-resume"
+    assert run_cli(["train", "--config", cfg, "--seed", "11", "--pool", "pool.jsonl", "--max-steps", "2",
+                    "--out-dir", str(out), "--stop-after", "1"]) == 0
+    capsys.readouterr()
+    assert run_cli(["train", "--resume-from", str(out), "--config", str(REPO / "configs" / "ppo_dev.yaml")]) == 2
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+    assert "is not the one the interrupted run trained with" in line, line
+    assert run_cli(["train", "--resume-from", str(out)]) == 0
+    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                filter_string=f"tags.`rc1.resumed_from` LIKE '{out}%'")
+    assert run.data.tags["rc1.strategy"] == "rloo" and run.data.params["rc1.config"] == cfg
