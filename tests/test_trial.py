@@ -180,3 +180,11 @@ def test_the_projection_carries_a_trials_step_to_the_full_shape_as_an_upper_boun
     wide = trial.model_copy(update={"ppo": trial.ppo.model_copy(update={"batch_size": 64, "max_new_tokens": 512})})
     assert project(full, wide, 10.0).sec_per_step == pytest.approx(10.0)   # the tokens' ratio alone: 1.25 s
     assert project(full, full, 10.0).sec_per_step == pytest.approx(10.0)
+
+
+def test_a_projection_that_is_not_a_number_does_not_pass():
+    from rc1.gate import projection_problem
+
+    trial = {"run_id": "r1", "verdict": "pass", "projected_days_per_seed": float("nan")}
+    assert "above config_check.projected_days_per_seed_max 7" in projection_problem([trial], 7.0, "ppo_scale.yaml")
+    assert projection_problem([{**trial, "projected_days_per_seed": 6.9}], 7.0, "ppo_scale.yaml") is None
