@@ -36,7 +36,7 @@ def config_checks(ppo: PPOScale, gates: Gates) -> list[dict]:
     ]
 
 
-ENGINE_SETTINGS = ("model.finetune", "model.lora_r", "model.target_modules", "ppo.lora_generation",
+ENGINE_SETTINGS = ("model.finetune", "model.lora_r", "model.target_modules", "ppo.max_turns", "ppo.lora_generation",
                    "ppo.compile_generation", "ppo.cache_implementation", "ppo.cuda_graphs",
                    "ppo.gradient_checkpointing", "ppo.vllm_mode")
 

@@ -147,7 +147,7 @@ def test_full_training_is_refused_when_its_trial_projects_too_long(project, caps
 
 
 @pytest.mark.parametrize("key,value", [("finetune", "lora"), ("lora_generation", "merged"),
-                                       ("gradient_checkpointing", False)])
+                                       ("gradient_checkpointing", False), ("max_turns", 1)])
 def test_the_trial_runs_the_full_jobs_engine(project, capsys, key, value):
     """The trial's verdict and its s/step speak for the full job only when it trains the same way: a trial of
     ppo_scale.yaml with another finetune, LoRA handling or gradient checkpointing fails `rc1 check-config` (prod)."""
