@@ -188,3 +188,25 @@ def test_a_projection_that_is_not_a_number_does_not_pass():
     trial = {"run_id": "r1", "verdict": "pass", "projected_days_per_seed": float("nan")}
     assert "above config_check.projected_days_per_seed_max 7" in projection_problem([trial], 7.0, "ppo_scale.yaml")
     assert projection_problem([{**trial, "projected_days_per_seed": 6.9}], 7.0, "ppo_scale.yaml") is None
+
+
+@pytest.mark.slow
+def test_prod_refuses_a_full_job_that_names_no_trial(project, capsys):
+    """config_check.projected_days_per_seed_max is checked on a trial's measured s/step: a prod config without a
+    `trial` would start its full job unmeasured, so the prod gate refuses it (in its one line, beside what else this
+    dev preflight relabelled prod fails)."""
+    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", "configs/ppo_dev.yaml"]) == 0, \
+        capsys.readouterr().err
+    pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                             filter_string="tags.`rc1.stage` = 'preflight'")[0]
+    mlflow.MlflowClient().set_tag(pre.info.run_id, "rc1.mode", "prod")
+    try:
+        capsys.readouterr()
+        assert run_cli(["gate", "--mode", "prod"]) == 2
+        (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+        assert "ppo_dev.yaml names no trial config (key `trial`)" in line, line
+        assert not _gates()
+    finally:
+        import os
+
+        os.environ.pop("RUN_MODE", None)   # run_gate sets it for the process
