@@ -21,6 +21,15 @@ def _gates() -> list:
                               order_by=["attributes.start_time DESC"], output_format="list")
 
 
+def prod_labelled_preflight(capsys, config: str):
+    """A dev preflight of `config` relabelled prod: a prod gate reads it, and refuses (no live judge, builtin data)."""
+    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", config]) == 0, capsys.readouterr().err
+    pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                             filter_string="tags.`rc1.stage` = 'preflight'")[0]
+    mlflow.MlflowClient().set_tag(pre.info.run_id, "rc1.mode", "prod")
+    return pre
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     root = tmp_path / "proj"
@@ -93,11 +102,7 @@ def test_prod_max_steps_is_held_to_the_schedule_that_trains(project, capsys):
     ppo.steps, not the full config's: the trial's own steps pass that check, the full config's steps (which would run
     the trial 2x longer than preflight checked it) are refused. No training: the refusal comes first (this dev preflight
     relabelled prod fails prod's metric rechecks too, in the same one line)."""
-    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", "configs/ppo_prodlike.yaml"]) == 0, \
-        capsys.readouterr().err
-    pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
-                             filter_string="tags.`rc1.stage` = 'preflight'")[0]
-    mlflow.MlflowClient().set_tag(pre.info.run_id, "rc1.mode", "prod")
+    pre = prod_labelled_preflight(capsys, "configs/ppo_prodlike.yaml")
     try:
         lines = {}
         for steps in ("2", "4"):   # the trial config's ppo.steps, the full config's
@@ -195,11 +200,7 @@ def test_prod_refuses_a_full_job_that_names_no_trial(project, capsys):
     """config_check.projected_days_per_seed_max is checked on a trial's measured s/step: a prod config without a
     `trial` would start its full job unmeasured, so the prod gate refuses it (in its one line, beside what else this
     dev preflight relabelled prod fails)."""
-    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", "configs/ppo_dev.yaml"]) == 0, \
-        capsys.readouterr().err
-    pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
-                             filter_string="tags.`rc1.stage` = 'preflight'")[0]
-    mlflow.MlflowClient().set_tag(pre.info.run_id, "rc1.mode", "prod")
+    prod_labelled_preflight(capsys, "configs/ppo_dev.yaml")
     try:
         capsys.readouterr()
         assert run_cli(["gate", "--mode", "prod"]) == 2
