@@ -185,6 +185,8 @@ def test_the_projection_carries_a_trials_step_to_the_full_shape_as_an_upper_boun
     wide = trial.model_copy(update={"ppo": trial.ppo.model_copy(update={"batch_size": 64, "max_new_tokens": 512})})
     assert project(full, wide, 10.0).sec_per_step == pytest.approx(10.0)   # the tokens' ratio alone: 1.25 s
     assert project(full, full, 10.0).sec_per_step == pytest.approx(10.0)
+    longer = trial.model_copy(update={"ppo": trial.ppo.model_copy(update={"max_new_tokens": 2048})})
+    assert project(full, longer, 10.0).sec_per_step == pytest.approx(10.0)   # both ratios alone: 2.5 s
 
 
 def test_a_projection_that_is_not_a_number_does_not_pass():
