@@ -132,8 +132,10 @@ def _frozen(path: Path):
 
 
 def blocks(curve: list[float], n: int = 5) -> list[float]:
-    size = max(1, len(curve) // n)
-    return [sum(curve[i:i + size]) / len(curve[i:i + size]) for i in range(0, len(curve), size)][:n]
+    """The mean of each of `n` consecutive parts of the curve, together covering every step (the last part ends with
+    the last step)."""
+    cuts = [round(i * len(curve) / n) for i in range(n + 1)]
+    return [sum(curve[a:b]) / (b - a) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
 def main() -> int:

@@ -107,6 +107,9 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
         if strategy != ppo.trainer.strategy:
             problems.insert(0, f"trainer.strategy {strategy} (--config {config_path}) is not the strategy preflight "
                                f"checked ({ppo.trainer.strategy})")
+    if mode == "prod" and not ppo.trial:   # without a trial nothing measures s/step before the full job starts
+        problems.append(f"{files['config'].name} names no trial config (key `trial`): prod trains the full job only "
+                        f"after its trial measured s/step within config_check.projected_days_per_seed_max")
     gates = load_gates(files["gates"]).for_mode(mode)
     problems += preflight_problems(tags, pre.data.metrics, gates)
     problems += judge_problems(tags)

@@ -177,13 +177,22 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
 
     resume_dir = resume_state = None
     if resume_from:   # first: a checkpoint that fails its sha256 refuses before anything is loaded
+        # the config too: another one (a strategy, backend or finetune) would continue the run under tags it did not
+        # start with; without --config the run's own
         root, resume_dir, meta, resume_state = _resume_meta(resume_from, seed=seed, pool=pool_path,
                                                             max_steps=max_steps)
+        config_path = config_path or meta.get("config")
+        if config_path and meta.get("config_sha256") and Path(config_path).is_file() \
+                and sha256_file(config_path) != meta["config_sha256"]:
+            raise Rc1Error(f"--resume-from {resume_from}: config {config_path} is not the one the interrupted run "
+                           f"trained with (sha256 differs from {meta['config']}'s); an exact resume needs the same config")
         out_dir = root
         seed = seed if seed is not None else meta.get("seed")
         pool_path = pool_path or meta.get("pool")
         max_steps = max_steps or meta.get("max_steps")
         fresh_path = fresh_path or meta.get("fresh")
+    if not config_path:
+        raise Rc1Error(f"--resume-from {resume_from}: the interrupted run recorded no config; pass --config")
     ppo = load_ppo_scale(config_path)
     weights = check_weights(weights_path, gates_path or "configs/gates.yaml")   # validated as preflight does
     fresh_items = load_fresh(fresh_path)             # bad input refuses before anything heavy is loaded
@@ -223,7 +232,8 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     launched = launched_gate_run()                    # a gate that started this process through `accelerate launch`
     gate = launched or active_gate_run()
     if not resume_from:
-        write_json(out_dir / RUN_META, {"config": config_path, "seed": seed, "pool": str(pool_path),
+        write_json(out_dir / RUN_META, {"config": config_path, "config_sha256": sha256_file(config_path),
+                                        "seed": seed, "pool": str(pool_path),
                                         "max_steps": steps, "fresh": fresh_path, "base": ppo.model.base})
     provenance = {"rc1.gated": "true" if gate else "false"}
     if gate is not None:
@@ -341,7 +351,8 @@ def launch_train(spec, config_path: str, seed: int, pool_path: str, *, env: dict
 
 @click.command("train")
 @click.option("--config", "config_path", default=None,
-              help="ppo config (default: configs/ppo_scale.yaml; configs/ppo_dev.yaml when RUN_MODE=dev)")
+              help="ppo config (default: configs/ppo_scale.yaml; configs/ppo_dev.yaml when RUN_MODE=dev; with "
+                   "--resume-from the interrupted run's, and another one is refused)")
 @click.option("--resume-from", "--resume_from", "resume_from", default=None,
               help="a training output dir (resumes its `latest`) or one step_XXXXX/ checkpoint")
 @click.option("--seed", type=INT, default=None, help="training seed (default: the config's first seed)")
@@ -363,7 +374,7 @@ def command(config_path, resume_from, seed, max_steps, pool_path, out_dir, fresh
     """Train the policy with GRPO (one seed), checkpoint it and register its best adapter (also under accelerate)."""
     from entrypoints.checks import default_ppo_config
 
-    config_path = config_path or default_ppo_config(run_mode())
+    config_path = config_path or (None if resume_from else default_ppo_config(run_mode()))   # resume: the run's
     try:
         res = run_train(config_path, seed, pool_path, max_steps=max_steps, resume_from=resume_from, out_dir=out_dir,
                         fresh_path=fresh_path, weights_path=weights_path, stop_after=stop_after,

@@ -146,7 +146,7 @@ def projection_problem(trials: Sequence[Mapping[str, Any]], max_days: float, con
                                          f"{trials[0]['run_id']} recorded no rc1.projected_days_per_seed); rerun "
                                          f"`rc1 gate --trial`")
     t = measured[0]
-    if t["projected_days_per_seed"] > max_days:
+    if not t["projected_days_per_seed"] <= max_days:   # NaN (a projection that measured nothing) is no pass
         return (f"{config_name} would take {t['projected_days_per_seed']:.3g} days per seed at the s/step trial gate "
                 f"run {t['run_id']} measured, above config_check.projected_days_per_seed_max {max_days:g} (a faster "
                 f"rollout backend, fewer steps or fewer rollout tokens per step)")

@@ -36,8 +36,24 @@ def config_checks(ppo: PPOScale, gates: Gates) -> list[dict]:
     ]
 
 
+ENGINE_SETTINGS = ("model.finetune", "model.lora_r", "model.target_modules", "ppo.max_turns", "ppo.lora_generation",
+                   "ppo.compile_generation", "ppo.cache_implementation", "ppo.cuda_graphs",
+                   "ppo.gradient_checkpointing", "ppo.vllm_mode")
+
+
+def engine_settings(trial: PPOScale, ppo: PPOScale) -> list[tuple[str, Any, Any]]:
+    """(name, the trial's value, the full config's value) of each ENGINE_SETTINGS key."""
+    def value(cfg: PPOScale, dotted: str) -> Any:
+        section, key = dotted.split(".")
+        return getattr(getattr(cfg, section), key)
+
+    return [(d.split(".")[1], value(trial, d), value(ppo, d)) for d in ENGINE_SETTINGS]
+
+
 def trial_checks(ppo: PPOScale, trial: PPOScale) -> list[dict]:
-    """A full config's trial must be the same job at a smaller scale: same base model, task mix and mode."""
+    """A full config's trial must be the same job at a smaller scale: same base model, task mix and mode, and the same
+    training engine (strategy, rollout backend, ENGINE_SETTINGS), so that its evaluation and its s/step speak for the
+    full job."""
     return [
         check("trial.steps", trial.ppo.steps, f"< {ppo.ppo.steps}", trial.ppo.steps < ppo.ppo.steps),
         check("trial.model", trial.model.base, ppo.model.base, trial.model.base == ppo.model.base),
@@ -47,6 +63,8 @@ def trial_checks(ppo: PPOScale, trial: PPOScale) -> list[dict]:
               trial.trainer.strategy == ppo.trainer.strategy),
         check("trial.rollout_backend", trial.ppo.rollout_backend, ppo.ppo.rollout_backend,
               trial.ppo.rollout_backend == ppo.ppo.rollout_backend),
+        # what a step's speed depends on besides its shape: the trial's s/step projects the full job
+        *[check(f"trial.{name}", a, b, a == b) for name, a, b in engine_settings(trial, ppo)],
         check("trial.no_trial_of_its_own", trial.trial, None, trial.trial is None),
         check("trial.launcher", [trial.launcher, trial.accelerate_config], [ppo.launcher, ppo.accelerate_config],
               (trial.launcher, trial.accelerate_config) == (ppo.launcher, ppo.accelerate_config)),

@@ -170,3 +170,52 @@ def test_merged_lora_generation_restores_the_exact_base_weights(ws):
     assert all(torch.equal(after[n], before[n]) for n in before)          # bit for bit
     assert torch.allclose(adapter_logits, merged_logits, atol=0.1)        # the same policy, up to bf16 rounding
     assert not any(m.merged for m in model.modules() if hasattr(m, "merged_adapters"))
+
+
+def test_merged_lora_gives_the_base_back_when_a_merge_fails(ws):
+    """A merge that fails part way (out of memory on a later layer, say) leaves no layer merged: the layers already
+    folded in are restored, so training never runs on base + LoRA twice."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from peft.tuners.lora import LoraLayer
+
+    from rc1.train.rollout import merged_lora
+    from rc1.train.tiny import load_model, resolve_base
+
+    base = resolve_base("tiny", ["a b c"], seed=0, cache_dir=ws / "models")
+    model = get_peft_model(load_model(base, dtype=torch.float32),
+                           LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"]))
+    for n, p in model.named_parameters():
+        if "lora_B" in n:
+            torch.nn.init.normal_(p, std=0.5)
+    before = {n: p.detach().clone() for n, p in model.named_parameters() if "lora" not in n}
+    last = [m for m in model.modules() if isinstance(m, LoraLayer)][-1]
+
+    def out_of_memory(*args, **kwargs):
+        raise torch.OutOfMemoryError("CUDA out of memory (injected)")
+
+    last.merge = out_of_memory
+    with pytest.raises(torch.OutOfMemoryError):
+        with merged_lora(model):
+            pass
+    assert all(torch.equal(p, before[n]) for n, p in model.named_parameters() if n in before)
+    assert not any(m.merged for m in model.modules() if isinstance(m, LoraLayer))
+
+
+@pytest.mark.slow
+def test_resume_continues_under_the_config_it_started_with(ws, capsys):
+    """`rc1 train --resume-from` continues the interrupted run's config: without --config its own (not the mode's
+    default, whose strategy differs), and another config is refused in one line (it would continue an rloo run as
+    dapo under tags saying dapo)."""
+    cfg = strategy_config(ws, "rloo")
+    out = ws / "rloo-resume"
+    assert run_cli(["train", "--config", cfg, "--seed", "11", "--pool", "pool.jsonl", "--max-steps", "2",
+                    "--out-dir", str(out), "--stop-after", "1"]) == 0
+    capsys.readouterr()
+    assert run_cli(["train", "--resume-from", str(out), "--config", str(REPO / "configs" / "ppo_dev.yaml")]) == 2
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+    assert "is not the one the interrupted run trained with" in line, line
+    assert run_cli(["train", "--resume-from", str(out)]) == 0
+    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                filter_string=f"tags.`rc1.resumed_from` LIKE '{out}%'")
+    assert run.data.tags["rc1.strategy"] == "rloo" and run.data.params["rc1.config"] == cfg

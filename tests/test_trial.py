@@ -21,6 +21,15 @@ def _gates() -> list:
                               order_by=["attributes.start_time DESC"], output_format="list")
 
 
+def prod_labelled_preflight(capsys, config: str):
+    """A dev preflight of `config` relabelled prod: a prod gate reads it, and refuses (no live judge, builtin data)."""
+    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", config]) == 0, capsys.readouterr().err
+    pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                             filter_string="tags.`rc1.stage` = 'preflight'")[0]
+    mlflow.MlflowClient().set_tag(pre.info.run_id, "rc1.mode", "prod")
+    return pre
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     root = tmp_path / "proj"
@@ -93,11 +102,7 @@ def test_prod_max_steps_is_held_to_the_schedule_that_trains(project, capsys):
     ppo.steps, not the full config's: the trial's own steps pass that check, the full config's steps (which would run
     the trial 2x longer than preflight checked it) are refused. No training: the refusal comes first (this dev preflight
     relabelled prod fails prod's metric rechecks too, in the same one line)."""
-    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", "configs/ppo_prodlike.yaml"]) == 0, \
-        capsys.readouterr().err
-    pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
-                             filter_string="tags.`rc1.stage` = 'preflight'")[0]
-    mlflow.MlflowClient().set_tag(pre.info.run_id, "rc1.mode", "prod")
+    pre = prod_labelled_preflight(capsys, "configs/ppo_prodlike.yaml")
     try:
         lines = {}
         for steps in ("2", "4"):   # the trial config's ppo.steps, the full config's
@@ -144,3 +149,67 @@ def test_full_training_is_refused_when_its_trial_projects_too_long(project, caps
     assert (f"ppo_inproc.yaml would take {days:.3g} days per seed at the s/step trial gate run {trial.info.run_id} "
             f"measured, above config_check.projected_days_per_seed_max 1e-11") in line, line
     assert len(_gates()) == 1   # refused before a full gate run was opened
+
+
+@pytest.mark.parametrize("key,value", [("finetune", "lora"), ("lora_generation", "merged"),
+                                       ("gradient_checkpointing", False), ("max_turns", 1)])
+def test_the_trial_runs_the_full_jobs_engine(project, capsys, key, value):
+    """The trial's verdict and its s/step speak for the full job only when it trains the same way: a trial of
+    ppo_scale.yaml with another finetune, LoRA handling or gradient checkpointing fails `rc1 check-config` (prod)."""
+    import yaml
+
+    from test_gate_keys import failing
+
+    trial = yaml.safe_load(Path("configs/ppo_trial.yaml").read_text())
+    section = "model" if key == "finetune" else "ppo"
+    trial[section][key] = value
+    if key == "lora_generation":
+        trial["model"]["finetune"] = "lora"   # merged needs LoRA; the finetune check fails with it
+    Path("configs/ppo_trial.yaml").write_text(yaml.safe_dump(trial))
+    expect = {f"trial.{key}"} | ({"trial.finetune"} if key == "lora_generation" else set())
+    assert failing(capsys, ["check-config", "--config", "configs/ppo_scale.yaml", "--mode", "prod"]) == (2, expect)
+
+
+def test_the_projection_carries_a_trials_step_to_the_full_shape_as_an_upper_bound():
+    """Decoding reads every weight once per new token whatever the batch: ppo_trial.yaml's 32 prompts x 128 new tokens
+    have ppo_scale.yaml's rollout tokens per step (8 x 512) but a quarter of its decode steps, so the trial's s/step is
+    carried x4, not x1; a trial of a larger batch at the same length is never carried below what it measured."""
+    from rc1.config import load_ppo_scale
+    from rc1.train.projection import project
+
+    full = load_ppo_scale(REPO / "configs" / "ppo_scale.yaml")
+    trial = load_ppo_scale(REPO / "configs" / "ppo_trial.yaml")
+    p = project(full, trial, 10.0)
+    assert p.sec_per_step == pytest.approx(40.0)
+    assert p.days_per_seed == pytest.approx(60000 * 40.0 / 86400)
+    wide = trial.model_copy(update={"ppo": trial.ppo.model_copy(update={"batch_size": 64, "max_new_tokens": 512})})
+    assert project(full, wide, 10.0).sec_per_step == pytest.approx(10.0)   # the tokens' ratio alone: 1.25 s
+    assert project(full, full, 10.0).sec_per_step == pytest.approx(10.0)
+    longer = trial.model_copy(update={"ppo": trial.ppo.model_copy(update={"max_new_tokens": 2048})})
+    assert project(full, longer, 10.0).sec_per_step == pytest.approx(10.0)   # both ratios alone: 2.5 s
+
+
+def test_a_projection_that_is_not_a_number_does_not_pass():
+    from rc1.gate import projection_problem
+
+    trial = {"run_id": "r1", "verdict": "pass", "projected_days_per_seed": float("nan")}
+    assert "above config_check.projected_days_per_seed_max 7" in projection_problem([trial], 7.0, "ppo_scale.yaml")
+    assert projection_problem([{**trial, "projected_days_per_seed": 6.9}], 7.0, "ppo_scale.yaml") is None
+
+
+@pytest.mark.slow
+def test_prod_refuses_a_full_job_that_names_no_trial(project, capsys):
+    """config_check.projected_days_per_seed_max is checked on a trial's measured s/step: a prod config without a
+    `trial` would start its full job unmeasured, so the prod gate refuses it (in its one line, beside what else this
+    dev preflight relabelled prod fails)."""
+    prod_labelled_preflight(capsys, "configs/ppo_dev.yaml")
+    try:
+        capsys.readouterr()
+        assert run_cli(["gate", "--mode", "prod"]) == 2
+        (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+        assert "ppo_dev.yaml names no trial config (key `trial`)" in line, line
+        assert not _gates()
+    finally:
+        import os
+
+        os.environ.pop("RUN_MODE", None)   # run_gate sets it for the process

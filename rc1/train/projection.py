@@ -1,8 +1,12 @@
 """How long the full training job takes, projected from the seconds per step a gate measured.
 
-A step's time is dominated by generating its rollouts (87% at 512 new tokens at the 4B shape on an H200), so a
-measurement made on one config is carried to another by the ratio of rollout tokens per step (prompts x group x new
-tokens). A gate trains its seeds one after another, each on the launcher's processes (one GPU each).
+A step's time is dominated by generating its rollouts (87% at 512 new tokens at the 4B shape on an H200). Decoding
+reads every weight once per new token, whatever the batch, so its time grows with the new tokens per completion (the
+decode steps) far more than with the batch; the forward and backward passes grow with the rollout tokens per step
+(prompts x group x new tokens). A measurement made on one config is carried to another by the larger of the two
+ratios, and never below what was measured: an upper bound (a trial of 32 prompts x 128 tokens has the rollout tokens
+of 8 prompts x 512, but a quarter of its decode steps). A gate trains its seeds one after another, each on the launcher's processes (one GPU
+each).
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ class Projection:
 
 def project(full: PPOScale, measured: PPOScale, sec_per_step: float, processes: int = 1) -> Projection:
     """The full config's job from `sec_per_step` measured while training `measured` (the same config or its trial)."""
-    ratio = rollout_tokens(full) / rollout_tokens(measured)
+    # never below 1: what a step spends per completion (the judge's calls, the optimizer) does not shrink with tokens
+    ratio = max(1.0, rollout_tokens(full) / rollout_tokens(measured),
+                full.ppo.max_new_tokens / measured.ppo.max_new_tokens)
     return Projection(measured_sec_per_step=sec_per_step, sec_per_step=sec_per_step * ratio, steps=full.ppo.steps,
                       seeds=len(full.seeds), processes=processes)

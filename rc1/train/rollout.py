@@ -116,13 +116,13 @@ def merged_lora(model) -> Iterator[None]:
 
     layers = _lora_layers(model)
     saved = []
-    with torch.no_grad():
-        for layer in layers:
-            base = layer.get_base_layer()
-            saved.append((layer, base.weight.detach().clone(),
-                          None if getattr(base, "bias", None) is None else base.bias.detach().clone()))
-            layer.merge(adapter_names=list(layer.active_adapters))
-    try:
+    try:   # a merge that fails part way (out of memory) still gives back the layers already merged
+        with torch.no_grad():
+            for layer in layers:
+                base = layer.get_base_layer()
+                saved.append((layer, base.weight.detach().clone(),
+                              None if getattr(base, "bias", None) is None else base.bias.detach().clone()))
+                layer.merge(adapter_names=list(layer.active_adapters))
         yield
     finally:
         with torch.no_grad():
