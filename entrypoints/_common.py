@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import warnings
 from typing import Iterator
 
@@ -13,6 +14,23 @@ data_dir_option = click.option(
     help="Directory laid out like ../shared/data (hotpotqa/, strategyqa/, gsm8k/). "
          "Unset or 'auto': the sources of configs/data.yaml (the bundled real sample last).",
 )
+
+
+def pool_options(f):
+    """What preflight and main share: the mode, the data, the pool's size and where its files go."""
+    for opt in reversed([
+        click.option("--mode", type=click.Choice(["dev", "prod"]), default=lambda: os.environ.get("RUN_MODE", "dev"),
+                     show_default="$RUN_MODE or dev"),
+        data_dir_option,
+        click.option("--n", default="auto", show_default=True,
+                     help="seed pool size: a ceiling the data must supply, or auto (the largest pool it supports)"),
+        click.option("--out-dir", "--out_dir", "out_dir", default="out", show_default=True,
+                     help="where the pool, shadow set and reports go (a <mode>/ folder inside)"),
+    ]):
+        f = opt(f)
+    return f
+
+
 reuse_option = click.option(
     "--reuse/--no-reuse", default=True, show_default=True,
     help="Reuse a finished run with the same params, input digests and code version instead of recomputing.",

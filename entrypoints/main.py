@@ -6,11 +6,9 @@ run are its children. The gate runs only when preflight passed both rounds (else
 
 from __future__ import annotations
 
-import os
-
 import click
 
-from entrypoints._common import INT, data_dir_option
+from entrypoints._common import INT, pool_options
 
 
 def run_main(mode: str = "dev", data_dir: str | None = None, n: int | str = "auto", out_dir: str = "out",
@@ -36,13 +34,7 @@ def run_main(mode: str = "dev", data_dir: str | None = None, n: int | str = "aut
 
 
 @click.command("main")
-@click.option("--mode", type=click.Choice(["dev", "prod"]), default=lambda: os.environ.get("RUN_MODE", "dev"),
-              show_default="$RUN_MODE or dev")
-@data_dir_option
-@click.option("--n", default="auto", show_default=True,
-              help="seed pool size: a ceiling the data must supply, or auto (the largest pool it supports)")
-@click.option("--out-dir", "out_dir", default="out", show_default=True,
-              help="where the pool, shadow set and reports go (a <mode>/ folder inside)")
+@pool_options
 @click.option("--max-steps", "max_steps", type=INT, default=None,
               help="cap training steps per seed (unset: the config's ppo.steps; prod allows only that)")
 def command(mode, data_dir, n, out_dir, max_steps):

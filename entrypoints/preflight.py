@@ -15,7 +15,7 @@ from typing import Callable
 
 import click
 
-from entrypoints._common import INT, data_dir_option, optional_param, reuse_option
+from entrypoints._common import INT, optional_param, pool_options, reuse_option
 from entrypoints.checks import default_ppo_config, run_check_config, run_check_resources, run_check_weights
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
@@ -302,13 +302,7 @@ def _waived(*rounds) -> list[str]:
 
 
 @click.command("preflight")
-@click.option("--mode", type=click.Choice(["dev", "prod"]), default=lambda: os.environ.get("RUN_MODE", "dev"),
-              show_default="$RUN_MODE or dev")
-@data_dir_option
-@click.option("--n", default="auto", show_default=True,
-              help="seed pool size: a ceiling the data must supply, or auto (the largest pool it supports)")
-@click.option("--out-dir", "--out_dir", "out_dir", default="out", show_default=True,
-              help="where the pool, shadow set and reports go (a <mode>/ folder inside)")
+@pool_options
 @click.option("--config", "config_path", default=None, help="ppo config (default: dev ppo_dev.yaml, prod ppo_scale.yaml)")
 @click.option("--gates", "gates_path", default="configs/gates.yaml", show_default=True)
 @click.option("--seed", default=20250820, type=INT, show_default=True)

@@ -10,7 +10,7 @@ entrypoints/promote.py.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Mapping
 
 from rc1.config import Gates
 from rc1.gate import preflight_problems
