@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The checks only a GPU can make, as one prepared script for a lent GPU machine (../shared/GPU.md): run from the
 # project root, with the packages that machine lacks in .gpu/gpu-site.tar.xz (bash ../shared/gpu/make-site.sh .gpu).
+# make-site.sh (2026-11-26) leaves out lazy-importer, which its importlib-metadata imports: add it unpacked, e.g.
+#   pip download -q --no-deps lazy-importer -d /tmp/li && python3 -m zipfile -e /tmp/li/lazy_importer-*.whl .gpu/extra
+# and send .gpu (device tool: carry [".gpu"]).
 #
 #   bash benchmarks/gpu_check.sh [rollout|train|all]      # results under $OUT (default out/gpu_check)
 #
