@@ -126,9 +126,10 @@ def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapp
 
 
 def trial_problem(trials: Sequence[Mapping[str, Any]], preflight_run_id: str) -> str | None:
-    """Why full training may not start yet (None: a trial gate run of this preflight passed its evaluation).
+    """Why full training may not start yet (None: the newest trial gate run of this preflight passed its evaluation;
+    an older pass does not count, or trials could be rerun until one passes by chance).
     `trials`: the finished trial gate runs of that preflight, newest first, as {run_id, verdict}."""
-    if any(t["verdict"] == "pass" for t in trials):
+    if trials and trials[0]["verdict"] == "pass":
         return None
     if not trials:
         return (f"full training needs a passing trial of preflight {preflight_run_id}, and there is none: "
@@ -138,14 +139,15 @@ def trial_problem(trials: Sequence[Mapping[str, Any]], preflight_run_id: str) ->
 
 
 def projection_problem(trials: Sequence[Mapping[str, Any]], max_days: float, config_name: str) -> str | None:
-    """Why the full config may not train on its projected time (None: the newest trial that measured its s/step
-    projects at most `max_days` days per seed). `trials` as in trial_problem."""
-    measured = [t for t in trials if t.get("projected_days_per_seed") is not None]
-    if not measured:
-        return None if not trials else (f"no trial of this preflight measured its s/step (trial gate run "
-                                         f"{trials[0]['run_id']} recorded no rc1.projected_days_per_seed); rerun "
-                                         f"`rc1 gate --trial`")
-    t = measured[0]
+    """Why the full config may not train on its projected time (None: the newest trial, the one whose verdict counts
+    in trial_problem, measured its s/step and projects at most `max_days` days per seed). `trials` as in
+    trial_problem."""
+    if not trials:
+        return None
+    t = trials[0]
+    if t.get("projected_days_per_seed") is None:
+        return (f"the newest trial of this preflight, gate run {t['run_id']}, recorded no rc1.projected_days_per_seed "
+                f"(it measured no s/step); rerun `rc1 gate --trial`")
     if not t["projected_days_per_seed"] <= max_days:   # NaN (a projection that measured nothing) is no pass
         return (f"{config_name} would take {t['projected_days_per_seed']:.3g} days per seed at the s/step trial gate "
                 f"run {t['run_id']} measured, above config_check.projected_days_per_seed_max {max_days:g} (a faster "

@@ -213,3 +213,19 @@ def test_prod_refuses_a_full_job_that_names_no_trial(project, capsys):
         import os
 
         os.environ.pop("RUN_MODE", None)   # run_gate sets it for the process
+
+
+def test_the_newest_trial_decides_both_the_verdict_and_the_projection():
+    """Rerunning trials until one passes does not count, nor does an older trial's projection beside a newer verdict:
+    the newest trial of the preflight must have passed and measured a projection within the bound."""
+    from rc1.gate import projection_problem, trial_problem
+
+    passed = {"run_id": "old", "verdict": "pass", "projected_days_per_seed": 1.0}
+    failed = {"run_id": "new", "verdict": "fail", "projected_days_per_seed": 1.0}
+    assert "the newest trial, gate run new, did not pass" in trial_problem([failed, passed], "p1")
+    assert trial_problem([passed, failed], "p1") is None
+    unmeasured = {"run_id": "new", "verdict": "pass", "projected_days_per_seed": None}
+    assert "gate run new, recorded no rc1.projected_days_per_seed" in projection_problem([unmeasured, passed], 7.0,
+                                                                                        "ppo_scale.yaml")
+    assert projection_problem([passed, unmeasured], 7.0, "ppo_scale.yaml") is None
+    assert projection_problem([], 7.0, "ppo_scale.yaml") is None   # no trial: trial_problem says so
