@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 from rc1.config import PPOScale
 from rc1.errors import Rc1Error
 from rc1.train.checkpoints import CheckpointStore
-from rc1.train.rollout import Device, RolloutPlan, device, installed, lora_generation, rollout_plan
+from rc1.train.rollout import Device, RolloutPlan, device, has_cuda, installed, lora_generation, rollout_plan
 from rc1.train.strategy import strategy, trainer_settings, trl_classes
 from rc1.train.env import ASK_USER, env_factory, seed_prompt, to_rc1_dialogue
 from rc1.train.sampler import ReplayHistory, Sampler, SamplerSpec, seed_difficulty
@@ -96,12 +96,6 @@ class FinetunePlan:
     peft_config: Any
     quantization_config: Any
     warning: str | None = None
-
-
-def has_cuda() -> bool:
-    import torch
-
-    return torch.cuda.is_available()
 
 
 def finetune_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, bnb: bool | None = None) -> FinetunePlan:

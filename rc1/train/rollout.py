@@ -69,27 +69,27 @@ def _transformers_at_least(version: str) -> bool:
 
 
 def backend_missing(backend: str, cuda: bool, vllm: bool, cb: bool) -> str | None:
-    """What `backend` lacks here (None: it can run)."""
-    if backend == "vllm":
-        missing = [x for x, ok in (("CUDA", cuda), ("the vllm package", vllm)) if not ok]
-        return " and ".join(missing) or None
-    if backend == "continuous_batching":
-        # it runs on a CPU too, but ~10x slower than generate on the tiny model: a GPU engine (paged KV, CUDA graphs)
-        missing = [x for x, ok in (("CUDA", cuda), (f"transformers>={CONTINUOUS_BATCHING_MIN_TRANSFORMERS}", cb))
-                   if not ok]
-        return " and ".join(missing) or None
-    return None
+    """What `backend` lacks here (None: it can run). continuous_batching runs on a CPU too, but ~10x slower than
+    generate on the tiny model: it is a GPU engine (paged KV cache, CUDA graphs)."""
+    have = {"CUDA": cuda, "the vllm package": vllm, f"transformers>={CONTINUOUS_BATCHING_MIN_TRANSFORMERS}": cb}
+    needs = {"vllm": ("CUDA", "the vllm package"),
+             "continuous_batching": ("CUDA", f"transformers>={CONTINUOUS_BATCHING_MIN_TRANSFORMERS}")}
+    return " and ".join(x for x in needs.get(backend, ()) if not have[x]) or None
+
+
+def has_cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
 
 
 def rollout_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, vllm: bool | None = None,
                  cb: bool | None = None) -> RolloutPlan:
     """The backend that generates this run's rollouts: the configured one, or (dev only) transformers' generate when
     it cannot run here; prod refuses."""
-    import torch
-
     p = ppo.ppo
     want = p.rollout_backend
-    cuda = torch.cuda.is_available() if cuda is None else cuda
+    cuda = has_cuda() if cuda is None else cuda
     vllm = installed("vllm") if vllm is None else vllm
     cb = _transformers_at_least(CONTINUOUS_BATCHING_MIN_TRANSFORMERS) if cb is None else cb
     missing = backend_missing(want, cuda, vllm, cb)
