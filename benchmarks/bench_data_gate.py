@@ -4,7 +4,7 @@
     python benchmarks/bench_data_gate.py --data-dir ../shared/data --sizes 30000,300000
     python benchmarks/bench_data_gate.py --data-dir ../shared/data --sizes 30000,300000,3000000   # ~45 GB of disk
 
-Each stage runs as its own `python -m entrypoints.cli ...` process (as a user runs it), so its
+Each stage runs as its own `python -m rc1.cli ...` process (as a user runs it), so its
 peak RSS is its own (os.wait4 rusage). Runs go to a throwaway tracking store in the work directory,
 with --no-reuse. A stage whose gate fails still counts (exit 2 is a verdict, not a crash).
 
@@ -44,7 +44,7 @@ def run_stage(args: list[str], env: dict, log: Path) -> tuple[float, float, int,
     with open(log, "ab") as fh:
         fh.write(f"\n$ rc1 {' '.join(args)}\n".encode())
         fh.flush()
-        proc = subprocess.Popen([sys.executable, "-m", "entrypoints.cli", *args], cwd=REPO, env=env,
+        proc = subprocess.Popen([sys.executable, "-m", "rc1.cli", *args], cwd=REPO, env=env,
                                 stdout=fh, stderr=fh)
         _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)

@@ -94,8 +94,8 @@ from bench_rollout import build_base; build_base('$shape', Path('$work/models'))
   sed -i "s/^    config_check.finetune: lora/    config_check.finetune: $finetune/" "$work/mainjob/configs/gates.yaml"
   export MLFLOW_TRACKING_URI="sqlite:///$work/mainjob/mlruns/mlflow.db"
   mkdir -p "$work/mainjob/mlruns"
-  (cd "$work/mainjob" && step preflight 100 python3 -m entrypoints.cli preflight --mode dev)
-  (cd "$work/mainjob" && step gate 60 python3 -m entrypoints.cli gate --mode dev)
+  (cd "$work/mainjob" && step preflight 100 python3 -m rc1.cli preflight --mode dev)
+  (cd "$work/mainjob" && step gate 60 python3 -m rc1.cli gate --mode dev)
   python3 - >"$out/main_job.json" 2>&1 <<'EOF'
 import json, mlflow
 rows = [r for stage in ("gate", "train", "evaluate") for r in mlflow.search_runs(

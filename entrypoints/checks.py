@@ -7,14 +7,12 @@ from pathlib import Path
 import click
 
 from entrypoints._common import gates_option
-from rc1.config import load_gates, load_ppo_scale, load_weights
+from rc1.config import default_ppo_config, load_gates, load_ppo_scale, load_weights
 from rc1.errors import Rc1Error
 from rc1.preflight import config_checks, resources_checks, trial_checks
 from rc1.tracking import run_mode, stage_run
 
 
-def default_ppo_config(mode: str) -> str:
-    return "configs/ppo_dev.yaml" if mode == "dev" and Path("configs/ppo_dev.yaml").exists() else "configs/ppo_scale.yaml"
 
 
 def run_check_config(config_path: str, gates_path: str = "configs/gates.yaml", mode: str | None = None) -> dict:

@@ -16,7 +16,8 @@ from typing import Callable
 import click
 
 from entrypoints._common import INT, optional_param, pool_options, reuse_option
-from entrypoints.checks import default_ppo_config, run_check_config, run_check_resources, run_check_weights
+from rc1.config import default_ppo_config
+from entrypoints.checks import run_check_config, run_check_resources, run_check_weights
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
 from rc1.io import exclusive_dir, sha256_dir, sha256_file, write_json

@@ -29,7 +29,7 @@ DEFAULT_REPORT = "reports/shadow_run.json"
 
 # ---------------------------------------------------------------- shared by the three reward stages
 def reward_params(config: str | None, alpha=None, cap=None, beta=None) -> RewardParams:
-    from entrypoints.checks import default_ppo_config
+    from rc1.config import default_ppo_config
 
     return RewardParams.from_config(load_ppo_scale(config or default_ppo_config(run_mode())),
                                     alpha=alpha, cap=cap, beta=beta)

@@ -372,7 +372,7 @@ def launch_train(spec, config_path: str, seed: int, pool_path: str, *, env: dict
 def command(config_path, resume_from, seed, max_steps, pool_path, out_dir, fresh_path, weights_path, gates_path,
             stop_after, result_out):
     """Train the policy with GRPO (one seed), checkpoint it and register its best adapter (also under accelerate)."""
-    from entrypoints.checks import default_ppo_config
+    from rc1.config import default_ppo_config
 
     config_path = config_path or (None if resume_from else default_ppo_config(run_mode()))   # resume: the run's
     try:

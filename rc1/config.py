@@ -24,6 +24,12 @@ def run_mode() -> str:
     return os.environ.get("RUN_MODE", "dev")
 
 
+def default_ppo_config(mode: str | None = None) -> str:
+    """The ppo config a mode trains with when none is named: ppo_dev.yaml in dev (where it exists), else ppo_scale.yaml."""
+    mode = mode or run_mode()
+    return "configs/ppo_dev.yaml" if mode == "dev" and Path("configs/ppo_dev.yaml").exists() else "configs/ppo_scale.yaml"
+
+
 TASKS = ("hotpotqa", "strategyqa", "gsm8k")
 DIMENSIONS = ("correctness", "reasoning", "grounding", "clarification", "efficiency", "tool_use", "communication")
 CONFIG_DIR = Path("configs")

@@ -2,7 +2,7 @@
 
 The accelerate config (configs/accelerate/*.yaml) is read by accelerate's own loader, so a file `accelerate launch`
 would reject is refused here first, as one line naming the ppo config's key and the file. The command is
-`accelerate launch --config_file F -m entrypoints.cli train ...`: `rc1 train` itself, unchanged, in every process.
+`accelerate launch --config_file F -m rc1.cli train ...`: `rc1 train` itself, unchanged, in every process.
 """
 
 from __future__ import annotations
@@ -71,6 +71,6 @@ def read_accelerate_config(path: str | Path, owner: str | Path) -> AccelerateSpe
 
 
 def accelerate_command(spec: AccelerateSpec, train_args: Sequence[str]) -> list[str]:
-    """`accelerate launch --config_file F -m entrypoints.cli train ARGS` with this interpreter."""
+    """`accelerate launch --config_file F -m rc1.cli train ARGS` with this interpreter."""
     return [sys.executable, "-m", "accelerate.commands.launch", "--config_file", str(spec.path),
-            "-m", "entrypoints.cli", "train", *train_args]
+            "-m", "rc1.cli", "train", *train_args]

@@ -62,7 +62,7 @@ def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:
     (KeyboardInterrupt, SIGTERM, any exception) the command gets SIGTERM, GRACE_S to stop its workers, then everything
     recorded is killed and the interruption goes on. The command gets SIGTERM when this process dies, too
     (PR_SET_PDEATHSIG, through _SHIM)."""
-    import subprocess   # here: `rc1 --help` imports this module (entrypoints.cli), and subprocess costs it ~10 ms
+    import subprocess   # here: `rc1 --help` imports this module (rc1.cli), and subprocess costs it ~10 ms
 
     import psutil
 

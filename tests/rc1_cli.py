@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from entrypoints.cli import main
+from rc1.cli import main
 
 
 def run_cli(args: list[str]) -> int:

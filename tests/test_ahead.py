@@ -1,4 +1,4 @@
-"""entrypoints._common.Ahead: a stage's computation in a forked process gives what computing in place gives,
+"""rc1.ahead.Ahead: a stage's computation in a forked process gives what computing in place gives,
 raises the same error, and stops when cancelled (with any child it started). Run in a fresh interpreter: Ahead forks only where mlflow
 is not imported yet (as in a fresh `rc1 <stage>` process), and this test process may have imported it."""
 
@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 PROBE = r"""
 import os, sys, time
-from entrypoints._common import Ahead
+from rc1.ahead import Ahead
 from rc1.errors import Rc1Error
 
 def work(n, k=1):

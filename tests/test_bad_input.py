@@ -25,10 +25,10 @@ pytestmark = pytest.mark.timeout(600)
 
 
 def rc1(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    """`rc1 ARGS` in a fresh process (the console script's path: entrypoints.cli.run)."""
+    """`rc1 ARGS` in a fresh process (the console script's path: rc1.cli.run)."""
     env = {**{k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_", "SCORER_"))},
            "PYTHONPATH": str(REPO), "MLFLOW_TRACKING_URI": f"sqlite:///{cwd / 'mlflow.db'}", "RUN_MODE": "dev"}
-    code = f"import sys\nsys.argv = ['rc1', *{args!r}]\nfrom entrypoints.cli import run\nrun()\n"
+    code = f"import sys\nsys.argv = ['rc1', *{args!r}]\nfrom rc1.cli import run\nrun()\n"
     return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from entrypoints.cli import main
+from rc1.cli import main
 from rc1.errors import Rc1Error
 from rc1.train.checkpoints import MANIFEST, CheckpointStore, resolve_resume
 

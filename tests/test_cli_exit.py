@@ -1,4 +1,4 @@
-"""The `rc1` process ends without the interpreter's teardown (entrypoints.cli.run), and still does everything a normal
+"""The `rc1` process ends without the interpreter's teardown (rc1.cli.run), and still does everything a normal
 exit does that a user or MLflow relies on: its exit code, its output, atexit functions, threads that were still
 working, thread pools left open, and a finished MLflow run."""
 
@@ -21,7 +21,7 @@ def _rc1(args: list[str], tmp_path: Path, prelude: str = "", closed: tuple[int, 
     """`rc1 ARGS` as the console script runs it, after `prelude` (Python run first in the same process), its
     stdout and stderr buffered as in a user's shell (PYTHONUNBUFFERED dropped), with the file descriptors
     `closed` closed from the start (a daemon, `rc1 ... >&-`)."""
-    code = textwrap.dedent(prelude) + f"\nimport sys\nsys.argv = ['rc1', *{args!r}]\nfrom entrypoints.cli import run\nrun()\n"
+    code = textwrap.dedent(prelude) + f"\nimport sys\nsys.argv = ['rc1', *{args!r}]\nfrom rc1.cli import run\nrun()\n"
     env = {**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, "PYTHONPATH": str(REPO),
            "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}"}
     return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, stdout=stdout, stderr=subprocess.PIPE,
@@ -90,7 +90,7 @@ def test_output_that_cannot_be_written_at_exit_is_not_a_success(tmp_path):
     interpreter's exit gives 120), with one line saying so and no traceback."""
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
-    prelude = "import entrypoints.cli as c\nc.main = lambda: print('the report')\n"   # buffered, not flushed
+    prelude = "import rc1.cli as c\nc.main = lambda: print('the report')\n"   # buffered, not flushed
     with open("/dev/full", "w") as full:
         res = _rc1(["--help"], tmp_path, prelude, stdout=full)
     assert res.returncode == 120, res.stderr
@@ -98,7 +98,7 @@ def test_output_that_cannot_be_written_at_exit_is_not_a_success(tmp_path):
 
 
 def test_an_exit_code_beyond_a_c_int_exits_255_without_a_traceback(tmp_path):
-    res = _rc1(["--help"], tmp_path, "import sys\nimport entrypoints.cli as c\nc.main = lambda: sys.exit(2**70)\n")
+    res = _rc1(["--help"], tmp_path, "import sys\nimport rc1.cli as c\nc.main = lambda: sys.exit(2**70)\n")
     assert res.returncode == 255 and "Traceback" not in res.stderr, res.stderr
 
 
@@ -124,7 +124,7 @@ def test_ctrl_c_while_a_thread_is_waited_for_keeps_the_exit_code_and_runs_atexit
 
 
 def test_a_non_integer_exit_prints_and_exits_1(tmp_path):
-    res = _rc1(["--help"], tmp_path, "import sys, atexit\nimport entrypoints.cli as c\n"
+    res = _rc1(["--help"], tmp_path, "import sys, atexit\nimport rc1.cli as c\n"
                                      "c.main = lambda: sys.exit('rc1: something odd')\n")
     assert res.returncode == 1 and "rc1: something odd" in res.stderr
 

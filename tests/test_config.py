@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from entrypoints.cli import main
+from rc1.cli import main
 from rc1.config import load_data_config, load_gates, load_ppo_scale, load_weights, parse_mix
 from rc1.errors import Rc1Error
 

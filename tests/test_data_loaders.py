@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from entrypoints.cli import main
+from rc1.cli import main
 from rc1.config import DataConfig, Source, TaskSources
 from rc1.data import DATA_FILES, load_tasks, read_task_file
 from rc1.data.sources import BUNDLED_DIR

@@ -159,7 +159,7 @@ def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path, m
     """build-pool builds the second half of the stream in another process: build_pool(start, stop) gives the
     seeds at those positions (cuts inside an item's seeds included) and stats that add up to one pass's;
     the stage's writer gives the bytes of one pass, and their sha256."""
-    from entrypoints.build_pool import _write_pool
+    from rc1.stages.build_pool import _write_pool
     from rc1.io import sha256_file
 
     sp = spec(n=700, exclude=frozenset(t["id"] for t in tasks["gsm8k"][:2]))
@@ -228,7 +228,7 @@ def test_build_pool_cli_exit_codes(store, capsys):
 def test_build_pool_stage_logs_and_reuses(store):
     from mlflow.tracking import MlflowClient
 
-    from entrypoints.build_pool import run_build_pool
+    from rc1.stages import build_pool
     from entrypoints.materialize_shadow import run_materialize_shadow
     from rc1.io import read_jsonl, sha256_file
 
@@ -238,8 +238,8 @@ def test_build_pool_stage_logs_and_reuses(store):
                                 dump_manifest="manifest.json", gates_path=gates)
     kw = dict(data_dir=data, out="pool.jsonl", n=120, mix="hotpotqa:0.45,strategyqa:0.30,gsm8k:0.25", max_turns=6,
               clarify_rate=0.3, tools="wiki,calc", templates_dir=str(PACK_V2), shadow="shadow.jsonl", seed=3,
-              gates_path=gates, progress=False)
-    first = run_build_pool(**kw)
+              gates=gates)
+    first = build_pool.run(build_pool.Config(**kw), progress=False)
     assert first["n"] == 120 and not first["reused"]
     run = MlflowClient().get_run(first["run_id"])
     assert run.info.status == "FINISHED" and run.data.tags["rc1.stage"] == "build_pool"
@@ -249,5 +249,5 @@ def test_build_pool_stage_logs_and_reuses(store):
     shadow_ids = {r["id"] for r in read_jsonl("shadow.jsonl")}
     assert not shadow_ids & {s["source_id"] for s in read_jsonl("pool.jsonl")} and len(shadow_ids) == sh["n"] == 20
     Path("pool.jsonl").unlink()
-    again = run_build_pool(**kw)
+    again = build_pool.run(build_pool.Config(**kw), progress=False)
     assert again["reused"] and sha256_file("pool.jsonl") == run.data.tags["sha256.pool.jsonl"]

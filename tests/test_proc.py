@@ -165,7 +165,7 @@ def test_a_stopped_stage_ends_its_run(tmp_path, monkeypatch):
     dev_workspace(monkeypatch, tmp_path)
     store = f"sqlite:///{tmp_path / 'mlflow.db'}"
     env = {**os.environ, "PYTHONPATH": str(REPO), "MLFLOW_TRACKING_URI": store}
-    proc = subprocess.Popen([sys.executable, "-m", "entrypoints.cli", "train", "--config", "configs/ppo_dev.yaml",
+    proc = subprocess.Popen([sys.executable, "-m", "rc1.cli", "train", "--config", "configs/ppo_dev.yaml",
                              "--pool", "pool.jsonl", "--max-steps", "200"], cwd=tmp_path, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     mlflow.set_tracking_uri(store)

@@ -28,7 +28,7 @@ def _env(cwd: Path) -> dict[str, str]:
 
 def start(args: list[str], cwd: Path) -> subprocess.Popen:
     """`rc1 ARGS` started in a process group of its own (so a test can kill the whole of it)."""
-    code = f"import sys\nsys.argv = ['rc1', *{args!r}]\nfrom entrypoints.cli import run\nrun()\n"
+    code = f"import sys\nsys.argv = ['rc1', *{args!r}]\nfrom rc1.cli import run\nrun()\n"
     return subprocess.Popen([sys.executable, "-c", code], cwd=cwd, env=_env(cwd), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
 

@@ -9,7 +9,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from entrypoints.assert_not_simulated import run_assert_not_simulated
-from entrypoints.cli import main
+from rc1.cli import main
 from entrypoints.probe_scorer import run_probe_scorer
 from rc1.errors import GateFailed
 from rc1.scoring.spec import JUDGE_SPEC_VERSION

@@ -323,7 +323,7 @@ def test_a_launch_token_opens_one_gated_run(dev_ws, monkeypatch):
                 mp.setenv(k, v)
             assert launched_gate_run().info.run_id == g.run_id
         copied = {**os.environ, **env, "PYTHONPATH": str(REPO)}
-        r = subprocess.run([os.sys.executable, "-m", "entrypoints.cli", "train", "--config", "configs/ppo_dev.yaml",
+        r = subprocess.run([os.sys.executable, "-m", "rc1.cli", "train", "--config", "configs/ppo_dev.yaml",
                             "--pool", "pool.jsonl", "--max-steps", "1"], env=copied, capture_output=True, text=True,
                            timeout=LAUNCH_TIMEOUT_S)
         assert r.returncode == 2, r.stderr[-2000:]
@@ -394,7 +394,7 @@ def test_the_gate_itself_under_accelerate_launch_is_refused(tmp_path):
     if stopped before it set up its handlers)."""
     env = gate_workspace(tmp_path) | {"OMP_NUM_THREADS": "1"}
     r = subprocess.run([os.sys.executable, "-m", "accelerate.commands.launch", "--config_file", str(REPO / CPU_DDP),
-                        "-m", "entrypoints.cli", "gate", "--mode", "dev"], cwd=tmp_path, env=env, capture_output=True,
+                        "-m", "rc1.cli", "gate", "--mode", "dev"], cwd=tmp_path, env=env, capture_output=True,
                        text=True, timeout=LAUNCH_TIMEOUT_S)
     assert r.returncode != 0
     lines = [x for x in r.stderr.splitlines() if x.startswith("rc1")]
@@ -408,7 +408,7 @@ def test_every_process_of_a_launch_refuses_the_gate(tmp_path, rank):
     """What the launch test above cannot show for each process (torchrun may stop the slower one first): the gate in
     the environment torchrun gives a main process or a worker refuses by itself, one line, exit 2, nothing logged."""
     env = gate_workspace(tmp_path) | {"WORLD_SIZE": "2", "RANK": rank, "LOCAL_RANK": rank}
-    r = subprocess.run([os.sys.executable, "-m", "entrypoints.cli", "gate", "--mode", "dev"], cwd=tmp_path, env=env,
+    r = subprocess.run([os.sys.executable, "-m", "rc1.cli", "gate", "--mode", "dev"], cwd=tmp_path, env=env,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2, r.stderr[-2000:]
     (line,) = r.stderr.strip().splitlines()

@@ -8,7 +8,7 @@ from pathlib import Path
 import mlflow
 import pytest
 
-from entrypoints.cli import main
+from rc1.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -1,0 +1,352 @@
+"""The `rc1` console script: one subcommand per flow and stage (COMMANDS), each derived from its module's `Config`
+(rc1.cli.options); MLproject, generated from the same configs (rc1.cli.mlproject), calls them as
+`python -m rc1.cli <command>`. A module is imported only when its command runs.
+
+Exit codes: 0 ok, 2 bad input / refusal / failed gate (one clear line, no traceback), 1 crash.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import datetime as _dt
+import importlib
+import logging
+import os
+import signal
+import sys
+import threading
+import traceback
+import warnings
+from collections import deque
+from pathlib import Path
+
+import click
+
+from rc1.errors import GateFailed, Rc1Error
+from rc1.proc import Stopped, raise_stopped
+from rc1.redaction import scrub
+
+_LOG_TAIL: deque[str] = deque(maxlen=200)
+
+
+class _TailHandler(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        _LOG_TAIL.append(self.format(record))
+
+
+def _setup_logging() -> None:
+    root = logging.getLogger()
+    if any(isinstance(h, _TailHandler) for h in root.handlers):
+        return
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    tail = _TailHandler()
+    tail.setFormatter(fmt)
+    root.addHandler(tail)
+    err = logging.StreamHandler(sys.stderr)
+    err.setFormatter(fmt)
+    err.setLevel(logging.WARNING)
+    root.addHandler(err)
+    root.setLevel(logging.INFO)
+    logging.getLogger("rc1").setLevel(logging.INFO)
+    for noisy in ("mlflow", "alembic", "urllib3", "httpx", "openai", "filelock", "datasets", "huggingface_hub"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def print_checks_table(checks: list[dict], stream=None) -> None:
+    stream = stream or sys.stderr  # resolved per call, so captured stderr (pytest, tools) sees it
+    if not checks:
+        return
+    rows = [(str(c.get("name")), _fmt(c.get("value")), _fmt(c.get("threshold")), "PASS" if c.get("pass") else "FAIL")
+            for c in checks]
+    head = ("check", "value", "threshold", "")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
+    for r in [head, *rows]:
+        print("  " + "  ".join(x.ljust(w) for x, w in zip(r, widths)).rstrip(), file=stream)
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def write_error_report(exc: BaseException) -> Path | None:
+    """reports/ERROR_<ts>.json with the trace and the last 200 log lines."""
+    try:
+        ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
+        path = Path("reports") / f"ERROR_{ts}.json"
+        from rc1.io import write_json
+
+        write_json(path, {
+            "error": scrub(f"{type(exc).__name__}: {exc}"),
+            "argv": [scrub(a) for a in sys.argv],
+            "trace": [scrub(line) for line in traceback.format_exception(exc)],
+            "log_tail": [scrub(line) for line in _LOG_TAIL],
+        })
+        return path
+    except Exception:  # the report is best effort; the FATAL line is what matters
+        return None
+
+
+# every command, in the pipeline's order: flows (lists of stages), the stages, then the tools around them
+COMMANDS = {
+    "main": "rc1.flows.main",
+    "preflight": "rc1.flows.preflight",
+    "gate": "rc1.flows.gate",
+    "scale": "rc1.flows.scale",
+    "materialize-shadow": "rc1.stages.materialize_shadow",
+    "build-pool": "rc1.stages.build_pool",
+    "validate-pool": "rc1.stages.validate_pool",
+    "difficulty": "rc1.stages.difficulty",
+    "check-config": "rc1.stages.check_config",
+    "check-resources": "rc1.stages.check_resources",
+    "check-weights": "rc1.stages.check_weights",
+    "probe-scorer": "rc1.stages.probe_scorer",
+    "assert-not-simulated": "rc1.stages.assert_not_simulated",
+    "shadow-run": "rc1.stages.shadow_run",
+    "judge-robustness": "rc1.stages.judge_robustness",
+    "weight-calib": "rc1.stages.weight_calib",
+    "overclar-ablation": "rc1.stages.overclar_ablation",
+    "train": "rc1.stages.train",
+    "evaluate": "rc1.stages.evaluate",
+    "export-gguf": "rc1.stages.export_gguf",
+    "promote": "rc1.stages.promote",
+    "bundle": "rc1.stages.bundle",
+    "failpack": "rc1.stages.failpack",
+    "scorecache": "rc1.stages.scorecache",
+}
+
+
+def module_path(module: str) -> Path:
+    return Path(__file__).resolve().parents[2].joinpath(*module.split(".")).with_suffix(".py")
+
+
+def source_help(module: str) -> str:
+    """The command's help as its module's source declares it (the docstring of its `Config`, or of its click
+    `command`), read without importing the module."""
+    path = module_path(module)
+    if not path.is_file():   # TRANSITION: not yet moved out of entrypoints/
+        return _legacy_help(module)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "Config":
+            return ast.get_docstring(node) or ""
+        if isinstance(node, ast.FunctionDef) and node.name == "command":
+            return ast.get_docstring(node) or ""
+    return ""
+
+
+def load_command(name: str) -> click.Command:
+    """`rc1 <name>`: its module's `command`, or the command derived from its `Config`, `run` and `show`."""
+    from rc1.cli.options import command
+
+    if not module_path(COMMANDS[name]).is_file():   # TRANSITION: not yet moved out of entrypoints/
+        return _legacy_command(name)
+    module = importlib.import_module(COMMANDS[name])
+    if getattr(module, "command", None) is not None:
+        return module.command
+    return command(name, module.Config, module.run, getattr(module, "show", None))
+
+
+def _legacy_module(module: str) -> str:   # TRANSITION
+    leaf = module.rsplit(".", 1)[1]
+    return "entrypoints.checks" if leaf.startswith("check_") else f"entrypoints.{leaf}"
+
+
+def _legacy_help(module: str) -> str:   # TRANSITION
+    name = module.rsplit(".", 1)[1].replace("_", "-")
+    tree = ast.parse(module_path(_legacy_module(module)).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            for dec in node.decorator_list:
+                if (isinstance(dec, ast.Call) and dec.args and isinstance(dec.args[0], ast.Constant)
+                        and dec.args[0].value == name):
+                    return ast.get_docstring(node) or ""
+    return ""
+
+
+def _legacy_command(name: str) -> click.Command:   # TRANSITION
+    from entrypoints._legacy import one_spelling
+
+    module = importlib.import_module(_legacy_module(COMMANDS[name]))
+    cmds = module.command if isinstance(module.command, (list, tuple)) else [module.command]
+    return one_spelling(next(c for c in cmds if c.name == name))
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on first use; `rc1 --help` reads their helps from source, so
+    it imports none of mlflow, torch or sklearn."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            # a module that fails to import is a crash of its own command only (FATAL, exit 1); the others still run
+            self.add_command(load_command(cmd_name), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            cmd = self.commands.get(name) or click.Command(name, help=source_help(COMMANDS[name]))
+            if not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+# what a library prints that an rc1 user cannot act on: MLflow's artifact download bars, Hugging Face's
+# progress bars and INFO lines, and the FutureWarnings transformers/TRL/PEFT raise about each other's calls.
+# `rc1 --verbose ...` (or RC1_VERBOSE=1, e.g. under `mlflow run`) shows them all.
+QUIET_ENV = {"MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false", "MLFLOW_LOGGING_LEVEL": "WARNING",
+             "MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT": "true",   # "View run ... at" per run: rc1 prints its own links
+             "TRANSFORMERS_VERBOSITY": "error", "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+             "HF_DATASETS_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"}
+
+
+def verbose_requested() -> bool:
+    return os.environ.get("RC1_VERBOSE", "").lower() in ("1", "true", "yes")
+
+
+def quiet_libraries(verbose: bool) -> None:
+    """Library chatter off (QUIET_ENV) unless verbose; what the user set in the environment wins."""
+    if verbose:
+        os.environ["RC1_VERBOSE"] = "1"   # the stages this process launches (accelerate) are verbose too
+        return
+    for key, value in QUIET_ENV.items():
+        os.environ.setdefault(key, value)
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    for name in ("transformers", "peft", "trl", "accelerate", "datasets", "huggingface_hub", "mlflow", "torch"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.option("-v", "--verbose", is_flag=True, default=False,
+              help="Show the libraries' own output too (download bars, INFO lines, FutureWarnings); RC1_VERBOSE=1.")
+def cli(verbose: bool) -> None:
+    """rc1: from data gate to a promoted RC1 model, every stage an MLflow run.
+
+    Runs go to MLFLOW_TRACKING_URI, or to the embedded store sqlite:///mlruns/mlflow.db when it is unset (point
+    `mlflow ui --backend-store-uri` and Python's mlflow.set_tracking_uri at that same URI to see them).
+    """
+    quiet_libraries(verbose or verbose_requested())
+
+
+def main(argv: list[str] | None = None) -> None:
+    _setup_logging()
+    os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
+    # one torch/BLAS thread unless the user says otherwise (read when torch is first imported): the tiny model's ops
+    # gain nothing from two, and on a shared machine two threads spin against the other jobs (measured: a 4-step dev
+    # training 13 s at 1 thread, 31-33 s at 2, load average 3.3)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    # SIGTERM (a scheduler, `kill`) unwinds like Ctrl-C: the stage's MLflow run ends FAILED instead of RUNNING forever
+    on_main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, raise_stopped) if on_main else None
+    try:
+        cli.main(args=argv, standalone_mode=False, prog_name="rc1")
+    except GateFailed as e:
+        print(f"rc1: gate failed: {scrub(str(e))}", file=sys.stderr)
+        print_checks_table(e.checks)
+        sys.exit(2)
+    except Rc1Error as e:
+        print(f"rc1: error: {scrub(str(e))}", file=sys.stderr)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        print("rc1: aborted", file=sys.stderr)
+        sys.exit(130)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(2)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except KeyboardInterrupt:
+        print("rc1: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except Stopped as e:
+        print("rc1: stopped (SIGTERM)", file=sys.stderr)
+        sys.exit(e.code)
+    except Exception as e:
+        report = write_error_report(e)
+        logging.getLogger("rc1").debug("crash", exc_info=True)
+        print(f"FATAL: {type(e).__name__}: {scrub(str(e))}" + (f" (details: {report})" if report else ""),
+              file=sys.stderr)
+        sys.exit(1)
+    finally:
+        if on_main:
+            signal.signal(signal.SIGTERM, before)
+
+
+def run() -> None:
+    """The `rc1` process (console script, `python -m rc1.cli`): main(), then the exit.
+
+    Once main() is done the process ends without tearing the interpreter down: freeing the modules of mlflow,
+    sqlalchemy and pandas alone takes ~0.5 s of every stage (measured: `import mlflow.store.tracking.sqlalchemy_store`
+    2.76 s with the teardown, 2.23 s without). Everything a normal exit does that can matter still happens first, in
+    its order: non-daemon threads are joined (and thread pools told to stop), the atexit functions run (mlflow's and
+    logging's flushes), and every output buffer is flushed (_flush_outputs). main() called in-process (tests,
+    notebooks) returns or raises as before."""
+    import atexit
+
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    code = _exit_status(code)
+    try:
+        threading._shutdown()    # what the interpreter's own exit runs first: executors told to stop, threads joined
+    except BaseException:    # Ctrl-C while a thread is waited for: reported and passed over, as the interpreter does
+        if sys.stderr is not None:
+            with contextlib.suppress(Exception):
+                print("Exception ignored while waiting for threads at exit:", file=sys.stderr)
+                traceback.print_exc()
+    atexit._run_exitfuncs()
+    if not _flush_outputs():
+        code = 120   # what the interpreter exits with when its own flush fails: the output is not all there
+    os._exit(code)
+
+
+def _exit_status(code) -> int:
+    """The status the interpreter gives `sys.exit(code)`: None 0, a whole number as is (255 where it does not fit
+    a C int, as CPython does), anything else printed to stderr and 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code if -2**31 <= code < 2**31 else 255
+    if sys.stderr is not None:   # closed (the process started without fd 2): nowhere to say it
+        with contextlib.suppress(Exception):
+            print(code, file=sys.stderr)
+    return 1
+
+
+def _flush_outputs() -> bool:
+    """What the interpreter's exit flushes and os._exit does not: sys.stdout and sys.stderr, the original streams
+    where something replaced those, and the C library's stdio buffers (a C extension's printf to a pipe or file).
+    A stream that is None (the process started with that fd closed), closed, or a broken pipe is passed over;
+    False (after one line on stderr, where it can go) when a stream could not be written (a full disk, an I/O error)."""
+    seen, written = set(), True
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        if stream is None or id(stream) in seen:
+            continue
+        seen.add(id(stream))
+        try:
+            stream.flush()
+        except BrokenPipeError:   # the reader is gone (`rc1 ... | head`): nothing more can reach it
+            pass
+        except OSError as e:
+            written = False
+            with contextlib.suppress(Exception):
+                print(f"rc1: error: output lost at exit ({getattr(stream, 'name', 'a stream')}): {e}", file=sys.stderr,
+                      flush=True)
+        except Exception:   # closed, or not a real stream
+            pass
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None).fflush(None)   # fflush(NULL): every C stdio output stream
+    return written
+

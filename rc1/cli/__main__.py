@@ -1,0 +1,3 @@
+from rc1.cli import run
+
+run()

@@ -1,0 +1,228 @@
+"""A stage's parameters, declared once: the fields of its config dataclass. The click options, the logged params and
+MLproject's parameter blocks are derived from those fields here (TRL's TrlParser over its config dataclasses is the
+model), so a parameter's name, type, default and help exist in one place.
+
+    @dataclass
+    class Config:
+        \"\"\"Build the seed pool.\"\"\"            # the command's help
+        n: str = arg("auto", "Seeds in the pool, or auto.")
+        max_turns: int = arg(6, "Most non-system turns a seed's dialogue may have.")
+
+`max_turns` is spelled `--max-turns` (the one spelling --help shows; `--max_turns` parses as a hidden alias, as
+MLflow passes an unknown `-P max_turns=...`). A field defaulting to None is unset: the stage works the value out
+(the config's seed, gates.yaml's threshold), and 'auto' also means unset (MLproject has no optional parameters).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any, Callable, Union
+
+import click
+
+MISSING = dataclasses.MISSING
+
+
+def arg(default: Any = MISSING, help: str = "", *, choices: tuple[str, ...] | None = None, aliases: tuple[str, ...] = (),
+        argument: bool = False, hidden: bool = False, mlproject: bool = True, flag: str | None = None,
+        default_factory: Callable[[], Any] | None = None, show_default: str | bool | None = None, log: bool = True) -> Any:
+    """A config field with its one line of help. `argument`: positional (and required); `hidden`: not in --help
+    (internal plumbing between processes); `mlproject`: False keeps it out of MLproject (a multiple option, a test
+    hook); `flag`: the option's spelling when it is not the field's name (gate's repeatable --seed fills `seeds`);
+    `default_factory`: a default computed per run (e.g. $RUN_MODE); `log`: False keeps it out of the run's params
+    (how the run is made, not what it computes: --reuse)."""
+    meta = {"help": help, "choices": choices, "aliases": tuple(aliases), "argument": argument, "hidden": hidden,
+            "mlproject": mlproject and not hidden, "flag": flag, "show_default": show_default, "log": log}
+    if default_factory is not None:
+        return dataclasses.field(default_factory=default_factory, metadata=meta)
+    if default is MISSING and not argument:
+        raise TypeError("a config field needs a default (or argument=True)")
+    if default is MISSING:
+        return dataclasses.field(metadata=meta)
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def unset(value: Any) -> Any:
+    """None for MLproject's spellings of unset ('auto', 'none', ''), the value otherwise."""
+    return None if isinstance(value, str) and value in ("", "auto", "none", "None") else value
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """One config field, as the shell sees it."""
+
+    name: str
+    kind: type            # int, float, str or bool
+    optional: bool        # None allowed (unset)
+    multiple: bool        # tuple[...]: a repeatable option
+    default: Any          # MISSING when required; a callable for a default_factory
+    help: str
+    choices: tuple[str, ...] | None
+    aliases: tuple[str, ...]
+    argument: bool
+    hidden: bool
+    mlproject: bool
+    flag: str
+    show_default: str | bool | None
+
+    @property
+    def required(self) -> bool:
+        return self.default is MISSING
+
+    def default_value(self) -> Any:
+        return self.default() if callable(self.default) else self.default
+
+
+def params_of(config: type) -> list[Param]:
+    """The fields of a config dataclass, in declaration order (bases first)."""
+    hints = typing.get_type_hints(config)
+    out = []
+    own = typing.get_type_hints(config, include_extras=False).keys() & vars(config).get("__annotations__", {}).keys()
+    fields = sorted(dataclasses.fields(config), key=lambda f: f.name not in own)   # the stage's own first, then shared
+    for f in fields:
+        if not f.init:
+            continue
+        kind, optional, multiple = _kind(hints[f.name], f"{config.__qualname__}.{f.name}")
+        meta = f.metadata
+        default = f.default if f.default is not MISSING else (f.default_factory if f.default_factory is not MISSING
+                                                               else MISSING)
+        out.append(Param(f.name, kind, optional, multiple, default, meta.get("help", ""), meta.get("choices"),
+                         meta.get("aliases", ()), meta.get("argument", False), meta.get("hidden", False),
+                         meta.get("mlproject", True) and not multiple, meta.get("flag") or "--" + f.name.replace("_", "-"),
+                         meta.get("show_default")))
+    return out
+
+
+def _kind(hint: Any, where: str) -> tuple[type, bool, bool]:
+    optional = multiple = False
+    if typing.get_origin(hint) in (Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(hint))
+        if len(args) != 1:
+            raise TypeError(f"{where}: one type per field, not {hint}")
+        hint = args[0]
+    if typing.get_origin(hint) is tuple:
+        multiple, hint = True, typing.get_args(hint)[0]
+    if hint not in (int, float, str, bool):
+        raise TypeError(f"{where}: {hint} is not int, float, str or bool")
+    return hint, optional, multiple
+
+
+def logged_params(cfg: Any) -> dict[str, Any]:
+    """The params a stage logs: every field (unset ones as 'auto')."""
+    return {k: ("auto" if v is None else list(v) if isinstance(v, tuple) else v)
+            for k, v in dataclasses.asdict(cfg).items()
+            if _field_meta(cfg, k).get("log", True) and not _field_meta(cfg, k).get("hidden")}
+
+
+def _field_meta(cfg: Any, name: str) -> typing.Mapping:
+    return next(f.metadata for f in dataclasses.fields(cfg) if f.name == name)
+
+
+# ---- click
+
+
+class _IntLike(click.ParamType):
+    """An integer that also accepts MLflow's float rendering of it ('245.0'): MLproject has no int type."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        try:
+            f = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not an integer", param, ctx)
+        if not f.is_integer():
+            self.fail(f"{value!r} is not an integer", param, ctx)
+        return int(f)
+
+
+INT = _IntLike()
+_NO = "rc1_no_"   # the hidden --no-x of a bool option x
+
+
+class _AutoIsUnset(click.ParamType):
+    """An unset-by-default value, where 'auto' (MLproject's spelling of unset) also means unset."""
+
+    def __init__(self, inner: click.ParamType):
+        self.inner, self.name = inner, inner.name
+
+    def convert(self, value, param, ctx):
+        return None if value in ("auto", "none", "") else self.inner.convert(value, param, ctx)
+
+    def get_metavar(self, *args, **kwargs):
+        return self.inner.get_metavar(*args, **kwargs)
+
+
+class _SpelledOption(click.Option):
+    """An option shown in --help under its one spelling; its other spellings parse as hidden aliases."""
+
+    hidden_aliases: tuple[str, ...] = ()
+
+    def get_help_record(self, ctx):
+        saved = self.opts
+        self.opts = [o for o in saved if o not in self.hidden_aliases]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = saved
+
+
+def _click_type(p: Param) -> click.ParamType:
+    t = click.Choice(p.choices) if p.choices else {int: INT, float: click.FLOAT, str: click.STRING,
+                                                    bool: click.BOOL}[p.kind]
+    return _AutoIsUnset(t) if p.optional or p.default is None else t
+
+
+def click_params(config: type) -> list[click.Parameter]:
+    out: list[click.Parameter] = []
+    for p in params_of(config):
+        if p.argument:
+            out.append(click.Argument([p.name], type=_click_type(p)))
+            continue
+        underscored = "--" + p.flag[2:].replace("-", "_")
+        hidden = tuple(a for a in (*p.aliases, underscored) if a != p.flag)
+        opts = [p.flag, *dict.fromkeys(hidden)]
+        default = p.default if p.default is not MISSING else None
+        kw: dict[str, Any] = dict(type=_click_type(p), default=default, required=p.required, help=p.help,
+                                  hidden=p.hidden, multiple=p.multiple)
+        kw["show_default"] = p.show_default if p.show_default is not None else (
+            default is not None and not callable(default) and not p.multiple)
+        if p.kind is bool:   # --x, --x true|false (MLproject), --no-x
+            kw.update(is_flag=False, flag_value=True)
+            no = "--no-" + p.flag[2:]
+            out.append(click.Option([no, "--no_" + p.flag[2:].replace("-", "_"), _NO + p.name], is_flag=True,
+                                    default=False, hidden=True, expose_value=True))
+        opt = _SpelledOption([*opts, p.name], **kw)
+        opt.hidden_aliases = tuple(dict.fromkeys(hidden))
+        out.append(opt)
+    return out
+
+
+def build(config: type, values: dict[str, Any]) -> Any:
+    """The config from a click callback's values (each --no-x applied)."""
+    values = dict(values)
+    for k in [k for k in values if k.startswith(_NO)]:
+        if values.pop(k):
+            values[k.removeprefix(_NO)] = False
+    for p in params_of(config):
+        if p.multiple:
+            values[p.name] = tuple(values.get(p.name) or ())
+    return config(**values)
+
+
+def command(name: str, config: type, run: Callable[[Any], Any], show: Callable[[Any], None] | None = None
+            ) -> click.Command:
+    """`rc1 <name>`: parse the options into a `config`, run the stage, show its result."""
+
+    def callback(**values):
+        result = run(build(config, values))
+        if show is not None:
+            show(result)
+
+    return click.Command(name, callback=callback, params=click_params(config), help=config.__doc__,
+                         context_settings={"show_default": False})
