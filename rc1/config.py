@@ -33,6 +33,8 @@ def default_ppo_config(mode: str | None = None) -> str:
 TASKS = ("hotpotqa", "strategyqa", "gsm8k")
 DIMENSIONS = ("correctness", "reasoning", "grounding", "clarification", "efficiency", "tool_use", "communication")
 CONFIG_DIR = Path("configs")
+GATES_PATH = "configs/gates.yaml"   # the gate thresholds file, relative to the project
+WEIGHTS_PATH = "configs/weights.json"   # the reward's dimension weights
 
 
 class Strict(BaseModel):
@@ -197,7 +199,7 @@ class Gates(Strict):
     scoring: ScoringGate = Field(default_factory=ScoringGate)
     judge_robustness: JudgeRobustnessGate = Field(default_factory=JudgeRobustnessGate)
     dev_mode: DevMode = Field(default_factory=DevMode)
-    _source: str = PrivateAttr("configs/gates.yaml")   # the file it was read from (named in refusals)
+    _source: str = PrivateAttr(GATES_PATH)   # the file it was read from (named in refusals)
 
     def for_mode(self, mode: str) -> "Gates":
         """The thresholds in force for `mode`: dev applies dev_mode.overrides (and may be looser than the seeds'
@@ -546,7 +548,7 @@ def load_config(path: str | Path, model: type[M]) -> M:
         raise Rc1Error(f"{path}: key '{key}': {msg}") from None
 
 
-def load_gates(path: str | Path = CONFIG_DIR / "gates.yaml") -> Gates:
+def load_gates(path: str | Path = GATES_PATH) -> Gates:
     gates = load_config(path, Gates)
     gates._source = str(path)
     return gates

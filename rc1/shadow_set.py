@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 from typing import Mapping
 
-from rc1.config import TASKS, DataConfig, load_gates
+from rc1.config import GATES_PATH, TASKS, DataConfig, load_gates
 from rc1.data import LoadedTasks, load_tasks
 from rc1.errors import Rc1Error
 from rc1.pool import largest_remainder
@@ -21,7 +21,7 @@ from rc1.records import Task
 DEFAULT_MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 
 
-def default_mix(gates_path: str | Path = "configs/gates.yaml") -> dict[str, float]:
+def default_mix(gates_path: str | Path = GATES_PATH) -> dict[str, float]:
     """The configured task mix (gates.yaml config_check.mix), else the DESIGN.md mix."""
     try:
         return dict(load_gates(gates_path).config_check.mix)

@@ -27,7 +27,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from rc1.config import DIMENSIONS
+from rc1.config import DIMENSIONS, GATES_PATH
 from rc1.errors import Rc1Error
 from rc1.io import write_jsonl
 from rc1.redaction import scrub
@@ -368,7 +368,7 @@ class ScoringJudge:
 def make_judge(provider: str | None = None, model: str | None = None, *, live: bool | None = None,
                settings: JudgeSettings | None = None, cache: JudgeCache | bool | None = True,
                cache_mode: str = "readwrite", base_url: str | None = None, api_key: str | None = None,
-               gates_path: str | Path | None = "configs/gates.yaml") -> ScoringJudge:
+               gates_path: str | Path | None = GATES_PATH) -> ScoringJudge:
     """The judge the environment asks for.
 
     provider: SCORER_PROVIDER when None; unset means `heuristic` in dev/stub mode and is an error in

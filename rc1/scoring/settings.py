@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from rc1.config import GATES_PATH
 from rc1.errors import Rc1Error
 
 DEFAULT_UNSTABLE_VARIANCE = 0.08
@@ -90,7 +91,7 @@ class JudgeSettings(BaseModel):
             raise Rc1Error(f"judge settings: {where}{shown}: {err['msg']}") from None
 
 
-def resolve_unstable_variance(settings: JudgeSettings, gates_path: str | Path | None = "configs/gates.yaml") -> float:
+def resolve_unstable_variance(settings: JudgeSettings, gates_path: str | Path | None = GATES_PATH) -> float:
     if settings.unstable_variance is not None:
         return settings.unstable_variance
     if gates_path and Path(gates_path).is_file():

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rc1.cli.options import arg
-from rc1.config import run_mode
+from rc1.config import GATES_PATH, run_mode
 
 PIPELINE_SEED = 20250820   # the pipeline's random seed: item draws, shadow set, responder
 
 
 @dataclass
 class Gated:
-    gates: str = arg("configs/gates.yaml", "Gate thresholds file.")
+    gates: str = arg(GATES_PATH, "Gate thresholds file.")
 
 
 @dataclass
