@@ -261,7 +261,7 @@ def test_bad_launch_settings_are_one_line(tmp_path, monkeypatch, capsys):
     # a gate refuses a preflight that did not hash the accelerate config its ppo config names
     from types import SimpleNamespace
 
-    from entrypoints.gate import training_launcher
+    from rc1.admission import training_launcher
     from rc1.gate import GateRefusal
 
     accel = tmp_path / "configs" / "ppo_accel.yaml"

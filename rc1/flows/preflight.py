@@ -11,17 +11,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import click
 
-from entrypoints._common import INT, optional_param, pool_options, reuse_option
-from rc1.config import default_ppo_config
-from entrypoints.checks import run_check_config, run_check_resources, run_check_weights
-from rc1.config import load_gates, load_ppo_scale
+from rc1.cli.options import arg, logged_params
+from rc1.config import WEIGHTS_PATH, default_ppo_config, load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
 from rc1.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.preflight import StepResult, round_summary, step_result
+from rc1.stages import (assert_not_simulated, build_pool, check_config, check_resources, check_weights, difficulty,
+                        judge_robustness, materialize_shadow, probe_scorer, shadow_run, validate_pool)
+from rc1.stages.shared import FromData, Gated, Moded, Reusable, Seeded
 from rc1.summary import render as render_summary
 from rc1.tracking import stage_run
 from rc1.tracking.queries import child_runs
@@ -30,15 +31,30 @@ REPORT_DIR = Path("reports/preflight")
 
 
 @dataclass
+class PoolOptions(Moded, FromData):
+    """What preflight and main share: the mode, the data, the pool's size and where its files go."""
+
+    n: str = arg("auto", "seed pool size: a ceiling the data must supply, or auto (the largest pool it supports)")
+    out_dir: str = arg("out", "where the pool, shadow set and reports go (a <mode>/ folder inside)")
+
+
+@dataclass
+class Config(PoolOptions, Seeded, Gated, Reusable):
+    """Run preflight rounds 1 and 2; exit 2 with a table of what failed."""
+
+    config: str | None = arg(None, "ppo config (default: dev ppo_dev.yaml, prod ppo_scale.yaml)")
+
+
+@dataclass
 class Ctx:
-    mode: str
-    data_dir: str | None
-    n: int | str | None     # the pool's --n: a ceiling, or auto
-    out: Path
-    config_path: str
-    gates_path: str
-    reuse: bool
-    seed: int
+    """One preflight's settings as its steps see them: the config resolved, the working files' paths."""
+
+    cfg: Config
+    config: str
+
+    @property
+    def out(self) -> Path:
+        return Path(self.cfg.out_dir) / self.cfg.mode
 
     @property
     def shadow(self) -> Path:
@@ -52,118 +68,95 @@ class Ctx:
     def balanced(self) -> Path:
         return self.out / "balanced.jsonl"
 
-TARGET = "easy:0.25,medium:0.45,hard:0.30"   # difficulty: the poses the pool is built in, the balanced mix
+    @property
+    def mix(self) -> str:
+        return ",".join(f"{k}:{v}" for k, v in load_ppo_scale(self.config).mix.items())
 
 
-def _steps(round_no: int) -> list[tuple[str, Callable[[Ctx, int], dict]]]:
-    steps = [
-        ("resources", lambda c, r: run_check_resources(str(c.out), c.gates_path, c.mode)),
-        ("weights_check", lambda c, r: run_check_weights("configs/weights.json", c.gates_path)),
-        ("config_check", lambda c, r: run_check_config(c.config_path, c.gates_path, c.mode)),
-        ("materialize_shadow", _materialize_shadow),
-        ("build_pool", _build_pool),
-        ("validate_pool", _validate_pool),
-        ("difficulty", _difficulty),
-        ("probe_scorer", _probe_scorer),
-        ("judge_robustness", _judge_robustness),
-    ]
-    if round_no == 2:
-        steps.append(("shadow_run", _shadow_run))
-    steps.append(("assert_not_simulated", _assert_not_simulated))  # last: it judges the round's scoring runs
-    return steps
+@dataclass(frozen=True)
+class Step:
+    """A configured stage of a round: `configure` makes its Config from the preflight's settings and the round."""
+
+    name: str
+    stage: Any     # a module of rc1.stages: Config, run
+    configure: Callable[[Ctx, int], Any]
+    rounds: tuple[int, ...] = (1, 2)
+
+    def run(self, c: Ctx, round_no: int) -> dict:
+        return self.stage.run(self.configure(c, round_no)) or {}
 
 
-# ---- the data and scoring steps: thin adapters onto each stage's run_<stage>() -------------------
-def _materialize_shadow(c: Ctx, r: int) -> dict:
-    from entrypoints.materialize_shadow import run_materialize_shadow
-
-    g = load_gates(c.gates_path).shadow
-    return run_materialize_shadow(data_dir=c.data_dir, n=g.n, seed=g.seed, stratify=g.stratify,
-                                  materialize=str(c.shadow), dump_manifest=str(c.out / "shadow_manifest.json"),
-                                  reuse=c.reuse)
-
-
-def _build_pool(c: Ctx, r: int) -> dict:
-    from entrypoints.build_pool import run_build_pool
-
-    ppo = load_ppo_scale(c.config_path)
-    mix = ",".join(f"{k}:{v}" for k, v in ppo.mix.items())
-    return run_build_pool(data_dir=c.data_dir, out=str(c.pool), n=c.n, mix=mix, max_turns=ppo.ppo.max_turns,
-                          clarify_rate=0.30, tools="wiki,calc", templates_dir="templates/pack_v2",
-                          shadow=str(c.shadow), seed=c.seed, reuse=c.reuse, target=TARGET)
-
-
-def _validate_pool(c: Ctx, r: int) -> dict:
-    from entrypoints.validate_pool import run_validate_pool
-
-    ppo = load_ppo_scale(c.config_path)
-    mix = ",".join(f"{k}:{v}" for k, v in ppo.mix.items())
-    return run_validate_pool(pool=str(c.pool), leak_check=str(c.shadow), report=str(c.out / "validation_report.json"),
-                             mix=mix, data_dir=c.data_dir, reuse=c.reuse)
-
-
-def _difficulty(c: Ctx, r: int) -> dict:
-    from entrypoints.difficulty import run_difficulty
-
-    return run_difficulty(pool=str(c.pool), out=str(c.out / "difficulty_metrics.jsonl"), balanced=str(c.balanced),
-                          target=TARGET, by_task="hotpotqa,strategyqa,gsm8k",
-                          report=str(c.out / "difficulty_report.json"), reuse=c.reuse)
-
-
-def _probe_scorer(c: Ctx, r: int) -> dict:
-    from entrypoints.probe_scorer import run_probe_scorer
-
-    return run_probe_scorer(n=8, provider=None, live=c.mode == "prod", gates_path=c.gates_path)
-
-
-def _assert_not_simulated(c: Ctx, r: int) -> dict:
-    from entrypoints.assert_not_simulated import run_assert_not_simulated
-
+def _scoring_runs(round_no: int) -> tuple[str, ...]:
+    """This round's scoring runs (what was really scored), for assert-not-simulated."""
     import mlflow
 
-    g = load_gates(c.gates_path).anti_simulation
-    scoring = ("probe_scorer", "shadow_run")  # this round's scoring runs: what was really scored
+    scoring = ("probe_scorer", "shadow_run")
     round_run = mlflow.active_run()
-    runs = [ch.info.run_id for ch in child_runs(round_run.info.run_id) if ch.data.tags.get("rc1.stage") in scoring] \
-        if round_run else []
+    runs = tuple(ch.info.run_id for ch in child_runs(round_run.info.run_id)
+                 if ch.data.tags.get("rc1.stage") in scoring) if round_run else ()
     if not runs:
-        raise Rc1Error(f"round {r}: no scoring run (probe_scorer, shadow_run) to judge")
-    return run_assert_not_simulated(cache_hit_lt=g.cache_hit_lt_round1 if r == 1 else g.cache_hit_lt_round2,
-                                    run_id=runs, round_no=r, config_path=c.config_path, gates_path=c.gates_path)
+        raise Rc1Error(f"round {round_no}: no scoring run (probe_scorer, shadow_run) to judge")
+    return runs
 
 
-def _judge_robustness(c: Ctx, r: int) -> dict:
-    from entrypoints.judge_robustness import run_judge_robustness
-
-    return run_judge_robustness(shadow=str(c.shadow), seed=c.seed, report=str(c.out / "judge_robustness.json"),
-                                config=c.config_path, gates_path=c.gates_path, reuse=c.reuse)
+def _cache_hit_lt(c: Ctx, round_no: int) -> float:
+    g = load_gates(c.cfg.gates).anti_simulation
+    return g.cache_hit_lt_round1 if round_no == 1 else g.cache_hit_lt_round2
 
 
-def _shadow_run(c: Ctx, r: int) -> dict:
-    from entrypoints.shadow_run import run_shadow_run
-
-    g = load_gates(c.gates_path).shadow
-    return run_shadow_run(data_dir=c.data_dir, n=g.n, seed=g.seed, stratify=True, tag="pre_run_check",
-                          shadow=str(c.shadow), report=str(c.out / "shadow_run_report.json"),
-                          config=c.config_path, gates_path=c.gates_path, reuse=c.reuse)
+# the rounds: each step a stage and how preflight configures it; round 2 repeats round 1 (unchanged inputs are
+# reused, visibly) and adds the shadow run; assert-not-simulated is last: it judges the round's scoring runs
+STEPS = [
+    Step("resources", check_resources, lambda c, r: check_resources.Config(path=str(c.out), gates=c.cfg.gates,
+                                                                           mode=c.cfg.mode)),
+    Step("weights_check", check_weights, lambda c, r: check_weights.Config(weights=WEIGHTS_PATH, gates=c.cfg.gates)),
+    Step("config_check", check_config, lambda c, r: check_config.Config(config=c.config, gates=c.cfg.gates,
+                                                                        mode=c.cfg.mode)),
+    Step("materialize_shadow", materialize_shadow, lambda c, r: materialize_shadow.Config(
+        data_dir=c.cfg.data_dir, materialize=str(c.shadow), dump_manifest=str(c.out / "shadow_manifest.json"),
+        gates=c.cfg.gates, reuse=c.cfg.reuse)),
+    Step("build_pool", build_pool, lambda c, r: build_pool.Config(
+        data_dir=c.cfg.data_dir, out=str(c.pool), n=c.cfg.n, mix=c.mix,
+        max_turns=load_ppo_scale(c.config).ppo.max_turns, shadow=str(c.shadow), seed=c.cfg.seed,
+        gates=c.cfg.gates, reuse=c.cfg.reuse)),
+    Step("validate_pool", validate_pool, lambda c, r: validate_pool.Config(
+        pool=str(c.pool), leak_check=str(c.shadow), report=str(c.out / "validation_report.json"), mix=c.mix,
+        data_dir=c.cfg.data_dir, gates=c.cfg.gates, reuse=c.cfg.reuse)),
+    Step("difficulty", difficulty, lambda c, r: difficulty.Config(
+        pool=str(c.pool), out=str(c.out / "difficulty_metrics.jsonl"), balanced=str(c.balanced),
+        report=str(c.out / "difficulty_report.json"), gates=c.cfg.gates, reuse=c.cfg.reuse)),
+    Step("probe_scorer", probe_scorer, lambda c, r: probe_scorer.Config(live=c.cfg.mode == "prod",
+                                                                        gates=c.cfg.gates)),
+    Step("judge_robustness", judge_robustness, lambda c, r: judge_robustness.Config(
+        shadow=str(c.shadow), seed=c.cfg.seed, report=str(c.out / "judge_robustness.json"), config=c.config,
+        gates=c.cfg.gates, reuse=c.cfg.reuse)),
+    Step("shadow_run", shadow_run, lambda c, r: shadow_run.Config(
+        data_dir=c.cfg.data_dir, tag="pre_run_check", shadow=str(c.shadow),
+        report=str(c.out / "shadow_run_report.json"), config=c.config, gates=c.cfg.gates, reuse=c.cfg.reuse),
+        rounds=(2,)),
+    Step("assert_not_simulated", assert_not_simulated, lambda c, r: assert_not_simulated.Config(
+        cache_hit_lt=_cache_hit_lt(c, r), run_id=_scoring_runs(r), round=str(r), config=c.config,
+        gates=c.cfg.gates)),
+]
 
 
 # ---- rounds ---------------------------------------------------------------------------------------
-def _run_step(name: str, fn: Callable[[Ctx, int], dict], c: Ctx, round_no: int, gates) -> StepResult:
-    click.echo(f"[rc1{' DEV' if c.mode == 'dev' else ''}] round {round_no} · {name} …", err=True)
+def _run_step(step: Step, c: Ctx, round_no: int, gates) -> StepResult:
+    mode, name = c.cfg.mode, step.name
+    click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] round {round_no} · {name} …", err=True)
     try:
-        result = fn(c, round_no) or {}
-        return step_result(name, result.get("checks", []), gates, c.mode)
+        result = step.run(c, round_no)
+        return step_result(name, result.get("checks", []), gates, mode)
     except GateFailed as e:
         return step_result(name, e.checks or [{"name": name, "value": str(e), "threshold": "-", "pass": False}],
-                           gates, c.mode)
+                           gates, mode)
     except Rc1Error as e:
-        return step_result(name, [], gates, c.mode, error=str(e))
+        return step_result(name, [], gates, mode, error=str(e))
 
 
 def _run_round(round_no: int, c: Ctx, gates) -> dict:
-    with stage_run(f"round{round_no}", params={"round": round_no, "mode": c.mode}, reuse=False) as rnd:
-        results = [_run_step(name, fn, c, round_no, gates) for name, fn in _steps(round_no)]
+    with stage_run(f"round{round_no}", params={"round": round_no, "mode": c.cfg.mode}, reuse=False) as rnd:
+        results = [_run_step(step, c, round_no, gates) for step in STEPS if round_no in step.rounds]
         # attach each step's child run id and mirror its metrics onto the round (compare rounds in the UI)
         children = {ch.data.tags.get("rc1.stage"): ch for ch in child_runs(rnd.run_id)}
         mirrored: dict[str, float] = {}
@@ -173,7 +166,7 @@ def _run_round(round_no: int, c: Ctx, gates) -> dict:
                 res.run_id = ch.info.run_id
                 mirrored.update({f"{res.step}.{k}": v for k, v in ch.data.metrics.items()})
             mirrored[f"{res.step}.passed"] = 1.0 if res.passed else 0.0
-        summary = round_summary(round_no, c.mode, results)
+        summary = round_summary(round_no, c.cfg.mode, results)
         rnd.log_metrics(mirrored)
         rnd.log_metrics({"passed": float(summary["passed"]), "failing_checks": len(summary["failing"])})
         rnd.set_tags({"rc1.passed": str(summary["passed"]).lower(),
@@ -195,21 +188,19 @@ def _print_summary(summary: dict) -> None:
         click.echo(f"    {mark} {s['step']}{extra}" + (f": {s['error']}" if s["error"] else ""), err=True)
 
 
-def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int | str | None = "auto", out_dir: str = "out",
-                  config_path: str | None = None, gates_path: str = "configs/gates.yaml", reuse: bool = True,
-                  seed: int = 20250820) -> dict:
-    os.environ["RUN_MODE"] = mode
-    gates = load_gates(gates_path).for_mode(mode)   # first: prod refuses thresholds looser than the seed's at once
-    config_path = config_path or default_ppo_config(mode)
-    if mode == "prod":
-        prod_data_check(load_ppo_scale(config_path).mix, optional_param(data_dir))
-    if mode == "dev":
+def run(cfg: Config) -> dict:
+    os.environ["RUN_MODE"] = cfg.mode
+    gates = load_gates(cfg.gates).for_mode(cfg.mode)   # first: prod refuses thresholds looser than the seed's at once
+    config_path = cfg.config or default_ppo_config(cfg.mode)
+    if cfg.mode == "prod":
+        prod_data_check(load_ppo_scale(config_path).mix, cfg.data_dir)
+    if cfg.mode == "dev":
         os.environ.setdefault("SCORER_PROVIDER", "heuristic")
         os.environ.setdefault("REWARD_LIVE_MODE", "0")
     elif os.environ.get("SCORER_PROVIDER", "heuristic") == "heuristic":
         raise Rc1Error("prod mode refuses the heuristic judge: set SCORER_PROVIDER (and SCORER_BASE_URL, "
                        "SCORER_API_KEY, SCORER_MODEL) to a live OpenAI-compatible endpoint")
-    c = Ctx(mode, optional_param(data_dir), n, Path(out_dir) / mode, config_path, gates_path, reuse, seed)
+    c = Ctx(cfg, config_path)
     # two preflights never share working files: the second on the same --out-dir (or while the reports folder is
     # another's) is refused at once, one line
     with exclusive_dir(c.out, "--out-dir", "pass another --out-dir"), \
@@ -218,11 +209,10 @@ def run_preflight(mode: str = "dev", data_dir: str | None = None, n: int | str |
 
 
 def _preflight(c: Ctx, gates) -> dict:
-    mode, n, config_path, gates_path, seed = c.mode, c.n, c.config_path, c.gates_path, c.seed
+    mode, config_path, gates_path = c.cfg.mode, c.config, c.cfg.gates
     (REPORT_DIR / "round2_pass.json").unlink(missing_ok=True)  # never leave an older pass lying around
 
-    params = {"mode": mode, "data_dir": c.data_dir or "auto", "n": n, "out_dir": str(c.out), "config": config_path,
-              "gates": gates_path, "seed": seed}
+    params = {**logged_params(c.cfg), "out_dir": str(c.out), "config": config_path}
     # the judge its rounds check (shadow run, judge robustness): the gate trains only with that judge's reward
     from rc1.scoring.identity import JUDGE_TAG, identity_digest
     from rc1.scoring.judge import make_judge
@@ -230,7 +220,7 @@ def _preflight(c: Ctx, gates) -> dict:
     who = {JUDGE_TAG: identity_digest(make_judge(cache=False).identity())}
     with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode, **who}) as pf:
         if mode == "dev":
-            data = f"data from {c.data_dir}" if c.data_dir else "data from configs/data.yaml (offline: the bundled sample)"
+            data = f"data from {c.cfg.data_dir}" if c.cfg.data_dir else "data from configs/data.yaml (offline: the bundled sample)"
             click.echo(f"[rc1 DEV] preflight in DEV mode: {data}, heuristic judge, tiny model. "
                        "Live-judge checks run and are recorded, then waived. Not a production verdict.", err=True)
         pf.log_config(gates, "gates_effective.json")
@@ -246,7 +236,7 @@ def _preflight(c: Ctx, gates) -> dict:
         ppo = load_ppo_scale(config_path)
         trial, launch = ppo.trial, ppo.accelerate_config   # the trial config and the accelerate config it names
         for name, path in {"pool": c.pool, "balanced": c.balanced, "shadow": c.shadow,
-                           "weights": Path("configs/weights.json"), "config": Path(config_path),
+                           "weights": Path(WEIGHTS_PATH), "config": Path(config_path),
                            "gates": Path(gates_path), **({"trial_config": Path(trial)} if trial else {}),
                            **({"accelerate_config": Path(launch)} if launch else {})}.items():
             if path.exists():
@@ -300,14 +290,3 @@ def prod_data_check(mix: dict[str, float], data_dir: str | None) -> None:
 
 def _waived(*rounds) -> list[str]:
     return sorted({w for r in rounds if r for s in r["steps"] for w in s["waived"]})
-
-
-@click.command("preflight")
-@pool_options
-@click.option("--config", "config_path", default=None, help="ppo config (default: dev ppo_dev.yaml, prod ppo_scale.yaml)")
-@click.option("--gates", "gates_path", default="configs/gates.yaml", show_default=True)
-@click.option("--seed", default=20250820, type=INT, show_default=True)
-@reuse_option
-def command(mode, data_dir, n, out_dir, config_path, gates_path, seed, reuse):
-    """Run preflight rounds 1 and 2; exit 2 with a table of what failed."""
-    run_preflight(mode, data_dir, n, out_dir, config_path, gates_path, reuse, seed)

@@ -13,11 +13,30 @@ import os
 import tempfile
 from pathlib import Path
 
+from dataclasses import dataclass
+
 import click
 
-from entrypoints._common import INT, gates_option, optional_param
+from rc1.cli.options import arg, unset
+from rc1.config import WEIGHTS_PATH
 from rc1.errors import GateFailed, Rc1Error
 from rc1.io import sha256_file, write_json, write_jsonl
+from rc1.stages.shared import Gated, Seeded
+
+
+@dataclass
+class Config(Seeded, Gated):
+    """Generate and judge in stages (1000 -> 5000); a stage runs only after the earlier ones passed both reports."""
+
+    stage: str = arg("all", "a stage of configs/gates.yaml scale.stages, or all")
+    pool: str | None = arg(None, "seed pool (default: the newest passing preflight's balanced pool)")
+    responder: str = arg("reference", "who answers: the reference answers, a local model, or an endpoint",
+                         choices=("reference", "model", "endpoint"))
+    k: int = arg(1, "dialogues generated per seed")
+    responder_model: str | None = arg(None, "model path (model) or model name (endpoint)")
+    responder_base_url: str | None = arg(None, "OpenAI-compatible base URL (endpoint)")
+    baseline_pool: str | None = arg(None, "a pack_v1 pool for the KL reference (default: built in memory from the same "
+                                          "sources)")
 
 
 def _pool_source(pool: str | None, mode: str, gates_sha: str) -> tuple[str, str | None]:
@@ -40,7 +59,7 @@ def _pool_source(pool: str | None, mode: str, gates_sha: str) -> tuple[str, str 
         raise Rc1Error(f"{path} changed since preflight {pre.info.run_id} (sha256 differs): stale, rerun preflight")
     if tags.get("sha256.gates") != gates_sha:
         raise Rc1Error(f"the gates file is not the one preflight {pre.info.run_id} checked (sha256 differs)")
-    return path, optional_param(pre.data.params.get("data_dir"))
+    return path, unset(pre.data.params.get("data_dir"))
 
 
 def _earlier_stage_problem(stage: int, earlier: int, run_tags: dict[str, str]) -> str | None:
@@ -65,8 +84,8 @@ def _earlier_stage_problem(stage: int, earlier: int, run_tags: dict[str, str]) -
 
 def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_pool, judge, responder: str, k: int,
                seed: int, responder_model, responder_base_url, workdir: Path, progress: bool) -> list[dict]:
-    from entrypoints.shadow_run import reward_params
-    from entrypoints.validate_pool import baseline_seeds
+    from rc1.quality.baseline import baseline_seeds
+    from rc1.reward import reward_params
     from rc1.quality.reader import iter_seeds
     from rc1.config import load_weights
     from rc1.quality.validate import validate_pool
@@ -94,7 +113,7 @@ def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_p
         resp = make_responder(responder, k=k, seed=seed, model=responder_model, base_url=responder_base_url)
         candidates = all_candidates(resp, items, progress=progress)
         rows = score_candidates({it.id: it.as_seed() for it in items}, candidates, judge,
-                                load_weights("configs/weights.json"), reward_params(None), progress=progress)
+                                load_weights(WEIGHTS_PATH), reward_params(None), progress=progress)
         for row, cand in zip(rows, candidates):
             row.update(dialogue=list(cand.dialogue), prefix_len=cand.prefix_len)
         metrics, after = after_report(rows, gates.scale, seed)
@@ -114,16 +133,15 @@ def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_p
     return checks
 
 
-def run_scale(stage: str = "all", pool: str | None = None, responder: str = "reference", k: int = 1,
-              responder_model: str | None = None, responder_base_url: str | None = None, seed: int = 20250820,
-              gates_path: str = "configs/gates.yaml", baseline_pool: str | None = None,
-              progress: bool = True) -> dict:
-    from entrypoints.train import load_pool
+def run(cfg: Config, progress: bool = True) -> dict:
+    stage, pool, responder, k, seed, gates_path = cfg.stage, cfg.pool, cfg.responder, cfg.k, cfg.seed, cfg.gates
+    responder_model, responder_base_url, baseline_pool = cfg.responder_model, cfg.responder_base_url, cfg.baseline_pool
     from rc1.config import load_gates
     from rc1.scale import earlier_stages
     from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge
     from rc1.tracking import run_mode, setup_tracking, stage_run
+    from rc1.train.inputs import load_pool
 
     setup_tracking()
     mode = run_mode()
@@ -175,21 +193,3 @@ def run_scale(stage: str = "all", pool: str | None = None, responder: str = "ref
         raise failed
     click.echo(f"scale: stage(s) {', '.join(map(str, todo))} passed their before and after reports")
     return {"run_id": parent.run_id, "stages": results}
-
-
-@click.command("scale")
-@click.option("--stage", default="all", show_default=True, help="a stage of configs/gates.yaml scale.stages, or all")
-@click.option("--pool", default=None, help="seed pool (default: the newest passing preflight's balanced pool)")
-@click.option("--responder", type=click.Choice(["reference", "model", "endpoint"]), default="reference",
-              show_default=True)
-@click.option("--k", type=INT, default=1, show_default=True, help="dialogues generated per seed")
-@click.option("--responder-model", default=None, help="model path (model) or model name (endpoint)")
-@click.option("--responder-base-url", default=None, help="OpenAI-compatible base URL (endpoint)")
-@click.option("--seed", type=INT, default=20250820, show_default=True)
-@click.option("--baseline-pool", default=None,
-              help="a pack_v1 pool for the KL reference (default: built in memory from the same sources)")
-@gates_option
-def command(stage, pool, responder, k, responder_model, responder_base_url, seed, baseline_pool, gates_path):
-    """Generate and judge in stages (1000 -> 5000); a stage runs only after the earlier ones passed both reports."""
-    run_scale(stage, optional_param(pool), responder, k, responder_model, responder_base_url, seed, gates_path,
-              optional_param(baseline_pool))
