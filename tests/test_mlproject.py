@@ -1,6 +1,7 @@
-"""MLproject = the CLI: every entry point is the `rc1` subcommand of the same name, with the same parameter names
-(spelled with hyphens, as each option's one spelling), the same defaults ('auto' where the command works the value
-out) and the same required parameters; the old underscore spellings still parse, hidden from --help."""
+"""MLproject = the CLI: the committed file is what the commands' configs generate (rc1.cli.mlproject), and every
+entry point is the `rc1` subcommand of the same name, with the same parameter names (spelled with hyphens, as each
+option's one spelling), the same defaults ('auto' where the command works the value out) and the same required
+parameters; the old underscore spellings still parse, hidden from --help."""
 
 from __future__ import annotations
 
@@ -12,11 +13,16 @@ import click
 import pytest
 import yaml
 
-from entrypoints.cli import cli
+from rc1.cli import cli
+from rc1.cli.mlproject import render
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC = yaml.safe_load((REPO / "MLproject").read_text())["entry_points"]
-PREFIX = ["python", "-m", "entrypoints.cli"]
+PREFIX = ["python", "-m", "rc1.cli"]
+
+
+def test_mlproject_is_generated_from_the_configs():
+    assert (REPO / "MLproject").read_text() == render(), "MLproject is stale: run `python -m rc1.cli.mlproject`"
 
 
 def _command(name: str) -> click.Command:
@@ -93,8 +99,8 @@ def test_old_spellings_parse_hidden_from_help():
 
 def test_auto_means_unset_where_the_command_works_the_value_out():
     ctx = _command("train").make_context("train", ["--config", "auto", "--seed", "auto", "--max-steps", "auto"])
-    assert (ctx.params["config_path"], ctx.params["seed"], ctx.params["max_steps"]) == (None, None, None)
+    assert (ctx.params["config"], ctx.params["seed"], ctx.params["max_steps"]) == (None, None, None)
     ctx = _command("gate").make_context("gate", ["--max-steps", "2", "--fresh", "auto"])
-    assert (ctx.params["max_steps"], ctx.params["fresh_path"]) == (2, None)
+    assert (ctx.params["max_steps"], ctx.params["fresh"]) == (2, None)
     with pytest.raises(click.BadParameter):
         _command("gate").make_context("gate", ["--max-steps", "two"])

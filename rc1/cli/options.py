@@ -16,6 +16,7 @@ MLflow passes an unknown `-P max_turns=...`). A field defaulting to None is unse
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import types
 import typing
 from typing import Any, Callable, Union
@@ -224,5 +225,5 @@ def command(name: str, config: type, run: Callable[[Any], Any], show: Callable[[
         if show is not None:
             show(result)
 
-    return click.Command(name, callback=callback, params=click_params(config), help=config.__doc__,
+    return click.Command(name, callback=callback, params=click_params(config), help=inspect.cleandoc(config.__doc__ or ""),
                          context_settings={"show_default": False})
