@@ -50,6 +50,7 @@ VARIANTS = {
     "transformers": ("transformers", {}),
     "transformers+merged": ("transformers", {"lora_generation": "merged"}),
     "transformers+compile": ("transformers", {"compile_generation": True}),
+    "transformers+merged+compile": ("transformers", {"lora_generation": "merged", "compile_generation": True}),
     "continuous_batching": ("continuous_batching", {}),
     "continuous_batching+graphs": ("continuous_batching", {"cuda_graphs": True}),
     "continuous_batching+graphs+merged": ("continuous_batching", {"cuda_graphs": True, "lora_generation": "merged"}),
