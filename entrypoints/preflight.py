@@ -111,13 +111,13 @@ def _difficulty(c: Ctx, r: int) -> dict:
 
 
 def _probe_scorer(c: Ctx, r: int) -> dict:
-    from entrypoints.probe_scorer import run_probe_scorer
+    from rc1.stages import probe_scorer
 
-    return run_probe_scorer(n=8, provider=None, live=c.mode == "prod", gates_path=c.gates_path)
+    return probe_scorer.run(probe_scorer.Config(live=c.mode == "prod", gates=c.gates_path))
 
 
 def _assert_not_simulated(c: Ctx, r: int) -> dict:
-    from entrypoints.assert_not_simulated import run_assert_not_simulated
+    from rc1.stages import assert_not_simulated
 
     import mlflow
 
@@ -128,24 +128,26 @@ def _assert_not_simulated(c: Ctx, r: int) -> dict:
         if round_run else []
     if not runs:
         raise Rc1Error(f"round {r}: no scoring run (probe_scorer, shadow_run) to judge")
-    return run_assert_not_simulated(cache_hit_lt=g.cache_hit_lt_round1 if r == 1 else g.cache_hit_lt_round2,
-                                    run_id=runs, round_no=r, config_path=c.config_path, gates_path=c.gates_path)
+    return assert_not_simulated.run(assert_not_simulated.Config(
+        cache_hit_lt=g.cache_hit_lt_round1 if r == 1 else g.cache_hit_lt_round2, run_id=tuple(runs), round=str(r),
+        config=c.config_path, gates=c.gates_path))
 
 
 def _judge_robustness(c: Ctx, r: int) -> dict:
-    from entrypoints.judge_robustness import run_judge_robustness
+    from rc1.stages import judge_robustness
 
-    return run_judge_robustness(shadow=str(c.shadow), seed=c.seed, report=str(c.out / "judge_robustness.json"),
-                                config=c.config_path, gates_path=c.gates_path, reuse=c.reuse)
+    return judge_robustness.run(judge_robustness.Config(
+        shadow=str(c.shadow), seed=c.seed, report=str(c.out / "judge_robustness.json"), config=c.config_path,
+        gates=c.gates_path, reuse=c.reuse))
 
 
 def _shadow_run(c: Ctx, r: int) -> dict:
-    from entrypoints.shadow_run import run_shadow_run
+    from rc1.stages import shadow_run
 
     g = load_gates(c.gates_path).shadow
-    return run_shadow_run(data_dir=c.data_dir, n=g.n, seed=g.seed, stratify=True, tag="pre_run_check",
-                          shadow=str(c.shadow), report=str(c.out / "shadow_run_report.json"),
-                          config=c.config_path, gates_path=c.gates_path, reuse=c.reuse)
+    return shadow_run.run(shadow_run.Config(
+        data_dir=c.data_dir, n=g.n, seed=g.seed, stratify=True, tag="pre_run_check", shadow=str(c.shadow),
+        report=str(c.out / "shadow_run_report.json"), config=c.config_path, gates=c.gates_path, reuse=c.reuse))
 
 
 # ---- rounds ---------------------------------------------------------------------------------------
