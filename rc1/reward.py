@@ -18,7 +18,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from rc1.config import DIMENSIONS, Gates, PPOScale, WeightsGate, Weights, default_ppo_config, load_ppo_scale, load_weights
+from rc1.config import (DIMENSIONS, Gates, PPOScale, Weights, WeightsGate, default_ppo_config, load_ppo_scale,
+                        load_weights)
 from rc1.dialogue import analyze
 from rc1.errors import Rc1Error
 from rc1.scoring.base import Judge, JudgeRequest, JudgeResult

@@ -317,8 +317,8 @@ def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple
     fresh default `rc1 shadow-run` (its gate verdict does not matter here, only its scored candidates).
 
     The fresh shadow run is the command itself, in a process of its own (as MLflow's multistep example runs a step
-    it does not find): a stage never imports another. It gets this process's tracking store, not the MLflow run
-    `mlflow run` handed this stage (MLFLOW_RUN_ID)."""
+    it does not find): a stage never imports another. It logs to the same tracking store, but not into the MLflow
+    run `mlflow run` handed this stage (MLFLOW_RUN_ID): that one stays the calling stage's."""
     if scored:
         if not Path(scored).is_file():
             raise Rc1Error(f"--scored {scored}: file not found")
@@ -345,11 +345,8 @@ def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple
 
 
 def _shadow_run_command(report: Path, scored_out: Path) -> int:
-    import mlflow
-
     from rc1.proc import run_tree
 
-    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"}
-    env["MLFLOW_TRACKING_URI"] = mlflow.get_tracking_uri()
+    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"}   # the same store, its own run
     return run_tree([sys.executable, "-m", "rc1.cli", "shadow-run", "--report", str(report),
                      "--scored-out", str(scored_out)], env)

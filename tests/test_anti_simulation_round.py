@@ -15,13 +15,15 @@ pytestmark = pytest.mark.timeout(240)
 
 
 def test_round_scoring_answered_from_cache_fails_round2(live_env, scorer_env):  # noqa: F811
-    probe = probe_scorer.run(probe_scorer.Config(n=1, live=True, gates=GATES), progress=False)  # fresh prompts: all misses
+    # fresh prompts: all misses
+    probe = probe_scorer.run(probe_scorer.Config(n=1, live=True, gates=GATES), progress=False)
     scoring_run(scorer_env)                                # scores 135 fixed prompts (misses)
     scoring_run(scorer_env)                                # the same prompts again: fully cached
     cached = runs_of("shadow_run")[-1]
     assert cached.data.metrics["cache_hit_rate"] == 1.0 and cached.data.metrics["billable_count"] == 0
     # the probe alone really scored: round 1's bar holds
-    ok = assert_not_simulated.run(assert_not_simulated.Config(run_id=(probe["run_id"],), round="1", config=PPO, gates=GATES))
+    ok = assert_not_simulated.run(assert_not_simulated.Config(run_id=(probe["run_id"],), round="1", config=PPO,
+                                                              gates=GATES))
     assert all(c["pass"] for c in ok["checks"])
     # probe + a scoring run answered from cache: what the round scored was mostly cached -> round 2 fails
     both = counters_of_runs([probe["run_id"], cached.info.run_id])
@@ -35,4 +37,5 @@ def test_round_scoring_answered_from_cache_fails_round2(live_env, scorer_env):  
     reused = counters_of_runs([probe["run_id"]])
     assert reused["cache_hit_rate"] == 1.0 and reused["billable_count"] == 0
     with pytest.raises(GateFailed):
-        assert_not_simulated.run(assert_not_simulated.Config(run_id=(probe["run_id"],), round="1", config=PPO, gates=GATES))
+        assert_not_simulated.run(assert_not_simulated.Config(run_id=(probe["run_id"],), round="1", config=PPO,
+                                                             gates=GATES))

@@ -61,8 +61,8 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     jd = judge.describe()
     who, who_tags = scoring_identity(judge)
     params = {**logged_params(cfg), "shadow": shadow or "built", "suite_version": ATTACK_SUITE_VERSION,
-              "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta, "judge_provider": jd["provider"], "judge_model": jd["model"],
-              "judge_samples": jd["samples"], "judge_spec": jd["spec_version"]}
+              "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta, "judge_provider": jd["provider"],
+              "judge_model": jd["model"], "judge_samples": jd["samples"], "judge_spec": jd["spec_version"]}
     with stage_run("judge_robustness", params=params,
                    inputs={"shadow": shadow_key, "weights": weights, "gates": cfg.gates, **who},
                    outputs={"report": report_path, "scored": scored_path, "suite": suite_path}, reuse=cfg.reuse,

@@ -43,10 +43,11 @@ def run(cfg: Config) -> dict[str, Any]:
     report_path = Path(cfg.report)
     if subset_k < 0:
         raise Rc1Error("--subset-k must be 0 (best of all candidates) or a positive size")
-    params = {**logged_params(cfg), "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta, "subset_k": subset_k,
+    params = {**logged_params(cfg), "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta,
               "scored_source": scored_source}
 
-    with stage_run("overclar_ablation", params=params, inputs={"scored": scored_path, "weights": weights, "gates": cfg.gates},
+    with stage_run("overclar_ablation", params=params,
+                   inputs={"scored": scored_path, "weights": weights, "gates": cfg.gates},
                    outputs={"report": report_path}, reuse=cfg.reuse, tags=scored_tags(rows)) as st:
         if st.reused:
             rep = read_json(report_path)

@@ -68,7 +68,8 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     who, who_tags = scoring_identity(judge, responder_identity(responder, k=k, seed=seed, model=cfg.responder_model,
                                                               base_url=cfg.responder_base_url))
     params = {**logged_params(cfg), "n": len(records), "n_requested": n, "tag": tag or "", "shadow": shadow or "built",
-              "responder_model": cfg.responder_model or "", "responder_base_url": safe_url(cfg.responder_base_url or ""),
+              "responder_model": cfg.responder_model or "",
+              "responder_base_url": safe_url(cfg.responder_base_url or ""),
               "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta,
               "judge_provider": jd["provider"], "judge_model": jd["model"], "judge_samples": jd["samples"],
               "judge_spec": jd["spec_version"]}

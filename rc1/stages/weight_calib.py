@@ -53,7 +53,8 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     cap = gates.weights.max_each
     params = {**logged_params(cfg), "cap": cap, "out": str(out_path), "scored_source": scored_source}
 
-    with stage_run("weight_calib", params=params, inputs={"scored": scored_path, "weights": weights, "gates": cfg.gates},
+    with stage_run("weight_calib", params=params,
+                   inputs={"scored": scored_path, "weights": weights, "gates": cfg.gates},
                    outputs={"report": report_path, "weights": out_path}, reuse=cfg.reuse, tags=scored_tags(rows)) as st:
         if st.reused:
             rep = read_json(report_path)
