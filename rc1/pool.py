@@ -51,6 +51,7 @@ LEAK_REDRAWS = 25  # distractor passages drawn from other items, per 'paragraphs
 DEFAULT_TARGET = {"easy": 0.25, "medium": 0.45, "hard": 0.30}   # the difficulty stage's default target
 
 
+CLARIFY_RATE = 0.30     # share of seeds (build-pool) and of plain shadow items (shadow-run) made clarification items
 DEFAULT_MAX_POSES = 3   # poses of one source item at most, chosen by measurement (README "Where the gates stand")
 
 

@@ -18,7 +18,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from rc1.config import DIMENSIONS, Gates, PPOScale, WeightsGate, Weights
+from rc1.config import (DIMENSIONS, Gates, PPOScale, Weights, WeightsGate, default_ppo_config, load_ppo_scale,
+                        load_weights)
 from rc1.dialogue import analyze
 from rc1.errors import Rc1Error
 from rc1.scoring.base import Judge, JudgeRequest, JudgeResult
@@ -119,6 +120,15 @@ class RewardParams:
                           beta=self.beta)
 
 
+def reward_params(config: str | None, alpha: float | None = None, cap: int | None = None,
+                  beta: float | None = None) -> RewardParams:
+    """The reward's parameters: the ppo config's (`config`, else the mode's default) with any override given."""
+    from rc1.config import run_mode
+
+    return RewardParams.from_config(load_ppo_scale(config or default_ppo_config(run_mode())),
+                                    alpha=alpha, cap=cap, beta=beta)
+
+
 # ---------------------------------------------------------------- preflight check
 def weights_check(weights: Weights | Mapping[str, float], gates: Gates | WeightsGate) -> list[dict]:
     """weights.json: non-negative, sums to 1, each at most the cap. Checks are {name, value, threshold, pass}."""
@@ -131,6 +141,15 @@ def weights_check(weights: Weights | Mapping[str, float], gates: Gates | Weights
          "pass": math.isclose(total, 1.0, abs_tol=g.sum_tolerance)},
         {"name": "max_each", "value": highest, "threshold": f"<= {g.max_each:g}", "pass": highest <= g.max_each + 1e-12},
     ]
+
+
+def checked_weights(weights: str, gates: Gates) -> Weights:
+    """The weights file loaded and held to the weights gate (Rc1Error naming the failing check)."""
+    w = load_weights(weights)
+    bad = [c for c in weights_check(w, gates) if not c["pass"]]
+    if bad:
+        raise Rc1Error(f"{weights}: {bad[0]['name']} fails ({bad[0]['value']:.4g}, wants {bad[0]['threshold']})")
+    return w
 
 
 # ---------------------------------------------------------------- per-rollout reward for training

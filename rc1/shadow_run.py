@@ -21,8 +21,13 @@ A candidate whose judge result failed has no score: it is counted (n_failed) and
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import os
+import sys
 import warnings
+from collections import Counter
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -31,6 +36,7 @@ from scipy import stats
 from rc1.answers import is_correct
 from rc1.config import DIMENSIONS, ShadowRunGate
 from rc1.dialogue import analyze
+from rc1.errors import Rc1Error
 from rc1.reward import RewardParams, judge_request, old_score, weights_dict
 from rc1.scoring.base import Judge
 
@@ -282,3 +288,65 @@ def clarify_items(records: Sequence[Mapping[str, Any]], rate: float, seed: int) 
             out[i]["needs_clarification"] = True
             converted += 1
     return out, converted
+
+
+# ---------------------------------------------------------------- what the reward stages share
+def shadow_items(records: Sequence[Mapping[str, Any]]) -> tuple[list, str]:
+    """The shadow records as ShadowItems with their difficulty, and where the difficulties came from."""
+    from rc1.responder import ShadowItem
+
+    dup = next((i for i, c in Counter(str(r["id"]) for r in records).items() if c > 1), None)
+    if dup:
+        raise Rc1Error(f"shadow set: item id {dup!r} appears more than once")
+    items = [ShadowItem.from_record(r) for r in records]
+    diffs, source = item_difficulties([it.as_seed() for it in items])
+    return [dataclasses.replace(it, difficulty=diffs[it.id]) for it in items], source
+
+
+def scored_tags(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """The responders and judge providers of scored candidates, as run tags."""
+    def joined(key):
+        return ",".join(sorted({str(r.get(key)) for r in rows if r.get(key)})) or "unknown"
+
+    return {"rc1.responder": joined("responder"), "rc1.judge_provider": joined("judge_provider")}
+
+
+def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple[Path, str]:
+    """(scored candidates, where they come from): --scored PATH, else the scored_candidates.jsonl of the newest
+    finished shadow_run of this RUN_MODE scored by the judge configured now (rc1.scoring.identity), else those of a
+    fresh default `rc1 shadow-run` (its gate verdict does not matter here, only its scored candidates).
+
+    The fresh shadow run is the command itself, in a process of its own (as MLflow's multistep example runs a step
+    it does not find): a stage never imports another. It logs to the same tracking store, but not into the MLflow
+    run `mlflow run` handed this stage (MLFLOW_RUN_ID): that one stays the calling stage's."""
+    if scored:
+        if not Path(scored).is_file():
+            raise Rc1Error(f"--scored {scored}: file not found")
+        return Path(scored), f"file:{scored}"
+    from rc1.config import run_mode
+    from rc1.scoring.identity import JUDGE_TAG, identity_digest
+    from rc1.scoring.judge import make_judge
+    from rc1.tracking.latest import newest_stage_output
+
+    # only candidates the judge configured now scored: another endpoint, model or sampling is another judge
+    judge_id = identity_digest(make_judge(cache=False).identity())
+    found = newest_stage_output("shadow_run", "scored", Path(workdir) / ".latest_shadow_run", mode=run_mode(),
+                                tags={JUDGE_TAG: judge_id})
+    if found:
+        return found[0], f"shadow_run:{found[1]}"
+    print("[rc1] no finished shadow_run found: running one to get scored candidates", file=sys.stderr, flush=True)
+    out = Path(workdir) / "scored_candidates.jsonl"
+    out.unlink(missing_ok=True)   # what the run writes, or nothing: never an older file
+    code = _shadow_run_command(report=Path(workdir) / "shadow_run.json", scored_out=out)
+    if code not in (0, 2) or not out.is_file():   # 2 with candidates written: the shadow run's own gate failed
+        raise Rc1Error(f"the shadow run started for scored candidates failed (exit {code}, see above); run "
+                       "`rc1 shadow-run` or pass --scored")
+    return out, f"file:{out}"
+
+
+def _shadow_run_command(report: Path, scored_out: Path) -> int:
+    from rc1.proc import run_tree
+
+    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"}   # the same store, its own run
+    return run_tree([sys.executable, "-m", "rc1.cli", "shadow-run", "--report", str(report),
+                     "--scored-out", str(scored_out)], env)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 from rc1.config import GATES_PATH, TASKS, DataConfig, load_gates
 from rc1.data import LoadedTasks, load_tasks
@@ -81,3 +81,25 @@ def load_and_select(data_dir: str | Path | None, n: int, seed: int, stratify: bo
     loaded = {t: load_tasks(t, data_dir, data_cfg, on_bad_record) for t in mix if mix[t] > 0}
     rows = select_shadow({t: lt.records for t, lt in loaded.items()}, n, seed, stratify, mix)
     return rows, loaded
+
+
+def shadow_records(shadow: str | None, data_dir: str | None, n: int, seed: int, stratify: bool,
+                   gates_path: str = "configs/gates.yaml") -> tuple[list[dict], Any, dict]:
+    """(records, what identifies them for a reuse key, loaded sources by task when the set was built): the
+    materialized set `shadow`, else one built as materialize-shadow builds it (the configured task mix)."""
+    if shadow:
+        from rc1.io import read_jsonl
+
+        rows = read_jsonl(shadow)
+        for i, r in enumerate(rows, 1):
+            missing = [k for k in ("id", "task", "answer") if k not in r]
+            if missing or not (r.get("question") or r.get("dialogue")):
+                raise Rc1Error(f"{shadow}: line {i}: a shadow item needs id, task, answer and question or dialogue")
+        return rows, shadow, {}
+    from rc1.data import default_data_config
+
+    mix = default_mix(gates_path)
+    rows, loaded = load_and_select(data_dir, n, seed, stratify, mix, default_data_config())
+    key = {"n": n, "seed": seed, "stratify": stratify, "mix": mix,
+           "sources": {t: lt.digest for t, lt in loaded.items()}}
+    return rows, key, loaded

@@ -324,9 +324,9 @@ def _scoring_runs(capsys, cached_n: int) -> list[str]:
     requests): the counters of a round that really scored little."""
     from mlflow.tracking import MlflowClient
 
-    from entrypoints.probe_scorer import run_probe_scorer
+    from rc1.stages import probe_scorer
 
-    probe = run_probe_scorer(n=1, live=True, progress=False)["run_id"]
+    probe = probe_scorer.run(probe_scorer.Config(n=1, live=True), progress=False)["run_id"]
     args = ["probe-scorer", "--seed", str(cached_n), "--n", str(cached_n)]
     run_cli(args)            # scores the fixed prompts
     run_cli(args)            # the same prompts again: all from the cache (and this run fails, as it should)

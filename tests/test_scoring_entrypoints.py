@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from mlflow.tracking import MlflowClient
 
-from entrypoints.assert_not_simulated import run_assert_not_simulated
 from rc1.cli import main
-from entrypoints.probe_scorer import run_probe_scorer
 from rc1.errors import GateFailed
+from rc1.stages import assert_not_simulated, probe_scorer
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
 
 pytestmark = pytest.mark.timeout(240)
@@ -112,24 +111,24 @@ def test_a_heuristic_run_after_a_live_one_is_among_the_latest_records(live_env, 
 
 
 def test_anti_simulation_from_a_scoring_runs_counters_and_prod_only(live_env, monkeypatch):
-    probe = run_probe_scorer(n=2, live=True, gates_path=GATES, progress=False)
-    out = run_assert_not_simulated(run_id=probe["run_id"], config_path=PPO, gates_path=GATES)
+    probe = probe_scorer.run(probe_scorer.Config(n=2, live=True, gates=GATES), progress=False)
+    out = assert_not_simulated.run(assert_not_simulated.Config(run_id=probe["run_id"], config=PPO, gates=GATES))
     assert all(c["pass"] for c in out["checks"]) and out["stats"]["billable_count"] == 6
     monkeypatch.setenv("RUN_MODE", "dev")
     with pytest.raises(GateFailed) as e:
-        run_assert_not_simulated(run_id=probe["run_id"], config_path=PPO, gates_path=GATES)
+        assert_not_simulated.run(assert_not_simulated.Config(run_id=probe["run_id"], config=PPO, gates=GATES))
     assert [c["name"] for c in e.value.checks] == ["run_mode"]
 
 
 def test_heuristic_always_fails_probe_and_anti_simulation(scorer_env, monkeypatch):
     monkeypatch.chdir(scorer_env)
     with pytest.raises(GateFailed) as e:   # dev mode: it scores, quickly, and still fails
-        run_probe_scorer(n=2, provider="heuristic", gates_path=GATES, progress=False)
+        probe_scorer.run(probe_scorer.Config(n=2, provider="heuristic", gates=GATES), progress=False)
     assert {"provider_live", "billable_count"} <= {c["name"] for c in e.value.checks}
     assert rc(["probe-scorer", "--n", "2", "--provider", "heuristic", "--live", "--gates", GATES]) == 2
     monkeypatch.setenv("RUN_MODE", "prod")
     with pytest.raises(GateFailed) as e:   # the latest scoring: the heuristic's probes (never cached, never billable)
-        run_assert_not_simulated(config_path=PPO, gates_path=GATES)
+        assert_not_simulated.run(assert_not_simulated.Config(config=PPO, gates=GATES))
     failing = {c["name"] for c in e.value.checks}
     assert {"provider_live", "billable_count"} <= failing and "run_mode" not in failing
     refused = [r for r in runs_of("assert_not_simulated")][-1]

@@ -79,3 +79,31 @@ def test_default_input_is_the_newest_shadow_runs_scored_candidates(workdir):  # 
     rep = json.loads((workdir / "r.json").read_text())
     (shadow,) = stage_runs("shadow_run")
     assert rep["scored_source"] == f"shadow_run:{shadow.info.run_id}" and rep["n"] == 90
+
+
+def test_without_a_shadow_run_one_is_started_in_its_own_process(workdir, monkeypatch):  # noqa: F811
+    """No --scored and no finished shadow run: `rc1 shadow-run` runs (its own process, gates.yaml's shadow.n items
+    built from the configured data) and its candidates are read. Under `mlflow run` (MLFLOW_RUN_ID) the run mlflow
+    made is weight-calib's, not the shadow run's."""
+    from mlflow.tracking import MlflowClient
+
+    g = yaml.safe_load((workdir / "configs" / "gates.yaml").read_text())
+    g["shadow"]["n"] = 30
+    g["weight_calib"] = {"rank_corr_median_improve_pct_min": -1000, "mae_improve_pct_min": -1000}
+    (workdir / "configs" / "gates.yaml").write_text(yaml.safe_dump(g))
+    assert run_cli(["weight-calib", "--boot", "5", "--cv", "2", "--out", "w.json", "--report", "r.json"]) == 0
+    (shadow,) = stage_runs("shadow_run")
+    assert shadow.info.status == "FINISHED" and shadow.data.params["n"] == "30"
+    rep = json.loads((workdir / "r.json").read_text())
+    assert rep["scored_source"] == "file:reports/scored_candidates.jsonl" and rep["n"] == 30 * 6
+    (workdir / "reports" / "scored_candidates.jsonl").unlink()
+    for run in stage_runs("shadow_run"):   # none finished: a second fallback
+        MlflowClient().set_terminated(run.info.run_id, "FAILED")
+    given = MlflowClient().create_run(shadow.info.experiment_id)
+    monkeypatch.setenv("MLFLOW_RUN_ID", given.info.run_id)
+    monkeypatch.setenv("MLFLOW_EXPERIMENT_ID", shadow.info.experiment_id)
+    assert run_cli(["weight-calib", "--boot", "5", "--cv", "2", "--out", "w.json", "--report", "r2.json",
+                    "--no-reuse"]) == 0
+    monkeypatch.delenv("MLFLOW_RUN_ID", raising=False)   # stage_run took it
+    assert MlflowClient().get_run(given.info.run_id).data.tags["rc1.stage"] == "weight_calib"
+    assert len(stage_runs("shadow_run")) == 2

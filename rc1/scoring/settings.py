@@ -103,6 +103,12 @@ def resolve_unstable_variance(settings: JudgeSettings, gates_path: str | Path | 
     return DEFAULT_UNSTABLE_VARIANCE
 
 
+def named(value: str | None) -> str | None:
+    """A provider or model a command names, or None for 'use the environment' ($SCORER_PROVIDER, $SCORER_MODEL):
+    unset, 'env', or MLproject's 'auto'."""
+    return None if value is None or value.strip() in ("", "env", "auto", "none", "None") else value
+
+
 def run_mode() -> str:
     mode = os.environ.get("RUN_MODE", "dev").strip().lower() or "dev"
     if mode not in ("dev", "prod"):

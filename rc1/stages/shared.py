@@ -39,3 +39,50 @@ class Moded:
 @dataclass
 class Seeded:
     seed: int = arg(PIPELINE_SEED, "The pipeline's random seed (item draws, shadow set, responder).")
+
+
+# ---- the scoring and reward stages (probe-scorer, shadow-run, judge-robustness, weight-calib, overclar-ablation, ...)
+@dataclass
+class Weighted:
+    weights: str = arg("configs/weights.json", "Reward weights file (JSON: one weight per judge dimension).")
+
+
+@dataclass
+class PpoConfigured:
+    config: str | None = arg(None, "PPO config for the reward's alpha/cap/beta (unset: by RUN_MODE, ppo_dev.yaml in "
+                                   "dev where it exists, else ppo_scale.yaml).")
+
+
+@dataclass
+class RewardOverrides:
+    alpha: float | None = arg(None, "Over-clarification penalty per needless question (unset: the ppo config's).")
+    cap: int | None = arg(None, "Questions the penalty counts at most (unset: the ppo config's).")
+    beta: float | None = arg(None, "Difficulty weighting in [0.05, 0.10] (unset: the ppo config's).")
+
+
+@dataclass
+class Responding:
+    responder: str = arg("reference", "Candidate source (reference = contrastive variants of the gold data).",
+                         choices=("reference", "model", "endpoint"))
+    k: int = arg(6, "Candidates per item.")
+    responder_model: str | None = arg(None, "model: local model directory; endpoint: model name (or RESPONDER_MODEL).")
+    responder_base_url: str | None = arg(None, "endpoint: OpenAI-compatible base URL (or RESPONDER_BASE_URL; key from "
+                                               "RESPONDER_API_KEY).")
+
+
+@dataclass
+class FromShadow:
+    shadow: str | None = arg(None, "A materialized shadow set (JSONL) instead of building one as materialize-shadow "
+                                   "does (--data-dir, --n, --seed).")
+
+
+@dataclass
+class FromScored:
+    scored: str | None = arg(None, "scored_candidates.jsonl (unset: the newest shadow_run's scored by the judge "
+                                   "configured now, else a fresh shadow run's).")
+
+
+@dataclass
+class Judging:
+    provider: str | None = arg(None, "Judge provider (unset or 'env': $SCORER_PROVIDER).")
+    model: str | None = arg(None, "Judge model (unset or 'env': $SCORER_MODEL, else the provider's default).")

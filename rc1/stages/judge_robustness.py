@@ -11,52 +11,61 @@ reward and scores).
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
-from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
+from rc1.cli.options import arg, logged_params
 from rc1.config import load_gates
 from rc1.errors import Rc1Error
 from rc1.io import read_json, write_json, write_jsonl
+from rc1.reward import checked_weights, reward_params
+from rc1.shadow_run import shadow_items
+from rc1.shadow_set import shadow_records
+from rc1.stages.shared import FromData, FromShadow, Gated, PpoConfigured, Reusable, Seeded, Weighted
 from rc1.tracking import run_mode, stage_run
 
-DEFAULT_REPORT = "reports/judge_robustness.json"
+
+@dataclass
+class Config(FromShadow, FromData, Seeded, Weighted, PpoConfigured, Gated, Reusable):
+    """Attack suite vs honest answers under the configured judge; gate: attack win rate per kind."""
+
+    n: int = arg(60, "Shadow items to attack (the same share per task, a seeded draw).")
+    report: str = arg("reports/judge_robustness.json", "Report JSON (attack_suite.json and robustness_scored.jsonl "
+                                                       "go beside it).")
 
 
-def run_judge_robustness(shadow: str | None = None, data_dir: str | None = None, n: int = 60,
-                         seed: int = 20250820, report: str = DEFAULT_REPORT, weights: str = "configs/weights.json",
-                         config: str | None = None, gates_path: str = "configs/gates.yaml", reuse: bool = True,
-                         progress: bool = True) -> dict[str, Any]:
-    from entrypoints.shadow_run import checked_weights, reward_params, shadow_items, shadow_records
+def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
+    """Score the attack suite; returns {checks, passed, report, run_id, metrics} ({..., reused: True} without
+    metrics when a finished run was reused)."""
     from rc1.reward import RewardModel
     from rc1.scoring.identity import scoring_identity
     from rc1.scoring.judge import make_judge, stats_metrics
     from rc1.scoring.robustness import (ATTACK_SUITE_VERSION, flat_metrics, score_suite, select_items,
                                         suite_checks, suite_description, suite_metrics)
 
+    n, seed, shadow, weights = cfg.n, cfg.seed, cfg.shadow, cfg.weights
     if n < 1:
         raise Rc1Error(f"--n must be at least 1, got {n}")
-    data_dir = optional_param(data_dir)
-    shadow = optional_param(shadow)
-    gates = load_gates(gates_path).for_mode(run_mode())
+    all_gates = load_gates(cfg.gates)
+    gates = all_gates.for_mode(run_mode())
     w = checked_weights(weights, gates)
-    params_r = reward_params(config)
-    report_path = Path(report)
+    params_r = reward_params(cfg.config)
+    report_path = Path(cfg.report)
     scored_path = report_path.with_name("robustness_scored.jsonl")
     suite_path = report_path.with_name("attack_suite.json")
-    records, shadow_key, _loaded = shadow_records(shadow, data_dir, 245, seed, True, gates_path)
+    records, shadow_key, _loaded = shadow_records(shadow, cfg.data_dir, all_gates.shadow.n, seed, True, cfg.gates)
     judge = make_judge()
     jd = judge.describe()
     who, who_tags = scoring_identity(judge)
-    params = {"n": n, "seed": seed, "shadow": shadow or "built", "data_dir": data_dir or "auto",
-              "suite_version": ATTACK_SUITE_VERSION, "alpha": params_r.alpha, "cap": params_r.cap,
-              "beta": params_r.beta, "judge_provider": jd["provider"], "judge_model": jd["model"],
-              "judge_samples": jd["samples"], "judge_spec": jd["spec_version"]}
+    params = {**logged_params(cfg), "shadow": shadow or "built", "suite_version": ATTACK_SUITE_VERSION,
+              "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta, "judge_provider": jd["provider"],
+              "judge_model": jd["model"], "judge_samples": jd["samples"], "judge_spec": jd["spec_version"]}
     with stage_run("judge_robustness", params=params,
-                   inputs={"shadow": shadow_key, "weights": weights, "gates": gates_path, **who},
-                   outputs={"report": report_path, "scored": scored_path, "suite": suite_path}, reuse=reuse,
+                   inputs={"shadow": shadow_key, "weights": weights, "gates": cfg.gates, **who},
+                   outputs={"report": report_path, "scored": scored_path, "suite": suite_path}, reuse=cfg.reuse,
                    tags={"rc1.judge_provider": jd["provider"], "rc1.attack_suite": ATTACK_SUITE_VERSION,
                          **who_tags}) as st:
         if st.reused:
@@ -99,21 +108,3 @@ def _echo(metrics: dict, checks: list[dict]) -> None:
         click.echo(f"  {kind:20s} win rate vs wrong {f(m['win_rate_vs_wrong'])}  mean gap "
                    f"{f(m['mean_gap_vs_wrong'])}  vs correct {f(m['win_rate_vs_correct'])}", file=sys.stdout)
     click.echo(f"  -> {'PASS' if all(c['pass'] for c in checks) else 'FAIL'}", file=sys.stdout)
-
-
-@click.command("judge-robustness")
-@click.option("--shadow", default=None, help="a materialized shadow set (JSONL); default: build one like "
-                                            "materialize-shadow (--data-dir)")
-@data_dir_option
-@click.option("--n", default=60, type=INT, show_default=True, help="shadow items to attack (same share per task)")
-@click.option("--seed", default=20250820, type=INT, show_default=True, help="item draw and responder seed")
-@click.option("--report", default=DEFAULT_REPORT, show_default=True,
-              help="report JSON (attack_suite.json and robustness_scored.jsonl go beside it)")
-@click.option("--weights", default="configs/weights.json", show_default=True)
-@click.option("--config", default=None, help="ppo config for alpha/cap/beta (default by RUN_MODE)")
-@gates_option
-@reuse_option
-def command(shadow, data_dir, n, seed, report, weights, config, gates_path, reuse):
-    """Attack suite vs honest answers under the configured judge; gate: attack win rate per kind."""
-    run_judge_robustness(shadow=shadow, data_dir=data_dir, n=n, seed=seed, report=report, weights=weights,
-                         config=config, gates_path=gates_path, reuse=reuse)

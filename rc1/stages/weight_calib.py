@@ -10,36 +10,52 @@ weights_proposed.json artifact, and the weights file is left as it was.
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
-from entrypoints._common import INT, gates_option, reuse_option
-from entrypoints.shadow_run import resolve_scored, scored_tags
 from rc1.calibrate import calibrate, calibration_checks, design_matrix
+from rc1.cli.options import arg, logged_params
 from rc1.config import DIMENSIONS, load_gates, load_weights
 from rc1.io import read_json, read_jsonl, write_json
 from rc1.reward import weights_check
+from rc1.shadow_run import resolve_scored, scored_tags
+from rc1.stages.shared import FromScored, Gated, Reusable, Weighted
 from rc1.tracking import run_mode, stage_run
 
 
-def run_weight_calib(cv: int = 5, boot: int = 200, l2: float = 0.1, seed: int = 42, scored: str | None = None,
-                     weights: str = "configs/weights.json", out: str | None = None, report: str | None = None,
-                     gates_path: str = "configs/gates.yaml", reuse: bool = True, progress: bool = True) -> dict[str, Any]:
-    gates = load_gates(gates_path).for_mode(run_mode())
+@dataclass
+class Config(FromScored, Weighted, Gated, Reusable):
+    """NNLS + L2 prior, CV and bootstrap; writes weights.json (projected onto the capped simplex) and a report.
+
+    --weights is the current weights (the prior), and where the calibrated ones go unless --out names another file."""
+
+    cv: int = arg(5, "Cross-validation folds.")
+    boot: int = arg(200, "Bootstrap resamples.")
+    l2: float = arg(0.1, "L2 prior strength toward the current weights.")
+    seed: int = arg(42, "Calibration seed (CV folds, bootstrap resamples).")
+    out: str | None = arg(None, "Where to write the calibrated weights (unset: --weights).")
+    report: str | None = arg(None, "Report path (unset: reports/calibration_report_<ts>.json).")
+
+
+def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
+    """Calibrate; returns {checks, passed, report, weights, run_id} (reused: True when a finished run was reused)."""
+    cv, boot, l2, seed, weights = cfg.cv, cfg.boot, cfg.l2, cfg.seed, cfg.weights
+    gates = load_gates(cfg.gates).for_mode(run_mode())
     w0 = load_weights(weights)
-    out_path = Path(out or weights)
+    out_path = Path(cfg.out or weights)
     ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
-    report_path = Path(report or f"reports/calibration_report_{ts}.json")
-    scored_path, scored_source = resolve_scored(scored)
+    report_path = Path(cfg.report or f"reports/calibration_report_{ts}.json")
+    scored_path, scored_source = resolve_scored(cfg.scored)
     rows = read_jsonl(scored_path)
     cap = gates.weights.max_each
-    params = {"cv": cv, "boot": boot, "l2": l2, "seed": seed, "cap": cap, "out": str(out_path),
-              "scored_source": scored_source}
+    params = {**logged_params(cfg), "cap": cap, "out": str(out_path), "scored_source": scored_source}
 
-    with stage_run("weight_calib", params=params, inputs={"scored": scored_path, "weights": weights, "gates": gates_path},
-                   outputs={"report": report_path, "weights": out_path}, reuse=reuse, tags=scored_tags(rows)) as st:
+    with stage_run("weight_calib", params=params,
+                   inputs={"scored": scored_path, "weights": weights, "gates": cfg.gates},
+                   outputs={"report": report_path, "weights": out_path}, reuse=cfg.reuse, tags=scored_tags(rows)) as st:
         if st.reused:
             rep = read_json(report_path)
             return {"checks": rep["checks"], "passed": rep["passed"], "report": str(report_path),
@@ -88,20 +104,3 @@ def _echo(rep: dict, passed: bool, out: Path) -> None:
                f"{f(s['old']['mae_median'])} -> new {f(s['new']['mae_median'])} ({f(imp['mae_improve_pct'])}% lower); "
                + ", ".join(f"{d}={v:.3f}" for d, v in rep["weights"].items())
                + (f" -> PASS, written to {out}" if passed else " -> FAIL, weights not written"))
-
-
-@click.command("weight-calib")
-@click.option("--cv", default=5, type=INT, show_default=True, help="cross-validation folds")
-@click.option("--boot", default=200, type=INT, show_default=True, help="bootstrap resamples")
-@click.option("--l2", default=0.1, show_default=True, help="L2 prior strength toward the current weights")
-@click.option("--seed", default=42, type=INT, show_default=True)
-@click.option("--scored", default=None, help="scored_candidates.jsonl (default: newest shadow_run's)")
-@click.option("--weights", default="configs/weights.json", show_default=True, help="current weights (the prior)")
-@click.option("--out", default=None, help="where to write the calibrated weights (default: --weights)")
-@click.option("--report", default=None, help="report path (default: reports/calibration_report_<ts>.json)")
-@gates_option
-@reuse_option
-def command(cv, boot, l2, seed, scored, weights, out, report, gates_path, reuse):
-    """NNLS + L2 prior, CV and bootstrap; writes weights.json (projected onto the capped simplex) and a report."""
-    run_weight_calib(cv=cv, boot=boot, l2=l2, seed=seed, scored=scored, weights=weights, out=out, report=report,
-                     gates_path=gates_path, reuse=reuse)

@@ -12,45 +12,50 @@ from __future__ import annotations
 import json
 import os
 import uuid
+from dataclasses import dataclass
 
 import click
 
-from entrypoints._common import INT, gates_option
+from rc1.cli.options import arg, logged_params
 from rc1.config import load_gates
 from rc1.errors import Rc1Error
 from rc1.scoring.judge import make_judge, scorer_tags, stats_metrics
 from rc1.scoring.probe import probe_checks, probe_requests
-from rc1.scoring.settings import run_mode
+from rc1.scoring.settings import named, run_mode
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
+from rc1.stages.shared import Gated, Judging
 from rc1.tracking import stage_run
 
 
-def _unset(value: str | None) -> str | None:
-    """MLproject passes 'env' (or '') for 'not given: use the environment'."""
-    return None if value in (None, "", "env", "auto", "none", "None") else value
+@dataclass
+class Config(Judging, Gated):
+    """Probe the judge provider: real billable calls with latency, or the gate fails."""
+
+    n: int = arg(8, "Probe requests to score (K samples each).")
+    live: bool = arg(False, "Require a live provider (the heuristic judge is refused).")
+    seed: int | None = arg(None, "Fix the probe prompts (a re-run is then answered from the cache and fails the gate: "
+                                 "what a scoring run that scored nothing looks like); unset: fresh prompts.")
 
 
-def run_probe_scorer(n: int = 8, provider: str | None = None, live: bool = False, model: str | None = None,
-                     gates_path: str = "configs/gates.yaml", progress: bool = True, seed: int | None = None) -> dict:
-    """seed: None (default) poses fresh prompts; an integer the same prompts every time (a re-run is then answered
-    from the cache and fails the gate: what a scoring run that scored nothing looks like)."""
-    if n < 1:
-        raise Rc1Error(f"--n {n}: need at least 1 probe request")
-    mode = run_mode()
-    gates = load_gates(gates_path).probe_scorer
-    params = {"n": n, "provider": provider or "env", "model": model or "env", "live": live, "run_mode": mode,
+def run(cfg: Config, progress: bool = True) -> dict:
+    """Score the probe requests; returns {checks, stats, run_id}."""
+    if cfg.n < 1:
+        raise Rc1Error(f"--n {cfg.n}: need at least 1 probe request")
+    provider, model, seed = named(cfg.provider), named(cfg.model), cfg.seed
+    gates = load_gates(cfg.gates).probe_scorer
+    params = {**logged_params(cfg), "provider": provider or "env", "model": model or "env", "run_mode": run_mode(),
               "spec_version": JUDGE_SPEC_VERSION, "seed": "fresh" if seed is None else seed}
     with stage_run("probe_scorer", params=params, reuse=False) as st:  # a probe is never reused
         st.log_config(gates, "gates.json")
         refused, stats, rows = None, {"provider": provider or os.environ.get("SCORER_PROVIDER") or "unset"}, []
         try:
-            judge = make_judge(provider, model, live=True if live else None, gates_path=gates_path)
+            judge = make_judge(provider, model, live=True if cfg.live else None, gates_path=cfg.gates)
         except Rc1Error as e:
             refused = str(e)
             st.set_tags({"scorer.refused": refused[:500]})
         else:
             st.set_tags(scorer_tags(judge))
-            requests = probe_requests(n, seed=seed or 0, nonce=uuid.uuid4().hex if seed is None else f"seed-{seed}")
+            requests = probe_requests(cfg.n, seed=seed or 0, nonce=uuid.uuid4().hex if seed is None else f"seed-{seed}")
             results = judge.score_many(requests, progress=progress)
             stats = judge.stats()
             st.log_metrics({**stats_metrics(stats), "latency_ms": stats["avg_latency_ms"]})
@@ -63,19 +68,8 @@ def run_probe_scorer(n: int = 8, provider: str | None = None, live: bool = False
     return {"checks": checks, "stats": stats, "run_id": st.run_id}
 
 
-@click.command("probe-scorer")
-@click.option("--n", default=8, show_default=True, type=INT, help="probe requests to score (K samples each)")
-@click.option("--provider", default=None, help="judge provider (default or 'env': $SCORER_PROVIDER)")
-@click.option("--model", default=None, help="judge model (default: $SCORER_MODEL or the provider's default)")
-@click.option("--live/--no-live", default=False, show_default=True,
-              help="require a live provider (the heuristic judge is refused)")
-@click.option("--seed", default=None, type=INT, help="fix the probe prompts (a re-run is then cached); default: fresh")
-@gates_option
-def command(n, provider, model, live, seed, gates_path):
-    """Probe the judge provider: real billable calls with latency, or the gate fails."""
-    out = run_probe_scorer(n=n, provider=_unset(provider), live=live, model=_unset(model), gates_path=gates_path,
-                           seed=seed)
-    s = out["stats"]
+def show(res: dict) -> None:
+    s = res["stats"]
     click.echo(json.dumps({k: s.get(k) for k in ("provider", "model", "billable_count", "avg_latency_ms", "rps",
                                                   "429_rate", "cache_hit_rate", "failed")}))
     click.echo("probe_scorer passed")

@@ -4,39 +4,51 @@ Gate: configs/gates.yaml overclar_ablation."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
-from entrypoints._common import INT, gates_option, reuse_option
-from entrypoints.shadow_run import resolve_scored, reward_params, scored_tags
+from rc1.cli.options import arg, logged_params
 from rc1.config import load_gates, load_weights
 from rc1.errors import Rc1Error
 from rc1.io import read_json, read_jsonl, write_json
 from rc1.overclar import ablation, ablation_checks
+from rc1.reward import DEFAULT_ALPHA, DEFAULT_CAP, reward_params
+from rc1.shadow_run import resolve_scored, scored_tags
+from rc1.stages.shared import FromScored, Gated, PpoConfigured, Reusable, RewardOverrides, Weighted
 from rc1.tracking import run_mode, stage_run
 
-DEFAULT_REPORT = "reports/overclar_ablation.json"
+
+@dataclass
+class Config(FromScored, Weighted, PpoConfigured, RewardOverrides, Gated, Reusable):
+    """Best-of-K selection with and without the penalty: over-clarification rate, avg turns, success."""
+
+    # the ablation's own penalty, not the ppo config's (the config gives beta)
+    alpha: float = arg(DEFAULT_ALPHA, "Penalty per needless clarifying question.")
+    cap: int = arg(DEFAULT_CAP, "Questions counted at most.")
+    report: str = arg("reports/overclar_ablation.json", "Report JSON.")
+    subset_k: int = arg(0, "0: best of all K candidates per item; k: best of k, averaged over every k-subset.")
 
 
-def run_overclar_ablation(alpha: float = 0.07, cap: int = 3, beta: float | None = None, scored: str | None = None,
-                          weights: str = "configs/weights.json", config: str | None = None,
-                          report: str = DEFAULT_REPORT, gates_path: str = "configs/gates.yaml",
-                          reuse: bool = True, subset_k: int = 0) -> dict[str, Any]:
-    gates = load_gates(gates_path).for_mode(run_mode())
+def run(cfg: Config) -> dict[str, Any]:
+    """The ablation; returns {checks, passed, report, run_id} (reused: True when a finished run was reused)."""
+    weights, subset_k = cfg.weights, cfg.subset_k
+    gates = load_gates(cfg.gates).for_mode(run_mode())
     w = load_weights(weights)
-    params_r = reward_params(config, alpha=alpha, cap=cap, beta=beta)
-    scored_path, scored_source = resolve_scored(scored)
+    params_r = reward_params(cfg.config, alpha=cfg.alpha, cap=cfg.cap, beta=cfg.beta)
+    scored_path, scored_source = resolve_scored(cfg.scored)
     rows = read_jsonl(scored_path)
-    report_path = Path(report)
+    report_path = Path(cfg.report)
     if subset_k < 0:
         raise Rc1Error("--subset-k must be 0 (best of all candidates) or a positive size")
-    params = {"alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta, "subset_k": subset_k,
+    params = {**logged_params(cfg), "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta,
               "scored_source": scored_source}
 
-    with stage_run("overclar_ablation", params=params, inputs={"scored": scored_path, "weights": weights, "gates": gates_path},
-                   outputs={"report": report_path}, reuse=reuse, tags=scored_tags(rows)) as st:
+    with stage_run("overclar_ablation", params=params,
+                   inputs={"scored": scored_path, "weights": weights, "gates": cfg.gates},
+                   outputs={"report": report_path}, reuse=cfg.reuse, tags=scored_tags(rows)) as st:
         if st.reused:
             rep = read_json(report_path)
             return {"checks": rep["checks"], "passed": rep["passed"], "report": str(report_path),
@@ -68,21 +80,3 @@ def _echo(rep: dict, passed: bool) -> None:
                f"{f(a['overclar_rate'], True)} -> {f(b['overclar_rate'], True)} "
                f"(-{f(d['overclar_rate_reduction_pct'])}%), avg turns {f(a['avg_turns'])} -> {f(b['avg_turns'])}, "
                f"success {f(a['success'], True)} -> {f(b['success'], True)} -> {'PASS' if passed else 'FAIL'}")
-
-
-@click.command("overclar-ablation")
-@click.option("--alpha", default=0.07, show_default=True, help="penalty per needless clarifying question")
-@click.option("--cap", default=3, type=INT, show_default=True, help="questions counted at most")
-@click.option("--beta", type=float, default=None, help="difficulty weighting (default: config)")
-@click.option("--scored", default=None, help="scored_candidates.jsonl (default: newest shadow_run's)")
-@click.option("--weights", default="configs/weights.json", show_default=True)
-@click.option("--config", default=None, help="ppo config for beta (default by RUN_MODE)")
-@click.option("--report", default=DEFAULT_REPORT, show_default=True)
-@click.option("--subset-k", "--subset_k", "subset_k", default=0, type=INT, show_default=True,
-              help="0: best of all K candidates per item; k: best of k, averaged over every k-subset")
-@gates_option
-@reuse_option
-def command(alpha, cap, beta, scored, weights, config, report, subset_k, gates_path, reuse):
-    """Best-of-K selection with and without the penalty: over-clarification rate, avg turns, success."""
-    run_overclar_ablation(alpha=alpha, cap=cap, beta=beta, scored=scored, weights=weights, config=config,
-                          report=report, gates_path=gates_path, reuse=reuse, subset_k=subset_k)

@@ -7,9 +7,11 @@ import json
 
 import click
 
+from rc1.cli.options import click_params
 from rc1.errors import Rc1Error
 from rc1.scoring.cache import CACHE_FILE, JudgeCache, default_cache_dir, repair
-from rc1.scoring.settings import JudgeSettings
+from rc1.scoring.settings import JudgeSettings, named
+from rc1.stages.shared import Judging
 
 
 def _cache() -> JudgeCache:
@@ -40,16 +42,14 @@ def invalidate(spec):
     click.echo(json.dumps({"spec": spec, "deleted": _cache().invalidate(spec)}))
 
 
-@command.command("replay-bad")
-@click.option("--provider", default=None, help="judge provider (default: $SCORER_PROVIDER)")
-@click.option("--model", default=None, help="judge model (default: $SCORER_MODEL)")
+@command.command("replay-bad", params=click_params(Judging))
 def replay_bad_cmd(provider, model):
     """Re-score the recorded failed/unstable requests with the current provider (fresh samples).
     Exit 2 when some still fail."""
     from rc1.scoring.judge import make_judge
     from rc1.scoring.replay import replay_bad
 
-    out = replay_bad(make_judge(provider, model, cache=_cache()))
+    out = replay_bad(make_judge(named(provider), named(model), cache=_cache()))
     click.echo(json.dumps(out))
     if out["after"]["failed"]:
         raise Rc1Error(f"replay-bad: {out['after']['failed']} of {out['replayed']} requests still fail")

@@ -22,11 +22,11 @@ The stage is never reused from an earlier run (a reused verdict would itself be 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import click
 
-from entrypoints._common import INT, gates_option
-from entrypoints.probe_scorer import _unset
+from rc1.cli.options import arg, logged_params, unset
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import Rc1Error
 from rc1.scoring.judge import stats_metrics
@@ -34,7 +34,22 @@ from rc1.scoring.probe import anti_simulation_checks, records_stats
 from rc1.scoring.providers import HEURISTIC, PROVIDERS
 from rc1.scoring.settings import run_mode
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
+from rc1.stages.shared import Gated
 from rc1.tracking import stage_run
+
+
+@dataclass
+class Config(Gated):
+    """Refuse simulated scoring: prod mode, simulate=false, live billable calls, cache hit rate under the bar."""
+
+    cache_hit_lt: float | None = arg(None, "Pass only below this cache hit rate (unset: gates.yaml anti_simulation "
+                                           "for --round).")
+    run_id: tuple[str, ...] = arg((), "Judge the counters of this scoring run instead (repeat: the runs' counters "
+                                      "summed).")
+    n: int = arg(100, "Without --run-id: judge the latest N scoring records (judge cache, else tracking store).")
+    round: str = arg("1", "Preflight round whose bar applies when --cache-hit-lt is not given.", choices=("1", "2"))
+    config: str = arg("configs/ppo_scale.yaml", "PPO config whose `simulate` must be false.")
+
 
 _COUNTERS = ("billable_count", "avg_latency_ms", "cache_hit_rate", "cache_hits", "cache_misses", "calls",
              "429_rate", "rps", "failed", "requests")
@@ -115,22 +130,25 @@ def latest_scoring(n: int) -> tuple[dict, str]:
     return counters_of_runs(ids), f"tracking store: scoring runs {','.join(ids)}"
 
 
-def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | list[str] | None = None, n: int = 100,
-                             round_no: int = 1, config_path: str = "configs/ppo_scale.yaml",
-                             gates_path: str = "configs/gates.yaml") -> dict:
-    gates = load_gates(gates_path)
+def run(cfg: Config) -> dict:
+    """Judge the scoring counters; returns {checks, stats, run_id}. `run_id` may also be one id (a str)."""
+    if str(cfg.round) not in ("1", "2"):
+        raise Rc1Error(f"--round {cfg.round}: expected 1 or 2")
+    round_no = int(cfg.round)
+    gates = load_gates(cfg.gates)
+    cache_hit_lt = cfg.cache_hit_lt
     if cache_hit_lt is None:
         cache_hit_lt = (gates.anti_simulation.cache_hit_lt_round1 if round_no == 1
                         else gates.anti_simulation.cache_hit_lt_round2)
     if not 0 < cache_hit_lt <= 1:
-        raise Rc1Error(f"--cache_hit_lt {cache_hit_lt}: expected a fraction in (0, 1]")
-    if n < 1:
-        raise Rc1Error(f"--n {n}: need at least 1 scoring record")
+        raise Rc1Error(f"--cache-hit-lt {cache_hit_lt}: expected a fraction in (0, 1]")
+    if cfg.n < 1:
+        raise Rc1Error(f"--n {cfg.n}: need at least 1 scoring record")
     mode = run_mode()
-    simulate = load_ppo_scale(config_path).simulate
-    run_ids = [run_id] if isinstance(run_id, str) else list(run_id or [])
-    params = {"cache_hit_lt": cache_hit_lt, "run_id": ",".join(run_ids), "n": n, "round": round_no, "run_mode": mode,
-              "config": config_path, "spec_version": JUDGE_SPEC_VERSION}
+    simulate = load_ppo_scale(cfg.config).simulate
+    run_ids = [r for r in ([cfg.run_id] if isinstance(cfg.run_id, str) else cfg.run_id) if unset(r)]
+    params = {**logged_params(cfg), "cache_hit_lt": cache_hit_lt, "run_id": ",".join(run_ids), "round": round_no,
+              "run_mode": mode, "spec_version": JUDGE_SPEC_VERSION}
     with stage_run("assert_not_simulated", params=params, reuse=False) as st:
         st.log_config(gates.anti_simulation, "gates.json")
         st.set_tags({"rc1.simulate": str(simulate).lower()})
@@ -139,7 +157,7 @@ def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | li
             source = f"scoring runs {','.join(run_ids)}"
             st.set_tags({"scorer.source_run": ",".join(run_ids)})
         else:
-            stats, source = latest_scoring(n)
+            stats, source = latest_scoring(cfg.n)
         st.set_tags({"scorer.provider": str(stats.get("provider"))[:500], "scorer.source": source[:500]})
         st.log_metrics({**stats_metrics(stats), "latency_ms": stats.get("avg_latency_ms", 0.0)})
         st.log_json({"stats": stats, "source": source, "source_runs": run_ids}, "anti_simulation.json")
@@ -149,23 +167,8 @@ def run_assert_not_simulated(cache_hit_lt: float | None = None, run_id: str | li
     return {"checks": checks, "stats": stats, "run_id": st.run_id}
 
 
-@click.command("assert-not-simulated")
-@click.option("--cache_hit_lt", "--cache-hit-lt", "cache_hit_lt", type=float, default=None,
-              help="pass only below this cache hit rate (default: gates.yaml anti_simulation for --round)")
-@click.option("--run-id", "--run_id", "run_id", multiple=True,
-              help="judge the counters of this scoring run instead (repeat: the runs' counters summed)")
-@click.option("--n", default=100, show_default=True, type=INT,
-              help="without --run-id: judge the latest N scoring records (judge cache, else tracking store)")
-@click.option("--round", "round_no", type=click.Choice(["1", "2"]), default="1", show_default=True,
-              help="preflight round whose bar applies when --cache_hit_lt is not given")
-@click.option("--config", "config_path", default="configs/ppo_scale.yaml", show_default=True,
-              help="ppo config whose `simulate` must be false")
-@gates_option
-def command(cache_hit_lt, run_id, n, round_no, config_path, gates_path):
-    """Refuse simulated scoring: prod mode, simulate=false, live billable calls, cache hit rate under the bar."""
-    out = run_assert_not_simulated(cache_hit_lt, [r for r in run_id if _unset(r)], n, int(round_no), config_path,
-                                   gates_path)
-    s = out["stats"]
+def show(res: dict) -> None:
+    s = res["stats"]
     click.echo(json.dumps({k: s.get(k) for k in ("provider", "billable_count", "avg_latency_ms", "cache_hit_rate",
                                                   "calls")}))
     click.echo("assert_not_simulated passed")
