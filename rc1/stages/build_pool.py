@@ -18,7 +18,7 @@ from rc1.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, write_json
-from rc1.pool import DEFAULT_MAX_POSES, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
+from rc1.pool import CLARIFY_RATE, DEFAULT_MAX_POSES, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
 from rc1.quality.views import record_question
 from rc1.stages.shared import FromData, Gated, Reusable, Seeded
 from rc1.templates import DIFFICULTIES, load_pack
@@ -40,7 +40,7 @@ class Config(FromData, Seeded, Gated, Reusable):
     max_poses_per_item: int = arg(DEFAULT_MAX_POSES, "Seeds one source item may yield at most.")
     mix: str = arg("hotpotqa:0.45,strategyqa:0.30,gsm8k:0.25", "Task mix, fractions summing to 1.")
     max_turns: int = arg(6, "Most non-system turns a seed's dialogue may have.")
-    clarify_rate: float = arg(0.30, "Share of seeds whose question lacks a needed fact (kept in hidden_info).")
+    clarify_rate: float = arg(CLARIFY_RATE, "Share of seeds whose question lacks a needed fact (kept in hidden_info).")
     tools: str = arg("wiki,calc", "Tools seeds may offer ('' for none).")
     target: str = arg("easy:0.25,medium:0.45,hard:0.30",
                       "Shares of the poses: easy (open-book), medium (evidence through tools), hard (closed-book).")
