@@ -17,7 +17,7 @@ import click
 
 from entrypoints._common import INT, optional_param, pool_options, reuse_option
 from rc1.config import default_ppo_config
-from entrypoints.checks import run_check_config, run_check_resources, run_check_weights
+from rc1.stages import check_config, check_resources, check_weights
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
 from rc1.io import exclusive_dir, sha256_dir, sha256_file, write_json
@@ -57,9 +57,11 @@ TARGET = "easy:0.25,medium:0.45,hard:0.30"   # difficulty: the poses the pool is
 
 def _steps(round_no: int) -> list[tuple[str, Callable[[Ctx, int], dict]]]:
     steps = [
-        ("resources", lambda c, r: run_check_resources(str(c.out), c.gates_path, c.mode)),
-        ("weights_check", lambda c, r: run_check_weights("configs/weights.json", c.gates_path)),
-        ("config_check", lambda c, r: run_check_config(c.config_path, c.gates_path, c.mode)),
+        ("resources", lambda c, r: check_resources.run(check_resources.Config(path=str(c.out), gates=c.gates_path,
+                                                                              mode=c.mode))),
+        ("weights_check", lambda c, r: check_weights.run(check_weights.Config(gates=c.gates_path))),
+        ("config_check", lambda c, r: check_config.run(check_config.Config(config=c.config_path, gates=c.gates_path,
+                                                                           mode=c.mode))),
         ("materialize_shadow", _materialize_shadow),
         ("build_pool", _build_pool),
         ("validate_pool", _validate_pool),
@@ -75,12 +77,12 @@ def _steps(round_no: int) -> list[tuple[str, Callable[[Ctx, int], dict]]]:
 
 # ---- the data and scoring steps: thin adapters onto each stage's run_<stage>() -------------------
 def _materialize_shadow(c: Ctx, r: int) -> dict:
-    from entrypoints.materialize_shadow import run_materialize_shadow
+    from rc1.stages import materialize_shadow
 
     g = load_gates(c.gates_path).shadow
-    return run_materialize_shadow(data_dir=c.data_dir, n=g.n, seed=g.seed, stratify=g.stratify,
-                                  materialize=str(c.shadow), dump_manifest=str(c.out / "shadow_manifest.json"),
-                                  reuse=c.reuse)
+    return materialize_shadow.run(materialize_shadow.Config(
+        data_dir=c.data_dir, n=g.n, seed=g.seed, stratify=g.stratify, materialize=str(c.shadow),
+        dump_manifest=str(c.out / "shadow_manifest.json"), reuse=c.reuse))
 
 
 def _build_pool(c: Ctx, r: int) -> dict:
@@ -94,20 +96,21 @@ def _build_pool(c: Ctx, r: int) -> dict:
 
 
 def _validate_pool(c: Ctx, r: int) -> dict:
-    from entrypoints.validate_pool import run_validate_pool
+    from rc1.stages import validate_pool
 
     ppo = load_ppo_scale(c.config_path)
     mix = ",".join(f"{k}:{v}" for k, v in ppo.mix.items())
-    return run_validate_pool(pool=str(c.pool), leak_check=str(c.shadow), report=str(c.out / "validation_report.json"),
-                             mix=mix, data_dir=c.data_dir, reuse=c.reuse)
+    return validate_pool.run(validate_pool.Config(pool=str(c.pool), leak_check=str(c.shadow),
+                                                  report=str(c.out / "validation_report.json"), mix=mix,
+                                                  data_dir=c.data_dir, reuse=c.reuse))
 
 
 def _difficulty(c: Ctx, r: int) -> dict:
-    from entrypoints.difficulty import run_difficulty
+    from rc1.stages import difficulty
 
-    return run_difficulty(pool=str(c.pool), out=str(c.out / "difficulty_metrics.jsonl"), balanced=str(c.balanced),
-                          target=TARGET, by_task="hotpotqa,strategyqa,gsm8k",
-                          report=str(c.out / "difficulty_report.json"), reuse=c.reuse)
+    return difficulty.run(difficulty.Config(pool=str(c.pool), out=str(c.out / "difficulty_metrics.jsonl"),
+                                            balanced=str(c.balanced), target=TARGET, by_task="hotpotqa,strategyqa,gsm8k",
+                                            report=str(c.out / "difficulty_report.json"), reuse=c.reuse))
 
 
 def _probe_scorer(c: Ctx, r: int) -> dict:

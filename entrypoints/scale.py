@@ -66,7 +66,7 @@ def _earlier_stage_problem(stage: int, earlier: int, run_tags: dict[str, str]) -
 def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_pool, judge, responder: str, k: int,
                seed: int, responder_model, responder_base_url, workdir: Path, progress: bool) -> list[dict]:
     from entrypoints.shadow_run import reward_params
-    from entrypoints.validate_pool import baseline_seeds
+    from rc1.quality.baseline import baseline_seeds
     from rc1.quality.reader import iter_seeds
     from rc1.config import load_weights
     from rc1.quality.validate import validate_pool

@@ -88,7 +88,7 @@ def test_pool_without_matching_evidence_fails_the_gate_with_exit_2(store, capsys
 
 @pytest.mark.parametrize("extra, expect", [
     (["--target", "easy:0.5,hard:0.6"], "--target sums to 1.1"),
-    (["--by_task", "hotpotqa,chess"], "--by_task: unknown task 'chess'"),
+    (["--by_task", "hotpotqa,chess"], "--by-task: unknown task 'chess'"),
 ])
 def test_bad_options_are_one_line_errors(store, capsys, extra, expect):
     write_jsonl(store / "pool.jsonl", graded_pool(2))

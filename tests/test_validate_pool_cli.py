@@ -130,7 +130,7 @@ def test_the_pool_scanned_in_two_pieces_gives_one_pass_scan(tmp_path, monkeypatc
         monkeypatch.delenv("RC1_NO_FORK", raising=False)
     else:
         monkeypatch.setenv("RC1_NO_FORK", "1")
-    from entrypoints.validate_pool import _scan
+    from rc1.stages.validate_pool import _scan
     from rc1.quality.reader import iter_seeds
     from rc1.quality.validate import scan_pool
     from test_quality import GATE

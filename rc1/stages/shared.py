@@ -39,3 +39,19 @@ class Moded:
 @dataclass
 class Seeded:
     seed: int = arg(PIPELINE_SEED, "The pipeline's random seed (item draws, shadow set, responder).")
+
+
+@dataclass
+class BadRecords:
+    on_bad_record: str | None = arg(None, "Override configs/data.yaml on_bad_record.", choices=("error", "skip"))
+
+
+@dataclass
+class Weighted:
+    weights: str = arg("configs/weights.json", "Reward weights file (weights.json).")
+
+
+@dataclass
+class PpoConfigured:
+    config: str | None = arg(None, "ppo config (unset: configs/ppo_dev.yaml in dev where it exists, else "
+                                   "configs/ppo_scale.yaml).")
