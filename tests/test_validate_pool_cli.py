@@ -84,6 +84,31 @@ def test_threshold_options_override_gates_yaml(store):
     assert read_json(store / "out" / "r.json")["thresholds"]["leak_count_max"] == 1
 
 
+def test_unset_thresholds_are_gates_yaml_s(store, capsys):
+    """Every threshold option defaults to unset, so the gates file decides (nothing passes a copy of its values):
+    a --gates file asking for 4-word n-grams and no leak allowed is what the run logs, reports and applies."""
+    import yaml
+    from mlflow.tracking import MlflowClient
+
+    from rc1.stages import validate_pool
+
+    assert all(getattr(validate_pool.Config(pool="p.jsonl"), k) is None for k in validate_pool.THRESHOLDS)
+    gates = yaml.safe_load(Path(GATES).read_text())
+    gates["validate_pool"].update(leak_ngram=4, leak_sim=0.9)
+    Path("gates.yaml").write_text(yaml.safe_dump(gates))
+    pool = make_pool(200)
+    pool[3] = make_seed(3, pool[3]["task"], question=SHADOW[0][1])
+    f = _files(store, pool)
+    args = ["validate-pool", f["pool"], "--leak-check", f["shadow"], "--baseline-pool", f["base"], "--gates",
+            "gates.yaml", "--no-reuse"]
+    assert run_cli(args) == 2
+    rep = read_json(store / "out" / "validation_report.json")
+    assert (rep["thresholds"]["leak_ngram"], rep["thresholds"]["leak_sim"]) == (4, 0.9)
+    assert next(c for c in rep["checks"] if c["name"] == "leak_count")["value"] == 1
+    params = MlflowClient().get_run(rep["run_id"]).data.params
+    assert (params["leak_ngram"], params["leak_sim"], params["leak_count_max"]) == ("4", "0.9", "0")
+
+
 def test_an_empty_baseline_pool_fails_the_kl_check(store, capsys):
     """KL(pool || v1) against an empty --baseline_pool is large for any pool (the smoothed baseline is uniform): a check
     that would pass by construction fails instead, with no value."""
