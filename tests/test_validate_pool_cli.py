@@ -176,3 +176,14 @@ def test_the_pool_scanned_in_two_pieces_gives_one_pass_scan(tmp_path, monkeypatc
     for name in ("n", "tasks", "roles", "styles", "templates", "clarify", "lengths", "dedup", "leaks"):
         assert getattr(got, name) == getattr(want, name), name
     assert list(got.roles) == list(want.roles) and got.sample.items == want.sample.items
+
+
+@pytest.mark.parametrize("extra, expect", [
+    (["--leak-sim", "2"], "--leak-sim: Input should be less than or equal to 1"),
+    (["--len-tokens-min", "5000"], "len_tokens_min/len_tokens_max: the lower bound 5000 is above the upper bound"),
+])
+def test_a_bad_threshold_override_is_a_one_line_error(store, capsys, extra, expect):
+    f = _files(store, make_pool(20))
+    assert run_cli(["validate-pool", f["pool"], "--gates", GATES, "--no-reuse", *extra]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1 and expect in lines[0] and not (store / "out").exists()

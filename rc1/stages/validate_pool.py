@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from pydantic import ValidationError
 
 from rc1.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
@@ -127,7 +128,12 @@ def run(cfg: Config, progress: bool = True) -> dict:
     thresholds = {k: getattr(cfg, k) for k in THRESHOLDS}
     gates = load_gates(cfg.gates).for_mode(run_mode())
     gate = gates.validate_pool.model_copy(update={k: v for k, v in thresholds.items() if v is not None})
-    gate = ValidatePoolGate.model_validate(gate.model_dump())  # re-validate the overrides
+    try:   # re-validate the overrides
+        gate = ValidatePoolGate.model_validate(gate.model_dump())
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = "--" + str(err["loc"][0]).replace("_", "-") if err["loc"] else "the validate_pool thresholds"
+        raise Rc1Error(f"{where}: {err['msg'].removeprefix('Value error, ')}") from None
     mix_d = parse_mix(cfg.mix) if cfg.mix else dict(gates.config_check.mix)
     pool_p = readable_file(pool, "pool file")
     report_p = Path(cfg.report)
