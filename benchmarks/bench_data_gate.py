@@ -112,12 +112,11 @@ def main() -> int:
             # default 3 poses an item), so these pools measure time, not what one would train on
             ("build", ["build-pool", *data, "--out", str(pool), "--n", str(n), "--seed", str(opts.seed),
                        "--max-poses-per-item", str(10**9), "--shadow", str(shadow), "--no-reuse"]),
-            ("validate", ["validate-pool", str(pool), "--leak_check", str(shadow), "--leak_ngram", "5",
-                          "--leak_sim", "0.85", "--report", str(work / f"validation_{n}.json"),
-                          "--diversity_report", str(work / f"diversity_{n}.json"), *data, "--no-reuse"]),
-            ("difficulty", ["difficulty", "--in", str(pool), "--out", str(work / f"metrics_{n}.jsonl"),
-                            "--balanced", str(work / f"balanced_{n}.jsonl"), "--target",
-                            "easy:0.25,medium:0.45,hard:0.30", "--by_task", "hotpotqa,strategyqa,gsm8k",
+            ("validate", ["validate-pool", str(pool), "--leak-check", str(shadow),   # thresholds: gates.yaml's
+                          "--report", str(work / f"validation_{n}.json"),
+                          "--diversity-report", str(work / f"diversity_{n}.json"), *data, "--no-reuse"]),
+            ("difficulty", ["difficulty", "--pool", str(pool), "--out", str(work / f"metrics_{n}.jsonl"),
+                            "--balanced", str(work / f"balanced_{n}.jsonl"),   # --target, --by-task: the defaults
                             "--report", str(work / f"difficulty_{n}.json"), "--no-reuse"]),
         ]
         totals[n] = 0.0

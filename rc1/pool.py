@@ -49,6 +49,7 @@ EXTRA_PASSAGES = (0, 2)
 LEAK_MARGIN = 0.1        # items this close to the leak rule are not used at all (see _ShadowGuard)
 LEAK_REDRAWS = 25  # distractor passages drawn from other items, per 'paragraphs' seed
 DEFAULT_TARGET = {"easy": 0.25, "medium": 0.45, "hard": 0.30}   # the difficulty stage's default target
+DEFAULT_TARGET_TEXT = ",".join(f"{d}:{share:.2f}" for d, share in DEFAULT_TARGET.items())   # as --target spells it
 
 
 CLARIFY_RATE = 0.30     # share of seeds (build-pool) and of plain shadow items (shadow-run) made clarification items

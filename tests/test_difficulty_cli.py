@@ -88,11 +88,12 @@ def test_pool_without_matching_evidence_fails_the_gate_with_exit_2(store, capsys
 
 @pytest.mark.parametrize("extra, expect", [
     (["--target", "easy:0.5,hard:0.6"], "--target sums to 1.1"),
-    (["--by_task", "hotpotqa,chess"], "--by_task: unknown task 'chess'"),
+    (["--by_task", "hotpotqa,chess"], "--by-task: unknown task 'chess'"),
+    ([], "--pool: the seed pool to measure is required"),
 ])
 def test_bad_options_are_one_line_errors(store, capsys, extra, expect):
     write_jsonl(store / "pool.jsonl", graded_pool(2))
-    assert run_cli(_cmd(str(store / "pool.jsonl")) + extra) == 2
+    assert run_cli((_cmd(str(store / "pool.jsonl")) + extra) if extra else ["difficulty"]) == 2
     lines = [l for l in capsys.readouterr().err.splitlines() if l.startswith("rc1:")]
     assert len(lines) == 1 and expect in lines[0]
 
@@ -104,3 +105,14 @@ def test_truncated_pool_names_file_and_line(store, capsys):
     err = [l for l in capsys.readouterr().err.splitlines() if l.startswith("rc1:")]
     assert len(err) == 1 and "pool.jsonl: line 4: invalid JSON" in err[0]
     assert not (store / "out" / "balanced.jsonl").exists()
+
+
+def test_the_default_target_is_the_pools_poses():
+    """--target's default is the shares the pool is posed in (rc1.pool.DEFAULT_TARGET), declared once."""
+    from rc1.config import parse_mix
+    from rc1.pool import DEFAULT_TARGET, DEFAULT_TARGET_TEXT
+    from rc1.stages import difficulty
+    from rc1.templates import DIFFICULTIES
+
+    assert difficulty.Config(pool="p.jsonl").target == DEFAULT_TARGET_TEXT
+    assert parse_mix(DEFAULT_TARGET_TEXT, what="--target", known=DIFFICULTIES) == DEFAULT_TARGET

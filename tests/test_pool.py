@@ -229,13 +229,14 @@ def test_build_pool_stage_logs_and_reuses(store):
     from mlflow.tracking import MlflowClient
 
     from rc1.stages import build_pool
-    from entrypoints.materialize_shadow import run_materialize_shadow
+    from rc1.stages import materialize_shadow
     from rc1.io import read_jsonl, sha256_file
 
     data = _data_dir(store / "data")
     gates = str(REPO / "configs" / "gates.yaml")
-    sh = run_materialize_shadow(data_dir=data, n=20, seed=5, stratify=True, materialize="shadow.jsonl",
-                                dump_manifest="manifest.json", gates_path=gates)
+    sh = materialize_shadow.run(materialize_shadow.Config(data_dir=data, n=20, seed=5, stratify=True,
+                                                          materialize="shadow.jsonl", dump_manifest="manifest.json",
+                                                          gates=gates))
     kw = dict(data_dir=data, out="pool.jsonl", n=120, mix="hotpotqa:0.45,strategyqa:0.30,gsm8k:0.25", max_turns=6,
               clarify_rate=0.3, tools="wiki,calc", templates_dir=str(PACK_V2), shadow="shadow.jsonl", seed=3,
               gates=gates)

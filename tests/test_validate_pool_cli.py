@@ -84,6 +84,31 @@ def test_threshold_options_override_gates_yaml(store):
     assert read_json(store / "out" / "r.json")["thresholds"]["leak_count_max"] == 1
 
 
+def test_unset_thresholds_are_gates_yaml_s(store, capsys):
+    """Every threshold option defaults to unset, so the gates file decides (nothing passes a copy of its values):
+    a --gates file asking for 4-word n-grams and no leak allowed is what the run logs, reports and applies."""
+    import yaml
+    from mlflow.tracking import MlflowClient
+
+    from rc1.stages import validate_pool
+
+    assert all(getattr(validate_pool.Config(pool="p.jsonl"), k) is None for k in validate_pool.THRESHOLDS)
+    gates = yaml.safe_load(Path(GATES).read_text())
+    gates["validate_pool"].update(leak_ngram=4, leak_sim=0.9)
+    Path("gates.yaml").write_text(yaml.safe_dump(gates))
+    pool = make_pool(200)
+    pool[3] = make_seed(3, pool[3]["task"], question=SHADOW[0][1])
+    f = _files(store, pool)
+    args = ["validate-pool", f["pool"], "--leak-check", f["shadow"], "--baseline-pool", f["base"], "--gates",
+            "gates.yaml", "--no-reuse"]
+    assert run_cli(args) == 2
+    rep = read_json(store / "out" / "validation_report.json")
+    assert (rep["thresholds"]["leak_ngram"], rep["thresholds"]["leak_sim"]) == (4, 0.9)
+    assert next(c for c in rep["checks"] if c["name"] == "leak_count")["value"] == 1
+    params = MlflowClient().get_run(rep["run_id"]).data.params
+    assert (params["leak_ngram"], params["leak_sim"], params["leak_count_max"]) == ("4", "0.9", "0")
+
+
 def test_an_empty_baseline_pool_fails_the_kl_check(store, capsys):
     """KL(pool || v1) against an empty --baseline_pool is large for any pool (the smoothed baseline is uniform): a check
     that would pass by construction fails instead, with no value."""
@@ -130,7 +155,7 @@ def test_the_pool_scanned_in_two_pieces_gives_one_pass_scan(tmp_path, monkeypatc
         monkeypatch.delenv("RC1_NO_FORK", raising=False)
     else:
         monkeypatch.setenv("RC1_NO_FORK", "1")
-    from entrypoints.validate_pool import _scan
+    from rc1.stages.validate_pool import _scan
     from rc1.quality.reader import iter_seeds
     from rc1.quality.validate import scan_pool
     from test_quality import GATE
@@ -151,3 +176,14 @@ def test_the_pool_scanned_in_two_pieces_gives_one_pass_scan(tmp_path, monkeypatc
     for name in ("n", "tasks", "roles", "styles", "templates", "clarify", "lengths", "dedup", "leaks"):
         assert getattr(got, name) == getattr(want, name), name
     assert list(got.roles) == list(want.roles) and got.sample.items == want.sample.items
+
+
+@pytest.mark.parametrize("extra, expect", [
+    (["--leak-sim", "2"], "--leak-sim: Input should be less than or equal to 1"),
+    (["--len-tokens-min", "5000"], "len_tokens_min/len_tokens_max: the lower bound 5000 is above the upper bound"),
+])
+def test_a_bad_threshold_override_is_a_one_line_error(store, capsys, extra, expect):
+    f = _files(store, make_pool(20))
+    assert run_cli(["validate-pool", f["pool"], "--gates", GATES, "--no-reuse", *extra]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1 and expect in lines[0] and not (store / "out").exists()

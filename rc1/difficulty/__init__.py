@@ -1,5 +1,5 @@
 """Difficulty of seeds: per-sample metrics, easy/medium/hard buckets, resampling to a target mix,
-and the checks of the difficulty gate. Pure functions; entrypoints/difficulty.py does the IO and MLflow.
+and the checks of the difficulty gate. Pure functions; rc1/stages/difficulty.py does the IO and MLflow.
 
 Names are imported on first use (PEP 562), so `rc1 --help` does not pay for scipy.
 """

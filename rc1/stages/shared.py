@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rc1.cli.options import arg
-from rc1.config import GATES_PATH, run_mode
+from rc1.config import GATES_PATH, WEIGHTS_PATH, run_mode
 
 PIPELINE_SEED = 20250820   # the pipeline's random seed: item draws, shadow set, responder
 
@@ -41,16 +41,21 @@ class Seeded:
     seed: int = arg(PIPELINE_SEED, "The pipeline's random seed (item draws, shadow set, responder).")
 
 
+@dataclass
+class BadRecords:
+    on_bad_record: str | None = arg(None, "Override configs/data.yaml on_bad_record.", choices=("error", "skip"))
+
+
 # ---- the scoring and reward stages (probe-scorer, shadow-run, judge-robustness, weight-calib, overclar-ablation, ...)
 @dataclass
 class Weighted:
-    weights: str = arg("configs/weights.json", "Reward weights file (JSON: one weight per judge dimension).")
+    weights: str = arg(WEIGHTS_PATH, "Reward weights file (JSON: one weight per judge dimension).")
 
 
 @dataclass
 class PpoConfigured:
-    config: str | None = arg(None, "PPO config for the reward's alpha/cap/beta (unset: by RUN_MODE, ppo_dev.yaml in "
-                                   "dev where it exists, else ppo_scale.yaml).")
+    config: str | None = arg(None, "ppo config (unset: by RUN_MODE, configs/ppo_dev.yaml in dev where it exists, else "
+                                   "configs/ppo_scale.yaml).")
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""`rc1 difficulty --in POOL --out METRICS --balanced OUT --target ... --by_task ... --report OUT.json`:
+"""`rc1 difficulty --pool POOL --out METRICS --balanced OUT --target ... --by-task ... --report OUT.json`:
 per-sample metrics, easy/medium/hard buckets, a pool resampled to the target, and the difficulty gate."""
 
 from __future__ import annotations
@@ -6,29 +6,48 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 import click
 import numpy as np
 
-from entrypoints._common import INT, Ahead, cleaned_up, gates_option, reuse_option
+from rc1.ahead import Ahead, cleaned_up
+from rc1.cli.options import arg, logged_params
 from rc1.config import TASKS, load_gates, parse_mix, run_mode
 from rc1.errors import Rc1Error
 from rc1.io import atomic_open, read_json, sha256_file, write_json, write_jsonl
+from rc1.pool import DEFAULT_TARGET_TEXT
+from rc1.stages.shared import Gated, Reusable, Seeded
+from rc1.templates import DIFFICULTIES as BUCKETS
 from rc1.text import make_token_counter
 
-BUCKETS = ("easy", "medium", "hard")  # rc1.difficulty.bucket.BUCKETS, kept here so `rc1 --help` skips scipy
-DEFAULT_TARGET = "easy:0.25,medium:0.45,hard:0.30"
-DEFAULT_SEED = 20250820
+
+@dataclass(kw_only=True)
+class Config(Seeded, Gated, Reusable):
+    """Per-sample difficulty metrics, easy/medium/hard buckets, resampling to --target, the difficulty gate."""
+
+    # a required option: arg() declares a required field as a positional only, so its metadata is turned into an option's
+    pool: str = field(metadata={**arg(help="Seed pool (rc1_seed.jsonl).", argument=True, aliases=("--in",)).metadata,
+                                "argument": False})
+    out: str = arg("out/difficulty_metrics.jsonl", "Per-sample metrics (JSONL).")
+    balanced: str = arg("out/rc1_seed_balanced.jsonl",
+                        "Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each seed.")
+    target: str = arg(DEFAULT_TARGET_TEXT, "Bucket mix of the balanced pool.")
+    by_task: str = arg(",".join(TASKS), "Tasks balanced (and checked) one by one; other tasks pass through.")
+    report: str = arg("out/difficulty_report.json", "Difficulty report (checks, buckets, their definitions).")
+    size: int | None = arg(None, "Balanced pool size (unset: largest without replacement).")
+    tokenizer: str | None = arg(None, "Local tokenizer directory for exact token counts (unset: approximation).")
+    plots_dir: str | None = arg(None, "Where the histogram PNGs go (unset: plots/ beside --report).")
 
 
 def parse_tasks(text: str) -> list[str]:
     tasks = [t.strip() for t in text.split(",") if t.strip()]
     unknown = [t for t in tasks if t not in TASKS]
     if unknown or not tasks:
-        raise Rc1Error(f"--by_task: unknown task {unknown[0]!r}; known: {', '.join(TASKS)}" if unknown
-                       else "--by_task: empty")
+        raise Rc1Error(f"--by-task: unknown task {unknown[0]!r}; known: {', '.join(TASKS)}" if unknown
+                       else "--by-task: empty")
     return tasks
 
 
@@ -50,49 +69,38 @@ def _with_difficulty(line: str, bucket: str, metrics: dict) -> str:
     return f"{body[:-1]}, {extra[1:]}"
 
 
-def run_difficulty(
-    pool: str,
-    out: str = "out/difficulty_metrics.jsonl",
-    balanced: str = "out/rc1_seed_balanced.jsonl",
-    target: str | dict[str, float] = DEFAULT_TARGET,
-    by_task: str | list[str] = ",".join(TASKS),
-    report: str = "out/difficulty_report.json",
-    size: int | None = None,
-    seed: int = DEFAULT_SEED,
-    tokenizer: str | None = None,
-    plots_dir: str | None = None,
-    gates_path: str = "configs/gates.yaml",
-    reuse: bool = True,
-    progress: bool = True,
-) -> dict:
-    """Metrics, buckets, resampling and the difficulty gate for `pool`. Returns {passed, checks, report,
+def run(cfg: Config, progress: bool = True) -> dict:
+    """Metrics, buckets, resampling and the difficulty gate for the pool. Returns {passed, checks, report,
     metrics, balanced, n_in, n_out, run_id}; raises GateFailed when a check fails. `size`: total
-    balanced size (split over the balanced tasks by their input shares; default: no replacement)."""
-    gate = load_gates(gates_path).for_mode(run_mode()).difficulty
-    target_d = parse_mix(target, what="--target", known=BUCKETS) if isinstance(target, str) else dict(target)
-    tasks_l = parse_tasks(by_task) if isinstance(by_task, str) else list(by_task)
-    pool_p, out_p, bal_p, rep_p = Path(pool), Path(out), Path(balanced), Path(report)
+    balanced size (split over the balanced tasks by their input shares; unset: no replacement)."""
+    if not cfg.pool:   # required, but the derived option passes None when it is missing (rc1.cli.options)
+        raise Rc1Error("--pool: the seed pool to measure is required")
+    pool, size, seed = cfg.pool, cfg.size, cfg.seed
+    gate = load_gates(cfg.gates).for_mode(run_mode()).difficulty
+    target_d = parse_mix(cfg.target, what="--target", known=BUCKETS)
+    tasks_l = parse_tasks(cfg.by_task)
+    pool_p, out_p, bal_p, rep_p = Path(pool), Path(cfg.out), Path(cfg.balanced), Path(cfg.report)
     if not pool_p.is_file():
         raise Rc1Error(f"{pool}: pool file not found")
     if len({p.resolve() for p in (pool_p, out_p, bal_p, rep_p)}) < 4 or len({out_p.name, bal_p.name, rep_p.name}) < 3:
-        raise Rc1Error("--in, --out, --balanced and --report must be four different files (and file names)")
+        raise Rc1Error("--pool, --out, --balanced and --report must be four different files (and file names)")
     if size is not None and size < 1:
         raise Rc1Error("--size must be a positive number of seeds")
-    plots = Path(plots_dir) if plots_dir else rep_p.with_name("plots")
-    counter = make_token_counter(tokenizer)
-    params = {"pool": str(pool_p), "target": target_d, "by_task": tasks_l, "size": size or "auto", "seed": seed,
-              "tokenizer": tokenizer or "approx", **gate.model_dump()}
+    plots = Path(cfg.plots_dir) if cfg.plots_dir else rep_p.with_name("plots")
+    counter = make_token_counter(cfg.tokenizer)
+    params = {**logged_params(cfg), "target": target_d, "by_task": tasks_l, "tokenizer": cfg.tokenizer or "approx",
+              **gate.model_dump()}
     outputs = {"metrics": out_p, "balanced": bal_p, "report": rep_p}
 
     # metrics, buckets, report and figures compute in a forked process while this one imports mlflow and opens
-    # the run (entrypoints._common.Ahead); the same values as computing them here
+    # the run (rc1.ahead.Ahead); the same values as computing them here
     # (the metrics and the balanced pool go to temporary files beside their paths, moved there once the run is ours)
     out_tmp, bal_tmp = (p.with_name(f".{p.name}.{os.getpid()}.computing") for p in (out_p, bal_p))
     job = Ahead(_compute, pool_p, counter, target_d, tasks_l, seed, size, gate, progress, out_tmp, bal_tmp)
     from rc1.tracking import stage_run
 
     with cleaned_up(job, out_tmp, bal_tmp), stage_run("difficulty", params, inputs={"pool": pool_p},
-                                                      outputs=outputs, reuse=reuse) as st:
+                                                      outputs=outputs, reuse=cfg.reuse) as st:
         if st.reused:
             job.cancel()
             saved = read_json(rep_p)
@@ -219,25 +227,6 @@ def _write_plots(pngs: dict[str, bytes], plots: Path) -> list[Path]:
     return made
 
 
-@click.command("difficulty")
-@click.option("--pool", "--in", "pool", required=True, type=click.Path(dir_okay=False), help="Seed pool (rc1_seed.jsonl).")
-@click.option("--out", default="out/difficulty_metrics.jsonl", show_default=True, help="Per-sample metrics (JSONL).")
-@click.option("--balanced", default="out/rc1_seed_balanced.jsonl", show_default=True,
-              help="Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each seed.")
-@click.option("--target", default=DEFAULT_TARGET, show_default=True, help="Bucket mix of the balanced pool.")
-@click.option("--by_task", "--by-task", "by_task", default=",".join(TASKS), show_default=True,
-              help="Tasks balanced (and checked) one by one; other tasks pass through.")
-@click.option("--report", default="out/difficulty_report.json", show_default=True)
-@click.option("--size", type=INT, default=None, help="Balanced pool size (default: largest without replacement).")
-@click.option("--seed", type=INT, default=DEFAULT_SEED, show_default=True)
-@click.option("--tokenizer", default=None, help="Local tokenizer directory for exact token counts (default: approximation).")
-@click.option("--plots_dir", default=None, help="Where the histogram PNGs go (default: plots/ beside --report).")
-@gates_option
-@reuse_option
-def command(pool, out, balanced, target, by_task, report, size, seed, tokenizer, plots_dir, gates_path, reuse):
-    """Per-sample difficulty metrics, easy/medium/hard buckets, resampling to --target, the difficulty gate."""
-    res = run_difficulty(pool, out=out, balanced=balanced, target=target, by_task=by_task, report=report, size=size,
-                         seed=seed, tokenizer=tokenizer, plots_dir=plots_dir, gates_path=gates_path,
-                         reuse=reuse)
+def show(res: dict) -> None:
     click.echo(f"difficulty: {len(res['checks'])} checks passed; {res['n_in']} seeds -> {res['n_out']} balanced "
                f"({res['balanced']}); report {res['report']}")

@@ -1,52 +1,57 @@
-"""`rc1 materialize-shadow --data-dir D --n 245 --seed 20250820 --stratify --materialize OUT --dump-manifest M`"""
+"""`rc1 materialize-shadow`: the held-out shadow evaluation set (stratified by task) and its manifest."""
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
-from entrypoints._common import INT, data_dir_option, gates_option, optional_param, reuse_option
-from rc1.config import load_gates
+from rc1.cli.options import arg, logged_params
+from rc1.config import load_gates, run_mode
 from rc1.data import default_data_config, source_tags
 from rc1.io import read_json, sha256_file, write_json, write_jsonl
 from rc1.pool import largest_remainder
 from rc1.shadow_set import default_mix, load_and_select
-from rc1.tracking import run_mode, stage_run
+from rc1.stages.shared import BadRecords, FromData, Gated, Reusable
 
 
-def run_materialize_shadow(
-    data_dir: str | None = None,
-    n: int | None = None,
-    seed: int | None = None,
-    stratify: bool | None = None,
-    materialize: str | None = None,
-    dump_manifest: str | None = None,
-    gates_path: str = "configs/gates.yaml",
-    on_bad_record: str | None = None,
-    reuse: bool = True,
-) -> dict[str, Any]:
+@dataclass
+class Config(FromData, BadRecords, Gated, Reusable):
+    """Select and write the held-out shadow evaluation set (stratified by task) with a manifest."""
+
+    n: int | None = arg(None, "Shadow set size (unset: configs/gates.yaml shadow.n).")
+    seed: int | None = arg(None, "Selection seed (unset: gates.yaml shadow.seed).")
+    stratify: bool | None = arg(None, "Per-task counts proportional to the configured mix (unset: gates.yaml "
+                                      "shadow.stratify).")
+    materialize: str | None = arg(None, "Output JSONL (unset: out/shadow_eval_<n>.jsonl).")
+    dump_manifest: str | None = arg(None, "Manifest JSON (unset: shadow_manifest.json beside --materialize).")
+
+
+def run(cfg: Config) -> dict[str, Any]:
     """Write the shadow set (JSONL of Task records) and its manifest; returns
     {path, manifest, n, per_task, sha256, run_id, reused}. n/seed/stratify default to gates.yaml `shadow`."""
-    g = load_gates(gates_path).shadow
-    n = g.n if n is None else int(n)
-    seed = g.seed if seed is None else int(seed)
-    stratify = g.stratify if stratify is None else bool(stratify)
-    mix = default_mix(gates_path)
-    data_dir = optional_param(data_dir)
-    out = Path(materialize or f"out/shadow_eval_{n}.jsonl")
-    manifest_p = Path(dump_manifest or out.with_name("shadow_manifest.json"))
+    from rc1.tracking import stage_run
+
+    data_dir, on_bad_record = cfg.data_dir, cfg.on_bad_record
+    g = load_gates(cfg.gates).shadow
+    n = g.n if cfg.n is None else cfg.n
+    seed = g.seed if cfg.seed is None else cfg.seed
+    stratify = g.stratify if cfg.stratify is None else cfg.stratify
+    mix = default_mix(cfg.gates)
+    out = Path(cfg.materialize or f"out/shadow_eval_{n}.jsonl")
+    manifest_p = Path(cfg.dump_manifest or out.with_name("shadow_manifest.json"))
     data_cfg = default_data_config()
 
     rows, loaded = load_and_select(data_dir, n, seed, stratify, mix, data_cfg, on_bad_record)
-    params = {"n": n, "seed": seed, "stratify": stratify, "mix": mix, "data_dir": data_dir or "auto",
+    params = {**logged_params(cfg), "n": n, "seed": seed, "stratify": stratify, "mix": mix,
               "on_bad_record": on_bad_record or data_cfg.on_bad_record, "materialize": str(out),
               "dump_manifest": str(manifest_p)}
     inputs = {f"data.{t}": lt.digest for t, lt in loaded.items()}
     with stage_run("materialize_shadow", params, inputs=inputs,
-                   outputs={"shadow": out, "manifest": manifest_p}, reuse=reuse, tags=source_tags(loaded)) as st:
+                   outputs={"shadow": out, "manifest": manifest_p}, reuse=cfg.reuse, tags=source_tags(loaded)) as st:
         if st.reused:
             m = read_json(manifest_p)
             return {"path": str(out), "manifest": str(manifest_p), "n": m["n"], "per_task": m["per_task"],
@@ -87,24 +92,7 @@ def run_materialize_shadow(
 
 
 
-@click.command("materialize-shadow")
-@data_dir_option
-@click.option("--n", type=INT, default=None, help="Shadow set size (default: configs/gates.yaml shadow.n, 245).")
-@click.option("--seed", type=INT, default=None, help="Selection seed (default: gates.yaml shadow.seed, 20250820).")
-@click.option("--stratify/--no-stratify", default=None,
-              help="Per-task counts proportional to the configured mix (default: gates.yaml shadow.stratify).")
-@click.option("--materialize", default=None, help="Output JSONL (default: out/shadow_eval_<n>.jsonl).")
-@click.option("--dump-manifest", "--dump_manifest", "dump_manifest", default=None,
-              help="Manifest JSON (default: shadow_manifest.json beside --materialize).")
-@click.option("--on-bad-record", "--on_bad_record", "on_bad_record", type=click.Choice(["error", "skip"]),
-              default=None, help="Override configs/data.yaml on_bad_record.")
-@gates_option
-@reuse_option
-def command(data_dir, n, seed, stratify, materialize, dump_manifest, on_bad_record, gates_path, reuse):
-    """Select and write the held-out shadow evaluation set (stratified by task) with a manifest."""
-    out = run_materialize_shadow(data_dir=data_dir, n=n, seed=seed, stratify=stratify, materialize=materialize,
-                                 dump_manifest=dump_manifest, gates_path=gates_path, on_bad_record=on_bad_record,
-                                 reuse=reuse)
+def show(out: dict[str, Any]) -> None:
     per = ", ".join(f"{t} {v['n']} ({v['source_kind']})" for t, v in out["per_task"].items())
     click.echo(f"materialize-shadow: {out['n']} records -> {out['path']} [{per}] sha256 {out['sha256'][:12]}"
                + (" (reused)" if out["reused"] else ""))

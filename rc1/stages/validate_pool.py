@@ -1,22 +1,50 @@
-"""`rc1 validate-pool POOL --leak_check SHADOW ...`: diversity report + the validate_pool gate."""
+"""`rc1 validate-pool POOL --leak-check SHADOW ...`: diversity report + the validate_pool gate."""
 
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass, make_dataclass
 from pathlib import Path
 from typing import Any
 
 import click
+from pydantic import ValidationError
 
-from entrypoints._common import INT, Ahead, cleaned_up, data_dir_option, gates_option, optional_param, reuse_option
+from rc1.ahead import Ahead, cleaned_up
+from rc1.cli.options import arg, logged_params
 from rc1.config import ValidatePoolGate, load_gates, parse_mix, run_mode
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, readable_file, sha256_dir, writable_outputs, write_json, write_jsonl
+from rc1.quality.baseline import V1_PACK, baseline_seeds
 from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, record_question
+from rc1.stages.shared import FromData, Gated, Reusable
 from rc1.text import make_token_counter
 
 THRESHOLDS = tuple(ValidatePoolGate.model_fields)
-V1_PACK = Path("templates/pack_v1")
+_HELP = {"leak_ngram": "Shared word n-gram length (unset: gates.yaml).",
+         "leak_sim": "Containment at or above which a match leaks (unset: gates.yaml)."}
+
+# one option per threshold of configs/gates.yaml validate_pool, unset (None) = the file's value
+Thresholds = make_dataclass("Thresholds", [
+    (name, (int if info.annotation is int else float) | None,
+     arg(None, _HELP.get(name, f"Unset: configs/gates.yaml validate_pool.{name}.")))
+    for name, info in ValidatePoolGate.model_fields.items()])
+
+
+@dataclass(kw_only=True)
+class Config(Thresholds, FromData, Gated, Reusable):
+    """Diversity, duplicates, lengths, leaks and task mix of a seed pool; exit 2 when a check fails."""
+
+    pool: str = arg(help="Seed pool (JSONL).", argument=True)
+    leak_check: str | None = arg(None, "Shadow set (JSONL of records with `question`, or seeds) that no pool seed "
+                                       "may pose.")
+    report: str = arg("out/validation_report.json", "Validation report (checks).")
+    diversity_report: str | None = arg(None, "Unset: diversity_report.json beside --report.")
+    mix: str | None = arg(None, 'Expected task mix "hotpotqa:0.45,...". Unset: gates.yaml config_check.mix.')
+    baseline_pool: str | None = arg(None, "pack_v1 pool for the 3-gram KL. Unset: built in memory from "
+                                          f"{V1_PACK} (min(n, {KL_SAMPLE_SIZE}) seeds).")
+    tokenizer: str | None = arg(None, "Local tokenizer directory for exact token counts (unset: approximation).")
+    seed: int = arg(SAMPLE_SEED, "Seed of the diversity samples.")
 
 
 def load_shadow(path: str | Path) -> list[tuple[str, str]]:
@@ -30,20 +58,6 @@ def load_shadow(path: str | Path) -> list[tuple[str, str]]:
     if not out:
         raise Rc1Error(f"{path}: the shadow set is empty (a leak check against nothing cannot pass)")
     return out
-
-
-def baseline_seeds(n: int, mix: dict[str, float], data_dir: str | None, seed: int):
-    """A pack_v1 pool of n seeds over the same task sources and mix, built in memory (the KL reference).
-    pack_v1 is the plain baseline: no tools, no clarification (PoolSpec's defaults)."""
-    from rc1.data import load_tasks
-    from rc1.pool import PoolSpec, build_pool
-    from rc1.templates import load_pack
-
-    if not V1_PACK.is_dir():
-        raise Rc1Error(f"{V1_PACK}: not found; pass --baseline_pool PATH (a pack_v1 pool)")
-    tasks = {t: load_tasks(t, data_dir).records for t, share in mix.items() if share > 0}
-    # a reference sample, not a training pool: an item may recur as often as n asks
-    return build_pool(tasks, load_pack(V1_PACK), PoolSpec(n=n, mix=mix, seed=seed, max_poses_per_item=10**9))
 
 
 def count_lines(path: str | Path, stop: int | None = None) -> int:
@@ -107,47 +121,34 @@ def _baseline_stats(baseline_pool: str | None, n_base: int, mix: dict[str, float
     return baseline_stats(seeds, KL_SAMPLE_SIZE, SAMPLE_SIZE, seed)
 
 
-def run_validate_pool(
-    pool: str,
-    leak_check: str | None = None,
-    report: str = "out/validation_report.json",
-    diversity_report: str | None = None,
-    mix: str | dict[str, float] | None = None,
-    baseline_pool: str | None = None,
-    data_dir: str | None = None,
-    gates_path: str = "configs/gates.yaml",
-    tokenizer: str | None = None,
-    seed: int = SAMPLE_SEED,
-    reuse: bool = True,
-    progress: bool = True,
-    **thresholds: Any,
-) -> dict:
-    """Validate `pool`; returns {passed, checks, report, diversity_report, leaks, n, run_id}.
-    Threshold keyword arguments (names of configs/gates.yaml validate_pool, e.g. leak_sim=0.9)
-    override the file; None means "use the file". Raises GateFailed when a check fails."""
-    unknown = set(thresholds) - set(THRESHOLDS)
-    if unknown:
-        raise Rc1Error(f"unknown threshold(s) {sorted(unknown)}; known: {', '.join(THRESHOLDS)}")
-    gates = load_gates(gates_path).for_mode(run_mode())
+def run(cfg: Config, progress: bool = True) -> dict:
+    """Validate the pool; returns {passed, checks, report, diversity_report, leaks, n, run_id}. A threshold field
+    left unset (None) is configs/gates.yaml validate_pool's. Raises GateFailed when a check fails."""
+    pool, leak_check, baseline_pool, data_dir, seed = cfg.pool, cfg.leak_check, cfg.baseline_pool, cfg.data_dir, cfg.seed
+    thresholds = {k: getattr(cfg, k) for k in THRESHOLDS}
+    gates = load_gates(cfg.gates).for_mode(run_mode())
     gate = gates.validate_pool.model_copy(update={k: v for k, v in thresholds.items() if v is not None})
-    gate = ValidatePoolGate.model_validate(gate.model_dump())  # re-validate the overrides
-    mix_d = parse_mix(mix) if isinstance(mix, str) else dict(mix or gates.config_check.mix)
+    try:   # re-validate the overrides
+        gate = ValidatePoolGate.model_validate(gate.model_dump())
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = "--" + str(err["loc"][0]).replace("_", "-") if err["loc"] else "the validate_pool thresholds"
+        raise Rc1Error(f"{where}: {err['msg'].removeprefix('Value error, ')}") from None
+    mix_d = parse_mix(cfg.mix) if cfg.mix else dict(gates.config_check.mix)
     pool_p = readable_file(pool, "pool file")
-    report_p = Path(report)
-    div_p = Path(diversity_report) if diversity_report else report_p.with_name("diversity_report.json")
+    report_p = Path(cfg.report)
+    div_p = Path(cfg.diversity_report) if cfg.diversity_report else report_p.with_name("diversity_report.json")
     leaks_p = report_p.with_name("leaks.jsonl")
     if len({report_p.name, div_p.name, leaks_p.name}) < 3:
-        raise Rc1Error("--report and --diversity_report need different file names")
+        raise Rc1Error("--report and --diversity-report need different file names")
     writable_outputs(report_p, div_p, leaks_p)   # before anything runs: no output is left behind by a later one
-    data_dir = optional_param(data_dir)
     if baseline_pool and not Path(baseline_pool).is_file():
-        raise Rc1Error(f"--baseline_pool {baseline_pool}: file not found")
+        raise Rc1Error(f"--baseline-pool {baseline_pool}: file not found")
     shadow = load_shadow(leak_check) if leak_check else None
-    counter = make_token_counter(tokenizer)
+    counter = make_token_counter(cfg.tokenizer)
 
-    params = {"pool": str(pool), "leak_check": leak_check or "", "mix": mix_d, "baseline_pool": baseline_pool or "",
-              "data_dir": data_dir or "auto", "tokenizer": tokenizer or "approx", "seed": seed,
-              "sample_size": SAMPLE_SIZE, "kl_sample_size": KL_SAMPLE_SIZE, **gate.model_dump()}
+    params = {**logged_params(cfg), "mix": mix_d, "tokenizer": cfg.tokenizer or "approx", "sample_size": SAMPLE_SIZE,
+              "kl_sample_size": KL_SAMPLE_SIZE, **gate.model_dump()}
     inputs: dict[str, Any] = {"pool": pool_p}
     if leak_check:
         inputs["shadow"] = Path(leak_check)
@@ -164,7 +165,7 @@ def run_validate_pool(
     outputs = {"report": report_p, "diversity_report": div_p, "leaks": leaks_p}
 
     # the pool scan and the KL baseline compute in two forked processes while this one imports mlflow and
-    # opens the run (entrypoints._common.Ahead); results are the same as computing them here, in order
+    # opens the run (rc1.ahead.Ahead); results are the same as computing them here, in order
     n_base = count_lines(pool_p, stop=KL_SAMPLE_SIZE)
     # imported once here, before the forks: both children and this process use it (numpy: ~0.1 s; datasketch is
     # imported by the children that compute signatures)
@@ -176,7 +177,7 @@ def run_validate_pool(
     from rc1.tracking import stage_run
 
     with cleaned_up(scan_job), cleaned_up(base_job), \
-            stage_run("validate_pool", params, inputs=inputs, outputs=outputs, reuse=reuse) as st:
+            stage_run("validate_pool", params, inputs=inputs, outputs=outputs, reuse=cfg.reuse) as st:
         if st.reused:
             scan_job.cancel()
             base_job.cancel()
@@ -221,40 +222,5 @@ def run_validate_pool(
     return {**rep, "report": str(report_p), "reused": False}
 
 
-def _threshold_options(f):
-    fields = ValidatePoolGate.model_fields
-    for name in reversed(THRESHOLDS):
-        if name in ("leak_ngram", "leak_sim"):
-            continue
-        typ = int if fields[name].annotation is int else float
-        f = click.option(f"--{name}", name, type=typ, default=None,
-                         help=f"default: configs/gates.yaml validate_pool.{name}")(f)
-    return f
-
-
-@click.command("validate-pool")
-@click.argument("pool", type=click.Path(dir_okay=False))
-@click.option("--leak_check", "--leak-check", "leak_check", default=None,
-              help="Shadow set (JSONL of records with `question`, or seeds) that no pool seed may pose.")
-@click.option("--leak_ngram", type=INT, default=None, help="Shared word n-gram length (default: gates.yaml).")
-@click.option("--leak_sim", type=float, default=None, help="Containment at or above which a match leaks (default: gates.yaml).")
-@click.option("--report", default="out/validation_report.json", show_default=True, help="Validation report (checks).")
-@click.option("--diversity_report", default=None, help="Default: diversity_report.json beside --report.")
-@click.option("--mix", default=None, help='Expected task mix "hotpotqa:0.45,...". Default: gates.yaml config_check.mix.')
-@click.option("--baseline_pool", default=None,
-              help="pack_v1 pool for the 3-gram KL. Default: built in memory from templates/pack_v1 (min(n, 5000) seeds).")
-@click.option("--tokenizer", default=None, help="Local tokenizer directory for exact token counts (default: approximation).")
-@click.option("--seed", type=INT, default=SAMPLE_SEED, show_default=True, help="Seed of the diversity samples.")
-@_threshold_options
-@data_dir_option
-@gates_option
-@reuse_option
-def command(pool, leak_check, leak_ngram, leak_sim, report, diversity_report, mix, baseline_pool, tokenizer, seed,
-            data_dir, gates_path, reuse, **thresholds):
-    """Diversity, duplicates, lengths, leaks and task mix of a seed pool; exit 2 when a check fails."""
-    out = run_validate_pool(pool, leak_check=leak_check, report=report, diversity_report=diversity_report, mix=mix,
-                            baseline_pool=baseline_pool, data_dir=data_dir, gates_path=gates_path,
-                            tokenizer=tokenizer, seed=seed, reuse=reuse, leak_ngram=leak_ngram, leak_sim=leak_sim,
-                            **thresholds)
+def show(out: dict) -> None:
     click.echo(f"validate-pool: {len(out['checks'])} checks passed on {out['n']} seeds; report {out['report']}")
-

@@ -1,0 +1,53 @@
+"""`rc1 check-config`: the ppo config (and its trial config) against configs/gates.yaml config_check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from rc1.cli.options import logged_params
+from rc1.config import default_ppo_config, load_gates, load_ppo_scale
+from rc1.errors import Rc1Error
+from rc1.preflight import config_checks, trial_checks
+from rc1.stages.shared import Gated, Moded, PpoConfigured
+
+
+@dataclass
+class Config(Gated, Moded, PpoConfigured):
+    """Check ppo_scale.yaml against configs/gates.yaml config_check (simulate, live mode, mix, steps, KL, seeds...)."""
+
+
+def run(cfg: Config) -> dict:
+    """The config_check run; returns {checks}. Raises GateFailed when a check fails."""
+    from rc1.tracking import stage_run
+
+    config_path = cfg.config or default_ppo_config(cfg.mode)
+    gates = load_gates(cfg.gates).for_mode(cfg.mode)
+    ppo = load_ppo_scale(config_path)
+    trial = load_ppo_scale(ppo.trial) if ppo.trial else None
+    if ppo.accelerate_config:   # exists and is an accelerate config (else exit 2 naming the key and the file)
+        from rc1.launch import read_accelerate_config
+        from rc1.train.engine import prompts_per_process
+
+        spec = read_accelerate_config(ppo.accelerate_config, owner=config_path)
+        for path, c in ((config_path, ppo), (ppo.trial, trial)):   # the global batch splits over the processes
+            try:
+                if c is not None:
+                    prompts_per_process(c, spec.num_processes)
+            except Rc1Error as e:
+                raise Rc1Error(f"{path}: {e} ({ppo.accelerate_config} starts {spec.num_processes})") from None
+    inputs = {"config": config_path, "gates": cfg.gates, **({"trial_config": ppo.trial} if trial else {}),
+              **({"accelerate_config": ppo.accelerate_config} if ppo.accelerate_config else {})}
+    params = {**logged_params(cfg), "config": config_path}
+    with stage_run("config_check", params=params, inputs=inputs, reuse=False) as st:
+        st.log_config(ppo, Path(config_path).with_suffix(".json").name)
+        st.log_config(gates.config_check, "gates_config_check.json")
+        checks = config_checks(ppo, gates) + (trial_checks(ppo, trial) if trial else [])
+        st.verdict(checks)
+    return {"checks": checks}
+
+
+def show(result: dict) -> None:
+    click.echo("config check passed")

@@ -1,0 +1,37 @@
+"""`rc1 check-resources`: free disk (and accelerator memory) against configs/gates.yaml resources."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import click
+
+from rc1.cli.options import arg, logged_params
+from rc1.config import load_gates
+from rc1.preflight import resources_checks
+from rc1.stages.shared import Gated, Moded
+
+
+@dataclass
+class Config(Gated, Moded):
+    """Free disk (and accelerator memory when present) against configs/gates.yaml resources."""
+
+    path: str = arg(".", "Where checkpoints will be written.")
+    needs_accelerator: bool = arg(False, "Check accelerator memory even where none is found (it fails then).")
+
+
+def run(cfg: Config) -> dict:
+    """The resources run; returns {checks}. Raises GateFailed when a check fails."""
+    from rc1.tracking import stage_run
+
+    gates = load_gates(cfg.gates).for_mode(cfg.mode)
+    with stage_run("resources", params=logged_params(cfg), reuse=False) as st:
+        st.log_config(gates.resources, "gates_resources.json")
+        checks = resources_checks(cfg.path, gates, needs_accelerator=cfg.needs_accelerator)
+        st.log_metrics({c["name"]: c["value"] for c in checks if isinstance(c["value"], (int, float))})
+        st.verdict(checks)
+    return {"checks": checks}
+
+
+def show(result: dict) -> None:
+    click.echo("resources check passed")
