@@ -29,7 +29,7 @@ MISSING = dataclasses.MISSING
 def arg(default: Any = MISSING, help: str = "", *, choices: tuple[str, ...] | None = None, aliases: tuple[str, ...] = (),
         argument: bool = False, hidden: bool = False, mlproject: bool = True, flag: str | None = None,
         default_factory: Callable[[], Any] | None = None, show_default: str | bool | None = None, log: bool = True) -> Any:
-    """A config field with its one line of help. `argument`: positional (and required); `hidden`: not in --help
+    """A config field with its one line of help; without a default it is required. `argument`: positional; `hidden`: not in --help
     (internal plumbing between processes); `mlproject`: False keeps it out of MLproject (a multiple option, a test
     hook); `flag`: the option's spelling when it is not the field's name (gate's repeatable --seed fills `seeds`);
     `default_factory`: a default computed per run (e.g. $RUN_MODE); `log`: False keeps it out of the run's params
@@ -38,9 +38,7 @@ def arg(default: Any = MISSING, help: str = "", *, choices: tuple[str, ...] | No
             "mlproject": mlproject and not hidden, "flag": flag, "show_default": show_default, "log": log}
     if default_factory is not None:
         return dataclasses.field(default_factory=default_factory, metadata=meta)
-    if default is MISSING and not argument:
-        raise TypeError("a config field needs a default (or argument=True)")
-    if default is MISSING:
+    if default is MISSING:   # required (an option needs @dataclass(kw_only=True) when it follows defaults)
         return dataclasses.field(metadata=meta)
     return dataclasses.field(default=default, metadata=meta)
 
@@ -189,8 +187,10 @@ def click_params(config: type) -> list[click.Parameter]:
         hidden = tuple(a for a in (*p.aliases, underscored) if a != p.flag)
         opts = [p.flag, *dict.fromkeys(hidden)]
         default = p.default if p.default is not MISSING else None
-        kw: dict[str, Any] = dict(type=_click_type(p), default=default, required=p.required, help=p.help,
-                                  hidden=p.hidden, multiple=p.multiple)
+        kw: dict[str, Any] = dict(type=_click_type(p), required=p.required, help=p.help, hidden=p.hidden,
+                                  multiple=p.multiple)
+        if not p.required:   # click enforces `required` only where no default is given, None included
+            kw["default"] = default
         kw["show_default"] = p.show_default if p.show_default is not None else (
             default is not None and not callable(default) and not p.multiple)
         if p.kind is bool:   # --x, --x true|false (MLproject), --no-x

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -28,9 +28,7 @@ from rc1.text import make_token_counter
 class Config(Seeded, Gated, Reusable):
     """Per-sample difficulty metrics, easy/medium/hard buckets, resampling to --target, the difficulty gate."""
 
-    # a required option: arg() declares a required field as a positional only, so its metadata is turned into an option's
-    pool: str = field(metadata={**arg(help="Seed pool (rc1_seed.jsonl).", argument=True, aliases=("--in",)).metadata,
-                                "argument": False})
+    pool: str = arg(help="Seed pool (rc1_seed.jsonl).", aliases=("--in",))
     out: str = arg("out/difficulty_metrics.jsonl", "Per-sample metrics (JSONL).")
     balanced: str = arg("out/rc1_seed_balanced.jsonl",
                         "Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each seed.")
@@ -73,8 +71,6 @@ def run(cfg: Config, progress: bool = True) -> dict:
     """Metrics, buckets, resampling and the difficulty gate for the pool. Returns {passed, checks, report,
     metrics, balanced, n_in, n_out, run_id}; raises GateFailed when a check fails. `size`: total
     balanced size (split over the balanced tasks by their input shares; unset: no replacement)."""
-    if not cfg.pool:   # required, but the derived option passes None when it is missing (rc1.cli.options)
-        raise Rc1Error("--pool: the seed pool to measure is required")
     pool, size, seed = cfg.pool, cfg.size, cfg.seed
     gate = load_gates(cfg.gates).for_mode(run_mode()).difficulty
     target_d = parse_mix(cfg.target, what="--target", known=BUCKETS)
