@@ -120,7 +120,7 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
 
 def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
     """Refuse a --fresh file that is missing, malformed, or poses shadow-set questions."""
-    from entrypoints.train import load_fresh
+    from rc1.train.inputs import load_fresh
 
     if not Path(fresh_path).is_file():
         raise Rc1Error(f"--fresh {fresh_path}: file not found")
@@ -177,8 +177,8 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
     if world != "1":   # every process would open its own gate run, train and evaluate: N gates, N evaluate runs
         raise Rc1Error(f"rc1 gate runs as one process (WORLD_SIZE={world} here): it launches each seed's training "
                        f"itself (ppo config launcher: accelerate); run `rc1 gate`, not under accelerate launch/torchrun")
-    from entrypoints.evaluate import run_evaluate
-    from entrypoints.train import launch_train, run_train
+    from rc1.launch import launch_train
+    from rc1.stages import evaluate as evaluate_stage, train
     from rc1.train.engine import rollout_plan
     from rc1.train.projection import project
 
@@ -216,9 +216,9 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
                                    fresh_path=fresh_path, weights_path=str(files["weights"]),
                                    gates_path=str(files["gates"]))
             else:
-                res = run_train(str(train_config), seed=seed, pool_path=str(pool), max_steps=max_steps,
-                                parent_tags=link, fresh_path=fresh_path, weights_path=str(files["weights"]),
-                                gates_path=str(files["gates"]))
+                res = train.run(train.Config(config=str(train_config), seed=seed, pool=str(pool), max_steps=max_steps,
+                                             fresh=fresh_path, weights=str(files["weights"]),
+                                             gates=str(files["gates"])), parent_tags=link)
             trained.append(res)
             g.log_metrics({f"heldout_reward.seed_{seed}": res.get("best_reward")})
         g.log_json({"preflight_run_id": pre.info.run_id, "trained": trained}, "gate_summary.json")
@@ -233,8 +233,9 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
             # the RC1 verdict is recorded on the evaluate run and decides `promote`; the gate itself
             # succeeded once training ran, so a failing verdict is reported, not raised
             # a trial gate's versions register under `trial-best` (rc1.tracking.registry), never `best`
-            ev = run_evaluate(alias=TRIAL_BEST if trial else BEST, shadow=shadow, parent_tags=link, raise_on_fail=False,
-                              gates_path=str(files["gates"]))
+            ev = evaluate_stage.run(evaluate_stage.Config(alias=TRIAL_BEST if trial else BEST, shadow=shadow or "auto",
+                                                          gates=str(files["gates"])),
+                                    parent_tags=link, raise_on_fail=False)
             result["evaluate"] = ev
             g.log_metrics(gate_summary_metrics(ev))
             g.set_tags({"rc1.evaluated_version": ev.get("version"), "rc1.rc1_verdict": "pass" if ev.get("passed") else "fail"})
@@ -244,7 +245,7 @@ def run_gate(mode: str = "dev", config_path: str | None = None, gates_path: str 
                           f"(`rc1 promote --alias best` {'may set' if ev.get('passed') else 'will refuse'} "
                           f"{target_alias(mode)})"), err=True)
     if (result.get("evaluate") or {}).get("run_id"):   # the gate has ended: the report's chain, final
-        from entrypoints.evaluate import refresh_rc1_report
+        from rc1.report import refresh_rc1_report
 
         refresh_rc1_report(result["evaluate"]["run_id"])
     # the preflight's files as this gate downloaded them (a dev pool twice: 162 MB of a 703 MB dev run): they stay in

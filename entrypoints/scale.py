@@ -118,7 +118,7 @@ def run_scale(stage: str = "all", pool: str | None = None, responder: str = "ref
               responder_model: str | None = None, responder_base_url: str | None = None, seed: int = 20250820,
               gates_path: str = "configs/gates.yaml", baseline_pool: str | None = None,
               progress: bool = True) -> dict:
-    from entrypoints.train import load_pool
+    from rc1.train.inputs import load_pool
     from rc1.config import load_gates
     from rc1.scale import earlier_stages
     from rc1.scoring.identity import responder_identity, scoring_identity

@@ -39,3 +39,41 @@ class Moded:
 @dataclass
 class Seeded:
     seed: int = arg(PIPELINE_SEED, "The pipeline's random seed (item draws, shadow set, responder).")
+
+
+@dataclass
+class Versioned:
+    """The registered version a stage works on: --version N, or --alias A (with neither, the stage's own alias:
+    `best` for evaluate, export-gguf and promote, `RC1` for bundle)."""
+
+    version: str | None = arg(None, "Model version of rc1-policy.")
+    alias: str | None = arg(None, "Model alias of rc1-policy, when no --version (unset: best; bundle: RC1).")
+
+    def version_or_alias(self, default_alias: str) -> tuple[str | None, str | None]:
+        """(version, alias) to resolve: the alias `default_alias` when neither is given."""
+        if self.version is None and self.alias is None:
+            return None, default_alias
+        return self.version, self.alias
+
+
+@dataclass
+class Weighted:
+    weights: str = arg("configs/weights.json", "Reward weights file (weights.json).")
+
+
+@dataclass
+class PPOConfigured:
+    config: str | None = arg(None, "ppo config (unset: what the run being continued used: an interrupted training's, "
+                                   "an evaluated version's; else the mode's: configs/ppo_dev.yaml in dev, "
+                                   "configs/ppo_scale.yaml in prod).")
+
+
+@dataclass
+class StepCapped:
+    max_steps: int | None = arg(None, "Cap on optimizer steps per seed (0 or unset: the config's ppo.steps).")
+
+
+@dataclass
+class Freshened:
+    fresh: str | None = arg(None, "Task records (JSONL) for the non-pool share of training (unset: filled from the "
+                                  "pool).")
