@@ -25,11 +25,11 @@ from typing import Any, Callable, Sequence
 
 from rc1.config import PPOScale
 from rc1.errors import Rc1Error
+from rc1.records import seed_difficulty
 from rc1.train.checkpoints import CheckpointStore
 from rc1.train.rollout import Device, RolloutPlan, device, has_cuda, installed, lora_generation, rollout_plan
 from rc1.train.strategy import strategy, trainer_settings, trl_classes
 from rc1.train.env import ASK_USER, env_factory, seed_prompt, to_rc1_dialogue
-from rc1.records import seed_difficulty
 from rc1.train.sampler import UNBUCKETED, ReplayHistory, Sampler, SamplerSpec
 
 log = logging.getLogger("rc1.train")
