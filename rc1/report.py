@@ -347,6 +347,9 @@ def refresh_rc1_report(evaluate_run_id: str) -> None:
     run = get_run(evaluate_run_id)
     mv = resolve_version(version=run.data.tags["rc1.model_version"])
     evaluation = read_run_json(evaluate_run_id, "evaluate_report.json")
-    samples = read_run_json(evaluate_run_id, "rc1_samples.json", missing=[])   # an evaluate run from before samples
+    try:
+        samples = read_run_json(evaluate_run_id, "rc1_samples.json")
+    except Exception:  # noqa: BLE001 - an evaluate run from before the samples existed
+        samples = []
     log_rc1_report(evaluate_run_id, render_rc1_report(evaluate_run_id, mv, evaluation,
                                                       run.data.tags.get("rc1.mode", "dev"), samples))

@@ -16,10 +16,9 @@ import functools
 import logging
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
-
-from dataclasses import dataclass
 
 import click
 

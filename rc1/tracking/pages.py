@@ -1,5 +1,5 @@
-"""Files a run gets after the fact, and the JSON artifacts they are made from: the RC1 report (rc1.report) is
-written into its evaluate run, and written again once the runs it shows have ended."""
+"""A page a run gets after the fact: the RC1 report (rc1.report) is written into its evaluate run, and written again
+from that run's JSON artifacts once the runs it shows have ended."""
 
 from __future__ import annotations
 
@@ -7,23 +7,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
 from rc1.io import read_json, sha256_file
 
-_REQUIRED = object()
 
-
-def read_run_json(run_id: str, name: str, missing: Any = _REQUIRED) -> Any:
-    """The run's JSON artifact `name`; `missing` when the run has none (given), else MLflow's error."""
+def read_run_json(run_id: str, name: str) -> Any:
+    """The run's JSON artifact `name` (MLflow's error when it has none)."""
     with tempfile.TemporaryDirectory() as d:
-        try:
-            return read_json(MlflowClient().download_artifacts(run_id, name, d))
-        except (MlflowException, OSError):
-            if missing is _REQUIRED:
-                raise
-            return missing
+        return read_json(MlflowClient().download_artifacts(run_id, name, d))
 
 
 def replace_run_file(run_id: str, name: str, text: str) -> str:
