@@ -8,7 +8,8 @@
   belongs to another gate run, or when its reward beats the reward of the current `best` (so `best` is the best
   of the current gate's seeds). A version no gate launched never takes `best`; a trial gate's version
   (rc1.gate_kind=trial on its gate run) takes `trial-best` by the same rule instead, never `best`.
-- `resolve_version(version=N | alias=...)` for `--version` / `--alias`.
+- `resolve_version(version=N | alias=...)` for `--version` / `--alias`; `version_weights(mv, dir)` and
+  `download_export(mv, dir)`: a version's weights and its GGUF export, downloaded and sha256-checked.
 - `evaluation_of(version)`: the newest FINISHED evaluate run of that version (found by search_runs) with its
   verdict and failing checks; `promote` (rc1/stages/promote.py, rc1/chain.py) sets alias `RC1` (`RC1-dev` for a
   dev version) only when the whole chain from that version back to a passing preflight holds.
