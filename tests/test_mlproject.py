@@ -93,7 +93,7 @@ def test_old_spellings_parse_hidden_from_help():
 
 def test_auto_means_unset_where_the_command_works_the_value_out():
     ctx = _command("train").make_context("train", ["--config", "auto", "--seed", "auto", "--max-steps", "auto"])
-    assert (ctx.params["config_path"], ctx.params["seed"], ctx.params["max_steps"]) == (None, None, None)
+    assert (ctx.params["config"], ctx.params["seed"], ctx.params["max_steps"]) == (None, None, None)
     ctx = _command("gate").make_context("gate", ["--max-steps", "2", "--fresh", "auto"])
     assert (ctx.params["max_steps"], ctx.params["fresh_path"]) == (2, None)
     with pytest.raises(click.BadParameter):
