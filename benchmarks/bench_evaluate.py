@@ -61,7 +61,7 @@ def main() -> int:
     tasks = {t: bundled_tasks(t) for t in ppo.mix}
     spec = PoolSpec(n=opts.n, mix=dict(ppo.mix), max_turns=turns, clarify_rate=0.3, tools=("wiki", "calc"), seed=7)
     pool = list(build_pool(tasks, load_pack(REPO / "templates" / "pack_v2"), spec))
-    # shadow-set records posed as `rc1 evaluate` poses them (entrypoints/evaluate.py _as_items)
+    # shadow-set records posed as `rc1 evaluate` poses them (rc1/stages/evaluate.py _as_items)
     item_sets = {"pool": pool, "shadow": [ShadowItem.from_record(r).as_seed() for r in select_shadow(tasks, opts.n, 7)]}
     with tempfile.TemporaryDirectory() as d:
         path = str(tiny_dir(corpus_from_seeds(pool), seed=0, cache_dir=d))

@@ -1,5 +1,5 @@
 """One `rc1 train` step per RL strategy (trainer.strategy) on a given base model, in one process, with rc1's
-real training path (run_train: the tool environment, the heuristic judge's reward, the MLflow run):
+real training path (rc1.stages.train.run: the tool environment, the heuristic judge's reward, the MLflow run):
 
     python benchmarks/bench_strategies.py --base /tmp/br/qwen3-4b --finetune qlora --json out.json    # on a GPU
     python benchmarks/bench_strategies.py                      # the tiny model on this CPU
@@ -81,7 +81,7 @@ def main() -> int:
     import torch
     from mlflow.tracking import MlflowClient
 
-    from entrypoints.train import run_train
+    from rc1.stages import train
     from rc1.io import write_jsonl
 
     write_jsonl(work / "pool.jsonl", toy_pool())
@@ -91,8 +91,9 @@ def main() -> int:
             torch.cuda.reset_peak_memory_stats()
         t = time.perf_counter()
         try:
-            res = run_train(str(strategy_config(work, args, name)), seed=1, pool_path=str(work / "pool.jsonl"),
-                            max_steps=2, stop_after=1, out_dir=work / name)
+            res = train.run(train.Config(config=str(strategy_config(work, args, name)), seed=1,
+                                         pool=str(work / "pool.jsonl"), max_steps=2, stop_after=1,
+                                         out_dir=str(work / name)))
             m = MlflowClient().get_run(res["run_id"]).data
             row = {"strategy": name, "finetune": m.tags.get("rc1.finetune_effective"),
                    "device": m.tags.get("rc1.device"), "dtype": m.tags.get("rc1.dtype"),

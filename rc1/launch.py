@@ -74,3 +74,44 @@ def accelerate_command(spec: AccelerateSpec, train_args: Sequence[str]) -> list[
     """`accelerate launch --config_file F -m rc1.cli train ARGS` with this interpreter."""
     return [sys.executable, "-m", "accelerate.commands.launch", "--config_file", str(spec.path),
             "-m", "rc1.cli", "train", *train_args]
+
+
+def launch_train(spec: AccelerateSpec, config_path: str, seed: int, pool_path: str, *, env: dict[str, str],
+                 max_steps: int | None = None, fresh_path: str | None = None, weights_path: str | None = None,
+                 gates_path: str | None = None) -> dict:
+    """Train one seed through `accelerate launch`: `rc1 train` in every process, under the gate that `env` names
+    (rc1.tracking.gate_launch_env); an option not given here is `rc1 train`'s default. Returns the main process's
+    result (what `rc1.stages.train.run` returned there, through train's hidden --result-out); a refusal in the
+    launched run is this function's Rc1Error, a crash a RuntimeError."""
+    import os
+    import tempfile
+
+    import click
+
+    from rc1.io import read_json
+    from rc1.proc import run_tree
+    from rc1.tracking import LAUNCH_GATE_ENV, fail_orphaned_runs
+
+    with tempfile.TemporaryDirectory() as d:
+        result = Path(d) / "result.json"
+        given = {"--config": config_path, "--seed": seed, "--pool": pool_path, "--max-steps": max_steps or None,
+                 "--fresh": fresh_path, "--weights": weights_path, "--gates": gates_path, "--result-out": result}
+        args = [str(a) for flag, value in given.items() if value is not None for a in (flag, value)]
+        child_env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"} | env
+        click.echo(f"[rc1] train seed={seed}: accelerate launch --config_file {spec.path} "
+                   f"({spec.num_processes} process(es), {spec.distributed_type})", err=True)
+        try:
+            code = run_tree(accelerate_command(spec, args), child_env)   # stopping the gate stops every process
+        except BaseException:
+            if env.get(LAUNCH_GATE_ENV):
+                fail_orphaned_runs(env[LAUNCH_GATE_ENV], "train")   # the stopped launch left its run RUNNING
+            raise
+        out = read_json(result) if result.is_file() else {}
+    if (code != 0 or "run_id" not in out) and env.get(LAUNCH_GATE_ENV):
+        fail_orphaned_runs(env[LAUNCH_GATE_ENV], "train")   # a killed main process left its run RUNNING
+    if "refused" in out:
+        raise Rc1Error(f"train seed={seed} (accelerate launch): {out['refused']}")
+    if code != 0 or "run_id" not in out:
+        raise RuntimeError(f"train seed={seed}: `accelerate launch` exited {code} without a result "
+                           f"(its processes' output is above)")
+    return out

@@ -24,7 +24,7 @@ import math
 
 from itertools import repeat
 
-from typing import Any, TypedDict
+from typing import Any, Mapping, TypedDict
 
 from rc1.config import TASKS
 
@@ -32,6 +32,7 @@ TASK_KEYS = ("id", "task", "question", "answer", "context", "supporting_facts", 
 SEED_KEYS = ("id", "task", "source_id", "template_id", "role", "style", "dialogue", "needs_clarification",
              "hidden_info", "tools", "expected_tool_calls", "answer", "context")
 DIALOGUE_ROLES = ("system", "user", "assistant", "tool")
+DIFFICULTIES = ("easy", "medium", "hard")
 
 
 class Task(TypedDict):
@@ -139,3 +140,12 @@ def seed_problem(row: Any) -> str | None:
         return "expected_tool_calls must be a list of {name, arguments}"
     return None
 
+
+
+def seed_difficulty(seed: Mapping[str, Any], *, fallback: str | None) -> str | None:
+    """A seed's difficulty bucket: `difficulty` (balanced.jsonl; a mapping's `bucket`) or `bucket`; `fallback` when
+    it has none of DIFFICULTIES (the caller says what an unbucketed seed counts as)."""
+    d = seed.get("difficulty", seed.get("bucket"))
+    if isinstance(d, Mapping):
+        d = d.get("bucket")
+    return d if d in DIFFICULTIES else fallback

@@ -1,10 +1,11 @@
 """The RC1 report: one self-contained HTML page (plots embedded as PNG data URIs) that a reviewer opens from
 the MLflow UI's artifact view of an evaluate run or a registered version.
 
-Pure: the caller gathers the evaluate report, the training curves (metric histories of the train runs) and
-the gate chain; `render_report` only draws and writes markup. The page sets `data-plots="loaded/total"` on
-<body> once every plot has decoded, so a headless browser can tell that the plots load, not only that the
-markup exists.
+`render_report` is pure: the caller gathers the evaluate report, the training curves (metric histories of the
+train runs) and the gate chain; it only draws and writes markup. `render_rc1_report`, `log_rc1_report` and
+`refresh_rc1_report` (at the end) gather those from the tracking server and log the page into the evaluate run.
+The page sets `data-plots="loaded/total"` on <body> once every plot has decoded, so a headless browser can tell
+that the plots load, not only that the markup exists.
 """
 
 from __future__ import annotations
@@ -307,3 +308,48 @@ def render_report(inp: ReportInput) -> str:
 {_ONLOAD}
 </body></html>
 """
+
+
+# ---------------------------------------------------------------- the page as the tracking server knows it
+# (gathered, logged and refreshed through rc1.tracking; render_report above stays pure)
+
+
+def render_rc1_report(evaluate_run_id: str, mv, evaluation: Mapping[str, Any], mode: str,
+                      samples: Sequence[Mapping[str, Any]]) -> str:
+    """rc1_report.html as the tracking server knows the chain now: verdict, policy vs base, training curves, the
+    sample dialogues, every link's status with its run linked in the UI."""
+    from rc1.tracking import ui_url
+    from rc1.tracking.lineage import chain_rows, metric_curves, sha_tags, sibling_train_runs, version_runs
+    from rc1.tracking.registry import MODEL_NAME
+
+    runs = version_runs(mv.run_id)
+    curves = metric_curves(sibling_train_runs(runs["train"])) if runs["train"] else {}
+    return render_report(ReportInput(
+        model_name=MODEL_NAME, version=str(mv.version), mode=mode, evaluation=evaluation, curves=curves,
+        chain=chain_rows(runs, str(mv.version), evaluate_run_id), shas=sha_tags(runs["preflight"], runs["train"]),
+        evaluate_run_id=evaluate_run_id, samples=samples, evaluate_url=ui_url(evaluate_run_id)))
+
+
+def log_rc1_report(evaluate_run_id: str, page: str) -> str:
+    """Write rc1_report.html into the evaluate run (replacing an earlier one) and tag its sha256; returns it."""
+    from rc1.tracking.pages import replace_run_file
+
+    return replace_run_file(evaluate_run_id, "rc1_report.html", page)
+
+
+def refresh_rc1_report(evaluate_run_id: str) -> None:
+    """Render the report again once the runs it shows have ended (the gate calls it after its own run closed, so
+    the chain shows final statuses, not the gate RUNNING), from what the evaluate run logged."""
+    from rc1.tracking.pages import read_run_json
+    from rc1.tracking.queries import get_run
+    from rc1.tracking.registry import resolve_version
+
+    run = get_run(evaluate_run_id)
+    mv = resolve_version(version=run.data.tags["rc1.model_version"])
+    evaluation = read_run_json(evaluate_run_id, "evaluate_report.json")
+    try:
+        samples = read_run_json(evaluate_run_id, "rc1_samples.json")
+    except Exception:  # noqa: BLE001 - an evaluate run from before the samples existed
+        samples = []
+    log_rc1_report(evaluate_run_id, render_rc1_report(evaluate_run_id, mv, evaluation,
+                                                      run.data.tags.get("rc1.mode", "dev"), samples))

@@ -31,7 +31,7 @@ from rc1.answers import extract_number, final_answer, gold_yes_no, is_correct, n
 from rc1.dialogue import analyze
 from rc1.errors import Rc1Error
 from rc1.redaction import known_secrets, redact, refuse_userinfo, safe_url, scrub
-from rc1.reward import seed_difficulty
+from rc1.records import seed_difficulty
 from rc1.tools import WikiIndex, calc, format_number
 
 RESPONDER_KINDS = ("reference", "model", "endpoint")
@@ -76,7 +76,7 @@ class ShadowItem:
                 supporting_facts=tuple(tuple(sf) for sf in rec.get("supporting_facts") or ()),
                 facts=tuple(rec.get("facts") or ()), decomposition=tuple(rec.get("decomposition") or ()),
                 expected_tool_calls=tuple(rec.get("expected_tool_calls") or ()),
-                difficulty=difficulty if difficulty is not None else seed_difficulty(rec),
+                difficulty=difficulty if difficulty is not None else seed_difficulty(rec, fallback=None),
             )
         except KeyError as e:
             raise Rc1Error(f"shadow item {rec.get('id', '?')}: missing key {e}") from None

@@ -22,13 +22,13 @@ from rc1.config import (DIMENSIONS, Gates, PPOScale, Weights, WeightsGate, defau
                         load_weights)
 from rc1.dialogue import analyze
 from rc1.errors import Rc1Error
+from rc1.records import DIFFICULTIES, seed_difficulty
 from rc1.scoring.base import Judge, JudgeRequest, JudgeResult
 
 DEFAULT_ALPHA = 0.07
 DEFAULT_CAP = 3
 DEFAULT_BETA = 0.08
 BETA_RANGE = (0.05, 0.10)
-DIFFICULTIES = ("easy", "medium", "hard")
 
 
 # ---------------------------------------------------------------- formula
@@ -153,14 +153,6 @@ def checked_weights(weights: str, gates: Gates) -> Weights:
 
 
 # ---------------------------------------------------------------- per-rollout reward for training
-def seed_difficulty(seed: Mapping[str, Any]) -> str | None:
-    """The seed's difficulty bucket: `difficulty` (balanced.jsonl) or `bucket`; None when unknown."""
-    d = seed.get("difficulty", seed.get("bucket"))
-    if isinstance(d, Mapping):
-        d = d.get("bucket")
-    return d if d in DIFFICULTIES else None
-
-
 def seed_question(seed: Mapping[str, Any]) -> str:
     """The question as the user finally asked it: the last user turn of the seed's prefix."""
     users = [t.get("content", "") for t in seed.get("dialogue") or [] if t.get("role") == "user"]
@@ -184,7 +176,7 @@ def judge_request(seed: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]]
         dialogue=tuple(dict(t) for t in dialogue),
         hidden_info=seed.get("hidden_info"),
         context=tuple(seed.get("context") or []),
-        difficulty=difficulty if difficulty is not None else seed_difficulty(seed),
+        difficulty=difficulty if difficulty is not None else seed_difficulty(seed, fallback=None),
     )
 
 

@@ -244,9 +244,9 @@ def item_difficulties(records: Sequence[Mapping[str, Any]]) -> tuple[dict[str, s
 
     The records' own `difficulty` when every record has one; otherwise rc1.difficulty's score and its
     per-task tertiles computed over the shadow set itself (the same rule the difficulty stage uses)."""
-    from rc1.reward import seed_difficulty
+    from rc1.records import seed_difficulty
 
-    own = {str(r["id"]): seed_difficulty(r) for r in records}
+    own = {str(r["id"]): seed_difficulty(r, fallback=None) for r in records}
     if records and all(own.values()):
         return own, "records"
     from rc1.difficulty import BUCKETS, assign_buckets, build_table

@@ -32,7 +32,7 @@ TASKS = ("gsm8k", "hotpotqa", "strategyqa")
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory):
     """A registered rc1-policy version (2 GRPO steps of the tiny model) and its f32 GGUF export."""
-    from entrypoints.train import run_train
+    from rc1.stages import train
 
     root = tmp_path_factory.mktemp("llamacpp")
     shutil.copytree(REPO / "configs", root / "configs")
@@ -46,8 +46,8 @@ def ws(tmp_path_factory):
         for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
                      "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
             mp.setenv(k, v)
-        trained = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=2,
-                            out_dir=root / "train")
+        trained = train.run(train.Config(config="configs/ppo_dev.yaml", seed=11, pool="pool.jsonl", max_steps=2,
+                                         out_dir=str(root / "train")))
         version = trained["model_version"]
         assert run_cli(["export-gguf", "--version", version, "--outtype", "f32"]) == 0
         yield {"root": root, "version": version, "mp": mp}
@@ -55,8 +55,7 @@ def ws(tmp_path_factory):
 
 
 def _gguf(ws, dst: Path) -> Path:
-    from entrypoints.export_gguf import download_export
-    from rc1.tracking.registry import resolve_version
+    from rc1.tracking.registry import download_export, resolve_version
 
     path, outtype = download_export(resolve_version(version=ws["version"]), dst)
     assert outtype == "f32"
@@ -64,9 +63,8 @@ def _gguf(ws, dst: Path) -> Path:
 
 
 def _merged_policy(ws, workdir: Path):
-    from entrypoints.evaluate import version_weights
     from rc1.gguf_export import merged_model
-    from rc1.tracking.registry import resolve_version
+    from rc1.tracking.registry import resolve_version, version_weights
     from rc1.train.tiny import load_tokenizer
 
     base, adapter, tok_src, _ = version_weights(resolve_version(version=ws["version"]), workdir)

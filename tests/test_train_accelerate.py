@@ -17,7 +17,8 @@ import mlflow
 import pytest
 from mlflow.tracking import MlflowClient
 
-from entrypoints.train import launch_train, run_train
+from rc1.launch import launch_train
+from rc1.stages import train
 from rc1.config import load_ppo_scale
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json
@@ -84,8 +85,8 @@ def ws(tmp_path_factory):
         (root / "configs" / "ppo_accel.yaml").write_text(dev + f"\nlauncher: accelerate\naccelerate_config: {CPU_DDP}\n")
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
-            single = run_train("configs/ppo_dev.yaml", seed=SEED, pool_path="pool.jsonl", max_steps=STEPS,
-                               out_dir=root / "single")
+            single = train.run(train.Config(config="configs/ppo_dev.yaml", seed=SEED, pool="pool.jsonl",
+                                            max_steps=STEPS, out_dir=str(root / "single")))
         # the gate's own launch path: its run active, `accelerate launch ... rc1 train` in 2 processes under it
         with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1", "rc1.gate_kind": "full"}) as g:
             spec = read_accelerate_config(CPU_DDP, owner="configs/ppo_accel.yaml")
@@ -434,8 +435,7 @@ def test_a_refusal_in_every_process_reaches_the_gate_whichever_process_refuses_f
 GATE_LIKE = """
 import sys
 import mlflow
-from entrypoints.train import launch_train
-from rc1.launch import read_accelerate_config
+from rc1.launch import launch_train, read_accelerate_config
 from rc1.tracking import gate_launch_env, stage_run
 mlflow.set_tracking_uri(sys.argv[1])
 with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}):

@@ -12,8 +12,7 @@ import mlflow
 import pytest
 from mlflow.tracking import MlflowClient
 
-from entrypoints.evaluate import run_evaluate
-from entrypoints.train import run_train
+from rc1.stages import evaluate, train
 from rc1.io import iter_jsonl, sha256_file
 from rc1.tracking import stage_run
 from rc1_cli import run_cli
@@ -63,9 +62,9 @@ def ws(tmp_path_factory):
         out, err = io.StringIO(), io.StringIO()
         with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as gate:
             with redirect_stdout(out), redirect_stderr(err):
-                first = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=STEPS,
-                                  out_dir=root / "full", parent_tags={"rc1.gate_run_id": "forged"},
-                                  fresh_path="fresh.jsonl")
+                first = train.run(train.Config(config="configs/ppo_dev.yaml", seed=11, pool="pool.jsonl",
+                                               max_steps=STEPS, out_dir=str(root / "full"), fresh="fresh.jsonl"),
+                                  parent_tags={"rc1.gate_run_id": "forged"})
         yield {"root": root, "first": first, "gate_run_id": gate.run_id, "console": out.getvalue() + err.getvalue()}
         mlflow.set_tracking_uri(None)
 
@@ -201,8 +200,8 @@ def ungated_version(ws) -> dict:
 
 def test_kill_and_resume_continues_identically(ws):
     root = ws["root"]
-    killed = run_train("configs/ppo_dev.yaml", seed=11, pool_path="pool.jsonl", max_steps=STEPS,
-                       out_dir=root / "killed", stop_after=3, fresh_path="fresh.jsonl")        # stops after step 3; last checkpoint: step 2
+    killed = train.run(train.Config(config="configs/ppo_dev.yaml", seed=11, pool="pool.jsonl", max_steps=STEPS,
+                                    out_dir=str(root / "killed"), stop_after=3, fresh="fresh.jsonl"))        # stops after step 3; last checkpoint: step 2
     assert killed["stopped_early"] and killed["model_version"] is None
     assert (root / "killed" / "latest").read_text().strip() == "step_00002"
     assert run_cli(["train", "--resume-from", str(root / "killed")]) == 0      # `rc1 train`, outside any gate
@@ -225,8 +224,8 @@ def test_evaluate_then_promote_refuses_what_the_chain_does_not_hold(ws, capsys):
     # hard HotpotQA/StrategyQA items, items that need clarification and items that do not
     picks = ["gsm8k:0", "hotpotqa:3", "hotpotqa:5", "strategyqa:6", "strategyqa:8", "gsm8k:1"]
     Path("shadow.jsonl").write_text("".join(json.dumps(pool[i]) + "\n" for i in picks))
-    failed = run_evaluate(version=version, shadow="shadow.jsonl", heldout="none", raise_on_fail=False,
-                          progress=False)
+    failed = evaluate.run(evaluate.Config(version=version, shadow="shadow.jsonl", heldout="none"),
+                          raise_on_fail=False, progress=False)
     assert failed["passed"] is False                                  # a 4-step tiny model gains nothing
     report = failed["report"]
     assert {"success_by_task_difficulty", "clarify_success", "overclar_rate", "avg_turns"} <= set(report["policy"])
@@ -245,14 +244,14 @@ def test_evaluate_then_promote_refuses_what_the_chain_does_not_hold(ws, capsys):
     for key in ("hard_success_gain_pp_min", "clarify_success_gain_pp_min", "overclar_reduction_pct_min"):
         text = text.replace(f"  {key}: ", f"  {key}: -1000  #")
     lenient.write_text(text.replace("  avg_turns_increase_max: 0.0        ", "  avg_turns_increase_max: 1000 #"))
-    passed = run_evaluate(version=ungated, shadow="shadow.jsonl", heldout="none", gates_path=str(lenient),
-                          progress=False)
+    passed = evaluate.run(evaluate.Config(version=ungated, shadow="shadow.jsonl", heldout="none",
+                                          gates=str(lenient)), progress=False)
     assert passed["passed"] is True
     run = MlflowClient().get_run(passed["run_id"])
     assert run.data.tags["rc1.model_version"] == ungated and "sha256.evaluate_report.json" in run.data.tags
     assert run.data.metrics["rc1.eval_items.shadow"] == 6 and run.data.tags["input_sha256.gates"] == sha256_file(lenient)
-    train = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", ungated).run_id)
-    assert run.data.tags["input_sha256.model"] == train.data.tags["sha256.model"]   # the weights it evaluated
+    train_run = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", ungated).run_id)
+    assert run.data.tags["input_sha256.model"] == train_run.data.tags["sha256.model"]   # the weights it evaluated
     assert run.data.tags["input_sha256.shadow"] == sha256_file("shadow.jsonl")
     capsys.readouterr()
     assert run_cli(["promote", "--version", ungated]) == 2

@@ -101,3 +101,21 @@ def test_plain_seed_is_a_single_question_prompt():
     s = plain_seed({"id": "gsm8k:7", "task": "gsm8k", "question": "What is 2+2?", "answer": "4", "context": []})
     assert s["id"] == "fresh:gsm8k:7" and s["dialogue"][-1] == {"role": "user", "content": "What is 2+2?"}
     assert s["needs_clarification"] is False and s["answer"] == "4"
+
+
+def test_one_seed_difficulty_each_caller_saying_its_fallback():
+    """rc1.records.seed_difficulty is the one reader of a seed's bucket: training counts an unbucketed seed as
+    UNBUCKETED (medium), the judge request and the shadow set leave it unknown (None)."""
+    from rc1.records import seed_difficulty
+    from rc1.reward import judge_request
+    from rc1.train.sampler import UNBUCKETED
+
+    assert seed_difficulty({"difficulty": {"bucket": "hard"}}, fallback=None) == "hard"
+    assert seed_difficulty({"bucket": "easy"}, fallback=UNBUCKETED) == "easy"
+    assert seed_difficulty({"difficulty": "impossible"}, fallback=None) is None
+    assert seed_difficulty({}, fallback=UNBUCKETED) == "medium"
+    seed = {"id": "s1", "task": "gsm8k", "dialogue": [{"role": "user", "content": "2+2?"}], "answer": "4"}
+    assert judge_request(seed, seed["dialogue"]).difficulty is None
+    unbucketed = [{k: v for k, v in s.items() if k != "difficulty"} for s in pool(6)]
+    assert {d: len(ix) for d, ix in Sampler(unbucketed, spec(), seed=1).buckets.items()} == \
+        {"easy": 0, "medium": 6, "hard": 0}

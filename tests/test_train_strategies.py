@@ -14,7 +14,7 @@ import mlflow
 import pytest
 from mlflow.tracking import MlflowClient
 
-from entrypoints.train import run_train
+from rc1.stages import train
 from rc1.config import load_ppo_scale
 from rc1.errors import Rc1Error
 from rc1.train.rollout import Device, rollout_plan
@@ -67,7 +67,8 @@ def by_step(metrics_path: Path) -> dict[int, dict]:
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 def test_each_strategy_trains_checkpoints_and_resumes_exactly(ws, name):
     cfg = strategy_config(ws, name)
-    full = run_train(cfg, seed=11, pool_path="pool.jsonl", max_steps=2, out_dir=ws / f"{name}-full")
+    full = train.run(train.Config(config=cfg, seed=11, pool="pool.jsonl", max_steps=2,
+                                  out_dir=str(ws / f"{name}-full")))
     assert full["global_step"] == 2 and full["model_version"] is not None
     steps = by_step(ws / f"{name}-full" / "metrics.jsonl")
     assert sorted(steps) == [1, 2] and all(math.isfinite(steps[s]["rc1.loss"]) for s in (1, 2))
@@ -75,10 +76,10 @@ def test_each_strategy_trains_checkpoints_and_resumes_exactly(ws, name):
     run = MlflowClient().get_run(full["run_id"])
     assert run.data.tags["rc1.strategy"] == name and run.data.params["rc1.strategy"] == name
 
-    killed = run_train(cfg, seed=11, pool_path="pool.jsonl", max_steps=2, out_dir=ws / f"{name}-killed",
-                       stop_after=1)
+    killed = train.run(train.Config(config=cfg, seed=11, pool="pool.jsonl", max_steps=2,
+                                    out_dir=str(ws / f"{name}-killed"), stop_after=1))
     assert killed["stopped_early"] and (ws / f"{name}-killed" / "latest").read_text().strip() == "step_00001"
-    resumed = run_train(cfg, resume_from=str(ws / f"{name}-killed"))
+    resumed = train.run(train.Config(config=cfg, resume_from=str(ws / f"{name}-killed")))
     assert resumed["global_step"] == 2
     again = by_step(ws / f"{name}-killed" / "metrics.jsonl")
     for key in ("rc1.loss", "rc1.reward", "rc1.lr", "rc1.beta", "rc1.grad_norm"):
@@ -135,8 +136,8 @@ def test_rollout_backends_refuse_in_prod_and_fall_back_in_dev(ws, capsys):
     assert s["use_transformers_continuous_batching"] is True and s["bf16"] is True and not s["use_cpu"]
     assert s["model_init_kwargs"] == {"dtype": "bfloat16"} and s["gradient_checkpointing"] is True
     # through the real command: a dev run trains with transformers generate and says so in its tags
-    res = run_train(strategy_config(ws, "dapo", "  rollout_backend: continuous_batching\n"), seed=11,
-                    pool_path="pool.jsonl", max_steps=1, out_dir=ws / "cb-dev", stop_after=1)
+    res = train.run(train.Config(config=strategy_config(ws, "dapo", "  rollout_backend: continuous_batching\n"),
+                                 seed=11, pool="pool.jsonl", max_steps=1, out_dir=str(ws / "cb-dev"), stop_after=1))
     tags = MlflowClient().get_run(res["run_id"]).data.tags
     assert (tags["rc1.rollout_backend"], tags["rc1.rollout_backend_effective"]) == ("continuous_batching",
                                                                                      "transformers")

@@ -25,27 +25,24 @@ from rc1.config import load_ppo_scale
 from rc1.errors import Rc1Error
 from rc1.gate import GateRefusal
 from rc1.stages import evaluate, train
-from rc1.stages.shared import Moded
+from rc1.stages.shared import Freshened, Moded, StepCapped
 from rc1.tracking import gate_launch_env, stage_run
 from rc1.tracking.registry import BEST, TRIAL_BEST
 
 
 @dataclass
-class Config(Moded):
+class Config(Moded, StepCapped, Freshened):
     """Refuse unless a passing, unchanged preflight is in the tracking store; then train each seed and evaluate."""
 
     config: str | None = arg(None, "ppo config (default: the one preflight checked; another one is refused unless "
                                    "its sha256 matches)")
     gates: str | None = arg(None, "gates file (default: configs/gates.yaml when present, else the one preflight "
                                   "checked; refused unless its sha256 matches preflight's)")
-    max_steps: int | None = arg(None, "cap training steps per seed (0 or unset: the config's ppo.steps)")
     seeds: tuple[int, ...] = arg((), "the seeds to train: refused unless they are the checked config's seeds "
                                      "(default: those)", flag="--seed")
     evaluate: bool = arg(True, "evaluate `best` once every seed trained")
     trial: bool = arg(False, "train the small-step trial config that the checked config names (ppo config key "
                              "`trial`)")
-    fresh: str | None = arg(None, "task records (JSONL) for the non-pool share of every seed's training; default: "
-                                  "filled from the pool (logged as rc1.sample.pool_fill)")
 
 
 def run(cfg: Config, workdir: str | Path = "out/gate") -> dict:
@@ -120,7 +117,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
             # the RC1 verdict is recorded on the evaluate run and decides `promote`; the gate itself
             # succeeded once training ran, so a failing verdict is reported, not raised
             # a trial gate's versions register under `trial-best` (rc1.tracking.registry), never `best`
-            ev = evaluate.run(evaluate.Config(alias=TRIAL_BEST if trial else BEST, shadow=shadow,
+            ev = evaluate.run(evaluate.Config(alias=TRIAL_BEST if trial else BEST, shadow=shadow or "auto",
                                               gates=str(files["gates"])), parent_tags=link, raise_on_fail=False)
             result["evaluate"] = ev
             g.log_metrics(gate_summary_metrics(ev))

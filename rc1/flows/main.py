@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rc1.cli.options import arg, logged_params
+from rc1.cli.options import logged_params
 from rc1.flows import gate, preflight
+from rc1.stages.shared import StepCapped
 
 
 @dataclass
-class Config(preflight.PoolOptions):
+class Config(preflight.PoolOptions, StepCapped):
     """The whole path: preflight (both rounds), then the gate (train each seed, evaluate `best`)."""
-
-    max_steps: int | None = arg(None, "cap training steps per seed (unset: the config's ppo.steps; prod allows only "
-                                      "that)")
 
 
 def run(cfg: Config) -> dict:

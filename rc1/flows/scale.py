@@ -21,20 +21,16 @@ from rc1.cli.options import arg, unset
 from rc1.config import WEIGHTS_PATH
 from rc1.errors import GateFailed, Rc1Error
 from rc1.io import sha256_file, write_json, write_jsonl
-from rc1.stages.shared import Gated, Seeded
+from rc1.stages.shared import Gated, Responding, Seeded
 
 
 @dataclass
-class Config(Seeded, Gated):
+class Config(Seeded, Responding, Gated):
     """Generate and judge in stages (1000 -> 5000); a stage runs only after the earlier ones passed both reports."""
 
     stage: str = arg("all", "a stage of configs/gates.yaml scale.stages, or all")
     pool: str | None = arg(None, "seed pool (default: the newest passing preflight's balanced pool)")
-    responder: str = arg("reference", "who answers: the reference answers, a local model, or an endpoint",
-                         choices=("reference", "model", "endpoint"))
     k: int = arg(1, "dialogues generated per seed")
-    responder_model: str | None = arg(None, "model path (model) or model name (endpoint)")
-    responder_base_url: str | None = arg(None, "OpenAI-compatible base URL (endpoint)")
     baseline_pool: str | None = arg(None, "a pack_v1 pool for the KL reference (default: built in memory from the same "
                                           "sources)")
 

@@ -33,6 +33,7 @@ from rc1.tracking import run_mode, stage_run
 class Config(FromShadow, FromData, Seeded, Responding, Weighted, PpoConfigured, RewardOverrides, Gated, Reusable):
     """Old 7-dim score vs new reward on the same candidates; gate: spearman, top10 overlap, corr improvement."""
 
+    k: int = arg(6, "Candidates per item.")
     n: int | None = arg(None, "Shadow items when the set is built, not --shadow (unset: gates.yaml shadow.n).")
     stratify: bool = arg(True, "Stratify the built set by task.")
     tag: str | None = arg(None, "Run tag (preflight round 2 uses pre_run_check): rc1.tag=T and T=true.")

@@ -54,8 +54,9 @@ class Weighted:
 
 @dataclass
 class PpoConfigured:
-    config: str | None = arg(None, "ppo config (unset: by RUN_MODE, configs/ppo_dev.yaml in dev where it exists, else "
-                                   "configs/ppo_scale.yaml).")
+    config: str | None = arg(None, "ppo config (unset: what the run being continued used, where there is one: an "
+                                   "interrupted training's, an evaluated version's; else by RUN_MODE, "
+                                   "configs/ppo_dev.yaml in dev where it exists, else configs/ppo_scale.yaml).")
 
 
 @dataclass
@@ -69,7 +70,6 @@ class RewardOverrides:
 class Responding:
     responder: str = arg("reference", "Candidate source (reference = contrastive variants of the gold data).",
                          choices=("reference", "model", "endpoint"))
-    k: int = arg(6, "Candidates per item.")
     responder_model: str | None = arg(None, "model: local model directory; endpoint: model name (or RESPONDER_MODEL).")
     responder_base_url: str | None = arg(None, "endpoint: OpenAI-compatible base URL (or RESPONDER_BASE_URL; key from "
                                                "RESPONDER_API_KEY).")
@@ -91,3 +91,30 @@ class FromScored:
 class Judging:
     provider: str | None = arg(None, "Judge provider (unset or 'env': $SCORER_PROVIDER).")
     model: str | None = arg(None, "Judge model (unset or 'env': $SCORER_MODEL, else the provider's default).")
+
+
+# ---- the model stages (train, evaluate, export-gguf, promote, bundle) and the gate
+@dataclass
+class Versioned:
+    """The registered version a stage works on: --version N, or --alias A (with neither, the stage's own alias:
+    `best` for evaluate, export-gguf and promote, `RC1` for bundle)."""
+
+    version: str | None = arg(None, "Model version of rc1-policy.")
+    alias: str | None = arg(None, "Model alias of rc1-policy, when no --version (unset: best; bundle: RC1).")
+
+    def version_or_alias(self, default_alias: str) -> tuple[str | None, str | None]:
+        """(version, alias) to resolve: the alias `default_alias` when neither is given."""
+        if self.version is None and self.alias is None:
+            return None, default_alias
+        return self.version, self.alias
+
+
+@dataclass
+class StepCapped:
+    max_steps: int | None = arg(None, "Cap on optimizer steps per seed (0 or unset: the config's ppo.steps).")
+
+
+@dataclass
+class Freshened:
+    fresh: str | None = arg(None, "Task records (JSONL) for the non-pool share of training (unset: filled from the "
+                                  "pool).")

@@ -8,9 +8,10 @@
   belongs to another gate run, or when its reward beats the reward of the current `best` (so `best` is the best
   of the current gate's seeds). A version no gate launched never takes `best`; a trial gate's version
   (rc1.gate_kind=trial on its gate run) takes `trial-best` by the same rule instead, never `best`.
-- `resolve_version(version=N | alias=...)` for `--version` / `--alias`.
+- `resolve_version(version=N | alias=...)` for `--version` / `--alias`; `version_weights(mv, dir)` and
+  `download_export(mv, dir)`: a version's weights and its GGUF export, downloaded and sha256-checked.
 - `evaluation_of(version)`: the newest FINISHED evaluate run of that version (found by search_runs) with its
-  verdict and failing checks; `promote` (entrypoints/promote.py, rc1/chain.py) sets alias `RC1` (`RC1-dev` for a
+  verdict and failing checks; `promote` (rc1/stages/promote.py, rc1/chain.py) sets alias `RC1` (`RC1-dev` for a
   dev version) only when the whole chain from that version back to a passing preflight holds.
 """
 
@@ -193,3 +194,41 @@ def evaluation_of(version: str | int, name: str = MODEL_NAME) -> Evaluation | No
             except (MlflowException, OSError, ValueError):
                 failing = [{"name": "checks.json", "value": "missing", "threshold": "present", "pass": False}]
     return Evaluation(run.info.run_id, passed, failing)
+
+
+def version_weights(mv: ModelVersion, workdir: Path) -> tuple[str, Path, str, dict]:
+    """(base model name or dir, adapter dir, tokenizer source, rc1_base info) of a registered version, downloaded
+    under `workdir`. The one place that knows how a version stores its weights (evaluate and export-gguf use it)."""
+    from rc1.io import read_json
+    from rc1.tracking.policy_model import policy_parts
+
+    model_dir, model_sha = download_version(mv, workdir / "policy")   # checked against the train run's tag
+    adapter, tok_dir, rc1_dir = policy_parts(model_dir)
+    info = read_json(rc1_dir / "rc1_base.json") if (rc1_dir / "rc1_base.json").is_file() else {}
+    if info.get("tiny"):
+        base_dir, base_sha = download_version(mv, workdir / "base_dl", artifact_path="base")
+        if info.get("base_sha256") and base_sha != info["base_sha256"]:
+            raise Rc1Error(f"version {mv.version}: the logged base model does not match its sha256")
+        base_name = str(base_dir)
+    else:
+        base_name = info.get("base") or (mv.tags or {}).get("rc1.base_model")
+        if not base_name:
+            raise Rc1Error(f"version {mv.version}: no base model recorded (rc1_base.json / tag rc1.base_model)")
+    tok_src = str(tok_dir) if tok_dir is not None else base_name
+    return base_name, adapter, tok_src, {**info, "base_resolved": base_name, "model_sha256": model_sha}
+
+
+def download_export(mv: ModelVersion, dst: Path) -> tuple[Path, str]:
+    """(local path of the version's GGUF export (`rc1 export-gguf`), its out type), sha256-verified; Rc1Error when
+    there is none."""
+    from rc1.io import sha256_file
+
+    tags = mv.tags or {}
+    run_id, name, sha = tags.get("rc1.gguf_run_id"), tags.get("rc1.gguf_artifact"), tags.get("rc1.gguf_sha256")
+    if not (run_id and name and sha):
+        raise Rc1Error(f"version {mv.version} has no GGUF export: run `rc1 export-gguf --version {mv.version}` first")
+    dst.mkdir(parents=True, exist_ok=True)
+    path = Path(_client().download_artifacts(run_id, name, str(dst)))
+    if sha256_file(path) != sha:
+        raise Rc1Error(f"version {mv.version}: GGUF artifact {name} of run {run_id} does not match its sha256 tag")
+    return path, tags.get("rc1.gguf_outtype", "")

@@ -25,11 +25,12 @@ from typing import Any, Callable, Sequence
 
 from rc1.config import PPOScale
 from rc1.errors import Rc1Error
+from rc1.records import seed_difficulty
 from rc1.train.checkpoints import CheckpointStore
 from rc1.train.rollout import Device, RolloutPlan, device, has_cuda, installed, lora_generation, rollout_plan
 from rc1.train.strategy import strategy, trainer_settings, trl_classes
 from rc1.train.env import ASK_USER, env_factory, seed_prompt, to_rc1_dialogue
-from rc1.train.sampler import ReplayHistory, Sampler, SamplerSpec, seed_difficulty
+from rc1.train.sampler import UNBUCKETED, ReplayHistory, Sampler, SamplerSpec
 
 log = logging.getLogger("rc1.train")
 
@@ -216,7 +217,8 @@ class SlotData:
         draw = self.plan(step)[pos]
         seed = dict(draw.seed)
         return {"prompt": seed_prompt(seed), "seed_json": json.dumps(seed, sort_keys=True), "seed_id": str(seed["id"]),
-                "task": seed["task"], "difficulty": seed_difficulty(seed), "source": draw.kind, "step": step}
+                "task": seed["task"], "difficulty": seed_difficulty(seed, fallback=UNBUCKETED), "source": draw.kind,
+                "step": step}
 
     def _transform(self, batch: dict) -> dict:
         rows = [self.row(s) for s in batch["slot"]]
@@ -271,8 +273,8 @@ def eval_dataset(seeds: Sequence[dict]):
     from datasets import Dataset
 
     rows = [{"prompt": seed_prompt(dict(s)), "seed_json": json.dumps(dict(s), sort_keys=True),
-             "seed_id": str(s["id"]), "task": s["task"], "difficulty": seed_difficulty(s), "source": HELDOUT,
-             "step": -1} for s in seeds]
+             "seed_id": str(s["id"]), "task": s["task"], "difficulty": seed_difficulty(s, fallback=UNBUCKETED),
+             "source": HELDOUT, "step": -1} for s in seeds]
     return Dataset.from_list(rows)
 
 
@@ -294,7 +296,7 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
             return rewards
         asked_here = [sum(1 for c in (comp if isinstance(comp, list) else []) for tc in c.get("tool_calls") or []
                           if (tc.get("function") or tc).get("name") == ASK_USER) for comp in completions]
-        rows = gather([(str(s["id"]), int(st), seed_difficulty(s), r, a, str(k))
+        rows = gather([(str(s["id"]), int(st), seed_difficulty(s, fallback=UNBUCKETED), r, a, str(k))
                        for s, st, r, a, k in zip(seeds, step, rewards, asked_here, source)])
         groups: dict[tuple[int, str], list[float]] = defaultdict(list)
         buckets: dict[str, list[float]] = defaultdict(list)

@@ -26,7 +26,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-DIFFICULTIES = ("easy", "medium", "hard")
+from rc1.records import DIFFICULTIES, seed_difficulty
+
+UNBUCKETED = "medium"   # what a seed without a difficulty bucket is drawn (and logged) as
 PLAIN_SYSTEM = ("You are a helpful assistant. Use the tools when they help, ask the user when a needed fact is "
                 "missing, and end with 'Answer: <answer>'.")
 
@@ -39,14 +41,6 @@ def pool_ratio(step: int, schedule: Sequence[tuple[int, float]]) -> float:
         if step >= at:
             ratio = r
     return float(ratio)
-
-
-def seed_difficulty(seed: Mapping[str, Any]) -> str:
-    """A seed's bucket (balanced pool field `difficulty`); seeds without one count as medium."""
-    d = seed.get("difficulty", seed.get("bucket"))
-    if isinstance(d, Mapping):
-        d = d.get("bucket")
-    return d if d in DIFFICULTIES else "medium"
 
 
 def is_heldout(key: str, frac: float) -> bool:
@@ -170,7 +164,8 @@ class Sampler:
         self.pool = list(pool)
         self.fresh = list(fresh)
         self.by_id = {str(s["id"]): s for s in [*self.pool, *self.fresh]}
-        self.buckets = {d: [i for i, s in enumerate(self.pool) if seed_difficulty(s) == d] for d in DIFFICULTIES}
+        self.buckets = {d: [i for i, s in enumerate(self.pool) if seed_difficulty(s, fallback=UNBUCKETED) == d]
+                        for d in DIFFICULTIES}
 
     def counts(self, step: int, n_replay_candidates: int, rng: np.random.Generator) -> dict[str, int]:
         n = self.spec.batch_size
@@ -212,5 +207,6 @@ def share_summary(draws: Iterable[Draw]) -> dict[str, float]:
     out = {f"share.{k}": sum(d.kind == k for d in draws) / n for k in ("pool", "pool_fill", "fresh", "replay")}
     pool = [d for d in draws if d.kind in ("pool", "pool_fill")]
     for b in DIFFICULTIES:
-        out[f"pool_bucket.{b}"] = sum(seed_difficulty(d.seed) == b for d in pool) / max(1, len(pool))
+        out[f"pool_bucket.{b}"] = (sum(seed_difficulty(d.seed, fallback=UNBUCKETED) == b for d in pool)
+                                   / max(1, len(pool)))
     return out

@@ -4,7 +4,8 @@ One MLflow run (tag rc1.stage=train; a child run when the gate's run is active) 
 tools wiki/calc/ask_user, the judge-based reward; rc1's metrics per step and transformers' MLflowCallback report
 into that same run. The best checkpoint (by the held-out eval/reward) is logged as artifact `model`, an MLflow Model
 (transformers flavor with the LoRA adapter, see rc1.tracking.policy_model), and registered as a version of
-`rc1-policy` (alias `best`, see rc1.tracking.registry).
+`rc1-policy` (alias `best`, see rc1.tracking.registry). A gate's `accelerate launch` runs this command in every process
+(rc1.launch.launch_train).
 """
 
 from __future__ import annotations
@@ -15,19 +16,20 @@ import functools
 import logging
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
 import click
 
-from entrypoints._common import INT, quiet_trl_deprecations
-
-from rc1.config import PPOScale, Weights, load_gates, load_ppo_scale, load_weights
+from rc1.cli.options import arg, logged_params
+from rc1.config import PPOScale, Weights, default_ppo_config, load_gates, load_ppo_scale, load_weights
 from rc1.errors import Rc1Error
-from rc1.io import iter_jsonl, read_json, sha256_dir, sha256_file, write_json, write_jsonl
-from rc1.records import seed_problem, task_problem
-from rc1.tracking import (LAUNCH_GATE_ENV, active_gate_run, fail_orphaned_runs, launched_gate_run, run_mode,
-                          stage_run)
+from rc1.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
+from rc1.stages.shared import Freshened, PpoConfigured, StepCapped, Weighted
+from rc1.tracking import active_gate_run, launched_gate_run, run_mode, stage_run
+from rc1.train.inputs import load_fresh, load_pool
+from rc1.train.quiet import quiet_trl_deprecations
 
 log = logging.getLogger("rc1.train")
 
@@ -37,46 +39,32 @@ GATE_LINK = ("rc1.gated", "rc1.gate_run_id", "rc1.preflight_run_id")   # set fro
 RC1_FILES = ("rc1_state.json", "trainer_state.json")   # rc1's part of the best checkpoint, kept beside the model
 
 
-def load_pool(path: str | Path) -> list[dict]:
-    """Seeds of a pool file (rc1_seed.jsonl / balanced.jsonl); a bad line names file and line (exit 2)."""
-    seeds = []
-    for lineno, row in enumerate(iter_jsonl(path), 1):
-        problem = seed_problem(row)
-        if problem:
-            raise Rc1Error(f"{path}: record {lineno}: {problem}")
-        seeds.append(row)
-    if not seeds:
-        raise Rc1Error(f"{path}: no seeds")
-    return seeds
+@dataclass
+class Config(Weighted, Freshened, StepCapped, PpoConfigured):
+    """Train the policy with GRPO (one seed), checkpoint it and register its best adapter (also under accelerate)."""
+
+    resume_from: str | None = arg(None, "A training output dir (resumes its `latest`) or one step_XXXXX/ checkpoint; "
+                                        "with it, another --config than the interrupted run's is refused.")
+    seed: int | None = arg(None, "Training seed (unset: the config's first seed).")
+    pool: str | None = arg(None, "Seed pool (unset: the newest passing preflight's).")
+    out_dir: str | None = arg(None, "Checkpoint directory (unset: out/train/...).")
+    gates: str | None = arg(None, "Gates file that checks --weights and is recorded as an input (unset: "
+                                  "configs/gates.yaml, not recorded).")
+    # plumbing, not in --help or MLproject
+    stop_after: int | None = arg(None, "Stop after N steps without a final save (a stand-in for a kill, for resume "
+                                       "tests).", hidden=True)
+    result_out: str | None = arg(None, "Write the result (or the refusal) as JSON here: how a gate hears back from "
+                                       "`accelerate launch`.", hidden=True)
 
 
-def load_fresh(path: str | Path | None) -> list[dict]:
-    """Fresh items for the non-pool share: Task records (turned into plain prompts) or Seeds, each checked
-    by the pool's validators (rc1.records); a bad line names file and line (exit 2)."""
-    if not path:
-        return []
-    from rc1.train.sampler import plain_seed
-
-    out = []
-    seen: dict[str, int] = {}
-    for lineno, row in enumerate(iter_jsonl(path), 1):
-        is_seed = isinstance(row, dict) and "dialogue" in row
-        problem = seed_problem(row) if is_seed else task_problem(row)
-        if problem:
-            raise Rc1Error(f"{path}: record {lineno}: {'seed' if is_seed else 'task record'}: {problem}")
-        if str(row["id"]) in seen:
-            raise Rc1Error(f"{path}: record {lineno}: duplicate id {row['id']!r} (record {seen[str(row['id'])]})")
-        seen[str(row["id"])] = lineno
-        out.append(row if is_seed else plain_seed(row))
-    return out
-
-
-def check_weights(weights_path: str, gates_path: str = "configs/gates.yaml") -> Weights:
-    """weights.json as preflight's check-weights sees it (finite, non-negative, sum 1, cap); else exit 2."""
+def check_weights(weights_path: str, gates_path: str | None = None) -> Weights:
+    """weights.json as preflight's check-weights sees it (finite, non-negative, sum 1, cap; under configs/gates.yaml
+    unless `gates_path`); else exit 2."""
     from rc1.reward import weights_check
 
     weights = load_weights(weights_path)
-    failed = [c for c in weights_check(weights, load_gates(gates_path)) if not c["pass"]]
+    gates = load_gates(gates_path) if gates_path else load_gates()
+    failed = [c for c in weights_check(weights, gates) if not c["pass"]]
     if failed:
         c = failed[0]
         raise Rc1Error(f"{weights_path}: weights fail preflight's check {c['name']}: {c['value']:.6g} "
@@ -155,11 +143,7 @@ def _resume_meta(resume_from: str, **given: Any) -> tuple[Path, Path, dict, dict
     return store.root, step_dir, meta, store.state(step_dir)
 
 
-def run_train(config_path: str, seed: int | None = None, pool_path: str | None = None, *,
-              max_steps: int | None = None, resume_from: str | None = None, parent_tags: dict | None = None,
-              out_dir: str | Path | None = None, fresh_path: str | None = None,
-              weights_path: str = "configs/weights.json", stop_after: int | None = None,
-              gates_path: str | None = None) -> dict:
+def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     """Train one seed; returns {run_id, best_checkpoint, model_version, out_dir, global_step, ...}.
 
     Provenance: the run records the sha256 of the pool, config, weights (and, from a gate, the gates file) it
@@ -169,12 +153,29 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
 
     Under `accelerate launch` every process runs this: each trains its share of the global batch; only the main
     process opens the MLflow run, writes the output dir and checkpoints, and registers the version (the others
-    return {"process": i} after training)."""
+    return {"process": i} after training). --result-out: the result, or the refusal, as JSON (rc1.launch)."""
+    try:
+        res = _train(cfg, parent_tags)
+    except Rc1Error as e:
+        # any process: a refusal every process meets may come first from a worker, and torchrun then stops the main
+        # process before it writes one (the gate would hear a crash); the writes are atomic, each a whole refusal
+        if cfg.result_out:
+            write_json(cfg.result_out, {"refused": str(e)})
+        raise
+    if cfg.result_out and "run_id" in res:   # the main process reports (a worker returns {"process": i})
+        write_json(cfg.result_out, res)
+    return res
+
+
+def _train(cfg: Config, parent_tags: dict | None) -> dict:
+    config_path, seed, pool_path, max_steps, out_dir = cfg.config, cfg.seed, cfg.pool, cfg.max_steps, cfg.out_dir
+    resume_from, fresh_path, weights_path, gates_path = cfg.resume_from, cfg.fresh, cfg.weights, cfg.gates
     from rc1.train import dist, engine
     from rc1.train.sampler import drop_heldout, split_heldout
     from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
     from rc1.tracking.registry import MODEL_NAME, register_adapter
 
+    config_path = config_path or (None if resume_from else default_ppo_config(run_mode()))   # resume: the run's
     resume_dir = resume_state = None
     if resume_from:   # first: a checkpoint that fails its sha256 refuses before anything is loaded
         # the config too: another one (a strategy, backend or finetune) would continue the run under tags it did not
@@ -194,7 +195,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     if not config_path:
         raise Rc1Error(f"--resume-from {resume_from}: the interrupted run recorded no config; pass --config")
     ppo = load_ppo_scale(config_path)
-    weights = check_weights(weights_path, gates_path or "configs/gates.yaml")   # validated as preflight does
+    weights = check_weights(weights_path, gates_path)   # validated as preflight does
     fresh_items = load_fresh(fresh_path)             # bad input refuses before anything heavy is loaded
     mode = os.environ.get("RUN_MODE") or ppo.run_mode
     rollouts = engine.rollout_plan(ppo, mode)        # refuses vLLM without CUDA+vllm in prod
@@ -223,7 +224,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     reward_model = build_reward_model(ppo, weights)
     fit = functools.partial(engine.train, ppo, base=base, pool=train_pool, seed=seed, out_dir=out_dir,
                             max_steps=steps, reward_model=reward_model, mode=mode, fresh=fresh,
-                            resume_dir=resume_dir, resume_state=resume_state, stop_after=stop_after, finetune=plan,
+                            resume_dir=resume_dir, resume_state=resume_state, stop_after=cfg.stop_after, finetune=plan,
                             heldout=evalset, rollouts=rollouts)
     if process != 0:                                  # a worker: trains its share, logs and writes nothing
         with hf_mlflow_env(), quiet_trl_deprecations():
@@ -240,7 +241,7 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
         provenance.update({"rc1.gate_run_id": gate.info.run_id,
                            "rc1.preflight_run_id": gate.data.tags.get("rc1.preflight_run_id", "")})
     parent_tags = {**{k: v for k, v in (parent_tags or {}).items() if k not in GATE_LINK}, **provenance}
-    params = {"rc1.config": config_path, "rc1.seed": seed, "rc1.pool": str(pool_path), "rc1.max_steps": steps,
+    params = {**logged_params(cfg), "rc1.config": config_path, "rc1.seed": seed, "rc1.pool": str(pool_path), "rc1.max_steps": steps,
               "rc1.base": ppo.model.base, "rc1.resume_from": str(resume_dir or ""), "rc1.out_dir": str(out_dir),
               "rc1.n_pool_train": len(train_pool), "rc1.n_heldout": len(heldout), "rc1.n_heldout_eval": len(evalset),
               "rc1.n_fresh": len(fresh), "rc1.strategy": ppo.trainer.strategy,
@@ -313,82 +314,9 @@ def run_train(config_path: str, seed: int | None = None, pool_path: str | None =
     return result
 
 
-def launch_train(spec, config_path: str, seed: int, pool_path: str, *, env: dict[str, str],
-                 max_steps: int | None = None, fresh_path: str | None = None,
-                 weights_path: str = "configs/weights.json", gates_path: str | None = None) -> dict:
-    """Train one seed through `accelerate launch` (spec: rc1.launch.AccelerateSpec): `rc1 train` in every process,
-    under the gate that `env` names (rc1.tracking.gate_launch_env). Returns the main process's run_train result;
-    a refusal in the launched run is this function's Rc1Error, a crash a RuntimeError."""
-    from rc1.launch import accelerate_command
-    from rc1.proc import run_tree
-
-    with tempfile.TemporaryDirectory() as d:
-        result = Path(d) / "result.json"
-        args = ["--config", str(config_path), "--seed", str(seed), "--pool", str(pool_path),
-                "--weights", str(weights_path), "--result-out", str(result)]
-        args += ["--max-steps", str(max_steps)] if max_steps else []
-        args += ["--fresh", str(fresh_path)] if fresh_path else []
-        args += ["--gates", str(gates_path)] if gates_path else []
-        child_env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"} | env
-        click.echo(f"[rc1] train seed={seed}: accelerate launch --config_file {spec.path} "
-                   f"({spec.num_processes} process(es), {spec.distributed_type})", err=True)
-        try:
-            code = run_tree(accelerate_command(spec, args), child_env)   # stopping the gate stops every process
-        except BaseException:
-            if env.get(LAUNCH_GATE_ENV):
-                fail_orphaned_runs(env[LAUNCH_GATE_ENV], "train")   # the stopped launch left its run RUNNING
-            raise
-        out = read_json(result) if result.is_file() else {}
-    if (code != 0 or "run_id" not in out) and env.get(LAUNCH_GATE_ENV):
-        fail_orphaned_runs(env[LAUNCH_GATE_ENV], "train")   # a killed main process left its run RUNNING
-    if "refused" in out:
-        raise Rc1Error(f"train seed={seed} (accelerate launch): {out['refused']}")
-    if code != 0 or "run_id" not in out:
-        raise RuntimeError(f"train seed={seed}: `accelerate launch` exited {code} without a result "
-                           f"(its processes' output is above)")
-    return out
-
-
-@click.command("train")
-@click.option("--config", "config_path", default=None,
-              help="ppo config (default: configs/ppo_scale.yaml; configs/ppo_dev.yaml when RUN_MODE=dev; with "
-                   "--resume-from the interrupted run's, and another one is refused)")
-@click.option("--resume-from", "--resume_from", "resume_from", default=None,
-              help="a training output dir (resumes its `latest`) or one step_XXXXX/ checkpoint")
-@click.option("--seed", type=INT, default=None, help="training seed (default: the config's first seed)")
-@click.option("--max-steps", "--max_steps", "max_steps", type=INT, default=None, help="cap on optimizer steps")
-@click.option("--pool", "pool_path", default=None, help="seed pool (default: the newest passing preflight's)")
-@click.option("--out-dir", "--out_dir", "out_dir", default=None, help="checkpoint directory (default out/train/...)")
-@click.option("--fresh", "fresh_path", default=None,
-              help="task records (JSONL) for the non-pool share; default: filled from the pool")
-@click.option("--weights", "weights_path", default="configs/weights.json", show_default=True)
-@click.option("--gates", "gates_path", default=None,
-              help="gates file that checks --weights and is recorded as an input (default: configs/gates.yaml, "
-                   "not recorded)")
-@click.option("--stop-after", "stop_after", type=INT, default=None, hidden=True,
-              help="stop after N steps without a final save (a stand-in for a kill, for resume tests)")
-@click.option("--result-out", "result_out", default=None, hidden=True,
-              help="write the result (or the refusal) as JSON here: how a gate hears back from `accelerate launch`")
-def command(config_path, resume_from, seed, max_steps, pool_path, out_dir, fresh_path, weights_path, gates_path,
-            stop_after, result_out):
-    """Train the policy with GRPO (one seed), checkpoint it and register its best adapter (also under accelerate)."""
-    from rc1.config import default_ppo_config
-
-    config_path = config_path or (None if resume_from else default_ppo_config(run_mode()))   # resume: the run's
-    try:
-        res = run_train(config_path, seed, pool_path, max_steps=max_steps, resume_from=resume_from, out_dir=out_dir,
-                        fresh_path=fresh_path, weights_path=weights_path, stop_after=stop_after,
-                        gates_path=gates_path)
-    except Rc1Error as e:
-        # any process: a refusal every process meets may come first from a worker, and torchrun then stops the main
-        # process before it writes one (the gate would hear a crash); the writes are atomic, each a whole refusal
-        if result_out:
-            write_json(result_out, {"refused": str(e)})
-        raise
+def show(res: dict) -> None:
     if "run_id" not in res:   # a worker process under `accelerate launch`: the main process reports
         return
-    if result_out:
-        write_json(result_out, res)
     from rc1 import summary
     from rc1.tracking import ui_hint, ui_url
 

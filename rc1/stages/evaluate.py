@@ -9,17 +9,33 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from entrypoints._common import INT, gates_option, quiet_trl_deprecations
+from rc1.cli.options import arg, logged_params
 from rc1.config import load_gates, load_ppo_scale
 from rc1.errors import GateFailed, Rc1Error
-from rc1.io import iter_jsonl, read_json, sha256_file, write_json, write_jsonl
+from rc1.io import iter_jsonl, sha256_file, write_json, write_jsonl
+from rc1.report import log_rc1_report, refresh_rc1_report, render_rc1_report
+from rc1.stages.shared import Gated, PpoConfigured, Versioned
 from rc1.tracking import run_mode, setup_tracking, stage_run
+from rc1.train.quiet import quiet_trl_deprecations
 
 BACKENDS = ("transformers", "llamacpp")
+
+
+@dataclass
+class Config(Gated, PpoConfigured, Versioned):
+    """Evaluate a registered policy version against its base model; record the RC1 verdict."""
+
+    shadow: str = arg("auto", "Shadow set JSONL (auto: the version's preflight's, else the newest passing "
+                              "preflight's; 'none' skips).")
+    heldout: str = arg("pool", "'pool' = the held-out split of the version's training pool, a JSONL path, or 'none'.")
+    n: int | None = arg(None, "At most N items per split.")
+    backend: str = arg("transformers", "transformers: PyTorch; llamacpp: the version's GGUF export (rc1 export-gguf) "
+                                       "on llama.cpp.", choices=BACKENDS)
 
 
 def _load_records(path: str | Path) -> list[dict]:
@@ -81,28 +97,6 @@ def _train_file(train_run, name: str, param: str, workdir: Path) -> Path | None:
     return Path(local) if local and Path(local).is_file() else None
 
 
-def version_weights(mv, workdir: Path) -> tuple[str, Path, str, dict]:
-    """(base model name or dir, adapter dir, tokenizer source, rc1_base info) of a registered version, downloaded
-    under `workdir`. The one place that knows how a version stores its weights (evaluate and export-gguf use it)."""
-    from rc1.tracking.policy_model import policy_parts
-    from rc1.tracking.registry import download_version
-
-    model_dir, model_sha = download_version(mv, workdir / "policy")   # checked against the train run's tag
-    adapter, tok_dir, rc1_dir = policy_parts(model_dir)
-    info = read_json(rc1_dir / "rc1_base.json") if (rc1_dir / "rc1_base.json").is_file() else {}
-    if info.get("tiny"):
-        base_dir, base_sha = download_version(mv, workdir / "base_dl", artifact_path="base")
-        if info.get("base_sha256") and base_sha != info["base_sha256"]:
-            raise Rc1Error(f"version {mv.version}: the logged base model does not match its sha256")
-        base_name = str(base_dir)
-    else:
-        base_name = info.get("base") or (mv.tags or {}).get("rc1.base_model")
-        if not base_name:
-            raise Rc1Error(f"version {mv.version}: no base model recorded (rc1_base.json / tag rc1.base_model)")
-    tok_src = str(tok_dir) if tok_dir is not None else base_name
-    return base_name, adapter, tok_src, {**info, "base_resolved": base_name, "model_sha256": model_sha}
-
-
 def device_tags(backend: str) -> dict[str, str]:
     """rc1.device and rc1.dtype of this evaluation: the training device's for PyTorch, the CPU for llama.cpp."""
     if backend == "llamacpp":
@@ -116,6 +110,7 @@ def _load_policy_and_base(mv, workdir: Path):
     """(policy model, base model, tokenizer, rc1_base info) for a registered version."""
     from peft import PeftModel
 
+    from rc1.tracking.registry import version_weights
     from rc1.train.rollout import device
     from rc1.train.tiny import load_model, load_tokenizer
 
@@ -132,8 +127,8 @@ def _llamacpp_generators(mv, workdir: Path):
     (`rc1 export-gguf`, sha256 checked); the base is converted here to the same out type."""
     from rc1.gguf_export import merged_model, write_gguf
     from rc1.llamacpp import LlamaCppGenerator, require_llama_cpp
+    from rc1.tracking.registry import download_export, version_weights
     from rc1.train.tiny import load_tokenizer
-    from entrypoints.export_gguf import download_export
 
     require_llama_cpp()
     policy_gguf, outtype = download_export(mv, workdir / "gguf")
@@ -173,89 +168,38 @@ def sample_dialogues(items, policy_rows: list[dict], base_rows: list[dict]) -> l
     return samples
 
 
-def render_rc1_report(evaluate_run_id: str, mv, evaluation: dict, mode: str, samples: list[dict]) -> str:
-    """rc1_report.html as the tracking server knows the chain now: verdict, policy vs base, training curves, the
-    sample dialogues, every link's status with its run linked in the UI."""
-    from rc1.report import ReportInput, render_report
-    from rc1.tracking import ui_url
-    from rc1.tracking.lineage import chain_rows, metric_curves, sha_tags, sibling_train_runs, version_runs
-    from rc1.tracking.registry import MODEL_NAME
-
-    runs = version_runs(mv.run_id)
-    curves = metric_curves(sibling_train_runs(runs["train"])) if runs["train"] else {}
-    return render_report(ReportInput(
-        model_name=MODEL_NAME, version=str(mv.version), mode=mode, evaluation=evaluation, curves=curves,
-        chain=chain_rows(runs, str(mv.version), evaluate_run_id), shas=sha_tags(runs["preflight"], runs["train"]),
-        evaluate_run_id=evaluate_run_id, samples=samples, evaluate_url=ui_url(evaluate_run_id)))
-
-
-def log_rc1_report(evaluate_run_id: str, page: str) -> str:
-    """Write rc1_report.html into the evaluate run (replacing an earlier one) and tag its sha256; returns it."""
-    from mlflow.tracking import MlflowClient
-
-    from rc1.io import sha256_file
-
-    with tempfile.TemporaryDirectory() as d:
-        out = Path(d) / "rc1_report.html"
-        out.write_text(page, encoding="utf-8")
-        MlflowClient().log_artifact(evaluate_run_id, str(out))
-        sha = sha256_file(out)
-    MlflowClient().set_tag(evaluate_run_id, "sha256.rc1_report.html", sha)
-    return sha
-
-
-def refresh_rc1_report(evaluate_run_id: str) -> None:
-    """Render the report again once the runs it shows have ended (the gate calls it after its own run closed, so
-    the chain shows final statuses, not the gate RUNNING), from what the evaluate run logged."""
-    from mlflow.tracking import MlflowClient
-
-    from rc1.tracking.registry import MODEL_NAME
-
-    client = MlflowClient()
-    run = client.get_run(evaluate_run_id)
-    mv = client.get_model_version(MODEL_NAME, run.data.tags["rc1.model_version"])
-    with tempfile.TemporaryDirectory() as d:
-        evaluation = read_json(client.download_artifacts(evaluate_run_id, "evaluate_report.json", d))
-        try:
-            samples = read_json(client.download_artifacts(evaluate_run_id, "rc1_samples.json", d))
-        except Exception:  # noqa: BLE001 - an evaluate run from before the samples existed
-            samples = []
-    log_rc1_report(evaluate_run_id, render_rc1_report(evaluate_run_id, mv, evaluation,
-                                                      run.data.tags.get("rc1.mode", "dev"), samples))
-
-
-def run_evaluate(version: str | int | None = None, alias: str | None = None, shadow: str | None = None,
-                 heldout: str | None = "pool", n: int | None = None, parent_tags: dict | None = None,
-                 gates_path: str = "configs/gates.yaml", config_path: str | None = None,
-                 raise_on_fail: bool = True, progress: bool = True, backend: str = "transformers") -> dict:
-    """Evaluate one registered version against its base; returns {run_id, version, passed, checks, report}.
-    backend: "transformers" (PyTorch) or "llamacpp" (the version's GGUF export on llama.cpp)."""
+def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None = None,
+        progress: bool = True) -> dict:
+    """Evaluate one registered version (unset: alias best) against its base; returns {run_id, version, passed,
+    checks, report}. backend: "transformers" (PyTorch) or "llamacpp" (the version's GGUF export on llama.cpp).
+    A failing verdict raises GateFailed (exit 2) when `raise_on_fail` (unset: for the transformers backend, whose
+    verdict promote reads; a llama.cpp evaluation records the same report and verdict, and returns)."""
     from rc1.tracking.queries import get_run
-    from rc1.tracking.registry import resolve_version
+    from rc1.tracking.registry import BEST, resolve_version
 
-    if backend not in BACKENDS:
-        raise Rc1Error(f"--backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if cfg.backend not in BACKENDS:
+        raise Rc1Error(f"--backend {cfg.backend!r}: choose one of {', '.join(BACKENDS)}")
+    if raise_on_fail is None:
+        raise_on_fail = cfg.backend == "transformers"
     setup_tracking()
     mode = run_mode()
-    if version is None and alias is None:
-        alias = "best"
+    version, alias = cfg.version_or_alias(BEST)
     mv = resolve_version(version, alias)
     train_run = get_run(mv.run_id)
     fetched = Path(tempfile.mkdtemp(prefix="rc1-evaluate-"))
     try:
-        return _evaluate(mv, train_run, fetched, alias, shadow, heldout, n, parent_tags, gates_path, config_path,
-                         raise_on_fail, progress, mode, backend)
+        return _evaluate(cfg, mv, train_run, fetched, alias, parent_tags, raise_on_fail, progress, mode)
     finally:
         shutil.rmtree(fetched, ignore_errors=True)
 
 
-def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_tags, gates_path, config_path,
-              raise_on_fail, progress, mode, backend) -> dict:
+def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, raise_on_fail, progress, mode) -> dict:
     from rc1.evaluate import LlamaCppBackend, TransformersBackend, build_report, flat_metrics, run_items
     from rc1.train.sampler import split_heldout
     from rc1.tracking.registry import MODEL_NAME, set_version_tags
 
-    config_path = config_path or _train_file(train_run, "config", "rc1.config", fetched)
+    shadow, heldout, n, gates_path, backend = cfg.shadow, cfg.heldout, cfg.n, cfg.gates, cfg.backend
+    config_path = cfg.config or _train_file(train_run, "config", "rc1.config", fetched)
     if not config_path:
         raise Rc1Error(f"version {mv.version}: its training config is neither in the tracking server nor here; "
                        f"pass --config")
@@ -275,7 +219,7 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
             if path is None:
                 raise Rc1Error(f"--heldout pool: the training pool of version {mv.version} is neither in the "
                                f"tracking server nor here")
-            from entrypoints.train import load_pool
+            from rc1.train.inputs import load_pool
 
             held = (list(iter_jsonl(path)) if logged
                     else split_heldout(load_pool(path), ppo.sampling.heldout_frac)[1])
@@ -289,12 +233,12 @@ def _evaluate(mv, train_run, fetched: Path, alias, shadow, heldout, n, parent_ta
         raise Rc1Error("nothing to evaluate: no shadow set (--shadow) and an empty held-out split (--heldout)")
     per_split = {split: sum(1 for s, _, _ in items if s == split) for split in ("shadow", "heldout")}
 
-    params = {"version": mv.version, "alias": alias, "shadow": shadow, "heldout": heldout, "n": n,
-              "config": str(config_path), "n_items": len(items), "backend": backend}
+    params = {**logged_params(cfg), "version": mv.version, "alias": alias, "shadow": shadow, "n": n,
+              "config": str(config_path), "n_items": len(items)}
     tags = {**(parent_tags or {}), "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,
             "rc1.train_run_id": mv.run_id, "rc1.backend": backend, **device_tags(backend),
             **{f"input_sha256.{k}": v for k, v in digests.items()}}
-    result: dict = {"version": mv.version}
+    result: dict = {"version": mv.version, "backend": backend}
     try:
         # input_sha256.gates / .config: promote accepts this run only under the gates file the version's preflight
         # hashed and the ppo config (turns, max new tokens) the version trained with
@@ -359,29 +303,14 @@ def _final_report(result: dict, parent_tags: dict | None) -> None:
         refresh_rc1_report(result["run_id"])
 
 
-@click.command("evaluate")
-@click.option("--version", default=None, help="model version of rc1-policy")
-@click.option("--alias", default=None, help="model alias (default: best when no --version)")
-@click.option("--shadow", default=None, help="shadow set JSONL (default: the newest passing preflight's; 'none' skips)")
-@click.option("--heldout", default="pool", show_default=True,
-              help="'pool' = the held-out split of the version's training pool, a JSONL path, or 'none'")
-@click.option("--n", type=INT, default=None, help="at most N items per split")
-@click.option("--config", "config_path", default=None, help="ppo config (default: the one the version trained with)")
-@click.option("--backend", type=click.Choice(BACKENDS), default="transformers", show_default=True,
-              help="transformers: PyTorch; llamacpp: the version's GGUF export (rc1 export-gguf) on llama.cpp")
-@gates_option
-def command(version, alias, shadow, heldout, n, config_path, backend, gates_path):
-    """Evaluate a registered policy version against its base model; record the RC1 verdict."""
-    # the RC1 verdict is the PyTorch evaluation's (exit 2 when it fails); a llama.cpp evaluation of the GGUF export
-    # records the same report and verdict, and exits 0 once recorded
-    res = run_evaluate(version, alias, shadow, heldout, n, gates_path=gates_path, config_path=config_path,
-                       backend=backend, raise_on_fail=backend == "transformers")
+def show(res: dict) -> None:
     from rc1 import summary
     from rc1.tracking import ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME
 
+    backend = res.get("backend", "transformers")
     line = summary.verdict_line(res.get("passed"), res.get("checks") or (), run_mode())
     if backend != "transformers":
         line += " (recorded; promote reads the transformers evaluation)"
-    click.echo(summary.render(f"evaluate {res.get('run_id')} [{backend}]: {MODEL_NAME} version {res['version']}", [line],
-                              ui_url(res["run_id"]) if res.get("run_id") else None, ui_hint()))
+    click.echo(summary.render(f"evaluate {res.get('run_id')} [{backend}]: {MODEL_NAME} version {res['version']}",
+                              [line], ui_url(res["run_id"]) if res.get("run_id") else None, ui_hint()))

@@ -7,12 +7,22 @@ from __future__ import annotations
 
 import datetime as _dt
 import tarfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from rc1.cli.options import arg
+
 SMALL_FILES = ("metrics.jsonl", "ckpt_manifest.jsonl", "run_meta.json", "latest")
 MAX_FILE_BYTES = 20 * 2**20
+
+
+@dataclass
+class Config:
+    """Bundle reports, configs and training logs into one tar.gz for a bug report."""
+
+    out: str | None = arg(None, "Archive path (unset: reports/failpack_<ts>.tar.gz).")
 
 
 def failpack_members(root: Path = Path(".")) -> list[Path]:
@@ -27,10 +37,11 @@ def failpack_members(root: Path = Path(".")) -> list[Path]:
     return [p for p in members if p.stat().st_size <= MAX_FILE_BYTES and not p.name.startswith("failpack_")]
 
 
-def run_failpack(out: str | None = None, root: str = ".") -> dict:
+def run(cfg: Config, root: str = ".") -> dict:
+    """Write the archive; returns {path, files}. `root`: the checkout whose files are packed."""
     root_p = Path(root)
     ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
-    dest = Path(out) if out else root_p / "reports" / f"failpack_{ts}.tar.gz"
+    dest = Path(cfg.out) if cfg.out else root_p / "reports" / f"failpack_{ts}.tar.gz"
     members = [p for p in failpack_members(root_p) if p.resolve() != dest.resolve()]
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(f".{dest.name}.tmp")
@@ -41,9 +52,5 @@ def run_failpack(out: str | None = None, root: str = ".") -> dict:
     return {"path": str(dest), "files": len(members)}
 
 
-@click.command("failpack")
-@click.option("--out", default=None, help="archive path (default reports/failpack_<ts>.tar.gz)")
-def command(out):
-    """Bundle reports, configs and training logs into one tar.gz for a bug report."""
-    res = run_failpack(out)
+def show(res: dict) -> None:
     click.echo(f"{res['path']}: {res['files']} files")

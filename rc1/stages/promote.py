@@ -13,12 +13,21 @@ it (rc1/chain.py).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from rc1.cli.options import logged_params
 from rc1.errors import GateFailed, Rc1Error
+from rc1.stages.shared import Versioned
 from rc1.tracking import setup_tracking, stage_run, ui_hint, ui_url
+
+
+@dataclass
+class Config(Versioned):
+    """Set alias RC1 (RC1-dev for a dev version) when the version's chain holds; otherwise exit 2 naming the link."""
+
 
 def _view(run):
     from rc1.chain import RunView
@@ -138,17 +147,20 @@ def attach_report(st, version: str | int, evaluate_run_id: str) -> None:
     set_version_tags(version, {"rc1.report": f"runs:/{st.run_id}/rc1_report.html", "rc1.report_sha256": sha})
 
 
-def run_promote(version: str | int | None = None, alias: str | None = None, parent_tags: dict | None = None) -> dict:
+def run(cfg: Config, parent_tags: dict | None = None) -> dict:
+    """Promote the version (unset: alias best) when its chain holds; returns {run_id, version, alias,
+    evaluate_run_id}. A broken link: GateFailed (exit 2), after a FAILED promote run naming it."""
     from rc1.chain import render
-    from rc1.tracking.registry import MODEL_NAME, resolve_version, set_alias
+    from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_alias
 
+    version, alias = cfg.version_or_alias(BEST)
     setup_tracking()
     mv = resolve_version(version, alias)
     links, target = verify_chain(mv)
     click.echo(render(mv.version, links), err=True)
     broken = [ln for ln in links if not ln.ok]
     ids = {f"rc1.{ln.name}_run_id": ln.run_id for ln in links if ln.run_id}
-    params = {"version": mv.version, "alias": alias, "target_alias": target}
+    params = {**logged_params(cfg), "version": mv.version, "alias": alias, "target_alias": target}
     tags = {**(parent_tags or {}), **ids, "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME}
     # a refused promotion is a FAILED run whose checks.json (one check per link) names what broke
     with stage_run("promote", params=params, reuse=False, run_name=f"promote v{mv.version}", tags=tags,
@@ -169,16 +181,11 @@ def run_promote(version: str | int | None = None, alias: str | None = None, pare
         set_alias(mv.version, target)
         st.set_tags({"rc1.promoted": "true", "rc1.alias": target})
         attach_report(st, mv.version, ids["rc1.evaluate_run_id"])
-    click.echo(f"{MODEL_NAME} version {mv.version} is now alias {target} (evaluate run {ids['rc1.evaluate_run_id']} "
-               f"passed; chain verified)\n  run: {ui_url(st.run_id)}{ui_hint()}")
     return {"run_id": st.run_id, "version": mv.version, "alias": target, "evaluate_run_id": ids["rc1.evaluate_run_id"]}
 
 
-@click.command("promote")
-@click.option("--version", default=None, help="model version of rc1-policy")
-@click.option("--alias", default=None, help="promote the version behind this alias (default: best when no --version)")
-def command(version, alias):
-    """Set alias RC1 (RC1-dev for a dev version) when the version's chain holds; otherwise exit 2 naming the link."""
-    if version is not None and alias is not None:
-        raise Rc1Error("give exactly one of --version N or --alias NAME")
-    run_promote(version, alias if version is not None or alias is not None else "best")
+def show(res: dict) -> None:
+    from rc1.tracking.registry import MODEL_NAME
+
+    click.echo(f"{MODEL_NAME} version {res['version']} is now alias {res['alias']} (evaluate run "
+               f"{res['evaluate_run_id']} passed; chain verified)\n  run: {ui_url(res['run_id'])}{ui_hint()}")

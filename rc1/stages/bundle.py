@@ -11,14 +11,25 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 import click
 
+from rc1.cli.options import arg, logged_params
 from rc1.errors import Rc1Error
 from rc1.io import sha256_dir, sha256_file, write_json
+from rc1.stages.shared import Versioned
 from rc1.tracking import code_version
+
+
+@dataclass
+class Config(Versioned):
+    """Write and log the reproducible package of a version (configs, templates, run ids, sha256s, environment)."""
+
+    preflight: str | None = arg(None, "Bundle one preflight run (its run id) instead of a version.")
+    out: str | None = arg(None, "Where the bundle is written (unset: out/bundles/<subject>).")
 
 
 def _packages() -> dict[str, str]:
@@ -88,16 +99,19 @@ def _check_hashed_configs(pre) -> None:
                        f"{tags.get('rc1.code_version')} there, {code_version()} here): check out the commit it ran")
 
 
-def run_bundle(version: str | None = None, alias: str | None = None, preflight_run_id: str | None = None,
-               out: str | None = None) -> dict:
+def run(cfg: Config) -> dict:
+    """Bundle the version (unset, with no --preflight: alias RC1) or the preflight run; returns {run_id, path,
+    sha256, manifest, label}."""
     from rc1.bundle import BUNDLED_DIRS, gate_argv, manifest, preflight_argv, reproduce_md, requirements_txt
+    from rc1.chain import RC1
     from rc1.tracking import setup_tracking, stage_run
     from rc1.tracking.registry import set_version_tags
 
-    if sum(x is not None for x in (version, alias, preflight_run_id)) != 1:
+    version, alias = cfg.version_or_alias(RC1) if cfg.preflight is None else (cfg.version, cfg.alias)
+    if sum(x is not None for x in (version, alias, cfg.preflight)) != 1:
         raise Rc1Error("give exactly one of --version N, --alias NAME or --preflight RUN_ID")
     setup_tracking()
-    subject, runs, mv_version = _subject_runs(version, alias, preflight_run_id)
+    subject, runs, mv_version = _subject_runs(version, alias, cfg.preflight)
     pre = runs["preflight"]
     _check_hashed_configs(pre)
     commands = [preflight_argv(pre.data.params)]
@@ -105,7 +119,7 @@ def run_bundle(version: str | None = None, alias: str | None = None, preflight_r
         commands.append(gate_argv(runs["gate"].data.params))
     expect = {k: pre.data.tags[f"sha256.{k}"] for k in ("pool", "balanced", "shadow") if f"sha256.{k}" in pre.data.tags}
     label = "_".join(f"{k}-{v}" for k, v in subject.items())
-    dest = Path(out or Path("out/bundles") / label)
+    dest = Path(cfg.out or Path("out/bundles") / label)
     with tempfile.TemporaryDirectory() as d:
         staging = Path(d) / "bundle"
         for sub in BUNDLED_DIRS:
@@ -118,8 +132,8 @@ def run_bundle(version: str | None = None, alias: str | None = None, preflight_r
         (staging / "requirements.txt").write_text(requirements_txt(packages), encoding="utf-8")
         (staging / "REPRODUCE.md").write_text(reproduce_md(m), encoding="utf-8")
         tags = {"rc1.preflight_run_id": pre.info.run_id, **({"rc1.model_version": mv_version} if mv_version else {})}
-        with stage_run("bundle", params={**subject, "out": str(dest)}, reuse=False, tags=tags,
-                       run_name=f"bundle {label}") as st:
+        params = {**logged_params(cfg), **subject, "out": str(dest)}
+        with stage_run("bundle", params=params, reuse=False, tags=tags, run_name=f"bundle {label}") as st:
             sha = st.log_artifact(staging, name="bundle")
         if dest.exists():
             shutil.rmtree(dest)
@@ -127,17 +141,10 @@ def run_bundle(version: str | None = None, alias: str | None = None, preflight_r
         shutil.copytree(staging, dest)
     if mv_version:
         set_version_tags(mv_version, {"rc1.bundle_run_id": st.run_id, "rc1.bundle_sha256": sha})
-    click.echo(f"bundle of {label}: {dest} (run {st.run_id}, sha256 {sha[:12]}…); see {dest / 'REPRODUCE.md'}")
-    return {"run_id": st.run_id, "path": str(dest), "sha256": sha, "manifest": m}
+    return {"run_id": st.run_id, "path": str(dest), "sha256": sha, "manifest": m, "label": label}
 
 
-@click.command("bundle")
-@click.option("--version", default=None, help="model version of rc1-policy")
-@click.option("--alias", default=None, help="the version behind this alias (default: RC1 when no --version/--preflight)")
-@click.option("--preflight", "preflight_run_id", default=None, help="bundle one preflight run instead of a version")
-@click.option("--out", default=None, help="where the bundle is written (default out/bundles/<subject>)")
-def command(version, alias, preflight_run_id, out):
-    """Write and log the reproducible package of a version (configs, templates, run ids, sha256s, environment)."""
-    if version is None and alias is None and preflight_run_id is None:
-        alias = "RC1"
-    run_bundle(version, alias, preflight_run_id, out)
+def show(res: dict) -> None:
+    dest = Path(res["path"])
+    click.echo(f"bundle of {res['label']}: {dest} (run {res['run_id']}, sha256 {res['sha256'][:12]}…); "
+               f"see {dest / 'REPRODUCE.md'}")

@@ -3,55 +3,49 @@
 Loads the version's base model and LoRA adapter, merges them, writes a GGUF file (rc1.gguf_export) and logs it as
 an artifact of an `export_gguf` run (tag sha256.<file>). The version is linked to it by its tags
 rc1.gguf_run_id, rc1.gguf_sha256, rc1.gguf_outtype and rc1.gguf_artifact; `rc1 evaluate --backend llamacpp`
-downloads that artifact and checks its sha256.
+downloads that artifact and checks its sha256 (rc1.tracking.registry.download_export).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from entrypoints._common import quiet_trl_deprecations
-from rc1.errors import Rc1Error
+from rc1.cli.options import arg, logged_params
 from rc1.gguf_export import OUTTYPES
+from rc1.stages.shared import Versioned
+from rc1.train.quiet import quiet_trl_deprecations
 
 
-def download_export(mv, dst: Path) -> tuple[Path, str]:
-    """(local path of the version's GGUF export, its out type), sha256-verified; Rc1Error when there is none."""
-    from mlflow.tracking import MlflowClient
+@dataclass
+class Config(Versioned):
+    """Merge a registered version's LoRA adapter into its base and export it as GGUF (for llama.cpp)."""
 
-    from rc1.io import sha256_file
-
-    tags = mv.tags or {}
-    run_id, name, sha = tags.get("rc1.gguf_run_id"), tags.get("rc1.gguf_artifact"), tags.get("rc1.gguf_sha256")
-    if not (run_id and name and sha):
-        raise Rc1Error(f"version {mv.version} has no GGUF export: run `rc1 export-gguf --version {mv.version}` first")
-    dst.mkdir(parents=True, exist_ok=True)
-    path = Path(MlflowClient().download_artifacts(run_id, name, str(dst)))
-    if sha256_file(path) != sha:
-        raise Rc1Error(f"version {mv.version}: GGUF artifact {name} of run {run_id} does not match its sha256 tag")
-    return path, tags.get("rc1.gguf_outtype", "")
+    outtype: str = arg("f16", "Weight type of 2-D tensors (norms stay f32).", choices=OUTTYPES)
 
 
-def run_export_gguf(version: str | int | None = None, alias: str | None = None, outtype: str = "f16") -> dict:
-    """Export one registered version to GGUF; returns {run_id, version, path (artifact name), sha256, outtype}."""
+def run(cfg: Config) -> dict:
+    """Export one registered version (unset: alias best) to GGUF; returns {run_id, version, path (artifact name),
+    sha256, outtype, bytes}."""
     import gguf
 
-    from entrypoints.evaluate import version_weights
+    from rc1.errors import Rc1Error
     from rc1.gguf_export import merged_model, write_gguf
     from rc1.tracking import run_mode, setup_tracking, stage_run
-    from rc1.tracking.registry import MODEL_NAME, resolve_version, set_version_tags
+    from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_version_tags, version_weights
     from rc1.train.tiny import load_tokenizer
 
+    outtype = cfg.outtype
     if outtype not in OUTTYPES:
         raise Rc1Error(f"--outtype {outtype!r}: choose one of {', '.join(OUTTYPES)}")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     setup_tracking()
-    mv = resolve_version(version, alias) if (version is not None or alias is not None) else resolve_version(alias="best")
-    params = {"version": mv.version, "alias": alias, "outtype": outtype}
+    mv = resolve_version(*cfg.version_or_alias(BEST))
+    params = {**logged_params(cfg), "version": mv.version, "alias": cfg.alias}
     tags = {"rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME, "rc1.train_run_id": mv.run_id}
     with stage_run("export_gguf", params=params, reuse=False, run_name=f"export_gguf v{mv.version}", tags=tags) as st:
         with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
@@ -74,12 +68,5 @@ def run_export_gguf(version: str | int | None = None, alias: str | None = None, 
             "bytes": size}
 
 
-@click.command("export-gguf")
-@click.option("--version", default=None, help="model version of rc1-policy")
-@click.option("--alias", default=None, help="model alias (default: best when no --version)")
-@click.option("--outtype", type=click.Choice(OUTTYPES), default="f16", show_default=True,
-              help="weight type of 2-D tensors (norms stay f32)")
-def command(version, alias, outtype):
-    """Merge a registered version's LoRA adapter into its base and export it as GGUF (for llama.cpp)."""
-    res = run_export_gguf(version, alias, outtype)
+def show(res: dict) -> None:
     click.echo(f"export_gguf run {res['run_id']}: version {res['version']} -> {res['path']} sha256 {res['sha256']}")

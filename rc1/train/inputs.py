@@ -1,0 +1,44 @@
+"""What training reads besides its config: the seed pool and the fresh items for the non-pool share, each record
+checked by the pool's validators (rc1.records) before anything heavy is loaded; a bad line names file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rc1.errors import Rc1Error
+from rc1.io import iter_jsonl
+from rc1.records import seed_problem, task_problem
+
+
+def load_pool(path: str | Path) -> list[dict]:
+    """Seeds of a pool file (rc1_seed.jsonl / balanced.jsonl); a bad line names file and line (exit 2)."""
+    seeds = []
+    for lineno, row in enumerate(iter_jsonl(path), 1):
+        problem = seed_problem(row)
+        if problem:
+            raise Rc1Error(f"{path}: record {lineno}: {problem}")
+        seeds.append(row)
+    if not seeds:
+        raise Rc1Error(f"{path}: no seeds")
+    return seeds
+
+
+def load_fresh(path: str | Path | None) -> list[dict]:
+    """Fresh items for the non-pool share: Task records (turned into plain prompts) or Seeds, each checked
+    by the pool's validators (rc1.records); a bad line names file and line (exit 2)."""
+    if not path:
+        return []
+    from rc1.train.sampler import plain_seed
+
+    out = []
+    seen: dict[str, int] = {}
+    for lineno, row in enumerate(iter_jsonl(path), 1):
+        is_seed = isinstance(row, dict) and "dialogue" in row
+        problem = seed_problem(row) if is_seed else task_problem(row)
+        if problem:
+            raise Rc1Error(f"{path}: record {lineno}: {'seed' if is_seed else 'task record'}: {problem}")
+        if str(row["id"]) in seen:
+            raise Rc1Error(f"{path}: record {lineno}: duplicate id {row['id']!r} (record {seen[str(row['id'])]})")
+        seen[str(row["id"])] = lineno
+        out.append(row if is_seed else plain_seed(row))
+    return out
