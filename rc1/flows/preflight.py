@@ -22,7 +22,7 @@ from rc1.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.preflight import StepResult, round_summary, step_result
 from rc1.stages import (assert_not_simulated, build_pool, check_config, check_resources, check_weights, difficulty,
                         judge_robustness, materialize_shadow, probe_scorer, shadow_run, validate_pool)
-from rc1.stages.shared import FromData, Gated, Moded, Reusable, Seeded
+from rc1.stages.shared import FromData, Gated, Moded, PoolSized, Reusable, Seeded
 from rc1.summary import render as render_summary
 from rc1.tracking import stage_run
 from rc1.tracking.queries import child_runs
@@ -31,10 +31,9 @@ REPORT_DIR = Path("reports/preflight")
 
 
 @dataclass
-class PoolOptions(Moded, FromData):
+class PoolOptions(Moded, FromData, PoolSized):
     """What preflight and main share: the mode, the data, the pool's size and where its files go."""
 
-    n: str = arg("auto", "seed pool size: a ceiling the data must supply, or auto (the largest pool it supports)")
     out_dir: str = arg("out", "where the pool, shadow set and reports go (a <mode>/ folder inside)")
 
 

@@ -18,9 +18,9 @@ from rc1.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, write_json
-from rc1.pool import CLARIFY_RATE, DEFAULT_MAX_POSES, DEFAULT_TARGET_TEXT, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
+from rc1.pool import DEFAULT_MAX_POSES, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
 from rc1.quality.views import record_question
-from rc1.stages.shared import BadRecords, FromData, Gated, Reusable, Seeded
+from rc1.stages.shared import BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted
 from rc1.templates import DIFFICULTIES, load_pack
 from rc1.text import normalize
 
@@ -31,19 +31,14 @@ FIRST_PART = 0.47
 
 
 @dataclass
-class Config(FromData, BadRecords, Seeded, Gated, Reusable):
+class Config(FromData, PoolSized, Targeted, Clarifying, BadRecords, Seeded, Gated, Reusable):
     """Build the seed pool (rc1_seed.jsonl) from the task sources and a template pack."""
 
     out: str = arg("out/rc1_seed.jsonl", "Output JSONL of seeds.")
-    n: str = arg("auto", "Seeds in the pool: a ceiling the data must supply, or auto (the largest pool the data "
-                         "supports, each source item posed at most --max-poses-per-item times).")
     max_poses_per_item: int = arg(DEFAULT_MAX_POSES, "Seeds one source item may yield at most.")
     mix: str = arg("hotpotqa:0.45,strategyqa:0.30,gsm8k:0.25", "Task mix, fractions summing to 1.")
     max_turns: int = arg(6, "Most non-system turns a seed's dialogue may have.")
-    clarify_rate: float = arg(CLARIFY_RATE, "Share of seeds whose question lacks a needed fact (kept in hidden_info).")
     tools: str = arg("wiki,calc", "Tools seeds may offer ('' for none).")
-    target: str = arg(DEFAULT_TARGET_TEXT,
-                      "Shares of the poses: easy (open-book), medium (evidence through tools), hard (closed-book).")
     templates_dir: str = arg("templates/pack_v2", "Template pack directory.")
     shadow: str | None = arg(None, "Shadow set JSONL whose questions the pool must not use.")
 

@@ -18,21 +18,19 @@ from rc1.cli.options import arg, logged_params
 from rc1.config import TASKS, load_gates, parse_mix, run_mode
 from rc1.errors import Rc1Error
 from rc1.io import atomic_open, read_json, sha256_file, write_json, write_jsonl
-from rc1.pool import DEFAULT_TARGET_TEXT
-from rc1.stages.shared import Gated, Reusable, Seeded
+from rc1.stages.shared import Gated, Reusable, Seeded, Targeted
 from rc1.templates import DIFFICULTIES as BUCKETS
 from rc1.text import make_token_counter
 
 
 @dataclass(kw_only=True)
-class Config(Seeded, Gated, Reusable):
+class Config(Targeted, Seeded, Gated, Reusable):
     """Per-sample difficulty metrics, easy/medium/hard buckets, resampling to --target, the difficulty gate."""
 
     pool: str = arg(help="Seed pool (rc1_seed.jsonl).", aliases=("--in",))
     out: str = arg("out/difficulty_metrics.jsonl", "Per-sample metrics (JSONL).")
     balanced: str = arg("out/rc1_seed_balanced.jsonl",
                         "Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each seed.")
-    target: str = arg(DEFAULT_TARGET_TEXT, "Bucket mix of the balanced pool.")
     by_task: str = arg(",".join(TASKS), "Tasks balanced (and checked) one by one; other tasks pass through.")
     report: str = arg("out/difficulty_report.json", "Difficulty report (checks, buckets, their definitions).")
     size: int | None = arg(None, "Balanced pool size (unset: largest without replacement).")

@@ -19,18 +19,17 @@ from rc1.cli.options import arg, logged_params
 from rc1.config import load_gates
 from rc1.errors import Rc1Error
 from rc1.io import read_json, write_json, write_jsonl
-from rc1.pool import CLARIFY_RATE
 from rc1.redaction import safe_url
 from rc1.reward import checked_weights, reward_params
 from rc1.shadow_run import shadow_items
 from rc1.shadow_set import shadow_records
-from rc1.stages.shared import (FromData, FromShadow, Gated, PpoConfigured, Responding, Reusable, RewardOverrides,
+from rc1.stages.shared import (Clarifying, FromData, FromShadow, Gated, PpoConfigured, Responding, Reusable, RewardOverrides,
                                Seeded, Weighted)
 from rc1.tracking import run_mode, stage_run
 
 
 @dataclass
-class Config(FromShadow, FromData, Seeded, Responding, Weighted, PpoConfigured, RewardOverrides, Gated, Reusable):
+class Config(Clarifying, FromShadow, FromData, Seeded, Responding, Weighted, PpoConfigured, RewardOverrides, Gated, Reusable):
     """Old 7-dim score vs new reward on the same candidates; gate: spearman, top10 overlap, corr improvement."""
 
     k: int = arg(6, "Candidates per item.")
@@ -39,9 +38,6 @@ class Config(FromShadow, FromData, Seeded, Responding, Weighted, PpoConfigured, 
     tag: str | None = arg(None, "Run tag (preflight round 2 uses pre_run_check): rc1.tag=T and T=true.")
     report: str = arg("reports/shadow_run.json", "Report JSON.")
     scored_out: str | None = arg(None, "Scored candidates JSONL (unset: scored_candidates.jsonl beside the report).")
-    clarify_rate: float = arg(CLARIFY_RATE, "Share of plain task items (per task) turned into clarification items (a "
-                                            "needed fact removed, kept as hidden_info); items that already say "
-                                            "needs_clarification are kept.")
 
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:

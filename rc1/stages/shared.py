@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from rc1.cli.options import arg
 from rc1.config import GATES_PATH, WEIGHTS_PATH, run_mode
+from rc1.pool import CLARIFY_RATE, DEFAULT_TARGET_TEXT
 
 PIPELINE_SEED = 20250820   # the pipeline's random seed: item draws, shadow set, responder
 
@@ -44,6 +45,24 @@ class Seeded:
 @dataclass
 class BadRecords:
     on_bad_record: str | None = arg(None, "Override configs/data.yaml on_bad_record.", choices=("error", "skip"))
+
+
+@dataclass
+class PoolSized:
+    n: str = arg("auto", "Seeds in the pool: a ceiling the data must supply, or auto (the largest pool the data "
+                         "supports, each source item posed at most --max-poses-per-item times).")
+
+
+@dataclass
+class Targeted:
+    target: str = arg(DEFAULT_TARGET_TEXT, "Difficulty shares: the poses the pool is built in (easy open-book, medium "
+                                           "evidence through tools, hard closed-book), the balanced pool's buckets.")
+
+
+@dataclass
+class Clarifying:
+    clarify_rate: float = arg(CLARIFY_RATE, "Share of items made clarification items: a fact the question needs is "
+                                            "removed and kept as hidden_info.")
 
 
 # ---- the scoring and reward stages (probe-scorer, shadow-run, judge-robustness, weight-calib, overclar-ablation, ...)

@@ -16,8 +16,8 @@ from rc1.config import ValidatePoolGate, load_gates, parse_mix, run_mode
 from rc1.errors import Rc1Error
 from rc1.io import iter_jsonl, read_json, readable_file, sha256_dir, writable_outputs, write_json, write_jsonl
 from rc1.quality.baseline import V1_PACK, baseline_seeds
-from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, record_question
-from rc1.stages.shared import FromData, Gated, Reusable
+from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SIZE, record_question
+from rc1.stages.shared import FromData, Gated, Reusable, Seeded
 from rc1.text import make_token_counter
 
 THRESHOLDS = tuple(ValidatePoolGate.model_fields)
@@ -29,10 +29,11 @@ Thresholds = make_dataclass("Thresholds", [
     (name, (int if info.annotation is int else float) | None,
      arg(None, _HELP.get(name, f"Unset: configs/gates.yaml validate_pool.{name}.")))
     for name, info in ValidatePoolGate.model_fields.items()])
+Thresholds.__module__ = __name__
 
 
 @dataclass(kw_only=True)
-class Config(Thresholds, FromData, Gated, Reusable):
+class Config(Thresholds, FromData, Seeded, Gated, Reusable):
     """Diversity, duplicates, lengths, leaks and task mix of a seed pool; exit 2 when a check fails."""
 
     pool: str = arg(help="Seed pool (JSONL).", argument=True)
@@ -44,7 +45,6 @@ class Config(Thresholds, FromData, Gated, Reusable):
     baseline_pool: str | None = arg(None, "pack_v1 pool for the 3-gram KL. Unset: built in memory from "
                                           f"{V1_PACK} (min(n, {KL_SAMPLE_SIZE}) seeds).")
     tokenizer: str | None = arg(None, "Local tokenizer directory for exact token counts (unset: approximation).")
-    seed: int = arg(SAMPLE_SEED, "Seed of the diversity samples.")
 
 
 def load_shadow(path: str | Path) -> list[tuple[str, str]]:
