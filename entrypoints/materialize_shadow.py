@@ -12,8 +12,7 @@ from entrypoints._common import INT, data_dir_option, gates_option, optional_par
 from rc1.config import load_gates
 from rc1.data import default_data_config, source_tags
 from rc1.io import read_json, sha256_file, write_json, write_jsonl
-from rc1.pool import largest_remainder
-from rc1.shadow_set import default_mix, load_and_select
+from rc1.shadow_set import capped_note, default_mix, load_and_select, shadow_counts
 from rc1.tracking import run_mode, stage_run
 
 
@@ -41,6 +40,8 @@ def run_materialize_shadow(
     data_cfg = default_data_config()
 
     rows, loaded = load_and_select(data_dir, n, seed, stratify, mix, data_cfg, on_bad_record)
+    if stratify and (note := capped_note(n, mix, {t: len(lt.records) for t, lt in loaded.items()})):
+        click.echo(f"[rc1] materialize-shadow: {note}", err=True)
     params = {"n": n, "seed": seed, "stratify": stratify, "mix": mix, "data_dir": data_dir or "auto",
               "on_bad_record": on_bad_record or data_cfg.on_bad_record, "materialize": str(out),
               "dump_manifest": str(manifest_p)}
@@ -72,7 +73,7 @@ def run_materialize_shadow(
                         **{f"skipped.{t}": v["skipped"] for t, v in per_task.items()}})
         st.log_artifact(out)
         st.log_artifact(manifest_p)
-        want = largest_remainder(n, {t: w for t, w in mix.items() if w > 0}) if stratify else None
+        want = shadow_counts(n, mix, {t: len(lt.records) for t, lt in loaded.items()}) if stratify else None
         ids = [r["id"] for r in rows]
         checks = [
             {"name": "n", "value": len(rows), "threshold": f"== {n}", "pass": len(rows) == n},

@@ -188,7 +188,8 @@ class _Item:
 
     def applicable(self, t: Template) -> bool:
         if t.clarify:
-            return t.mode == "plain" or self.kind in ("hotpotqa", "strategyqa")
+            # GSM8K's evidence ('paragraphs'): a worked step that does not use the hidden number (Renderer.evidence)
+            return t.mode == "plain" or self.kind in ("hotpotqa", "strategyqa") or bool(self.support)
         if t.mode == "support":
             return bool(self.support)
         if t.mode == "paragraphs":
