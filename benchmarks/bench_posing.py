@@ -66,13 +66,15 @@ def measure(data_dir: str | None, seed: int = 20250820, max_poses: int | None = 
             "items": stats.items_used, "medians": median_by_bucket(clue, bucket[idx]), "per_task": per_task,
             "shares": bucket_counts(table.tasks, bucket, idx), "pose_by_bucket": agree,
             "distinct_2": distinct_n([toks[i] for i in chosen], 2),
+            "distinct_2_by_task": {t: round(distinct_n([toks[i] for i in chosen if seeds[i]["task"] == t], 2), 3)
+                                   for t in mix},
             "failed": [f"{c['name']}={c['value']}" for c in checks if not c["pass"]]}
 
 
 def show(name: str, r: dict) -> None:
     f = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
     print(f"== {name}: pool {r['n']}, shadow {r['shadow']}, items used {r['items']}, "
-          f"distinct_2 {r['distinct_2']:.3f}")
+          f"distinct_2 {r['distinct_2']:.3f} {r['distinct_2_by_task']}")
     print("   clue_overlap median  easy {} medium {} hard {}".format(*(f(r["medians"][b]) for b in
                                                                      ("easy", "medium", "hard"))))
     for t, m in r["per_task"].items():
