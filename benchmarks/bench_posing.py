@@ -11,6 +11,7 @@ It prints one block per data dir; the verdicts are the shipped gates' (dev).
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -32,7 +33,9 @@ from rc1.templates import load_pack  # noqa: E402
 from rc1.text import normalize, words  # noqa: E402
 
 TARGET = "easy:0.25,medium:0.45,hard:0.30"   # preflight's
-from rc1.quality.views import SAMPLE_SEED  # noqa: E402  (validate-pool's)
+from rc1.quality.diversity import kl_divergence, ngram_counts  # noqa: E402
+from rc1.quality.validate import baseline_stats  # noqa: E402
+from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE  # noqa: E402  (validate-pool's)
 
 
 def measure(data_dir: str | None, seed: int = 20250820, max_poses: int | None = None) -> dict:
@@ -62,7 +65,14 @@ def measure(data_dir: str | None, seed: int = 20250820, max_poses: int | None = 
              for i, b in enumerate(("easy", "medium", "hard"))}
     toks = [words("\n".join(t["content"] for t in s["dialogue"] if t.get("role") == "user")) for s in seeds]
     chosen = budget_indices([len(w) for w in toks], gates.validate_pool.distinct_2_words, SAMPLE_SEED)
-    return {"n": len(seeds), "shadow": {t: sum(r["task"] == t for r in shadow) for t in mix},
+    # the 3-gram KL to a pack_v1 pool of the same size over the same items (validate-pool's reference)
+    v1 = build_pool(records, load_pack(ROOT / "templates/pack_v1"),
+                    PoolSpec(n=len(seeds), mix=mix, seed=SAMPLE_SEED, max_poses_per_item=10**9))
+    base = baseline_stats(v1, KL_SAMPLE_SIZE, SAMPLE_SIZE, SAMPLE_SEED)
+    kl = kl_divergence(ngram_counts(toks if len(toks) <= KL_SAMPLE_SIZE else
+                                    [toks[i] for i in sorted(random.Random(SAMPLE_SEED).sample(
+                                        range(len(toks)), KL_SAMPLE_SIZE))], 3), base.trigrams)
+    return {"n": len(seeds), "kl_3gram_vs_v1": kl, "shadow": {t: sum(r["task"] == t for r in shadow) for t in mix},
             "items": stats.items_used, "medians": median_by_bucket(clue, bucket[idx]), "per_task": per_task,
             "shares": bucket_counts(table.tasks, bucket, idx), "pose_by_bucket": agree,
             "distinct_2": distinct_n([toks[i] for i in chosen], 2),
@@ -74,7 +84,7 @@ def measure(data_dir: str | None, seed: int = 20250820, max_poses: int | None = 
 def show(name: str, r: dict) -> None:
     f = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
     print(f"== {name}: pool {r['n']}, shadow {r['shadow']}, items used {r['items']}, "
-          f"distinct_2 {r['distinct_2']:.3f} {r['distinct_2_by_task']}")
+          f"distinct_2 {r['distinct_2']:.3f} {r['distinct_2_by_task']}, kl_3gram_vs_v1 {r['kl_3gram_vs_v1']:.4f}")
     print("   clue_overlap median  easy {} medium {} hard {}".format(*(f(r["medians"][b]) for b in
                                                                      ("easy", "medium", "hard"))))
     for t, m in r["per_task"].items():

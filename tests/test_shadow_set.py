@@ -21,7 +21,7 @@ MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 
 @pytest.fixture(scope="module")
 def records():
-    return {t: bundled_tasks(t)[:150] for t in MIX}
+    return {t: bundled_tasks(t)[:400] for t in MIX}
 
 
 def test_stratified_and_deterministic(records):
@@ -35,7 +35,8 @@ def test_stratified_and_deterministic(records):
 
 
 def test_impossible_sizes(records):
-    with pytest.raises(Rc1Error, match="needs 180 records, the source has 150"):
+    with pytest.raises(Rc1Error, match=r"needs 400 records, at most 33% of each task's: hotpotqa 400 records "
+                                       r"\(133 at most\).*together 399"):
         select_shadow(records, 400, 1, True, MIX)
     with pytest.raises(Rc1Error, match="must be positive"):
         select_shadow(records, 0, 1, True, MIX)
