@@ -42,7 +42,8 @@ MAX_TASK_SHARE = 1 / 3   # of a task's records, at most, in the stratified shado
 
 
 def task_cap(records: int, share: float = MAX_TASK_SHARE) -> int:
-    return math.floor(records * share + 1e-9)
+    """Records of a task the set may take: share of them, rounded up (a task of 2 records gives 1)."""
+    return math.ceil(records * share - 1e-9)
 
 
 def shadow_counts(n: int, mix: Mapping[str, float], available: Mapping[str, int],

@@ -35,9 +35,9 @@ def test_stratified_and_deterministic(records):
 
 
 def test_impossible_sizes(records):
-    with pytest.raises(Rc1Error, match=r"needs 400 records, at most 33% of each task's: hotpotqa 400 records "
-                                       r"\(133 at most\).*together 399"):
-        select_shadow(records, 400, 1, True, MIX)
+    with pytest.raises(Rc1Error, match=r"needs 500 records, at most 33% of each task's: hotpotqa 400 records "
+                                       r"\(134 at most\).*together 402"):
+        select_shadow(records, 500, 1, True, MIX)
     with pytest.raises(Rc1Error, match="must be positive"):
         select_shadow(records, 0, 1, True, MIX)
 
