@@ -4,10 +4,17 @@ select_shadow picks from already loaded records (pure); build_shadow_set loads t
 Per task the count is the largest-remainder share of n under the mix (stratify) or whatever a seeded
 draw from all records gives (no stratify). Within a task the records are drawn with a seeded RNG over
 the records sorted by id, so the choice does not depend on file order.
+
+A stratified set takes at most MAX_TASK_SHARE of a task's records: the pool is built from what the set leaves,
+and a task whose mix share of n is most of its records (245 x 0.45 = 110 of 120 HotpotQA items) would leave
+the pool almost nothing of that task. Such a task gives the set its cap and the rest of n goes to the other
+tasks by their mix weights (shadow_counts says which; materialize-shadow prints it); when the caps of all
+tasks together hold fewer than n records the set is refused (an Rc1Error naming each task's cap).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 from typing import Any, Mapping
@@ -31,13 +38,47 @@ def default_mix(gates_path: str | Path = GATES_PATH) -> dict[str, float]:
         return dict(DEFAULT_MIX)
 
 
-def shadow_counts(n: int, mix: Mapping[str, float], available: Mapping[str, int]) -> dict[str, int]:
-    counts = largest_remainder(n, {t: w for t, w in mix.items() if w > 0})
-    short = {t: (k, available.get(t, 0)) for t, k in counts.items() if k > available.get(t, 0)}
-    if short:
-        t, (k, have) = next(iter(short.items()))
-        raise Rc1Error(f"shadow set: task {t!r} needs {k} records, the source has {have}")
+MAX_TASK_SHARE = 1 / 3   # of a task's records, at most, in the stratified shadow set
+
+
+def task_cap(records: int, share: float = MAX_TASK_SHARE) -> int:
+    """Records of a task the set may take: share of them, rounded up (a task of 2 records gives 1)."""
+    return math.ceil(records * share - 1e-9)
+
+
+def shadow_counts(n: int, mix: Mapping[str, float], available: Mapping[str, int],
+                  max_share: float = MAX_TASK_SHARE) -> dict[str, int]:
+    """Records per task: the largest-remainder share of n under the mix, each task capped at max_share of its
+    records, a capped task's excess shared over the tasks below their caps by their mix weights."""
+    weights = {t: w for t, w in mix.items() if w > 0}
+    cap = {t: task_cap(available.get(t, 0), max_share) for t in weights}
+    if sum(cap.values()) < n:
+        caps = ", ".join(f"{t} {available.get(t, 0)} records ({cap[t]} at most)" for t in weights)
+        raise Rc1Error(f"shadow set: needs {n} records, at most {max_share:.0%} of each task's: {caps}; "
+                       f"together {sum(cap.values())} (give a smaller shadow.n or more data)")
+    counts = {t: 0 for t in weights}
+    open_ = dict(weights)
+    left = n
+    while left > 0:
+        share = largest_remainder(left, open_)
+        for t, k in share.items():
+            counts[t] += k
+        left = sum(max(0, counts[t] - cap[t]) for t in weights)
+        counts = {t: min(k, cap[t]) for t, k in counts.items()}
+        open_ = {t: w for t, w in open_.items() if counts[t] < cap[t]}
     return counts
+
+
+def capped_note(n: int, mix: Mapping[str, float], available: Mapping[str, int]) -> str | None:
+    """One line naming the tasks whose cap changed the stratified counts (None when none did)."""
+    plain = largest_remainder(n, {t: w for t, w in mix.items() if w > 0})
+    counts = shadow_counts(n, mix, available)
+    capped = [t for t in plain if counts[t] < plain[t]]
+    if not capped:
+        return None
+    return (f"the shadow set takes at most {MAX_TASK_SHARE:.0%} of a task's records: "
+            + ", ".join(f"{t} {counts[t]} of {available.get(t, 0)} (the mix asks {plain[t]})" for t in capped)
+            + "; the rest from " + ", ".join(f"{t} {counts[t]} (mix {plain[t]})" for t in counts if t not in capped))
 
 
 def select_shadow(records: Mapping[str, list[Task]], n: int, seed: int, stratify: bool = True,

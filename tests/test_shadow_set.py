@@ -21,7 +21,7 @@ MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 
 @pytest.fixture(scope="module")
 def records():
-    return {t: bundled_tasks(t)[:150] for t in MIX}
+    return {t: bundled_tasks(t)[:400] for t in MIX}
 
 
 def test_stratified_and_deterministic(records):
@@ -35,8 +35,9 @@ def test_stratified_and_deterministic(records):
 
 
 def test_impossible_sizes(records):
-    with pytest.raises(Rc1Error, match="needs 180 records, the source has 150"):
-        select_shadow(records, 400, 1, True, MIX)
+    with pytest.raises(Rc1Error, match=r"needs 500 records, at most 33% of each task's: hotpotqa 400 records "
+                                       r"\(134 at most\).*together 402"):
+        select_shadow(records, 500, 1, True, MIX)
     with pytest.raises(Rc1Error, match="must be positive"):
         select_shadow(records, 0, 1, True, MIX)
 

@@ -13,8 +13,7 @@ from rc1.cli.options import arg, logged_params
 from rc1.config import load_gates, run_mode
 from rc1.data import default_data_config, source_tags
 from rc1.io import read_json, sha256_file, write_json, write_jsonl
-from rc1.pool import largest_remainder
-from rc1.shadow_set import default_mix, load_and_select
+from rc1.shadow_set import capped_note, default_mix, load_and_select, shadow_counts
 from rc1.stages.shared import BadRecords, FromData, Gated, Reusable
 
 
@@ -46,6 +45,8 @@ def run(cfg: Config) -> dict[str, Any]:
     data_cfg = default_data_config()
 
     rows, loaded = load_and_select(data_dir, n, seed, stratify, mix, data_cfg, on_bad_record)
+    if stratify and (note := capped_note(n, mix, {t: len(lt.records) for t, lt in loaded.items()})):
+        click.echo(f"[rc1] materialize-shadow: {note}", err=True)
     params = {**logged_params(cfg), "n": n, "seed": seed, "stratify": stratify, "mix": mix,
               "on_bad_record": on_bad_record or data_cfg.on_bad_record, "materialize": str(out),
               "dump_manifest": str(manifest_p)}
@@ -77,7 +78,7 @@ def run(cfg: Config) -> dict[str, Any]:
                         **{f"skipped.{t}": v["skipped"] for t, v in per_task.items()}})
         st.log_artifact(out)
         st.log_artifact(manifest_p)
-        want = largest_remainder(n, {t: w for t, w in mix.items() if w > 0}) if stratify else None
+        want = shadow_counts(n, mix, {t: len(lt.records) for t, lt in loaded.items()}) if stratify else None
         ids = [r["id"] for r in rows]
         checks = [
             {"name": "n", "value": len(rows), "threshold": f"== {n}", "pass": len(rows) == n},
