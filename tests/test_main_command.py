@@ -22,7 +22,7 @@ COMMAND = "mlflow run . --env-manager local --experiment-name rc1"
 def test_main_entry_point_is_quiet_and_ends_with_the_summary(tmp_path):
     assert COMMAND in (REPO / "README.md").read_text(encoding="utf-8"), "the README's main command changed"
     project = tmp_path / "rc1"
-    for part in ("rc1", "entrypoints", "configs", "templates"):
+    for part in ("rc1", "configs", "templates"):
         shutil.copytree(REPO / part, project / part, ignore=shutil.ignore_patterns("__pycache__"))
     for f in ("MLproject", "conda.yaml"):
         shutil.copy2(REPO / f, project / f)

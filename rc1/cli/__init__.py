@@ -125,10 +125,7 @@ def module_path(module: str) -> Path:
 def source_help(module: str) -> str:
     """The command's help as its module's source declares it (the docstring of its `Config`, or of its click
     `command`), read without importing the module."""
-    path = module_path(module)
-    if not path.is_file():   # TRANSITION: not yet moved out of entrypoints/
-        return _legacy_help(module)
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = ast.parse(module_path(module).read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == "Config":
             return ast.get_docstring(node) or ""
@@ -141,37 +138,10 @@ def load_command(name: str) -> click.Command:
     """`rc1 <name>`: its module's `command`, or the command derived from its `Config`, `run` and `show`."""
     from rc1.cli.options import command
 
-    if not module_path(COMMANDS[name]).is_file():   # TRANSITION: not yet moved out of entrypoints/
-        return _legacy_command(name)
     module = importlib.import_module(COMMANDS[name])
     if getattr(module, "command", None) is not None:
         return module.command
     return command(name, module.Config, module.run, getattr(module, "show", None))
-
-
-def _legacy_module(module: str) -> str:   # TRANSITION
-    leaf = module.rsplit(".", 1)[1]
-    return "entrypoints.checks" if leaf.startswith("check_") else f"entrypoints.{leaf}"
-
-
-def _legacy_help(module: str) -> str:   # TRANSITION
-    name = module.rsplit(".", 1)[1].replace("_", "-")
-    tree = ast.parse(module_path(_legacy_module(module)).read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            for dec in node.decorator_list:
-                if (isinstance(dec, ast.Call) and dec.args and isinstance(dec.args[0], ast.Constant)
-                        and dec.args[0].value == name):
-                    return ast.get_docstring(node) or ""
-    return ""
-
-
-def _legacy_command(name: str) -> click.Command:   # TRANSITION
-    from entrypoints._legacy import one_spelling
-
-    module = importlib.import_module(_legacy_module(COMMANDS[name]))
-    cmds = module.command if isinstance(module.command, (list, tuple)) else [module.command]
-    return one_spelling(next(c for c in cmds if c.name == name))
 
 
 class LazyGroup(click.Group):

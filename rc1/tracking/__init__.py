@@ -210,13 +210,8 @@ def ui_hint() -> str:
 
 
 def code_version() -> str:
-    """sha256 of rc1's own source (library + entry points): the 'code version' part of a reuse key."""
-    pkg = Path(rc1.__file__).parent
-    parts = [sha256_dir(pkg, "**/*.py")]
-    ep = pkg.parent / "entrypoints"
-    if ep.is_dir():
-        parts.append(sha256_dir(ep, "**/*.py"))
-    return sha256_text("|".join(parts))[:16]
+    """sha256 of rc1's own source (library, stages, flows): the 'code version' part of a reuse key."""
+    return sha256_text(sha256_dir(Path(rc1.__file__).parent, "**/*.py"))[:16]
 
 
 def digest_of(value: Any) -> str:
