@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -125,6 +126,7 @@ def test_no_entrypoints_package():
 def test_every_stage_parameter_is_declared_once():
     spec = importlib.util.spec_from_file_location("declarations", REPO / "benchmarks" / "declarations.py")
     declarations = importlib.util.module_from_spec(spec)
+    sys.modules["declarations"] = declarations   # its dataclass looks its module up
     spec.loader.exec_module(declarations)
     configs, names = declarations.config_declarations()
     found = configs + declarations.source_declarations(names)

@@ -38,10 +38,12 @@ def _default(value) -> str:
     return str(value)
 
 
-def _scalar(value: str) -> str:
+def _spec(default: str | None) -> str:
+    """A parameter's flow mapping, quoted as YAML needs (a mix's commas, a 'true')."""
     import yaml
 
-    return yaml.safe_dump(value, default_style=None).strip().removesuffix("\n...").strip()
+    spec = {"type": "string"} if default is None else {"type": "string", "default": default}
+    return yaml.safe_dump(spec, default_flow_style=True, sort_keys=False, width=10**6).strip()
 
 
 def entry_point(name: str, module_name: str) -> list[str]:
@@ -57,8 +59,8 @@ def entry_point(name: str, module_name: str) -> list[str]:
         lines.append("    parameters:")
     for p in params:
         key = p.flag[2:]
-        default = "" if p.required else f", default: {_scalar(_default(p.default_value()) if not callable(p.default) else 'auto')}"
-        lines.append(f"      {key}: {{type: string{default}}}")
+        default = None if p.required else "auto" if callable(p.default) else _default(p.default)
+        lines.append(f"      {key}: {_spec(default)}")
         words.append(f"{{{key}}}" if p.argument else f"{p.flag} {{{key}}}")
     lines.append(f"    command: \"{' '.join(words)}\"")
     return lines
