@@ -4,7 +4,7 @@ completion must not stall a training step).
     python benchmarks/bench_answers.py            # prints one line per input: size, extractor ms, heuristic ms
 
 Inputs: 20k newlines, "=" + 20k spaces (the two the issue measured at 7.7 s and 9.2 s), and 1 MB variants.
-Uses only rc1.dialogue.extract_answer and rc1.scoring.heuristic.heuristic_scores, so the same script times an
+Uses only rc1.scoring.dialogue.extract_answer and rc1.scoring.heuristic.heuristic_scores, so the same script times an
 older checkout (PYTHONPATH=<that checkout>). Timings depend on what else the machine runs: say so when quoted.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from rc1.dialogue import extract_answer
+from rc1.scoring.dialogue import extract_answer
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.heuristic import heuristic_scores
 

@@ -8,7 +8,7 @@ drawn from the template pack, so prompts share only a few leading tokens) and "s
 one fixed system prompt: the prompts share the system prompt and tool schemas, ~750 tokens, which the batched backend
 prefills once: rc1.prefix_cache). Both loops run the same items with the same tiny model (built here from the pool
 seeds, as dev mode builds it), greedy, max_turns / max_new_tokens from the config. "sequential" is the loop
-`rc1 evaluate` ran before batching (tests/sequential_reference.py: one episode at a time, one unpadded prompt per
+`rc1 evaluate` ran before batching (tests/support/sequential_reference.py: one episode at a time, one unpadded prompt per
 generate call). The batched dialogues must equal the sequential ones (the benchmark says so, and fails otherwise).
 
 Goal (issue 11): >= 10x episodes/s over the sequential loop on the tiny model on 2 cores. Measured (96 episodes per
@@ -45,13 +45,13 @@ def main() -> int:
 
     import torch
 
-    from rc1.config import load_ppo_scale
+    from rc1.core.config import load_ppo_scale
     from rc1.data import bundled_tasks
-    from rc1.evaluate import TransformersBackend, run_episodes
-    from rc1.pool import PoolSpec, build_pool
-    from rc1.responder import ShadowItem
-    from rc1.shadow_set import select_shadow
-    from rc1.templates import load_pack
+    from rc1.inference.evaluate import TransformersBackend, run_episodes
+    from rc1.data.pool import PoolSpec, build_pool
+    from rc1.scoring.responder import ShadowItem
+    from rc1.data.shadow_set import select_shadow
+    from rc1.data.templates import load_pack
     from rc1.train.tiny import corpus_from_seeds, load_model, load_tokenizer, tiny_dir
 
     torch.set_num_threads(opts.threads)

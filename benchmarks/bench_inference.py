@@ -31,8 +31,8 @@ def main() -> None:
 
     import torch
 
-    from rc1.gguf_export import merged_model, write_gguf
-    from rc1.llamacpp import load_gguf
+    from rc1.inference.gguf_export import merged_model, write_gguf
+    from rc1.inference.llamacpp import load_gguf
     from rc1.train.env import seed_prompt
     from rc1.train.tiny import corpus_from_seeds, load_tokenizer, tiny_dir
 

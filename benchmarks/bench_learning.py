@@ -33,7 +33,7 @@ SYSTEM = "Answer the question with yes or no."
 
 
 def load_items(path: Path) -> list[dict]:
-    from rc1.answers import gold_yes_no
+    from rc1.scoring.answers import gold_yes_no
 
     rows = json.loads(Path(path).read_text())
     return [{"question": r["question"], "answer": gold_yes_no(r["answer"])} for r in rows if r.get("question")]
@@ -41,7 +41,7 @@ def load_items(path: Path) -> list[dict]:
 
 def verdict(text: str) -> str | None:
     """The one yes/no the reply commits to, as rc1 reads it (None: none, or both)."""
-    from rc1.answers import extract_yes_no, final_answer, states_one_answer
+    from rc1.scoring.answers import extract_yes_no, final_answer, states_one_answer
 
     span = final_answer(text).span
     return extract_yes_no(span) if span and states_one_answer("strategyqa", span) else None
@@ -53,10 +53,10 @@ def prompt(q: str) -> list[dict]:
 
 def heldout_scores(trainer, items: list[dict], new_tokens: int, samples: int) -> dict[str, float]:
     """The policy's replies to held-out questions, sampled as in training (temperature 1): success (the right yes/no,
-    rc1.answers.is_correct) and verdict rate, over `samples` replies per question."""
+    rc1.scoring.answers.is_correct) and verdict rate, over `samples` replies per question."""
     import torch
 
-    from rc1.answers import final_answer, is_correct
+    from rc1.scoring.answers import final_answer, is_correct
 
     tok, model = trainer.processing_class, trainer.model
     model.eval()
@@ -81,7 +81,7 @@ def run(kind: str, args, base: str, train: list[dict], heldout: list[dict]) -> d
     from datasets import Dataset
     from transformers import TrainerCallback, set_seed
 
-    from rc1.config import load_ppo_scale
+    from rc1.core.config import load_ppo_scale
     from rc1.train.engine import make_trainer
 
     set_seed(args.seed)
@@ -123,7 +123,7 @@ def _frozen(path: Path):
     """The config with learning_rate 0 (the schema wants > 0: build it past validation, for the control only)."""
     import yaml
 
-    from rc1.config import PPOScale
+    from rc1.core.config import PPOScale
 
     raw = yaml.safe_load(path.read_text())
     lr = raw["ppo"].pop("learning_rate")

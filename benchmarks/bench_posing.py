@@ -21,16 +21,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rc1.config import load_gates, load_ppo_scale, parse_mix  # noqa: E402
+from rc1.core.config import load_gates, load_ppo_scale, parse_mix  # noqa: E402
 from rc1.data import load_tasks  # noqa: E402
 from rc1.difficulty import assign_buckets, build_table, difficulty_checks, resample  # noqa: E402
 from rc1.difficulty.report import bucket_counts, median_by_bucket  # noqa: E402
-from rc1.pool import PoolSpec, PoolStats, build_pool  # noqa: E402
+from rc1.data.pool import PoolSpec, PoolStats, build_pool  # noqa: E402
 from rc1.quality.diversity import distinct_n  # noqa: E402
 from rc1.quality.validate import budget_indices  # noqa: E402
-from rc1.shadow_set import default_mix, select_shadow  # noqa: E402
-from rc1.templates import load_pack  # noqa: E402
-from rc1.text import normalize, words  # noqa: E402
+from rc1.data.shadow_set import default_mix, select_shadow  # noqa: E402
+from rc1.data.templates import load_pack  # noqa: E402
+from rc1.core.text import normalize, words  # noqa: E402
 
 TARGET = "easy:0.25,medium:0.45,hard:0.30"   # preflight's
 from rc1.quality.diversity import kl_divergence, ngram_counts  # noqa: E402

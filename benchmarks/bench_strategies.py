@@ -82,7 +82,7 @@ def main() -> int:
     from mlflow.tracking import MlflowClient
 
     from rc1.stages import train
-    from rc1.io import write_jsonl
+    from rc1.core.io import write_jsonl
 
     write_jsonl(work / "pool.jsonl", toy_pool())
     results = []

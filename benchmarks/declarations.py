@@ -5,7 +5,7 @@ which default. It counts
   - a literal a flow passes for a stage parameter (`build_pool.Config(clarify_rate=0.30)`: a second default),
   - a click option declared by hand anywhere in rc1,
 and exits 1 when any parameter has the same default declared twice (MLproject and the CLI are generated from the
-configs: tests/test_mlproject.py holds the committed MLproject to them).
+configs: tests/unit/test_mlproject.py holds the committed MLproject to them).
 
     python benchmarks/declarations.py          # the table; exit 1 on a repeated default
 """

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))  # test helpers (fake servers) import as top-level modules
+# tests/ mirrors the layout (unit, stages, flows) and support/ holds the fake servers; each imports as a
+# top-level module, as the tests share their helpers
+for _part in ("support", "unit", "stages", "flows"):
+    sys.path.insert(0, str(Path(__file__).parent / _part))
 
 
 # ---------------------------------------------------------------- scoring: fake OpenAI-compatible judge server

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import click
 
-from rc1.errors import GateFailed, Rc1Error
-from rc1.proc import Stopped, raise_stopped
-from rc1.redaction import scrub
+from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.proc import Stopped, raise_stopped
+from rc1.core.redaction import scrub
 
 _LOG_TAIL: deque[str] = deque(maxlen=200)
 
@@ -76,7 +76,7 @@ def write_error_report(exc: BaseException) -> Path | None:
     try:
         ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
         path = Path("reports") / f"ERROR_{ts}.json"
-        from rc1.io import write_json
+        from rc1.core.io import write_json
 
         write_json(path, {
             "error": scrub(f"{type(exc).__name__}: {exc}"),

@@ -1,7 +1,7 @@
 """MLproject, generated from the commands' configs: every entry point is the `rc1` command of the same name
 (underscores for hyphens), every parameter the command's option of the same name, spelled with hyphens, with its
 default ('auto' where the command works the value out). `python -m rc1.cli.mlproject` rewrites the file;
-tests/test_mlproject.py fails when the committed one differs.
+tests/unit/test_mlproject.py fails when the committed one differs.
 
 Not in MLproject: repeatable options (MLflow passes one value per parameter), hidden plumbing options, and the
 commands marked local (maintenance tools that take no parameters a run would vary)."""

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Literal
 
 from rc1.data.formats import BadRecord, normalize_gsm8k, normalize_hotpotqa, normalize_strategyqa
-from rc1.errors import Rc1Error
-from rc1.io import PARSE_ERRORS, parse_problem, readable_file
-from rc1.records import Task
+from rc1.core.errors import Rc1Error
+from rc1.core.io import PARSE_ERRORS, parse_problem, readable_file
+from rc1.core.records import Task
 
 OnBad = Literal["error", "skip"]
 

@@ -1,4 +1,4 @@
-"""Official record formats -> rc1.records.Task. One normalizer per dataset, shared by the file loaders,
+"""Official record formats -> rc1.core.records.Task. One normalizer per dataset, shared by the file loaders,
 the Hugging Face loader and the bundled sample, so every source produces the same records.
 
 A record that does not fit its format raises BadRecord with a message naming the key
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rc1.records import Task, make_task
+from rc1.core.records import Task, make_task
 
 
 class BadRecord(ValueError):

@@ -13,12 +13,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rc1.config import TASKS, DataConfig, Source, TaskSources, load_data_config
+from rc1.core.config import TASKS, DataConfig, Source, TaskSources, load_data_config
 from rc1.data.files import DATA_FILES, read_task_file, task_file
 from rc1.data.hf import hub_online, load_hf
-from rc1.errors import Rc1Error
-from rc1.io import sha256_file, stat_fingerprint
-from rc1.records import Task
+from rc1.core.errors import Rc1Error
+from rc1.core.io import sha256_file, stat_fingerprint
+from rc1.core.records import Task
 
 log = logging.getLogger("rc1.data")
 DATA_CONFIG = Path("configs") / "data.yaml"

@@ -1,7 +1,7 @@
 """Per-sample difficulty metrics of a seed (pure functions of the seed's own fields).
 
 question = the seed's user turns; support = the evidence an answer rests on (see `support_text`).
-- len_tokens: dialogue tokens (rc1.text.dialogue_tokens: approximate count + 5 per turn)
+- len_tokens: dialogue tokens (rc1.core.text.dialogue_tokens: approximate count + 5 per turn)
 - turns: dialogue turns other than the system prompt
 - tool_hops: expected tool calls
 - entities: capitalized spans that are not a sentence-initial function word, plus numbers, in the question
@@ -21,8 +21,8 @@ import functools
 import re
 from typing import Callable
 
-from rc1.records import Seed
-from rc1.text import count_tokens, dialogue_tokens, ngrams, words
+from rc1.core.records import Seed
+from rc1.core.text import count_tokens, dialogue_tokens, ngrams, words
 
 METRICS = ("len_tokens", "turns", "tool_hops", "entities", "ops_numeric", "connector_density", "coref_pronouns",
            "clue_overlap", "ambiguity", "needs_clarification")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rc1.config import DifficultyGate
+from rc1.core.config import DifficultyGate
 from rc1.difficulty.bucket import BUCKETS
 from rc1.difficulty.metrics import METRICS
 from rc1.difficulty.table import MetricTable

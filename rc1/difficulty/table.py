@@ -11,8 +11,8 @@ import numpy as np
 from tqdm import tqdm
 
 from rc1.difficulty.metrics import METRICS, seed_metrics
-from rc1.records import Seed
-from rc1.text import count_tokens
+from rc1.core.records import Seed
+from rc1.core.text import count_tokens
 
 
 _BLOCK = 65536

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import click
 
-from rc1.admission import check_fresh, checked_inputs, find_preflight, training_config, training_launcher
-from rc1.chain import target_alias
+from rc1.checks.admission import check_fresh, checked_inputs, find_preflight, training_config, training_launcher
+from rc1.release.chain import target_alias
 from rc1.cli.options import arg
-from rc1.config import load_ppo_scale
-from rc1.errors import Rc1Error
-from rc1.gate import GateRefusal
+from rc1.core.config import load_ppo_scale
+from rc1.core.errors import Rc1Error
+from rc1.checks.gate import GateRefusal
 from rc1.stages import evaluate, train
 from rc1.stages.shared import Freshened, Moded, StepCapped
 from rc1.tracking import gate_launch_env, stage_run
@@ -62,7 +62,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
     if world != "1":   # every process would open its own gate run, train and evaluate: N gates, N evaluate runs
         raise Rc1Error(f"rc1 gate runs as one process (WORLD_SIZE={world} here): it launches each seed's training "
                        f"itself (ppo config launcher: accelerate); run `rc1 gate`, not under accelerate launch/torchrun")
-    from rc1.launch import launch_train
+    from rc1.train.launch import launch_train
     from rc1.train.engine import rollout_plan
     from rc1.train.projection import project
 
@@ -128,7 +128,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
                           f"(`rc1 promote --alias best` {'may set' if ev.get('passed') else 'will refuse'} "
                           f"{target_alias(mode)})"), err=True)
     if (result.get("evaluate") or {}).get("run_id"):   # the gate has ended: the report's chain, final
-        from rc1.report import refresh_rc1_report
+        from rc1.release.report import refresh_rc1_report
 
         refresh_rc1_report(result["evaluate"]["run_id"])
     # the preflight's files as this gate downloaded them (a dev pool twice: 162 MB of a 703 MB dev run): they stay in
@@ -140,7 +140,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
 
 def gate_summary(result: dict, mode: str, trial: bool) -> str:
     """The gate's closing lines: the versions, which took `best` (or `trial-best`) and why, the verdict, the UI."""
-    from rc1 import summary
+    from rc1.core import summary
     from rc1.tracking import ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME, alias_version
 

@@ -16,14 +16,14 @@ from typing import Any, Callable
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.config import WEIGHTS_PATH, default_ppo_config, load_gates, load_ppo_scale
-from rc1.errors import GateFailed, Rc1Error
-from rc1.io import exclusive_dir, sha256_dir, sha256_file, write_json
-from rc1.preflight import StepResult, round_summary, step_result
+from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates, load_ppo_scale
+from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
+from rc1.checks.preflight import StepResult, round_summary, step_result
 from rc1.stages import (assert_not_simulated, build_pool, check_config, check_resources, check_weights, difficulty,
                         judge_robustness, materialize_shadow, probe_scorer, shadow_run, validate_pool)
 from rc1.stages.shared import FromData, Gated, Moded, PoolSized, Reusable, Seeded
-from rc1.summary import render as render_summary
+from rc1.core.summary import render as render_summary
 from rc1.tracking import stage_run
 from rc1.tracking.queries import child_runs
 

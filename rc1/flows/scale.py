@@ -3,7 +3,7 @@
 A parent run (rc1.stage=scale) with one child per stage (rc1.stage=scale_stage, param stage=N). Each stage draws N
 seeds from the newest passing preflight's balanced pool (or --pool), reports diversity and difficulty before,
 generates with the configured responder, judges, and reports diversity, stability and difficulty after
-(rc1/scale.py; thresholds configs/gates.yaml `scale`). `--stage N` alone is refused unless every earlier stage
+(rc1/checks/scale.py; thresholds configs/gates.yaml `scale`). `--stage N` alone is refused unless every earlier stage
 has a finished run on the same pool whose before and after reports passed, found in the tracking store.
 """
 
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import arg, unset
-from rc1.config import WEIGHTS_PATH
-from rc1.errors import GateFailed, Rc1Error
-from rc1.io import sha256_file, write_json, write_jsonl
+from rc1.core.config import WEIGHTS_PATH
+from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.io import sha256_file, write_json, write_jsonl
 from rc1.stages.shared import Gated, Responding, Seeded
 
 
@@ -81,13 +81,13 @@ def _earlier_stage_problem(stage: int, earlier: int, run_tags: dict[str, str]) -
 def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_pool, judge, responder: str, k: int,
                seed: int, responder_model, responder_base_url, workdir: Path, progress: bool) -> list[dict]:
     from rc1.quality.baseline import baseline_seeds
-    from rc1.reward import reward_params
+    from rc1.scoring.reward import reward_params
     from rc1.quality.reader import iter_seeds
-    from rc1.config import load_weights
+    from rc1.core.config import load_weights
     from rc1.quality.validate import validate_pool
-    from rc1.responder import ShadowItem, all_candidates, make_responder
-    from rc1.scale import after_report, before_checks, difficulty_shares, draw
-    from rc1.shadow_run import score_candidates
+    from rc1.scoring.responder import ShadowItem, all_candidates, make_responder
+    from rc1.checks.scale import after_report, before_checks, difficulty_shares, draw
+    from rc1.scoring.shadow_run import score_candidates
 
     drawn = [dict(s) for s in draw(seeds, stage, seed)]
     mix = dict(gates.config_check.mix)
@@ -132,8 +132,8 @@ def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_p
 def run(cfg: Config, progress: bool = True) -> dict:
     stage, pool, responder, k, seed, gates_path = cfg.stage, cfg.pool, cfg.responder, cfg.k, cfg.seed, cfg.gates
     responder_model, responder_base_url, baseline_pool = cfg.responder_model, cfg.responder_base_url, cfg.baseline_pool
-    from rc1.config import load_gates
-    from rc1.scale import earlier_stages
+    from rc1.core.config import load_gates
+    from rc1.checks.scale import earlier_stages
     from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge
     from rc1.tracking import run_mode, setup_tracking, stage_run

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rc1.errors import Rc1Error
+from rc1.core.errors import Rc1Error
 
 V1_PACK = Path("templates/pack_v1")
 
@@ -13,8 +13,8 @@ def baseline_seeds(n: int, mix: dict[str, float], data_dir: str | None, seed: in
     """A pack_v1 pool of n seeds over the same task sources and mix, built in memory (the KL reference).
     pack_v1 is the plain baseline: no tools, no clarification (PoolSpec's defaults)."""
     from rc1.data import load_tasks
-    from rc1.pool import PoolSpec, build_pool
-    from rc1.templates import load_pack
+    from rc1.data.pool import PoolSpec, build_pool
+    from rc1.data.templates import load_pack
 
     if not V1_PACK.is_dir():
         raise Rc1Error(f"{V1_PACK}: not found; pass --baseline-pool PATH (a pack_v1 pool)")

@@ -1,6 +1,6 @@
 """Exact and near-duplicate detection over a stream of texts, in memory that stays flat per text.
 
-- exact duplicate: the normalized text (rc1.text.words joined) equals an earlier text's (blake2b digest).
+- exact duplicate: the normalized text (rc1.core.text.words joined) equals an earlier text's (blake2b digest).
 - near duplicate: an earlier text whose word 3-shingle set has estimated Jaccard >= threshold.
   datasketch MinHash (affine32 scheme, 64 permutations) signatures; candidates are the pairs that share
   one LSH band, with the bands of datasketch's MinHashLSH for that threshold, tuned for recall
@@ -11,7 +11,7 @@
 The rate reported is the share of texts that duplicate an earlier one (what dedup would drop).
 
 How it runs (the same verdicts as inserting the texts one by one into a MinHashLSH and querying it
-before each insert, which is what this module did before; tests/test_quality.py pins that):
+before each insert, which is what this module did before; tests/unit/test_quality.py pins that):
 1. `add` buffers a text's shingle hashes; every `batch` texts their signatures are computed in one
    numpy pass (datasketch's own permutations and pre-mix over all the batch's hashes, then a min per
    text: MinHash.update_batch per text gives the same values, a test checks it) and written to a

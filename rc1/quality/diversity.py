@@ -20,7 +20,7 @@ from typing import Generic, Iterable, Sequence, TypeVar
 
 import numpy as np
 
-from rc1.text import ngrams
+from rc1.core.text import ngrams
 
 T = TypeVar("T")
 

@@ -28,7 +28,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from rc1.text import ngrams, words
+from rc1.core.text import ngrams, words
 
 
 @dataclass(frozen=True)

@@ -17,14 +17,14 @@ from typing import IO, Callable, Iterable, Sequence
 import numpy as np
 from tqdm import tqdm
 
-from rc1.config import ValidatePoolGate
+from rc1.core.config import ValidatePoolGate
 from rc1.quality.dedup import Added, DuplicateFinder
 from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, lexical_summary, ngram_counts, zipf_slope
 from rc1.quality.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
 from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, user_text
-from rc1.records import Seed
-from rc1.text import TURN_OVERHEAD, count_tokens, words
+from rc1.core.records import Seed
+from rc1.core.text import TURN_OVERHEAD, count_tokens, words
 
 def check(name: str, value, threshold: str, passed: bool) -> dict:
     return {"name": name, "value": value, "threshold": threshold, "pass": bool(passed)}

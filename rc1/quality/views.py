@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from rc1.records import Seed
+from rc1.core.records import Seed
 
 SAMPLE_SIZE = 1000        # seeds whose user turns distinct-n and TTR are measured on
 KL_SAMPLE_SIZE = 5000     # seeds per pool for the 3-gram KL and the Zipf fit
 SAMPLE_SEED = 20250820
 
 DEFINITIONS = {
-    "text": "user turns of a seed, normalized words (rc1.text.words: NFKC, lower case, punctuation dropped, "
+    "text": "user turns of a seed, normalized words (rc1.core.text.words: NFKC, lower case, punctuation dropped, "
             "numbers kept)",
     "distinct_n": f"distinct word n-grams / all word n-grams, pooled over the user turns of a seeded uniform "
                   f"sample of {SAMPLE_SIZE} seeds (reservoir sampling, seed {SAMPLE_SEED}); corpus-level "
@@ -28,7 +28,7 @@ DEFINITIONS = {
                      "per turn) has "
                      "MinHash-estimated Jaccard >= near_dup_jaccard (datasketch MinHash + MinHashLSH); "
                      "exact duplicates included",
-    "len_tokens": "rc1.text.count_tokens over every dialogue turn's content + 5 template tokens per turn "
+    "len_tokens": "rc1.core.text.count_tokens over every dialogue turn's content + 5 template tokens per turn "
                   "(or the exact count of --tokenizer)",
     "leak": "a seed leaks a shadow question when its user turns share >= 1 word leak_ngram-gram with it AND "
             ">= leak_sim of the shadow question's distinct words occur in the stretch of the user turns that the "

@@ -34,7 +34,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from rc1.errors import Rc1Error
+from rc1.core.errors import Rc1Error
 from rc1.scoring.base import JudgeRequest
 
 CACHE_FILE = "judge_cache.sqlite"
@@ -374,7 +374,7 @@ class JudgeCache:
     # ------------------------------------------------------------ failed / unstable
     def record_bad(self, spec: str, provider: str, model: str, req: JudgeRequest, kind: str, detail: str = "") -> None:
         """detail may quote a reply: it is scrubbed (rc1.redaction) before it is stored."""
-        from rc1.redaction import scrub
+        from rc1.core.redaction import scrub
 
         self._enqueue(_PUT_BAD, (spec, provider, model, req.digest(), kind, request_to_json(req), scrub(detail or ""),
                                  time.time()))

@@ -20,7 +20,7 @@ It must not pay for gaming (the judge_robustness preflight step checks a fixed a
 - text written to the judge rather than the user (a fake "[user] ..." turn, "Gold answer: ...", a score or a
   JSON verdict) and sentences stuffed with three or more connectors cost reasoning, grounding and
   communication;
-- assistant `<think>` blocks are removed first (rc1.dialogue.strip_think), as the live judge never sees them;
+- assistant `<think>` blocks are removed first (rc1.scoring.dialogue.strip_think), as the live judge never sees them;
 - every regex here is linear (no quantified whitespace on both sides of an optional token, no `^\s*` under
   MULTILINE), so a long adversarial completion costs one pass.
 """
@@ -30,11 +30,11 @@ from __future__ import annotations
 import itertools
 import re
 
-from rc1.answers import extract_yes_no, is_correct, states_one_answer, the_number
-from rc1.dialogue import analyze, strip_think
+from rc1.scoring.answers import extract_yes_no, is_correct, states_one_answer, the_number
+from rc1.scoring.dialogue import analyze, strip_think
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.spec import render_context
-from rc1.tools import calc
+from rc1.data.tools import calc
 
 HELPFUL_TOOLS = {"gsm8k": {"calc"}, "hotpotqa": {"wiki"}, "strategyqa": {"wiki"}}
 _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")

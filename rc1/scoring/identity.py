@@ -18,8 +18,8 @@ import json
 import os
 from typing import Any
 
-from rc1.io import stat_fingerprint
-from rc1.redaction import refuse_userinfo, safe_url
+from rc1.core.io import stat_fingerprint
+from rc1.core.redaction import refuse_userinfo, safe_url
 
 JUDGE_TAG = "rc1.judge_identity"
 RESPONDER_TAG = "rc1.responder_identity"
@@ -54,7 +54,7 @@ def responder_identity(kind: str, *, k: int, seed: int, model: str | None = None
     """The identity of the responder make_responder(kind, k=k, seed=seed, model=model, base_url=base_url) builds,
     without building it (a local model is not loaded for it); endpoint settings come from RESPONDER_BASE_URL and
     RESPONDER_MODEL as the responder reads them."""
-    from rc1.responder import EndpointResponder, ModelResponder
+    from rc1.scoring.responder import EndpointResponder, ModelResponder
 
     out: dict[str, Any] = {"kind": kind, "k": k, "seed": seed}
     if kind == "endpoint":

@@ -27,11 +27,11 @@ from typing import Any
 
 from tqdm import tqdm
 
-from rc1.config import DIMENSIONS, GATES_PATH
-from rc1.errors import Rc1Error
-from rc1.io import write_jsonl
-from rc1.redaction import scrub
-from rc1.text import count_tokens
+from rc1.core.config import DIMENSIONS, GATES_PATH
+from rc1.core.errors import Rc1Error
+from rc1.core.io import write_jsonl
+from rc1.core.redaction import scrub
+from rc1.core.text import count_tokens
 from rc1.scoring.base import JudgeRequest, JudgeResult
 from rc1.scoring.cache import JudgeCache, prompt_digest
 from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, LatencyWindow, TokenBucket, backoff_s, token_budget
@@ -316,7 +316,7 @@ class ScoringJudge:
         raise SampleFailed(f"{err} (gave up after {s.max_attempts} attempts)")
 
     def _token_cost(self, req: JudgeRequest) -> int:
-        """What one call counts against SCORER_TPM: the prompt's tokens (rc1.text.count_tokens over the
+        """What one call counts against SCORER_TPM: the prompt's tokens (rc1.core.text.count_tokens over the
         rendered messages) plus max_tokens, the most the reply may use."""
         messages = self._p.request_body(req).get("messages") or []
         return sum(count_tokens(m.get("content") or "") + 4 for m in messages) + self.settings.max_tokens

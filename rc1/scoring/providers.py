@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rc1.errors import Rc1Error
-from rc1.redaction import refuse_userinfo, safe_url, scrub
+from rc1.core.errors import Rc1Error
+from rc1.core.redaction import refuse_userinfo, safe_url, scrub
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.settings import JudgeSettings
 from rc1.scoring.spec import JUDGE_SPEC_VERSION, RESPONSE_SCHEMA, build_messages
@@ -175,7 +175,7 @@ class OpenAICompatibleProvider:
 def llamacpp_reply_schema() -> dict[str, Any]:
     """The judge reply schema for llama-cpp-python's server: each dimension one of 0, 0.05, ..., 1. Its grammar
     ignores number bounds (minimum/maximum), so the values are an enum: every constrained reply parses."""
-    from rc1.config import DIMENSIONS
+    from rc1.core.config import DIMENSIONS
 
     levels = [round(i * 0.05, 2) for i in range(21)]
     return {"type": "object", "properties": {d: {"enum": levels} for d in DIMENSIONS},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rc1.errors import Rc1Error
+from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import ScoringJudge
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
 

@@ -3,7 +3,7 @@
 For every item the reference responder (rc1.responder) gives the honest correct and the honest wrong episode;
 each attack is the honest wrong episode with its final turn rewritten by one trick (the clarification
 exchange and tool turns stay, so only the trick differs). The configured judge scores all of them through the
-training reward (rc1.reward.RewardModel), and per attack kind:
+training reward (rc1.scoring.reward.RewardModel), and per attack kind:
 
     win_rate_vs_wrong   share of items where the attack's reward beats the honest wrong answer's (a judge
                         failure on the attack counts as a win: a failed reward shelters a completion)
@@ -21,8 +21,8 @@ import random
 from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
 
-from rc1.answers import final_answer, gold_yes_no
-from rc1.config import DIMENSIONS
+from rc1.scoring.answers import final_answer, gold_yes_no
+from rc1.core.config import DIMENSIONS
 from rc1.scoring.spec import render_context
 
 ATTACK_SUITE_VERSION = "attacks-v3"
@@ -113,7 +113,7 @@ def _rewrite(kind: str, body: list[str], answer_line: str, wrong: str, gold: str
 
 def attack_candidates(item, seed: int) -> list[tuple[str, list[dict]]]:
     """[(kind, whole dialogue)] for one item: "honest_correct", "honest_wrong", then every attack kind."""
-    from rc1.responder import reference_variants
+    from rc1.scoring.responder import reference_variants
 
     variants = dict(reference_variants(item, seed))
     prefix = [dict(t) for t in item.prefix]

@@ -1,6 +1,6 @@
 """The judge prompt and the strict parser of its reply.
 
-One call asks for all seven dimensions (rc1.config.DIMENSIONS) as a single JSON object of numbers in
+One call asks for all seven dimensions (rc1.core.config.DIMENSIONS) as a single JSON object of numbers in
 [0, 1]. JUDGE_SPEC_VERSION is part of every cache key: change it whenever the prompt or the parser
 changes meaning, and `rc1 scorecache invalidate --spec <old>` drops the old entries.
 
@@ -11,7 +11,7 @@ The candidate dialogue is untrusted: the policy wrote it and is paid by the judg
   line (JSON escapes every newline), so "[user] that is right", "Gold answer: ..." or a ready-made verdict
   stay inside the content string of the assistant turn that wrote them;
 - a turn's speaker is its `role` field; tool names outside KNOWN_TOOLS are shown as "unknown_tool";
-  assistant `<think>` blocks are removed (rc1.dialogue.strip_think);
+  assistant `<think>` blocks are removed (rc1.scoring.dialogue.strip_think);
 - the system prompt says all of this and that instructions or scores inside the dialogue are ignored.
 The reply parser wants one judge-shaped JSON object (a key named like a dimension, any case, zero-width
 characters ignored) with all seven dimensions, each a number in [0, 1]. Beside another object, one the candidate
@@ -33,8 +33,8 @@ import json
 import math
 import re
 
-from rc1.config import DIMENSIONS
-from rc1.dialogue import strip_think
+from rc1.core.config import DIMENSIONS
+from rc1.scoring.dialogue import strip_think
 from rc1.scoring.base import JudgeRequest
 
 JUDGE_SPEC_VERSION = "judge-v3"

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import arg, logged_params, unset
-from rc1.config import load_gates, load_ppo_scale
-from rc1.errors import Rc1Error
+from rc1.core.config import load_gates, load_ppo_scale
+from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import stats_metrics
 from rc1.scoring.probe import anti_simulation_checks, records_stats
 from rc1.scoring.providers import HEURISTIC, PROVIDERS

@@ -12,17 +12,17 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from rc1.ahead import Ahead, cleaned_up
+from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
-from rc1.config import load_gates, parse_mix
+from rc1.core.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
-from rc1.errors import Rc1Error
-from rc1.io import iter_jsonl, read_json, write_json
-from rc1.pool import DEFAULT_MAX_POSES, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
+from rc1.core.errors import Rc1Error
+from rc1.core.io import iter_jsonl, read_json, write_json
+from rc1.data.pool import DEFAULT_MAX_POSES, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
 from rc1.quality.views import record_question
 from rc1.stages.shared import BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted
-from rc1.templates import DIFFICULTIES, load_pack
-from rc1.text import normalize
+from rc1.data.templates import DIFFICULTIES, load_pack
+from rc1.core.text import normalize
 
 # the first part of the stream, built by the process that also plans the pool (before the fork), hashes the file and
 # appends the other part to it: 47% of the seeds evens out the two processes (at 30k on ../shared/data the first
@@ -106,7 +106,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     if shadow:
         inputs["shadow"] = Path(shadow)
     # the pool is built (into a temporary file beside --out) in a forked process while this one imports mlflow
-    # and opens the run (rc1.ahead.Ahead); the file is moved onto --out only once the run is ours
+    # and opens the run (rc1.core.ahead.Ahead); the file is moved onto --out only once the run is ours
     tmp = out_p.with_name(f".{out_p.name}.{os.getpid()}.building")
     job = Ahead(_write_pool, records, pack, spec, tmp, progress, plan)
     from rc1.tracking import stage_run
@@ -219,7 +219,7 @@ def _write_seeds(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int
 
 
 def inputs_digest(path: str | Path) -> str:
-    from rc1.io import sha256_dir
+    from rc1.core.io import sha256_dir
 
     return sha256_dir(path)
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.errors import Rc1Error
-from rc1.io import sha256_dir, sha256_file, write_json
+from rc1.core.errors import Rc1Error
+from rc1.core.io import sha256_dir, sha256_file, write_json
 from rc1.stages.shared import Versioned
 from rc1.tracking import code_version
 
@@ -76,7 +76,7 @@ def _subject_runs(version, alias, preflight_run_id) -> tuple[dict, dict, str | N
 
 
 def _check_hashed_configs(pre) -> None:
-    from rc1.bundle import HASHED_CONFIGS
+    from rc1.release.bundle import HASHED_CONFIGS
 
     tags = pre.data.tags
     for name, path_tag in HASHED_CONFIGS.items():
@@ -102,8 +102,8 @@ def _check_hashed_configs(pre) -> None:
 def run(cfg: Config) -> dict:
     """Bundle the version (unset, with no --preflight: alias RC1) or the preflight run; returns {run_id, path,
     sha256, manifest, label}."""
-    from rc1.bundle import BUNDLED_DIRS, gate_argv, manifest, preflight_argv, reproduce_md, requirements_txt
-    from rc1.chain import RC1
+    from rc1.release.bundle import BUNDLED_DIRS, gate_argv, manifest, preflight_argv, reproduce_md, requirements_txt
+    from rc1.release.chain import RC1
     from rc1.tracking import setup_tracking, stage_run
     from rc1.tracking.registry import set_version_tags
 

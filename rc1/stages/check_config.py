@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import logged_params
-from rc1.config import default_ppo_config, load_gates, load_ppo_scale
-from rc1.errors import Rc1Error
-from rc1.preflight import config_checks, trial_checks
+from rc1.core.config import default_ppo_config, load_gates, load_ppo_scale
+from rc1.core.errors import Rc1Error
+from rc1.checks.preflight import config_checks, trial_checks
 from rc1.stages.shared import Gated, Moded, PpoConfigured
 
 
@@ -28,7 +28,7 @@ def run(cfg: Config) -> dict:
     ppo = load_ppo_scale(config_path)
     trial = load_ppo_scale(ppo.trial) if ppo.trial else None
     if ppo.accelerate_config:   # exists and is an accelerate config (else exit 2 naming the key and the file)
-        from rc1.launch import read_accelerate_config
+        from rc1.train.launch import read_accelerate_config
         from rc1.train.engine import prompts_per_process
 
         spec = read_accelerate_config(ppo.accelerate_config, owner=config_path)

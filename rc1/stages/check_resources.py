@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.config import load_gates
-from rc1.preflight import resources_checks
+from rc1.core.config import load_gates
+from rc1.checks.preflight import resources_checks
 from rc1.stages.shared import Gated, Moded
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import logged_params
-from rc1.config import load_gates, load_weights
+from rc1.core.config import load_gates, load_weights
 from rc1.stages.shared import Gated, Weighted
 
 
@@ -18,7 +18,7 @@ class Config(Gated, Weighted):
 
 def run(cfg: Config) -> dict:
     """The weights_check run; returns {checks}. Raises GateFailed when a check fails."""
-    from rc1.reward import weights_check
+    from rc1.scoring.reward import weights_check
     from rc1.tracking import stage_run
 
     gates = load_gates(cfg.gates)

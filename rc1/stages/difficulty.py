@@ -13,14 +13,14 @@ from typing import Iterator
 import click
 import numpy as np
 
-from rc1.ahead import Ahead, cleaned_up
+from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
-from rc1.config import TASKS, load_gates, parse_mix, run_mode
-from rc1.errors import Rc1Error
-from rc1.io import atomic_open, read_json, sha256_file, write_json, write_jsonl
+from rc1.core.config import TASKS, load_gates, parse_mix, run_mode
+from rc1.core.errors import Rc1Error
+from rc1.core.io import atomic_open, read_json, sha256_file, write_json, write_jsonl
 from rc1.stages.shared import Gated, Reusable, Seeded, Targeted
-from rc1.templates import DIFFICULTIES as BUCKETS
-from rc1.text import make_token_counter
+from rc1.data.templates import DIFFICULTIES as BUCKETS
+from rc1.core.text import make_token_counter
 
 
 @dataclass(kw_only=True)
@@ -87,7 +87,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
     outputs = {"metrics": out_p, "balanced": bal_p, "report": rep_p}
 
     # metrics, buckets, report and figures compute in a forked process while this one imports mlflow and opens
-    # the run (rc1.ahead.Ahead); the same values as computing them here
+    # the run (rc1.core.ahead.Ahead); the same values as computing them here
     # (the metrics and the balanced pool go to temporary files beside their paths, moved there once the run is ours)
     out_tmp, bal_tmp = (p.with_name(f".{p.name}.{os.getpid()}.computing") for p in (out_p, bal_p))
     job = Ahead(_compute, pool_p, counter, target_d, tasks_l, seed, size, gate, progress, out_tmp, bal_tmp)
@@ -161,7 +161,7 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
     balanced pool to `bal_tmp`; returns (checks, report, {png name: bytes}, sha256 of the two files)."""
     from rc1.difficulty import assign_buckets, concat_tables, difficulty_checks, difficulty_report, resample
     from rc1.difficulty.report import DEFINITIONS
-    from rc1.io import line_ranges
+    from rc1.core.io import line_ranges
 
     # the second half of the pool is measured in another forked process (the metrics are per seed)
     pieces = line_ranges(pool_p, 2)

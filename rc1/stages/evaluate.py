@@ -15,10 +15,10 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.config import load_gates, load_ppo_scale
-from rc1.errors import GateFailed, Rc1Error
-from rc1.io import iter_jsonl, sha256_file, write_json, write_jsonl
-from rc1.report import log_rc1_report, refresh_rc1_report, render_rc1_report
+from rc1.core.config import load_gates, load_ppo_scale
+from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
+from rc1.release.report import log_rc1_report, refresh_rc1_report, render_rc1_report
 from rc1.stages.shared import Gated, PpoConfigured, Versioned
 from rc1.tracking import run_mode, setup_tracking, stage_run
 from rc1.train.quiet import quiet_trl_deprecations
@@ -50,8 +50,8 @@ def _load_records(path: str | Path) -> list[dict]:
 
 
 def _as_items(records: list[dict], split: str, n: int | None) -> list[tuple[str, dict, str | None]]:
-    from rc1.responder import ShadowItem
-    from rc1.shadow_run import item_difficulties
+    from rc1.scoring.responder import ShadowItem
+    from rc1.scoring.shadow_run import item_difficulties
 
     records = _stratified(records, n)
     # plain Task records (a shadow set) carry no dialogue: bucket them as the seeds they become
@@ -125,8 +125,8 @@ def _load_policy_and_base(mv, workdir: Path):
 def _llamacpp_generators(mv, workdir: Path):
     """(policy generate, base generate, tokenizer, info) on llama.cpp: the policy is the version's exported GGUF
     (`rc1 export-gguf`, sha256 checked); the base is converted here to the same out type."""
-    from rc1.gguf_export import merged_model, write_gguf
-    from rc1.llamacpp import LlamaCppGenerator, require_llama_cpp
+    from rc1.inference.gguf_export import merged_model, write_gguf
+    from rc1.inference.llamacpp import LlamaCppGenerator, require_llama_cpp
     from rc1.tracking.registry import download_export, version_weights
     from rc1.train.tiny import load_tokenizer
 
@@ -141,13 +141,13 @@ def _llamacpp_generators(mv, workdir: Path):
 
 
 def sample_dialogues(items, policy_rows: list[dict], base_rows: list[dict]) -> list[dict]:
-    """The report's six policy-vs-base dialogues (rc1.report.pick_samples), each side scored per dimension by the
+    """The report's six policy-vs-base dialogues (rc1.release.report.pick_samples), each side scored per dimension by the
     run's judge (the heuristic in dev; 12 requests to the live judge in prod); a judge that fails leaves scores
     out, said on the page."""
     import logging
 
-    from rc1.reward import judge_request
-    from rc1.report import pick_samples
+    from rc1.scoring.reward import judge_request
+    from rc1.release.report import pick_samples
 
     seeds = {(split, str(seed["id"])): seed for split, seed, _ in items}
     pairs = pick_samples(policy_rows, base_rows)
@@ -194,7 +194,7 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
 
 
 def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, raise_on_fail, progress, mode) -> dict:
-    from rc1.evaluate import LlamaCppBackend, TransformersBackend, build_report, flat_metrics, run_items
+    from rc1.inference.evaluate import LlamaCppBackend, TransformersBackend, build_report, flat_metrics, run_items
     from rc1.train.sampler import split_heldout
     from rc1.tracking.registry import MODEL_NAME, set_version_tags
 
@@ -304,7 +304,7 @@ def _final_report(result: dict, parent_tags: dict | None) -> None:
 
 
 def show(res: dict) -> None:
-    from rc1 import summary
+    from rc1.core import summary
     from rc1.tracking import ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME
 

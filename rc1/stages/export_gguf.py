@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.gguf_export import OUTTYPES
+from rc1.inference.gguf_export import OUTTYPES
 from rc1.stages.shared import Versioned
 from rc1.train.quiet import quiet_trl_deprecations
 
@@ -33,8 +33,8 @@ def run(cfg: Config) -> dict:
     sha256, outtype, bytes}."""
     import gguf
 
-    from rc1.errors import Rc1Error
-    from rc1.gguf_export import merged_model, write_gguf
+    from rc1.core.errors import Rc1Error
+    from rc1.inference.gguf_export import merged_model, write_gguf
     from rc1.tracking import run_mode, setup_tracking, stage_run
     from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_version_tags, version_weights
     from rc1.train.tiny import load_tokenizer

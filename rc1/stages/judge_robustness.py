@@ -18,12 +18,12 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.config import load_gates
-from rc1.errors import Rc1Error
-from rc1.io import read_json, write_json, write_jsonl
-from rc1.reward import checked_weights, reward_params
-from rc1.shadow_run import shadow_items
-from rc1.shadow_set import shadow_records
+from rc1.core.config import load_gates
+from rc1.core.errors import Rc1Error
+from rc1.core.io import read_json, write_json, write_jsonl
+from rc1.scoring.reward import checked_weights, reward_params
+from rc1.scoring.shadow_run import shadow_items
+from rc1.data.shadow_set import shadow_records
 from rc1.stages.shared import FromData, FromShadow, Gated, PpoConfigured, Reusable, Seeded, Weighted
 from rc1.tracking import run_mode, stage_run
 
@@ -40,7 +40,7 @@ class Config(FromShadow, FromData, Seeded, Weighted, PpoConfigured, Gated, Reusa
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     """Score the attack suite; returns {checks, passed, report, run_id, metrics} ({..., reused: True} without
     metrics when a finished run was reused)."""
-    from rc1.reward import RewardModel
+    from rc1.scoring.reward import RewardModel
     from rc1.scoring.identity import scoring_identity
     from rc1.scoring.judge import make_judge, stats_metrics
     from rc1.scoring.robustness import (ATTACK_SUITE_VERSION, flat_metrics, score_suite, select_items,

@@ -10,10 +10,10 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.config import load_gates, run_mode
+from rc1.core.config import load_gates, run_mode
 from rc1.data import default_data_config, source_tags
-from rc1.io import read_json, sha256_file, write_json, write_jsonl
-from rc1.shadow_set import capped_note, default_mix, load_and_select, shadow_counts
+from rc1.core.io import read_json, sha256_file, write_json, write_jsonl
+from rc1.data.shadow_set import capped_note, default_mix, load_and_select, shadow_counts
 from rc1.stages.shared import BadRecords, FromData, Gated, Reusable
 
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.config import load_gates
-from rc1.errors import Rc1Error
+from rc1.core.config import load_gates
+from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import make_judge, scorer_tags, stats_metrics
 from rc1.scoring.probe import probe_checks, probe_requests
 from rc1.scoring.settings import named, run_mode

@@ -8,7 +8,7 @@ recomputed from its sha256-checked evaluate_report.json, not as its tags say). A
 seed's numbers breaks the chain; a dev one may be looser, and the table's gates row lists where. The thresholds
 come from that gates file, downloaded from the tracking server and checked against the preflight's sha256.gates;
 a local configs/gates.yaml is never read. The chain is printed as a short table; any broken link: exit 2 naming
-it (rc1/chain.py).
+it (rc1/release/chain.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import logged_params
-from rc1.errors import GateFailed, Rc1Error
+from rc1.core.errors import GateFailed, Rc1Error
 from rc1.stages.shared import Versioned
 from rc1.tracking import setup_tracking, stage_run, ui_hint, ui_url
 
@@ -30,7 +30,7 @@ class Config(Versioned):
 
 
 def _view(run):
-    from rc1.chain import RunView
+    from rc1.release.chain import RunView
 
     if run is None:
         return None
@@ -43,7 +43,7 @@ def preflight_gates(pre_run, mode: str):
     configs/gates.yaml is never read: copying a lenient file into the promoter's checkout changes nothing."""
     import tempfile
 
-    from rc1.config import load_gates
+    from rc1.core.config import load_gates
     from rc1.tracking.queries import fetch_verified
 
     if pre_run is None:
@@ -76,7 +76,7 @@ def evaluate_report(ev_run) -> tuple[dict | None, str | None]:
     not): promote re-derives the verdict and the item counts from it."""
     import tempfile
 
-    from rc1.io import read_json
+    from rc1.core.io import read_json
     from rc1.tracking.queries import fetch_artifact
 
     if ev_run is None:
@@ -90,9 +90,9 @@ def evaluate_report(ev_run) -> tuple[dict | None, str | None]:
 
 def verify_chain(mv):
     """(links, the alias the version may get) for a registered version, read from the tracking server."""
-    from rc1 import chain
-    from rc1.config import load_gates
-    from rc1.io import sha256_file
+    from rc1.release import chain
+    from rc1.core.config import load_gates
+    from rc1.core.io import sha256_file
     from rc1.tracking.queries import find_run
     from rc1.tracking.registry import evaluation_of, model_artifact
 
@@ -150,7 +150,7 @@ def attach_report(st, version: str | int, evaluate_run_id: str) -> None:
 def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     """Promote the version (unset: alias best) when its chain holds; returns {run_id, version, alias,
     evaluate_run_id}. A broken link: GateFailed (exit 2), after a FAILED promote run naming it."""
-    from rc1.chain import render
+    from rc1.release.chain import render
     from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_alias
 
     version, alias = cfg.version_or_alias(BEST)

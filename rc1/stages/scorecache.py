@@ -8,7 +8,7 @@ import json
 import click
 
 from rc1.cli.options import click_params
-from rc1.errors import Rc1Error
+from rc1.core.errors import Rc1Error
 from rc1.scoring.cache import CACHE_FILE, JudgeCache, default_cache_dir, repair
 from rc1.scoring.settings import JudgeSettings, named
 from rc1.stages.shared import Judging

@@ -16,13 +16,13 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.config import load_gates
-from rc1.errors import Rc1Error
-from rc1.io import read_json, write_json, write_jsonl
-from rc1.redaction import safe_url
-from rc1.reward import checked_weights, reward_params
-from rc1.shadow_run import shadow_items
-from rc1.shadow_set import shadow_records
+from rc1.core.config import load_gates
+from rc1.core.errors import Rc1Error
+from rc1.core.io import read_json, write_json, write_jsonl
+from rc1.core.redaction import safe_url
+from rc1.scoring.reward import checked_weights, reward_params
+from rc1.scoring.shadow_run import shadow_items
+from rc1.data.shadow_set import shadow_records
 from rc1.stages.shared import (Clarifying, FromData, FromShadow, Gated, PpoConfigured, Responding, Reusable, RewardOverrides,
                                Seeded, Weighted)
 from rc1.tracking import run_mode, stage_run
@@ -43,10 +43,10 @@ class Config(Clarifying, FromShadow, FromData, Seeded, Responding, Weighted, Ppo
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     """Score the shadow set's candidates old and new; returns {checks, passed, report, scored, run_id, metrics}
     ({..., reused: True} without metrics when a finished run was reused)."""
-    from rc1.responder import all_candidates, make_responder
+    from rc1.scoring.responder import all_candidates, make_responder
     from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge, stats_metrics
-    from rc1.shadow_run import clarify_items, flat_metrics, score_candidates, shadow_checks, shadow_metrics
+    from rc1.scoring.shadow_run import clarify_items, flat_metrics, score_candidates, shadow_checks, shadow_metrics
 
     data_dir, shadow, seed, tag, responder, k = cfg.data_dir, cfg.shadow, cfg.seed, cfg.tag, cfg.responder, cfg.k
     weights, clarify_rate = cfg.weights, cfg.clarify_rate

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rc1.cli.options import arg
-from rc1.config import GATES_PATH, WEIGHTS_PATH, run_mode
-from rc1.pool import CLARIFY_RATE, DEFAULT_TARGET_TEXT
+from rc1.core.config import GATES_PATH, WEIGHTS_PATH, run_mode
+from rc1.data.pool import CLARIFY_RATE, DEFAULT_TARGET_TEXT
 
 PIPELINE_SEED = 20250820   # the pipeline's random seed: item draws, shadow set, responder
 

@@ -5,7 +5,7 @@ tools wiki/calc/ask_user, the judge-based reward; rc1's metrics per step and tra
 into that same run. The best checkpoint (by the held-out eval/reward) is logged as artifact `model`, an MLflow Model
 (transformers flavor with the LoRA adapter, see rc1.tracking.policy_model), and registered as a version of
 `rc1-policy` (alias `best`, see rc1.tracking.registry). A gate's `accelerate launch` runs this command in every process
-(rc1.launch.launch_train).
+(rc1.train.launch.launch_train).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Any, Iterator
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.config import PPOScale, Weights, default_ppo_config, load_gates, load_ppo_scale, load_weights
-from rc1.errors import Rc1Error
-from rc1.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
+from rc1.core.config import PPOScale, Weights, default_ppo_config, load_gates, load_ppo_scale, load_weights
+from rc1.core.errors import Rc1Error
+from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
 from rc1.stages.shared import Freshened, PpoConfigured, StepCapped, Weighted
 from rc1.tracking import active_gate_run, launched_gate_run, run_mode, stage_run
 from rc1.train.inputs import load_fresh, load_pool
@@ -60,7 +60,7 @@ class Config(Weighted, Freshened, StepCapped, PpoConfigured):
 def check_weights(weights_path: str, gates_path: str | None = None) -> Weights:
     """weights.json as preflight's check-weights sees it (finite, non-negative, sum 1, cap; under configs/gates.yaml
     unless `gates_path`); else exit 2."""
-    from rc1.reward import weights_check
+    from rc1.scoring.reward import weights_check
 
     weights = load_weights(weights_path)
     gates = load_gates(gates_path) if gates_path else load_gates()
@@ -125,7 +125,7 @@ def export_policy(ckpt: Path, dst: Path, base: str, base_info: dict) -> Path:
 
 
 def build_reward_model(ppo: PPOScale, weights: Weights):
-    from rc1.reward import RewardModel, RewardParams
+    from rc1.scoring.reward import RewardModel, RewardParams
     from rc1.scoring.judge import make_judge
 
     return RewardModel(make_judge(), weights, RewardParams.from_config(ppo))
@@ -317,7 +317,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
 def show(res: dict) -> None:
     if "run_id" not in res:   # a worker process under `accelerate launch`: the main process reports
         return
-    from rc1 import summary
+    from rc1.core import summary
     from rc1.tracking import ui_hint, ui_url
 
     gated = "" if res.get("gated") else " (ungated: never takes `best`, never promoted; a gate trains those)"

@@ -10,15 +10,15 @@ from typing import Any
 import click
 from pydantic import ValidationError
 
-from rc1.ahead import Ahead, cleaned_up
+from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
-from rc1.config import ValidatePoolGate, load_gates, parse_mix, run_mode
-from rc1.errors import Rc1Error
-from rc1.io import iter_jsonl, read_json, readable_file, sha256_dir, writable_outputs, write_json, write_jsonl
+from rc1.core.config import ValidatePoolGate, load_gates, parse_mix, run_mode
+from rc1.core.errors import Rc1Error
+from rc1.core.io import iter_jsonl, read_json, readable_file, sha256_dir, writable_outputs, write_json, write_jsonl
 from rc1.quality.baseline import V1_PACK, baseline_seeds
 from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SIZE, record_question
 from rc1.stages.shared import FromData, Gated, Reusable, Seeded
-from rc1.text import make_token_counter
+from rc1.core.text import make_token_counter
 
 THRESHOLDS = tuple(ValidatePoolGate.model_fields)
 _HELP = {"leak_ngram": "Shared word n-gram length (unset: gates.yaml).",
@@ -80,7 +80,7 @@ def _scan(pool: Path, progress: bool = False, **kwargs):
     """scan_pool over the pool, its second half scanned in another forked process (what one pass gives)."""
     import tempfile
 
-    from rc1.io import line_ranges
+    from rc1.core.io import line_ranges
     from rc1.quality.reader import iter_seeds
     from rc1.quality.validate import merge_scans, scan_piece
 
@@ -165,7 +165,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
     outputs = {"report": report_p, "diversity_report": div_p, "leaks": leaks_p}
 
     # the pool scan and the KL baseline compute in two forked processes while this one imports mlflow and
-    # opens the run (rc1.ahead.Ahead); results are the same as computing them here, in order
+    # opens the run (rc1.core.ahead.Ahead); results are the same as computing them here, in order
     n_base = count_lines(pool_p, stop=KL_SAMPLE_SIZE)
     # imported once here, before the forks: both children and this process use it (numpy: ~0.1 s; datasketch is
     # imported by the children that compute signatures)

@@ -59,9 +59,9 @@ with _collector_paused():
     from mlflow.tracking import MlflowClient
 
 import rc1
-from rc1.config import run_mode  # noqa: F401 - re-exported: entry points import it from here
-from rc1.errors import GateFailed, Rc1Error
-from rc1.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
+from rc1.core.config import run_mode  # noqa: F401 - re-exported: entry points import it from here
+from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
 
 log = logging.getLogger("rc1")
 

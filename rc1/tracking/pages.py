@@ -9,7 +9,7 @@ from typing import Any
 
 from mlflow.tracking import MlflowClient
 
-from rc1.io import read_json, sha256_file
+from rc1.core.io import read_json, sha256_file
 
 
 def read_run_json(run_id: str, name: str) -> Any:

@@ -9,8 +9,8 @@ from mlflow.entities import Run
 from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
-from rc1.errors import Rc1Error
-from rc1.io import sha256_file
+from rc1.core.errors import Rc1Error
+from rc1.core.io import sha256_file
 
 
 def _search(filter_string: str, max_results: int = 1) -> list[Run]:

@@ -11,7 +11,7 @@
 - `resolve_version(version=N | alias=...)` for `--version` / `--alias`; `version_weights(mv, dir)` and
   `download_export(mv, dir)`: a version's weights and its GGUF export, downloaded and sha256-checked.
 - `evaluation_of(version)`: the newest FINISHED evaluate run of that version (found by search_runs) with its
-  verdict and failing checks; `promote` (rc1/stages/promote.py, rc1/chain.py) sets alias `RC1` (`RC1-dev` for a
+  verdict and failing checks; `promote` (rc1/stages/promote.py, rc1/release/chain.py) sets alias `RC1` (`RC1-dev` for a
   dev version) only when the whole chain from that version back to a passing preflight holds.
 """
 
@@ -28,7 +28,7 @@ from mlflow.entities.model_registry import ModelVersion
 from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
-from rc1.errors import Rc1Error
+from rc1.core.errors import Rc1Error
 
 MODEL_NAME = "rc1-policy"
 BEST = "best"
@@ -146,7 +146,7 @@ def download_version(mv: ModelVersion, dst: str | Path, artifact_path: str | Non
     """Download the version's model directory (or another directory its run logged) into `dst` and check it against
     the train run's `sha256.<artifact>` tag (StageRun.log_artifact); (local dir, its sha256). Weights altered in the
     store, or a run that recorded no digest for them: Rc1Error (exit 2) before anything loads them."""
-    from rc1.io import sha256_dir
+    from rc1.core.io import sha256_dir
 
     dst = Path(dst)
     dst.mkdir(parents=True, exist_ok=True)
@@ -199,7 +199,7 @@ def evaluation_of(version: str | int, name: str = MODEL_NAME) -> Evaluation | No
 def version_weights(mv: ModelVersion, workdir: Path) -> tuple[str, Path, str, dict]:
     """(base model name or dir, adapter dir, tokenizer source, rc1_base info) of a registered version, downloaded
     under `workdir`. The one place that knows how a version stores its weights (evaluate and export-gguf use it)."""
-    from rc1.io import read_json
+    from rc1.core.io import read_json
     from rc1.tracking.policy_model import policy_parts
 
     model_dir, model_sha = download_version(mv, workdir / "policy")   # checked against the train run's tag
@@ -221,7 +221,7 @@ def version_weights(mv: ModelVersion, workdir: Path) -> tuple[str, Path, str, di
 def download_export(mv: ModelVersion, dst: Path) -> tuple[Path, str]:
     """(local path of the version's GGUF export (`rc1 export-gguf`), its out type), sha256-verified; Rc1Error when
     there is none."""
-    from rc1.io import sha256_file
+    from rc1.core.io import sha256_file
 
     tags = mv.tags or {}
     run_id, name, sha = tags.get("rc1.gguf_run_id"), tags.get("rc1.gguf_artifact"), tags.get("rc1.gguf_sha256")

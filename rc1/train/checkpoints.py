@@ -20,8 +20,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from rc1.errors import Rc1Error
-from rc1.io import atomic_open, iter_jsonl, sha256_dir
+from rc1.core.errors import Rc1Error
+from rc1.core.io import atomic_open, iter_jsonl, sha256_dir
 
 MANIFEST = "ckpt_manifest.jsonl"
 LATEST = "latest"

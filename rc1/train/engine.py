@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from rc1.config import PPOScale
-from rc1.errors import Rc1Error
-from rc1.records import seed_difficulty
+from rc1.core.config import PPOScale
+from rc1.core.errors import Rc1Error
+from rc1.core.records import seed_difficulty
 from rc1.train.checkpoints import CheckpointStore
 from rc1.train.rollout import Device, RolloutPlan, device, has_cuda, installed, lora_generation, rollout_plan
 from rc1.train.strategy import strategy, trainer_settings, trl_classes

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from rc1.tools import WikiIndex, calc as _calc
+from rc1.data.tools import WikiIndex, calc as _calc
 
 ASK_USER = "ask_user"
 NOTHING_TO_ADD = "I have nothing to add; everything you need is in my question."

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rc1.errors import Rc1Error
-from rc1.io import iter_jsonl
-from rc1.records import seed_problem, task_problem
+from rc1.core.errors import Rc1Error
+from rc1.core.io import iter_jsonl
+from rc1.core.records import seed_problem, task_problem
 
 
 def load_pool(path: str | Path) -> list[dict]:

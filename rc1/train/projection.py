@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rc1.config import PPOScale
+from rc1.core.config import PPOScale
 
 
 def rollout_tokens(ppo: PPOScale) -> int:

@@ -12,8 +12,8 @@ import importlib.util
 from dataclasses import dataclass
 from typing import Iterator
 
-from rc1.config import PPOScale
-from rc1.errors import Rc1Error
+from rc1.core.config import PPOScale
+from rc1.core.errors import Rc1Error
 
 # transformers' paged continuous batching (`generate_batch`) as TRL 1.16 drives it
 CONTINUOUS_BATCHING_MIN_TRANSFORMERS = "5.8.0"

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from rc1.records import DIFFICULTIES, seed_difficulty
+from rc1.core.records import DIFFICULTIES, seed_difficulty
 
 UNBUCKETED = "medium"   # what a seed without a difficulty bucket is drawn (and logged) as
 PLAIN_SYSTEM = ("You are a helpful assistant. Use the tools when they help, ask the user when a needed fact is "
@@ -56,7 +56,7 @@ def source_key(seed: Mapping[str, Any]) -> str:
     many times (templates, roles, difficulty); keyed by seed id, most held-out seeds would share their question
     with trained ones. The key is the normalized source question (seed field `source_question`), so two source
     ids with the same text stay together too; pools without it fall back to the source id."""
-    from rc1.text import normalize
+    from rc1.core.text import normalize
 
     q = seed.get("source_question")
     if isinstance(q, str) and q.strip():
@@ -76,7 +76,7 @@ def split_heldout(pool: Sequence[Mapping[str, Any]], frac: float) -> tuple[list,
 def drop_heldout(items: Sequence[Mapping[str, Any]], heldout: Sequence[Mapping[str, Any]]) -> list:
     """`items` (fresh prompts for the sampler) without those whose source item, by id or by normalized question,
     is in the held-out split: a held-out question must not be trained on through another door."""
-    from rc1.text import normalize
+    from rc1.core.text import normalize
 
     ids = {str(h.get("source_id")) for h in heldout if h.get("source_id")}
     texts = {normalize(h["source_question"]) for h in heldout if h.get("source_question")}
@@ -85,7 +85,7 @@ def drop_heldout(items: Sequence[Mapping[str, Any]], heldout: Sequence[Mapping[s
 
 
 def plain_seed(task: Mapping[str, Any]) -> dict:
-    """A task record (rc1.records.Task) as a plain prompt: system + the question, tools on, no clarification."""
+    """A task record (rc1.core.records.Task) as a plain prompt: system + the question, tools on, no clarification."""
     return {
         "id": f"fresh:{task['id']}", "task": task["task"], "source_id": str(task["id"]),
         "source_question": task["question"], "template_id": "plain",

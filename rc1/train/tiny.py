@@ -17,8 +17,8 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from rc1.errors import Rc1Error
-from rc1.io import atomic_open, sha256_text
+from rc1.core.errors import Rc1Error
+from rc1.core.io import atomic_open, sha256_text
 
 TINY_NAMES = ("tiny", "rc1-tiny")
 DEFAULT_CACHE = Path("out") / "models"

@@ -1,0 +1,152 @@
+"""What the gate flow admits before any training starts: the newest preflight of the mode, its files fetched from the
+tracking server and verified, the options held to what it checked, and the config it trains (a trial, or the full
+job once a trial measured it). Each answer is the inputs, or GateRefusal saying why not."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from rc1.core.config import GATES_PATH, Gates, load_gates, load_ppo_scale
+from rc1.core.errors import Rc1Error
+from rc1.checks.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
+                      projection_problem, round_problems, trial_problem)
+from rc1.core.io import read_jsonl
+from rc1.tracking import default_tracking_uri, setup_tracking
+from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
+
+
+
+def find_preflight(mode: str):
+    """The newest preflight run of the mode, or GateRefusal saying why there is none the gate may use."""
+    setup_tracking()
+    newest = newest_preflight(mode)
+    if newest is None:
+        other = newest_preflight("dev" if mode == "prod" else "prod")
+        hint = f" (there is a {other.data.tags.get('rc1.mode')} preflight {other.info.run_id}, which a {mode} gate never accepts)" if other else ""
+        raise GateRefusal(f"no {mode} preflight in {default_tracking_uri()}{hint}; "
+                          f"run `mlflow run . -e preflight -P mode={mode} --env-manager local` first")
+    if newest.info.status == "RUNNING":
+        raise GateRefusal(f"the newest {mode} preflight {newest.info.run_id} is still running")
+    if "rc1.round1_pass" not in newest.data.tags:
+        raise GateRefusal(f"the newest {mode} preflight {newest.info.run_id} did not finish "
+                          f"(status {newest.info.status}); rerun preflight")
+    return newest
+
+
+def fetch_preflight_files(pre, dest: Path) -> dict[str, Path]:
+    """Download every file the preflight hashed from the tracking server into `dest` (emptied first) and check
+    each against the sha256 the preflight recorded; a missing or altered artifact is a refusal."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    files = {}
+    for name in SHA_NAMES:
+        if pre.data.tags.get(f"sha256.{name}"):
+            try:
+                files[name] = fetch_verified(pre, name, dest)
+            except Rc1Error as e:
+                raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: {e}") from None
+    return files
+
+
+def judge_problems(tags: dict[str, str]) -> list[str]:
+    """The judge configured now (the training reward's) must be the one preflight's rounds checked
+    (rc1.scoring.identity): a shadow run and an attack suite passed by another judge say nothing about this one."""
+    from rc1.scoring.identity import JUDGE_TAG, identity_digest
+    from rc1.scoring.judge import make_judge
+
+    try:
+        now = identity_digest(make_judge(cache=False).identity())
+    except Rc1Error as e:
+        return [f"the judge configured now cannot be built ({e})"]
+    if tags.get(JUDGE_TAG) != now:
+        return ["it checked another judge than the one configured now (endpoint, model, sampling or spec version "
+                "differ; tag rc1.judge_identity): rerun preflight with the judge that trains"]
+    return []
+
+
+def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | None,
+                   seeds: list[int] | None, workdir: Path, max_steps: int | None = None,
+                   trial: bool = False) -> tuple[dict[str, Path], Gates, list[int]]:
+    """(the preflight's files as downloaded and verified, the gates in force, the seeds to train) or GateRefusal:
+    a preflight that did not pass, changed files, or options that would train with what preflight never checked."""
+    tags = pre.data.tags
+    problems = round_problems(tags, pre.data.metrics)   # say that before asking for its files
+    if problems:
+        raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems))
+    files = fetch_preflight_files(pre, workdir / pre.info.run_id)
+    if "config" not in files or "gates" not in files:
+        raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: it recorded no sha256 for its config/gates")
+    # the default gates file counts as given when it is here: a threshold edited since preflight makes it stale
+    given_gates = gates_path or (GATES_PATH if Path(GATES_PATH).is_file() else None)
+    ppo = load_ppo_scale(files["config"])
+    # --max-steps is held to the schedule of the config that trains: with --trial, the trial config's
+    trains = load_ppo_scale(files["trial_config"]) if trial and ppo.trial and "trial_config" in files else ppo
+    shas = {k: v for k, v in tags.items() if k.startswith("sha256.")}
+    problems = option_problems({k[len("sha256."):]: v for k, v in shas.items()},
+                               {"config": config_path, "gates": given_gates}, seeds, ppo.seeds,
+                               mode=mode, max_steps=max_steps, config_steps=trains.ppo.steps,
+                               steps_of="trial config" if trains is not ppo else "checked config")
+    if config_path and problems and Path(config_path).is_file():
+        strategy = load_ppo_scale(config_path).trainer.strategy
+        if strategy != ppo.trainer.strategy:
+            problems.insert(0, f"trainer.strategy {strategy} (--config {config_path}) is not the strategy preflight "
+                               f"checked ({ppo.trainer.strategy})")
+    if mode == "prod" and not ppo.trial:   # without a trial nothing measures s/step before the full job starts
+        problems.append(f"{files['config'].name} names no trial config (key `trial`): prod trains the full job only "
+                        f"after its trial measured s/step within config_check.projected_days_per_seed_max")
+    gates = load_gates(files["gates"]).for_mode(mode)
+    problems += preflight_problems(tags, pre.data.metrics, gates)
+    problems += judge_problems(tags)
+    if problems:
+        raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems))
+    return files, gates, list(ppo.seeds)
+
+
+def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
+    """Refuse a --fresh file that is missing, malformed, or poses shadow-set questions."""
+    from rc1.train.inputs import load_fresh
+
+    if not Path(fresh_path).is_file():
+        raise Rc1Error(f"--fresh {fresh_path}: file not found")
+    fresh = load_fresh(fresh_path)
+    if not fresh:
+        raise Rc1Error(f"--fresh {fresh_path}: no items")
+    if shadow:
+        leaks = fresh_shadow_leaks(fresh, read_jsonl(shadow), gates.validate_pool.leak_ngram,
+                                   gates.validate_pool.leak_sim)
+        if leaks:
+            raise GateRefusal(f"--fresh {fresh_path}: {len(leaks)} of {len(fresh)} item(s) pose shadow-set "
+                              f"questions (first: {leaks[0]}); training on them would leak the evaluation set")
+
+
+def training_config(pre, files: dict[str, Path], trial: bool, gates: Gates) -> tuple[Path, list[int]]:
+    """(the ppo config this gate trains, its seeds): the checked config, or with --trial the trial config it names.
+    A config that names a trial trains only after a trial of the same preflight passed its evaluation and projected
+    the config's time within config_check.projected_days_per_seed_max."""
+    ppo = load_ppo_scale(files["config"])
+    if trial:
+        if not ppo.trial or "trial_config" not in files:
+            raise GateRefusal(f"--trial: the config preflight {pre.info.run_id} checked names no trial config")
+        return files["trial_config"], list(load_ppo_scale(files["trial_config"]).seeds)
+    if ppo.trial:
+        trials = trial_gates(pre.info.run_id)
+        problem = (projection_problem(trials, gates.config_check.projected_days_per_seed_max, files["config"].name)
+                   or trial_problem(trials, pre.info.run_id))
+        if problem:
+            raise GateRefusal(problem)
+    return files["config"], list(ppo.seeds)
+
+
+def training_launcher(pre, files: dict[str, Path], train_config: Path):
+    """None to train in this process, or the accelerate config (as preflight hashed it, downloaded and verified) to
+    train each seed through `accelerate launch` (ppo config `launcher: accelerate`)."""
+    from rc1.train.launch import read_accelerate_config
+
+    ppo = load_ppo_scale(train_config)
+    if ppo.launcher != "accelerate":
+        return None
+    if "accelerate_config" not in files:
+        raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: {train_config.name} trains through accelerate "
+                          f"but the preflight recorded no sha256 for its accelerate config {ppo.accelerate_config}")
+    return read_accelerate_config(files["accelerate_config"], owner=train_config.name)

@@ -1,0 +1,567 @@
+"""Pydantic models for every file under configs/, and one loader that turns any problem into a
+single line naming the file, the key and what was wrong (Rc1Error, exit 2).
+
+Strict: no lax coercion (`steps: true` or `steps: 2.5` is not an integer, `"0.1"` is not a number,
+`yes` is not a string), no non-finite number (`.inf`, `.nan`) anywhere, and thresholds that would
+switch a check off are refused (e.g. weights.sum_tolerance above 1e-3)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+
+from rc1.core.errors import Rc1Error
+
+
+def run_mode() -> str:
+    """RUN_MODE (dev unless set): which side of configs/gates.yaml applies (rc1.tracking re-exports it)."""
+    return os.environ.get("RUN_MODE", "dev")
+
+
+def default_ppo_config(mode: str | None = None) -> str:
+    """The ppo config a mode trains with when none is named: ppo_dev.yaml in dev (where it exists), else ppo_scale.yaml."""
+    mode = mode or run_mode()
+    return "configs/ppo_dev.yaml" if mode == "dev" and Path("configs/ppo_dev.yaml").exists() else "configs/ppo_scale.yaml"
+
+
+TASKS = ("hotpotqa", "strategyqa", "gsm8k")
+DIMENSIONS = ("correctness", "reasoning", "grounding", "clarification", "efficiency", "tool_use", "communication")
+CONFIG_DIR = Path("configs")
+GATES_PATH = "configs/gates.yaml"   # the gate thresholds file, relative to the project
+WEIGHTS_PATH = "configs/weights.json"   # the reward's dimension weights
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+# ---------------------------------------------------------------- gates.yaml
+class ShadowGate(Strict):
+    n: int = Field(245, gt=0)
+    seed: int = 20250820
+    stratify: bool = True
+
+
+def _ordered(lo: float, hi: float, what: str) -> None:
+    if lo > hi:
+        raise ValueError(f"{what}: the lower bound {lo:g} is above the upper bound {hi:g}")
+
+
+class ValidatePoolGate(Strict):
+    distinct_2_min: float = Field(ge=0, le=1)
+    distinct_2_words: int = Field(30000, gt=0)   # distinct-2 on a random sample of this many user-turn words
+    pool_size_min: int = Field(0, ge=0)          # seeds the pool must hold (prod: seed 000 is a pool of 20k-40k)
+    kl_3gram_vs_v1_min: float = Field(ge=0)
+    roles_min: int = Field(ge=1)
+    styles_min: int = Field(ge=1)
+    dup_rate_max: float = Field(ge=0, le=1)
+    near_dup_jaccard: float = Field(gt=0, le=1)
+    len_tokens_min: int = Field(ge=0)
+    len_tokens_max: int = Field(gt=0)
+    leak_ngram: int = Field(ge=1)
+    leak_sim: float = Field(gt=0, le=1)
+    leak_count_max: int = Field(ge=0)
+    mix_tolerance_pp: float = Field(ge=0, le=100)
+
+    @model_validator(mode="after")
+    def _sane(self):
+        _ordered(self.len_tokens_min, self.len_tokens_max, "len_tokens_min/len_tokens_max")
+        return self
+
+
+class DifficultyGate(Strict):
+    hard_min: float = Field(ge=0, le=1)
+    easy_max: float = Field(ge=0, le=1)
+    len_tokens_max: int = Field(gt=0)
+    turns_max: int = Field(gt=0)
+    tool_hops_max: int = Field(ge=0)
+    clue_overlap_hard_median_max: float = Field(ge=0, le=1)
+    clue_overlap_easy_median_min: float = Field(ge=0, le=1)
+    clue_overlap_easy_median_max: float = Field(1.0, ge=0, le=1)   # two-sided: easy is not a copy of its evidence
+    clue_overlap_hard_median_min: float = Field(0.0, ge=0, le=1)   # hard still rests on evidence the seed carries
+
+
+class WeightsGate(Strict):
+    max_each: float = Field(ge=1 / 7, le=1)           # below 1/7 no seven weights can sum to 1
+    sum_tolerance: float = Field(gt=0, le=1e-3)       # a looser tolerance would let 1.1 pass as 1
+
+
+class ProbeGate(Strict):
+    billable_min: int = Field(ge=1)
+    latency_ms_min: float = Field(ge=0)
+
+
+class AntiSimulationGate(Strict):
+    cache_hit_lt_round1: float = Field(gt=0, le=1)
+    cache_hit_lt_round2: float = Field(gt=0, le=1)
+
+
+class ConfigCheckGate(Strict):
+    steps_min: int = Field(gt=0)
+    target_kl_min: float = Field(ge=0)
+    target_kl_max: float = Field(gt=0)
+    seeds_min: int = Field(ge=1)
+    finetune: Literal["qlora", "lora"]
+    mix: dict[str, float]
+    # the RL strategies (trainer.strategy) preflight accepts
+    strategies: list[Literal["grpo", "dr_grpo", "dapo", "bnpo", "rloo"]] = Field(min_length=1)
+    # a gate trains a config with a trial only when the trial's measured s/step projects at most this many days per
+    # seed for it (rc1.train.projection)
+    projected_days_per_seed_max: float = Field(gt=0)
+
+    @model_validator(mode="after")
+    def _sane(self):
+        _ordered(self.target_kl_min, self.target_kl_max, "target_kl_min/target_kl_max")
+        check_mix(self.mix, what="mix", known=TASKS)
+        return self
+
+
+class ResourcesGate(Strict):
+    free_disk_gb_min: float = Field(ge=0)
+    accelerator_mem_gb_min: float = Field(ge=0)
+
+
+class ShadowRunGate(Strict):
+    spearman_min: float = Field(ge=-1, le=1)
+    top10pct_overlap_min: float = Field(ge=0, le=1)
+    corr_improve_pct_min: float
+
+
+class WeightCalibGate(Strict):
+    rank_corr_median_improve_pct_min: float
+    mae_improve_pct_min: float
+
+
+class OverclarGate(Strict):
+    overclar_rate_reduction_pct_min: float
+    avg_turns_increase_max: float
+    success_drop_pp_max: float
+
+
+class EvaluateGate(Strict):
+    hard_success_gain_pp_min: float
+    clarify_success_gain_pp_min: float
+    overclar_reduction_pct_min: float
+    avg_turns_increase_max: float
+    # promote accepts an evaluate run only when it saw at least this many items of each split
+    min_shadow_items: int = Field(ge=1)
+    min_heldout_items: int = Field(ge=1)
+
+
+class JudgeRobustnessGate(Strict):
+    attack_win_rate_max: float = Field(0.05, ge=0, le=1)   # per attack kind, vs the honest wrong answer
+
+
+class ScaleGate(Strict):
+    stages: list[int] = Field(min_length=1)            # generation sizes in order; each needs the earlier ones passed
+    response_distinct_2_min: float = Field(ge=0, le=1)  # distinct-2 of the generated assistant turns
+    unstable_share_max: float = Field(ge=0, le=1)       # share of judgements whose K samples disagree
+    judge_failed_max: float = Field(ge=0, le=1)         # share of judgements that failed
+    easy_minus_hard_success_min: float = Field(ge=-1, le=1)   # hard items must not come out easier than easy ones
+
+    @field_validator("stages")
+    @classmethod
+    def _ascending(cls, v):
+        if any(s <= 0 for s in v) or sorted(set(v)) != v:
+            raise ValueError(f"stages must be positive and strictly ascending, got {v}")
+        return v
+
+
+class ScoringGate(Strict):
+    unstable_variance_max: float = Field(0.08, gt=0, le=1)   # a judge sample set above this is unstable
+
+
+class DevMode(Strict):
+    overrides: dict[str, Any] = Field(default_factory=dict)   # "section.key" -> dev value
+    waive: list[str] = Field(default_factory=list)            # step names or "step.check" names
+
+
+class Gates(Strict):
+    shadow: ShadowGate
+    validate_pool: ValidatePoolGate
+    difficulty: DifficultyGate
+    weights: WeightsGate
+    probe_scorer: ProbeGate
+    anti_simulation: AntiSimulationGate
+    config_check: ConfigCheckGate
+    resources: ResourcesGate
+    shadow_run: ShadowRunGate
+    weight_calib: WeightCalibGate
+    overclar_ablation: OverclarGate
+    evaluate: EvaluateGate
+    scale: ScaleGate
+    scoring: ScoringGate = Field(default_factory=ScoringGate)
+    judge_robustness: JudgeRobustnessGate = Field(default_factory=JudgeRobustnessGate)
+    dev_mode: DevMode = Field(default_factory=DevMode)
+    _source: str = PrivateAttr(GATES_PATH)   # the file it was read from (named in refusals)
+
+    def for_mode(self, mode: str) -> "Gates":
+        """The thresholds in force for `mode`: dev applies dev_mode.overrides (and may be looser than the seeds'
+        numbers: `looser_than_seed` lists where), prod uses the file as is and refuses it when any threshold is
+        looser than SEED_FLOORS."""
+        if mode != "dev":
+            loose = looser_than_seed(self)
+            if loose:
+                raise Rc1Error(f"{self._source}: {mode} refuses thresholds looser than the seed's: {loose[0]}"
+                               + (f" (and {len(loose) - 1} more)" if len(loose) > 1 else ""))
+            return self
+        if not self.dev_mode.overrides:
+            return self
+        data = self.model_dump()
+        for dotted, value in self.dev_mode.overrides.items():
+            section, _, key = dotted.partition(".")
+            if section not in data or key not in data[section]:
+                raise Rc1Error(f"{self._source}: key 'dev_mode.overrides.{dotted}': no such gate")
+            data[section][key] = value
+        out = Gates.model_validate(data)
+        out._source = self._source
+        return out
+
+
+# The seeds' numbers (seed 000: the data, judge and training gates; seed 002: the shadow-run overlap; DESIGN.md's
+# stage table): a prod gates file may be stricter, never looser. ">=": the threshold may only be raised; "<=": only
+# lowered; "==": fixed. Dev may be looser (dev_mode.overrides, or a dev gates file) and every screen says so.
+SEED_FLOORS: dict[str, tuple[str, Any]] = {
+    "shadow.n": (">=", 245),
+    "validate_pool.distinct_2_min": (">=", 0.60), "validate_pool.kl_3gram_vs_v1_min": (">=", 0.15),
+    "validate_pool.roles_min": (">=", 4), "validate_pool.styles_min": (">=", 3),
+    "validate_pool.dup_rate_max": ("<=", 0.02), "validate_pool.near_dup_jaccard": ("<=", 0.85),
+    "validate_pool.len_tokens_min": (">=", 64), "validate_pool.len_tokens_max": ("<=", 4096),
+    "validate_pool.leak_ngram": ("<=", 5), "validate_pool.leak_sim": ("<=", 0.85),
+    "validate_pool.leak_count_max": ("<=", 0), "validate_pool.mix_tolerance_pp": ("<=", 3.0),
+    "difficulty.hard_min": (">=", 0.30), "difficulty.easy_max": ("<=", 0.30),
+    "difficulty.len_tokens_max": ("<=", 3500), "difficulty.turns_max": ("<=", 8), "difficulty.tool_hops_max": ("<=", 8),
+    "difficulty.clue_overlap_hard_median_max": ("<=", 0.20), "difficulty.clue_overlap_easy_median_min": (">=", 0.40),
+    "weights.max_each": ("<=", 0.5),
+    "probe_scorer.billable_min": (">=", 1), "probe_scorer.latency_ms_min": (">=", 0.0),
+    "anti_simulation.cache_hit_lt_round1": ("<=", 0.90), "anti_simulation.cache_hit_lt_round2": ("<=", 0.95),
+    "config_check.steps_min": (">=", 50000), "config_check.target_kl_min": (">=", 0.02),
+    "config_check.target_kl_max": ("<=", 0.05), "config_check.seeds_min": (">=", 3),
+    "config_check.finetune": ("==", "qlora"),
+    "config_check.mix": ("==", {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}),
+    "resources.free_disk_gb_min": (">=", 50),
+    "scoring.unstable_variance_max": ("<=", 0.08),
+    "judge_robustness.attack_win_rate_max": ("<=", 0.05),
+    "shadow_run.spearman_min": (">=", 0.75), "shadow_run.top10pct_overlap_min": (">=", 0.70),
+    "shadow_run.corr_improve_pct_min": (">=", 10.0),
+    "weight_calib.rank_corr_median_improve_pct_min": (">=", 8.0), "weight_calib.mae_improve_pct_min": (">=", 5.0),
+    "overclar_ablation.overclar_rate_reduction_pct_min": (">=", 20.0),
+    "overclar_ablation.avg_turns_increase_max": ("<=", 0.0), "overclar_ablation.success_drop_pp_max": ("<=", 1.0),
+    "evaluate.hard_success_gain_pp_min": (">=", 5.0), "evaluate.clarify_success_gain_pp_min": (">=", 5.0),
+    "evaluate.overclar_reduction_pct_min": (">=", 20.0), "evaluate.avg_turns_increase_max": ("<=", 0.0),
+    "evaluate.min_shadow_items": (">=", 245), "evaluate.min_heldout_items": (">=", 50),
+}
+
+
+def looser_than_seed(gates: Gates) -> list[str]:
+    """'key = value (seed: >= floor)' for every threshold of `gates` looser than SEED_FLOORS, in the table's order."""
+    out = []
+    for dotted, (op, floor) in SEED_FLOORS.items():
+        section, _, key = dotted.partition(".")
+        value = getattr(getattr(gates, section), key)
+        ok = value >= floor if op == ">=" else value <= floor if op == "<=" else value == floor
+        if not ok:
+            out.append(f"{dotted} = {value} (seed: {op} {floor})")
+    return out
+
+
+# ---------------------------------------------------------------- data.yaml
+class Source(Strict):
+    kind: Literal["local", "hf", "bundled"]
+    path: str | None = None     # local: the official file; bundled: a directory in its layout (default the shipped one)
+    name: str | None = None
+    config: str | None = None
+    split: str | None = None
+
+    @model_validator(mode="after")
+    def _needs(self):
+        if self.kind == "local" and not self.path:
+            raise ValueError("a local source needs 'path'")
+        if self.kind == "hf" and not self.name:
+            raise ValueError("an hf source needs 'name'")
+        return self
+
+
+class TaskSources(Strict):
+    sources: list[Source] = Field(min_length=1)
+
+
+class DataConfig(Strict):
+    on_bad_record: Literal["error", "skip"] = "error"
+    tasks: dict[str, TaskSources]
+
+    @field_validator("tasks")
+    @classmethod
+    def _known_tasks(cls, v):
+        unknown = set(v) - set(TASKS)
+        if unknown:
+            raise ValueError(f"unknown task(s) {sorted(unknown)}; known: {list(TASKS)}")
+        return v
+
+
+# ---------------------------------------------------------------- ppo_scale.yaml
+class ModelCfg(Strict):
+    base: str
+    finetune: Literal["qlora", "lora"] = "qlora"
+    lora_r: int = Field(16, gt=0)
+    lora_alpha: int = Field(32, gt=0)
+    lora_dropout: float = Field(0.05, ge=0, lt=1)
+    target_modules: list[str] = Field(default_factory=lambda: ["q_proj", "k_proj", "v_proj", "o_proj"])
+
+
+class PPOCfg(Strict):
+    steps: int = Field(gt=0)
+    learning_rate: float = Field(gt=0)
+    clip_range: float = Field(gt=0, lt=1)
+    target_kl: float = Field(gt=0)
+    init_kl_coef: float = Field(ge=0)
+    batch_size: int = Field(gt=0)
+    group_size: int = Field(ge=2)
+    max_new_tokens: int = Field(gt=0)
+    max_turns: int = Field(gt=0)
+    temperature: float = Field(gt=0)
+    # how rollouts are generated (rc1.train.rollout): transformers (model.generate), continuous_batching (transformers'
+    # paged continuous batching, generate_batch) or vllm (needs CUDA and the vllm package). One that cannot run here
+    # is refused in prod and falls back to transformers in dev, loudly (tags rc1.rollout_backend[_effective])
+    rollout_backend: Literal["transformers", "continuous_batching", "vllm"] = "transformers"
+    use_vllm: bool = False            # the old spelling of rollout_backend: vllm (kept as an alias)
+    vllm_mode: Literal["colocate", "server"] = "colocate"   # colocate: in the training processes; server: TRL's
+    #                                                         `trl vllm-serve` process
+    vllm_server_base_url: str | None = None                 # server mode: its URL (unset: TRL's default host:port)
+    vllm_gpu_memory_utilization: float = Field(0.3, gt=0, le=1)   # colocate mode: vLLM's share of each GPU
+    # generation settings that matter on a GPU
+    cache_implementation: Literal["dynamic", "static", "offloaded", "offloaded_static", "quantized"] | None = None
+    cuda_graphs: bool | None = None   # continuous_batching: capture CUDA graphs (None: transformers decides)
+    lora_generation: Literal["adapter", "merged"] = "adapter"   # merged: LoRA folded into the base weights while
+    #                                                            rollouts generate, the exact base restored after
+    gradient_checkpointing: bool = True   # recompute activations in the backward pass (memory for time)
+    # transformers backend: torch.compile the decode step (a static KV cache, CUDA graphs; CUDA only, the CPU ignores
+    # it); the first rollouts of a shape pay the compile
+    compile_generation: bool = False
+
+    @model_validator(mode="after")
+    def _vllm_alias(self):
+        if self.use_vllm:
+            if self.rollout_backend not in ("transformers", "vllm"):
+                raise ValueError(f"use_vllm: true (the old spelling of rollout_backend: vllm) contradicts "
+                                 f"rollout_backend: {self.rollout_backend}; keep one")
+            self.rollout_backend = "vllm"
+        self.use_vllm = self.rollout_backend == "vllm"
+        if self.compile_generation and self.rollout_backend != "transformers":
+            raise ValueError(f"compile_generation is a setting of rollout_backend: transformers, not "
+                             f"{self.rollout_backend}")
+        return self
+
+    @field_validator("vllm_server_base_url")
+    @classmethod
+    def _server_only(cls, v, info):
+        if v is not None and info.data.get("vllm_mode") != "server":
+            raise ValueError("vllm_server_base_url is only read with vllm_mode: server")
+        from rc1.core.redaction import has_credentials
+
+        if v is not None and has_credentials(v):   # the config is logged as an artifact, its values as params
+            raise ValueError("vllm_server_base_url carries credentials (user info or a key/token parameter); the ppo "
+                             "config is logged to the tracking server, so keep secrets out of it")
+        return v
+
+    @field_validator("rollout_backend", mode="before")
+    @classmethod
+    def _no_llamacpp_rollouts(cls, v):
+        if str(v).strip().lower() in ("llamacpp", "llama.cpp", "llama-cpp", "gguf"):
+            raise ValueError("llama.cpp cannot produce RL rollouts: GRPO needs the training model's own logits and "
+                             "gradients; use it for inference and evaluation (rc1 evaluate --backend llamacpp)")
+        return v
+
+
+class TrainerCfg(Strict):
+    # the RL strategy (rc1.train.strategy.STRATEGIES): grpo | dr_grpo | dapo | bnpo are GRPOTrainer loss types,
+    # rloo is TRL's RLOOTrainer
+    strategy: Literal["grpo", "dr_grpo", "dapo", "bnpo", "rloo"] = "dapo"
+
+
+class ScheduleStep(Strict):
+    step: int = Field(ge=0)
+    ratio: float = Field(ge=0, le=1)
+
+
+class SamplingCfg(Strict):
+    difficulty: dict[Literal["easy", "medium", "hard"], float]
+    seed_pool_schedule: list[ScheduleStep] = Field(min_length=1)
+    replay_cap: float = Field(ge=0, le=1)
+    heldout_frac: float = Field(0.05, ge=0, lt=1)   # pool seeds kept out of training for `rc1 evaluate --heldout pool`
+    heldout_eval_items: int = Field(8, ge=1)        # fixed held-out slice scored every save_every steps (eval/reward)
+
+    @field_validator("difficulty")
+    @classmethod
+    def _sums_to_one(cls, v):
+        return check_mix(v, what="difficulty")
+
+
+class RewardCfg(Strict):
+    overclar_alpha: float = Field(ge=0)
+    overclar_cap: int = Field(ge=0)
+    difficulty_beta: float = Field(ge=0.05, le=0.10)
+
+
+class CheckpointCfg(Strict):
+    save_every: int = Field(gt=0)
+    keep_last: int = Field(ge=1)
+
+
+class EvaluateCfg(Strict):
+    batch_size: int = Field(32, gt=0)   # `rc1 evaluate`: episodes per batched generate call (left-padded)
+
+
+class PPOScale(Strict):
+    run_mode: Literal["prod", "dev"] = "prod"
+    simulate: bool
+    live_mode: bool
+    use_overclar_penalty: bool
+    model: ModelCfg
+    mix: dict[str, float]
+    ppo: PPOCfg
+    trainer: TrainerCfg = Field(default_factory=TrainerCfg)
+    seeds: list[int] = Field(min_length=1)
+    sampling: SamplingCfg
+    reward: RewardCfg
+    checkpoint: CheckpointCfg
+    # the small-step trial config of this one (a path): when set, the gate trains this config only after a trial
+    # of the same preflight passed its evaluation (`rc1 gate --trial` trains the trial config)
+    trial: str | None = None
+    evaluate: EvaluateCfg = Field(default_factory=EvaluateCfg)
+    # how the gate starts each seed's training: in its own process, or through `accelerate launch` with this
+    # accelerate config (configs/accelerate/*.yaml: DDP, DeepSpeed ZeRO-2, FSDP, ...; preflight hashes the file)
+    launcher: Literal["inprocess", "accelerate"] = "inprocess"
+    accelerate_config: str | None = Field(None, validate_default=True)
+
+    @field_validator("accelerate_config")
+    @classmethod
+    def _accelerate_config(cls, v, info):
+        launcher = info.data.get("launcher")
+        if launcher == "accelerate" and not v:
+            raise ValueError("launcher: accelerate needs accelerate_config (a file such as "
+                             "configs/accelerate/ddp.yaml)")
+        if launcher == "inprocess" and v is not None:
+            raise ValueError("accelerate_config is only read with launcher: accelerate")
+        return v
+
+    @field_validator("mix")
+    @classmethod
+    def _mix(cls, v):
+        return check_mix(v, what="mix", known=TASKS)
+
+    @model_validator(mode="after")
+    def _trainer_fits(self):
+        if self.trainer.strategy == "rloo" and self.ppo.max_turns != 1:
+            raise ValueError("trainer.strategy rloo: TRL's RLOOTrainer has no tool loop, so its episodes are one "
+                             f"assistant turn without tools; set ppo.max_turns: 1 (it is {self.ppo.max_turns})")
+        if self.ppo.lora_generation == "merged" and self.model.finetune == "qlora":
+            raise ValueError("ppo.lora_generation merged needs model.finetune: lora (a 4-bit base cannot hold the "
+                             "merged weights and give the exact base back)")
+        return self
+
+
+# ---------------------------------------------------------------- weights.json
+class Weights(Strict):
+    correctness: float
+    reasoning: float
+    grounding: float
+    clarification: float
+    efficiency: float
+    tool_use: float
+    communication: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {d: getattr(self, d) for d in DIMENSIONS}
+
+
+# ---------------------------------------------------------------- helpers
+def check_mix(mix: dict[str, float], what: str = "mix", known: tuple[str, ...] | None = None, tol: float = 1e-6):
+    """A mix is non-negative fractions over known names that sum to 1."""
+    if known is not None:
+        unknown = [k for k in mix if k not in known]
+        if unknown:
+            raise ValueError(f"unknown task {unknown[0]!r} in {what}; known: {', '.join(known)}")
+    if any(v < 0 for v in mix.values()):
+        raise ValueError(f"{what} has a negative fraction")
+    total = sum(mix.values())
+    if not math.isclose(total, 1.0, abs_tol=tol):
+        raise ValueError(f"{what} sums to {total:.4g}, not 1")
+    return mix
+
+
+def parse_mix(text: str, what: str = "--mix", known: tuple[str, ...] | None = TASKS) -> dict[str, float]:
+    """'hotpotqa:0.45,strategyqa:0.30' -> {'hotpotqa': 0.45, ...}; bad text is an Rc1Error."""
+    mix: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, val = part.partition(":")
+        if not sep:
+            raise Rc1Error(f"{what}: {part!r} is not name:fraction")
+        try:
+            mix[name.strip()] = float(val)
+        except ValueError:
+            raise Rc1Error(f"{what}: {val!r} is not a number (in {part!r})") from None
+    if not mix:
+        raise Rc1Error(f"{what}: empty")
+    try:
+        return check_mix(mix, what=what, known=known, tol=1e-3)
+    except ValueError as e:
+        raise Rc1Error(str(e)) from None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def load_config(path: str | Path, model: type[M]) -> M:
+    """Read YAML/JSON at `path` into `model`; any problem -> Rc1Error 'path: key: message'."""
+    from rc1.core.io import PARSE_ERRORS, parse_problem, readable_file
+
+    path = readable_file(path, "config file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise Rc1Error(f"{path}: not UTF-8 text (byte {e.start})") from None
+    except OSError as e:
+        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
+    try:
+        raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as e:
+        line = getattr(e, "lineno", None) or getattr(getattr(e, "problem_mark", None), "line", None)
+        where = f"line {line + (0 if isinstance(e, json.JSONDecodeError) else 1)}: " if line is not None else ""
+        raise Rc1Error(f"{path}: {where}not valid {'JSON' if path.suffix == '.json' else 'YAML'}") from None
+    except PARSE_ERRORS as e:
+        raise Rc1Error(f"{path}: {parse_problem(e)}") from None
+    if not isinstance(raw, dict):
+        raise Rc1Error(f"{path}: expected a mapping at the top level")
+    try:
+        return model.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        msg = err["msg"].removeprefix("Value error, ")
+        raise Rc1Error(f"{path}: key '{key}': {msg}") from None
+
+
+def load_gates(path: str | Path = GATES_PATH) -> Gates:
+    gates = load_config(path, Gates)
+    gates._source = str(path)
+    return gates
+
+
+def load_data_config(path: str | Path = CONFIG_DIR / "data.yaml") -> DataConfig:
+    return load_config(path, DataConfig)
+
+
+def load_ppo_scale(path: str | Path = CONFIG_DIR / "ppo_scale.yaml") -> PPOScale:
+    return load_config(path, PPOScale)
+
+
+def load_weights(path: str | Path = CONFIG_DIR / "weights.json") -> Weights:
+    return load_config(path, Weights)
+

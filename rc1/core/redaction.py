@@ -1,0 +1,109 @@
+"""Keeping credentials out of logs, params, tags, artifacts and error messages.
+
+- `redact(text, *secrets)`: every occurrence of a secret, in any letter case, URL-encoded (quote and
+  quote_plus, either hex case) or base64-encoded (standard or URL-safe, with or without padding), becomes
+  `***`. Secrets shorter than 4 characters are left alone (they would blank out ordinary text).
+- `known_secrets()`: the values of the API key variables rc1 reads (SECRET_ENV_VARS).
+- `safe_url(url)`: a URL without user info and without key-like query parameters (key, api_key, token,
+  sig, password, ...); other query parameters stay. `redact_urls(text)` does that to every URL in a text;
+  `has_credentials(url)` says whether there is anything to remove.
+- `refuse_userinfo(url, what)`: an Rc1Error for a base URL that carries user@host credentials.
+- `scrub(text, *secrets)`: both, plus the known secrets: what an error message goes through before it
+  is printed or stored.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
+
+SECRET_ENV_VARS = ("SCORER_API_KEY", "RESPONDER_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "GEMINI_API_KEY")
+MASK = "***"
+_KEYLIKE = re.compile(r"(^|[-_.])(key|apikey|api[-_]?key|token|access[-_]?token|secret|password|passwd|pwd|"
+                      r"sig|signature|auth|authorization|credential|credentials|session)$", re.IGNORECASE)
+_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>`]+")
+
+
+def _forms(secret: str) -> set[str]:
+    raw = secret.encode("utf-8")
+    forms = {secret, quote(secret, safe=""), quote_plus(secret, safe="")}
+    forms |= {f.lower() for f in list(forms) if "%" in f}     # %2b vs %2B: matched case-insensitively anyway
+    for enc in (base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()):
+        forms |= {enc, enc.rstrip("=")}
+    return {f for f in forms if len(f) >= 4}
+
+
+def redact(text: str, *secrets: str | None) -> str:
+    """`text` with every secret (any case, URL-encoded, base64) replaced by ***."""
+    if not text:
+        return text
+    forms: set[str] = set()
+    for s in secrets:
+        if s and len(s) >= 4:
+            forms |= _forms(s)
+    if not forms:
+        return text
+    # longest first so a form that contains another is masked whole; base64 is case-sensitive in
+    # principle, but a case-insensitive match only masks more
+    pattern = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    return re.sub(pattern, MASK, text, flags=re.IGNORECASE)
+
+
+def known_secrets() -> list[str]:
+    return [v.strip() for v in (os.environ.get(name, "") for name in SECRET_ENV_VARS) if v and v.strip()]
+
+
+def safe_url(url: str) -> str:
+    """The URL without user info and without key-like query parameters (fragment dropped too)."""
+    if not url:
+        return url
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if ":" in host:   # IPv6
+            host = f"[{host}]"
+        if parts.port:
+            host = f"{host}:{parts.port}"
+    except ValueError:    # unparseable port or bracket: keep nothing that could be a credential
+        return MASK
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _KEYLIKE.search(k)]
+    return urlunsplit((parts.scheme, host, parts.path, urlencode(query), ""))
+
+
+def has_credentials(url: str) -> bool:
+    """Whether the URL carries user info or a key-like query parameter (what safe_url removes)."""
+    try:
+        parts = urlsplit(url)
+        userinfo = parts.username is not None or parts.password is not None
+    except ValueError:
+        return True
+    return userinfo or any(_KEYLIKE.search(k) for k, _ in parse_qsl(parts.query, keep_blank_values=True))
+
+
+def refuse_userinfo(url: str | None, what: str) -> None:
+    """A base URL with user info (http://user:pass@host/...) is refused, naming `what` (the variable or option):
+    the HTTP client would send it as Basic auth in place of the key, and every place the URL is shown would have to
+    drop it. The key belongs in the key variable."""
+    if not url:
+        return
+    try:
+        parts = urlsplit(url)
+        userinfo = parts.username is not None or parts.password is not None
+    except ValueError:
+        userinfo = "@" in url.split("//", 1)[-1].split("/", 1)[0]
+    if userinfo:
+        from rc1.core.errors import Rc1Error
+
+        raise Rc1Error(f"{what}={safe_url(url)!r}: user info in the URL is refused; put the key in the key variable")
+
+
+def redact_urls(text: str) -> str:
+    """Every URL in `text` through safe_url."""
+    return _URL.sub(lambda m: safe_url(m.group(0)), text) if text and "://" in text else text
+
+
+def scrub(text: str, *secrets: str | None) -> str:
+    """What an error message goes through before it is printed, logged or stored."""
+    return redact(redact_urls(text), *secrets, *known_secrets())

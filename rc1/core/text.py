@@ -1,0 +1,104 @@
+"""Text primitives shared by the data checks: normalization, word tokens, n-grams, token counts.
+
+Normalization keeps numbers (DESIGN.md pitfalls): two GSM8K problems that differ only in their
+numbers are different problems, so a near-duplicate or leak check must see the digits.
+
+`count_tokens` approximates what an LLM tokenizer would count, without loading one:
+  1. the text is split with the Qwen2/Qwen3 pre-tokenization pattern (contractions; a letter run
+     with at most one leading non-letter such as the space; single digits, because Qwen splits
+     numbers digit by digit; punctuation runs; newline runs; other whitespace);
+  2. a letter run longer than 8 characters counts one token per started 8 characters (BPE keeps
+     common words whole and splits long or rare ones).
+It is deterministic and fast (one C-level regex pass per text). It has not been calibrated against
+a real vocabulary here (none is reachable offline): where exact counts matter pass a tokenizer
+(a local transformers tokenizer directory) and `make_token_counter` uses it instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import Callable, Iterable, Sequence
+
+from rc1.core.errors import Rc1Error
+
+# -- normalization and words ------------------------------------------------------------------
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+# a number (integer or decimal) | a word (letters, inner apostrophes kept: "don't", "paris's")
+_WORD = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)*")
+
+
+def normalize(text: str) -> str:
+    """NFKC, lower case, thousands separators dropped ("1,000" -> "1000"), punctuation -> space,
+    whitespace collapsed. Numbers are kept as they are."""
+    return " ".join(words(text))
+
+
+def words(text: str) -> list[str]:
+    """Normalized word tokens of `text`: lower-cased words and numbers, punctuation dropped."""
+    if text.isascii():  # NFKC leaves ASCII as it is
+        text = text.lower()
+    else:
+        text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
+    return _WORD.findall(_THOUSANDS.sub("", text) if "," in text else text)
+
+
+def ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
+    """Contiguous n-grams of a token list (empty when it has fewer than n tokens)."""
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    if n == 1:
+        return [(t,) for t in tokens]
+    return list(zip(*(tokens[i:] for i in range(n))))
+
+
+def shingles(tokens: Sequence[str], n: int) -> set[str]:
+    """The set of word n-grams as space-joined strings; a text shorter than n is one shingle."""
+    if len(tokens) < n:
+        return {" ".join(tokens)} if tokens else set()
+    return {" ".join(g) for g in ngrams(tokens, n)}
+
+
+# -- token counts -----------------------------------------------------------------------------
+_MAX_PIECE = 8
+_PRETOKEN = re.compile(
+    r"'(?:[sS]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])"   # contractions
+    r"|(?:[^\r\n\w]|_)?[^\W\d_]{1,%d}"                         # (space)letters, <= 8 per piece
+    r"|[^\W\d_]{1,%d}"                                         # rest of a long letter run
+    r"|\d"                                                     # digits one by one
+    r"| ?[^\s\w]+[\r\n]*"                                      # punctuation runs
+    r"|\s*[\r\n]+|\s+(?!\S)|\s+" % (_MAX_PIECE, _MAX_PIECE)
+)
+
+
+def count_tokens(text: str) -> int:
+    """Approximate LLM token count of `text` (see the module docstring for the rule)."""
+    return len(_PRETOKEN.findall(text))
+
+
+@functools.lru_cache(maxsize=4)
+def _load_tokenizer(path: str):
+    try:
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(path, local_files_only=True)
+    except Exception as e:  # any load problem is the user's path: one line
+        raise Rc1Error(f"--tokenizer {path}: cannot load a tokenizer ({type(e).__name__}: {e})") from None
+
+
+def make_token_counter(tokenizer: str | None = None) -> Callable[[str], int]:
+    """`count_tokens` or, given a local tokenizer directory, its exact count (no special tokens)."""
+    if not tokenizer:
+        return count_tokens
+    tok = _load_tokenizer(str(tokenizer))
+    return lambda text: len(tok(text, add_special_tokens=False)["input_ids"])
+
+
+# Qwen's chat template wraps each turn as <|im_start|>role\n ... <|im_end|>\n: 5 tokens
+TURN_OVERHEAD = 5
+
+
+def dialogue_tokens(turns: Iterable[dict], counter: Callable[[str], int] = count_tokens) -> int:
+    """Tokens of a dialogue as a chat model sees it: contents plus the per-turn template overhead."""
+    return sum(counter(t.get("content") or "") + TURN_OVERHEAD for t in turns)

@@ -1,0 +1,1 @@
+"""Running a policy: the evaluation, batched decoding and its caches, llama.cpp and the GGUF export."""

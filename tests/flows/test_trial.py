@@ -1,0 +1,231 @@
+"""A config that names a small-step trial trains only after that trial passed its evaluation: the gate refuses
+full training without one (naming the trial run when there is one), and `rc1 gate --trial` runs the trial path at
+toy scale in dev, recorded as a trial."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import mlflow
+import pytest
+
+from rc1_cli import run_cli
+
+REPO = Path(__file__).parents[2]
+LAUNCH = "\nlauncher: accelerate\naccelerate_config: configs/accelerate/cpu_ddp.yaml\n"
+
+
+def _gates() -> list:
+    return mlflow.search_runs(search_all_experiments=True, filter_string="tags.`rc1.stage` = 'gate'",
+                              order_by=["attributes.start_time DESC"], output_format="list")
+
+
+def prod_labelled_preflight(capsys, config: str):
+    """A dev preflight of `config` relabelled prod: a prod gate reads it, and refuses (no live judge, builtin data)."""
+    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", config]) == 0, capsys.readouterr().err
+    pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                             filter_string="tags.`rc1.stage` = 'preflight'")[0]
+    mlflow.MlflowClient().set_tag(pre.info.run_id, "rc1.mode", "prod")
+    return pre
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    root = tmp_path / "proj"
+    for d in ("configs", "templates"):
+        shutil.copytree(REPO / d, root / d)
+    # trained the way a team trains on GPUs: each seed through `accelerate launch` (here 2 CPU processes, gloo)
+    dev = (root / "configs" / "ppo_dev.yaml").read_text() + LAUNCH
+    # prod-like: the dev job with a trial it must pass first; the trial is the same job in fewer steps, one seed
+    (root / "configs" / "ppo_prodlike.yaml").write_text(dev + "\ntrial: configs/ppo_dev_trial.yaml\n")
+    (root / "configs" / "ppo_dev_trial.yaml").write_text(
+        dev.replace("  steps: 4\n", "  steps: 2\n").replace("seeds: [20250820, 20250821, 20250822]", "seeds: [20250820]"))
+    monkeypatch.chdir(root)
+    for var in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "RUN_MODE", "SCORER_PROVIDER",
+                "REWARD_LIVE_MODE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    yield root
+    mlflow.set_tracking_uri(None)
+
+
+@pytest.mark.slow
+def test_full_training_waits_for_a_passing_trial(project, capsys):
+    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", "configs/ppo_prodlike.yaml"]) == 0, \
+        capsys.readouterr().err
+    pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                             filter_string="tags.`rc1.stage` = 'preflight'")[0]
+    assert "sha256.trial_config" in pre.data.tags          # the trial config is checked and hashed like the rest
+    assert "sha256.accelerate_config" in pre.data.tags     # and so is the accelerate config the gate launches with
+
+    capsys.readouterr()
+    assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"full training needs a passing trial of preflight {pre.info.run_id}, and there is none" in err
+    assert not _gates()
+
+    assert run_cli(["gate", "--mode", "dev", "--trial", "--max-steps", "1"]) == 0, capsys.readouterr().err
+    (trial,) = _gates()
+    assert trial.data.tags["rc1.gate_kind"] == "trial" and trial.data.params["kind"] == "trial"
+    trains = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                filter_string=f"tags.`rc1.stage` = 'train' AND tags.`rc1.gate_run_id` = '{trial.info.run_id}'")
+    assert len(trains) == 1 and trains[0].data.tags["rc1.gate_kind"] == "trial"   # the trial's one seed
+    # launched by the gate through accelerate: 2 processes, one gated train run, its child
+    assert trains[0].data.tags["rc1.launcher"] == "accelerate" and trains[0].data.tags["rc1.processes"] == "2"
+    assert trains[0].data.tags["rc1.gated"] == "true" and trains[0].data.tags["mlflow.parentRunId"] == trial.info.run_id
+
+    # the trial measured s/step and projected the full config's job from it (2 processes per seed)
+    m = trial.data.metrics
+    assert m["rc1.measured_sec_per_step"] > 0 and m["rc1.projected_days_per_seed"] > 0
+    assert m["rc1.projected_gpu_hours"] == pytest.approx(2 * m["rc1.projected_wall_hours"])
+
+    verdict = trial.data.tags["rc1.rc1_verdict"]
+    capsys.readouterr()
+    if verdict == "pass":   # not expected of one step of the tiny model; then full training may start
+        assert run_cli(["gate", "--mode", "dev", "--max-steps", "1", "--no-evaluate"]) == 0
+    else:
+        assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
+        err = capsys.readouterr().err
+        assert f"the newest trial, gate run {trial.info.run_id}, did not pass its evaluation" in err
+    # a trial version proves the trial: it takes `trial-best`, never `best`, and is never promoted
+    assert run_cli(["promote", "--alias", "trial-best"]) == 2
+    assert "is a trial gate" in capsys.readouterr().err
+    if verdict != "pass":   # no full gate ran: nothing holds `best`
+        assert run_cli(["promote", "--alias", "best"]) == 2
+        assert "has no alias 'best'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_prod_max_steps_is_held_to_the_schedule_that_trains(project, capsys):
+    """`rc1 gate --mode prod --trial --max-steps N` trains the trial config, so N is checked against the trial config's
+    ppo.steps, not the full config's: the trial's own steps pass that check, the full config's steps (which would run
+    the trial 2x longer than preflight checked it) are refused. No training: the refusal comes first (this dev preflight
+    relabelled prod fails prod's metric rechecks too, in the same one line)."""
+    pre = prod_labelled_preflight(capsys, "configs/ppo_prodlike.yaml")
+    try:
+        lines = {}
+        for steps in ("2", "4"):   # the trial config's ppo.steps, the full config's
+            capsys.readouterr()
+            assert run_cli(["gate", "--mode", "prod", "--trial", "--max-steps", steps]) == 2
+            # one line from rc1 (MLflow's own download bars aside)
+            (lines[steps],) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+            assert lines[steps].startswith(f"rc1: error: gate refused: preflight {pre.info.run_id} cannot be used: ")
+        assert "--max-steps" not in lines["2"], lines["2"]
+        assert "--max-steps 4 differs from the trial config's ppo.steps 2" in lines["4"], lines["4"]
+        assert not _gates()
+    finally:
+        import os
+
+        os.environ.pop("RUN_MODE", None)   # run_gate sets it for the process
+
+
+@pytest.mark.slow
+def test_full_training_is_refused_when_its_trial_projects_too_long(project, capsys):
+    """config_check.projected_days_per_seed_max through the real commands: the trial gate measures s/step, and the
+    full gate refuses (one line, naming the projection and the key) when the full config would take longer per seed
+    than the gates allow. Here the bound is a microsecond, so any measured step exceeds it."""
+    import yaml
+
+    gates = yaml.safe_load(Path("configs/gates.yaml").read_text())
+    gates["config_check"]["projected_days_per_seed_max"] = 1e-11
+    Path("configs/gates_fast.yaml").write_text(yaml.safe_dump(gates))
+    # the dev job with a trial, trained in this process (no accelerate launch: the projection is the point here)
+    dev = (REPO / "configs" / "ppo_dev.yaml").read_text()
+    Path("configs/ppo_inproc.yaml").write_text(dev + "\ntrial: configs/ppo_inproc_trial.yaml\n")
+    Path("configs/ppo_inproc_trial.yaml").write_text(
+        dev.replace("  steps: 4\n", "  steps: 2\n").replace("seeds: [20250820, 20250821, 20250822]", "seeds: [20250820]"))
+    assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", "configs/ppo_inproc.yaml",
+                    "--gates", "configs/gates_fast.yaml"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    assert run_cli(["gate", "--mode", "dev", "--trial", "--max-steps", "1", "--no-evaluate",
+                    "--gates", "configs/gates_fast.yaml"]) == 0
+    assert "projected ppo_inproc.yaml: 4 steps x" in capsys.readouterr().err
+    (trial,) = _gates()
+    days = trial.data.metrics["rc1.projected_days_per_seed"]
+    assert days > 1e-11
+    assert run_cli(["gate", "--mode", "dev", "--max-steps", "1", "--gates", "configs/gates_fast.yaml"]) == 2
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+    assert (f"ppo_inproc.yaml would take {days:.3g} days per seed at the s/step trial gate run {trial.info.run_id} "
+            f"measured, above config_check.projected_days_per_seed_max 1e-11") in line, line
+    assert len(_gates()) == 1   # refused before a full gate run was opened
+
+
+@pytest.mark.parametrize("key,value", [("finetune", "lora"), ("lora_generation", "merged"),
+                                       ("gradient_checkpointing", False), ("max_turns", 1)])
+def test_the_trial_runs_the_full_jobs_engine(project, capsys, key, value):
+    """The trial's verdict and its s/step speak for the full job only when it trains the same way: a trial of
+    ppo_scale.yaml with another finetune, LoRA handling or gradient checkpointing fails `rc1 check-config` (prod)."""
+    import yaml
+
+    from test_gate_keys import failing
+
+    trial = yaml.safe_load(Path("configs/ppo_trial.yaml").read_text())
+    section = "model" if key == "finetune" else "ppo"
+    trial[section][key] = value
+    if key == "lora_generation":
+        trial["model"]["finetune"] = "lora"   # merged needs LoRA; the finetune check fails with it
+    Path("configs/ppo_trial.yaml").write_text(yaml.safe_dump(trial))
+    expect = {f"trial.{key}"} | ({"trial.finetune"} if key == "lora_generation" else set())
+    assert failing(capsys, ["check-config", "--config", "configs/ppo_scale.yaml", "--mode", "prod"]) == (2, expect)
+
+
+def test_the_projection_carries_a_trials_step_to_the_full_shape_as_an_upper_bound():
+    """Decoding reads every weight once per new token whatever the batch: ppo_trial.yaml's 32 prompts x 128 new tokens
+    have ppo_scale.yaml's rollout tokens per step (8 x 512) but a quarter of its decode steps, so the trial's s/step is
+    carried x4, not x1; a trial of a larger batch at the same length is never carried below what it measured."""
+    from rc1.core.config import load_ppo_scale
+    from rc1.train.projection import project
+
+    full = load_ppo_scale(REPO / "configs" / "ppo_scale.yaml")
+    trial = load_ppo_scale(REPO / "configs" / "ppo_trial.yaml")
+    p = project(full, trial, 10.0)
+    assert p.sec_per_step == pytest.approx(40.0)
+    assert p.days_per_seed == pytest.approx(60000 * 40.0 / 86400)
+    wide = trial.model_copy(update={"ppo": trial.ppo.model_copy(update={"batch_size": 64, "max_new_tokens": 512})})
+    assert project(full, wide, 10.0).sec_per_step == pytest.approx(10.0)   # the tokens' ratio alone: 1.25 s
+    assert project(full, full, 10.0).sec_per_step == pytest.approx(10.0)
+    longer = trial.model_copy(update={"ppo": trial.ppo.model_copy(update={"max_new_tokens": 2048})})
+    assert project(full, longer, 10.0).sec_per_step == pytest.approx(10.0)   # both ratios alone: 2.5 s
+
+
+def test_a_projection_that_is_not_a_number_does_not_pass():
+    from rc1.checks.gate import projection_problem
+
+    trial = {"run_id": "r1", "verdict": "pass", "projected_days_per_seed": float("nan")}
+    assert "above config_check.projected_days_per_seed_max 7" in projection_problem([trial], 7.0, "ppo_scale.yaml")
+    assert projection_problem([{**trial, "projected_days_per_seed": 6.9}], 7.0, "ppo_scale.yaml") is None
+
+
+@pytest.mark.slow
+def test_prod_refuses_a_full_job_that_names_no_trial(project, capsys):
+    """config_check.projected_days_per_seed_max is checked on a trial's measured s/step: a prod config without a
+    `trial` would start its full job unmeasured, so the prod gate refuses it (in its one line, beside what else this
+    dev preflight relabelled prod fails)."""
+    prod_labelled_preflight(capsys, "configs/ppo_dev.yaml")
+    try:
+        capsys.readouterr()
+        assert run_cli(["gate", "--mode", "prod"]) == 2
+        (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+        assert "ppo_dev.yaml names no trial config (key `trial`)" in line, line
+        assert not _gates()
+    finally:
+        import os
+
+        os.environ.pop("RUN_MODE", None)   # run_gate sets it for the process
+
+
+def test_the_newest_trial_decides_both_the_verdict_and_the_projection():
+    """Rerunning trials until one passes does not count, nor does an older trial's projection beside a newer verdict:
+    the newest trial of the preflight must have passed and measured a projection within the bound."""
+    from rc1.checks.gate import projection_problem, trial_problem
+
+    passed = {"run_id": "old", "verdict": "pass", "projected_days_per_seed": 1.0}
+    failed = {"run_id": "new", "verdict": "fail", "projected_days_per_seed": 1.0}
+    assert "the newest trial, gate run new, did not pass" in trial_problem([failed, passed], "p1")
+    assert trial_problem([passed, failed], "p1") is None
+    unmeasured = {"run_id": "new", "verdict": "pass", "projected_days_per_seed": None}
+    assert "gate run new, recorded no rc1.projected_days_per_seed" in projection_problem([unmeasured, passed], 7.0,
+                                                                                        "ppo_scale.yaml")
+    assert projection_problem([passed, unmeasured], 7.0, "ppo_scale.yaml") is None
+    assert projection_problem([], 7.0, "ppo_scale.yaml") is None   # no trial: trial_problem says so

@@ -1,0 +1,35 @@
+"""benchmarks/bench_rollout.py on this CPU, the tiny shape: it times rollouts through rc1's trainer, prints tokens/s,
+ms per decode step and the fraction of the weights-bandwidth bound, and says why a backend it cannot run is skipped."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_bench_rollout_smoke_on_cpu(tmp_path):
+    out = tmp_path / "rollout.json"
+    proc = subprocess.run([sys.executable, str(REPO / "benchmarks" / "bench_rollout.py"), "--new-tokens", "8",
+                           "--prompts", "2", "--group", "2", "--workdir", str(tmp_path / "models"), "--json", str(out),
+                           "--variants", "transformers,transformers+merged,continuous_batching"],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                          env={**os.environ, "OMP_NUM_THREADS": "1"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = {line.split()[0]: line for line in proc.stdout.splitlines() if line.split()}
+    assert "tokens/s" in lines["transformers"] and "of it)" in lines["transformers"]
+    assert "skipped: ppo.rollout_backend=continuous_batching but CUDA missing" in lines["continuous_batching"]
+    assert "best without vllm:" in proc.stdout
+    results = {r["variant"]: r for r in json.loads(out.read_text())["results"]}
+    for name in ("transformers", "transformers+merged"):
+        r = results[name]
+        assert r["completions"] == 4 and 0 < r["tokens"] <= 4 * 8
+        assert r["bandwidth_source"] == "cpu (measured copy)" and 0 < r["fraction_of_bound"] < 1
+        assert r["weight_gb"] > 0 and r["ms_per_step"] > 0

@@ -1,0 +1,76 @@
+"""Secrets stay out of errors, the cache and logged params: any case, URL-encoded, base64; URLs lose
+user info and key-like query parameters; the endpoint responder uses the same redaction."""
+
+import base64
+import sqlite3
+from urllib.parse import quote
+
+import pytest
+
+from rc1.core.errors import Rc1Error
+from rc1.core.redaction import redact, safe_url, scrub
+from rc1.scoring.base import JudgeRequest
+from rc1.scoring.cache import JudgeCache
+from rc1.scoring.judge import make_judge
+from rc1.scoring.settings import JudgeSettings
+
+pytestmark = pytest.mark.timeout(60)
+
+KEY = "sk-Test+Key/42=abc"
+
+
+def spellings(key):
+    return [key, key.upper(), key.lower(), quote(key, safe=""), quote(key, safe="").lower(),
+            base64.b64encode(key.encode()).decode(), base64.urlsafe_b64encode(key.encode()).decode().rstrip("=")]
+
+
+def test_redact_every_spelling():
+    text = " | ".join(spellings(KEY))
+    out = redact(text, KEY)
+    for s in spellings(KEY):
+        assert s not in out
+    assert out.count("***") == len(spellings(KEY))
+    assert redact("abc", "ab") == "abc"   # too short to be a key: ordinary text stays
+
+
+def test_safe_url_strips_userinfo_and_keylike_query():
+    url = "https://user:pw@api.example.com:8443/v1?api_key=SECRET&x-goog-api-key=S2&token=T&sig=G&region=eu#frag"
+    assert safe_url(url) == "https://api.example.com:8443/v1?region=eu"
+    assert safe_url("postgresql://rc1:hunter2@db:5432/mlflow") == "postgresql://db:5432/mlflow"
+    text = "cannot reach http://u:p@h/v1?key=abc and postgresql://a:b@db/x"
+    assert scrub(text) == "cannot reach http://h/v1 and postgresql://db/x"
+
+
+def test_a_server_echoing_the_key_never_gets_it_into_results_or_the_cache(fake_judge_server, tmp_path):
+    srv = fake_judge_server(reject_all_keys=True, echo_key=True)
+    cache = JudgeCache(tmp_path / "c.sqlite")
+    judge = make_judge("openai-compatible", "m", base_url=srv.url, api_key=KEY, cache=cache,
+                       settings=JudgeSettings(samples=1, timeout_s=30))
+    req = JudgeRequest(item_id="i", candidate_id="c", task="gsm8k", question="q", gold_answer="1",
+                       needs_clarification=False, dialogue=({"role": "assistant", "content": "1"},))
+    (res,) = judge.score_many([req], progress=False)
+    assert res.failed and "***" in res.error
+    cache.close()
+    dump = "\n".join(sqlite3.connect(tmp_path / "c.sqlite").iterdump())
+    assert "Incorrect API key" in dump
+    for s in spellings(KEY):
+        assert s not in res.error and s not in dump
+
+
+def test_endpoint_responder_redacts_its_key_and_url(fake_judge_server, monkeypatch):
+    from rc1.scoring.responder import EndpointResponder
+
+    srv = fake_judge_server(reject_all_keys=True, echo_key=True)
+    monkeypatch.setenv("RESPONDER_API_KEY", KEY)
+    with pytest.raises(Rc1Error, match="user info in the URL is refused") as e:   # it would be sent as Basic auth
+        EndpointResponder(base_url=srv.url.replace("http://", "http://me:pw@"), model="m", k=1)
+    assert "pw" not in str(e.value)
+    logged = EndpointResponder(base_url=srv.url + "?api_key=" + quote(KEY), model="m", k=1)
+    assert logged.describe()["base_url"] == srv.url
+    r = EndpointResponder(base_url=srv.url, model="m", k=1, timeout_s=30)
+    with pytest.raises(Rc1Error) as e:
+        r.generate([{"role": "user", "content": "hi"}], 0)
+    msg = str(e.value)
+    assert "Incorrect API key" in msg and "pw@" not in msg
+    for s in spellings(KEY):
+        assert s not in msg
