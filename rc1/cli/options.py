@@ -70,10 +70,6 @@ class Param:
     def required(self) -> bool:
         return self.default is MISSING
 
-    def default_value(self) -> Any:
-        return self.default() if callable(self.default) else self.default
-
-
 def params_of(config: type) -> list[Param]:
     """The fields of a config dataclass, in declaration order (bases first)."""
     hints = typing.get_type_hints(config)

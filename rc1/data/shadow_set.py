@@ -1,6 +1,6 @@
 """The shadow evaluation set: n Task records held out from the pool, stratified by task, deterministic.
 
-select_shadow picks from already loaded records (pure); build_shadow_set loads the sources first.
+select_shadow picks from already loaded records (pure); load_and_select loads the sources first.
 Per task the count is the largest-remainder share of n under the mix (stratify) or whatever a seeded
 draw from all records gives (no stratify). Within a task the records are drawn with a seeded RNG over
 the records sorted by id, so the choice does not depend on file order.
@@ -102,14 +102,6 @@ def select_shadow(records: Mapping[str, list[Task]], n: int, seed: int, stratify
     rng = random.Random(f"{seed}|shadow")
     picked = [everything[i] for i in rng.sample(range(len(everything)), n)]
     return sorted(picked, key=lambda r: tasks.index(r["task"]))
-
-
-def build_shadow_set(data_dir: str | Path | None = None, n: int = 245, seed: int = 20250820, stratify: bool = True,
-                     mix: Mapping[str, float] | None = None, data_cfg: DataConfig | None = None,
-                     on_bad_record: str | None = None) -> list[Task]:
-    """Load the task sources (rc1.data.load_tasks) and select the shadow set."""
-    rows, _ = load_and_select(data_dir, n, seed, stratify, mix, data_cfg, on_bad_record)
-    return rows
 
 
 def load_and_select(data_dir: str | Path | None, n: int, seed: int, stratify: bool,

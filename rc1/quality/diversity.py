@@ -12,7 +12,6 @@ Definitions (the validation report repeats them next to the values):
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from itertools import repeat
@@ -149,6 +148,3 @@ def lexical_summary(token_lists: Sequence[Sequence[str]]) -> dict:
     }
 
 
-def entropy_bits(counts: Counter) -> float:
-    total = sum(counts.values())
-    return -sum(c / total * math.log2(c / total) for c in counts.values() if c) if total else 0.0

@@ -48,11 +48,6 @@ def user_text(seed: Seed) -> str:
     return turns_text(seed, ("user",))
 
 
-def prompt_text(seed: Seed) -> str:
-    """System + user turns: what the near-duplicate check shingles."""
-    return turns_text(seed, ("system", "user"))
-
-
 def seed_question(seed: Seed) -> str:
     """The question a seed poses: its user turns plus `hidden_info` (a clarify template moves a
     needed fact there, and a leaked question must still be recognised without it)."""

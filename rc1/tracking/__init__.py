@@ -358,12 +358,6 @@ class StageRun:
         data = model.model_dump(mode="json") if hasattr(model, "model_dump") else model
         return self.log_json(data, name, artifact_path="config")
 
-    def log_figure(self, fig: Any, name: str, artifact_path: str = "plots") -> str:
-        with tempfile.TemporaryDirectory() as d:
-            p = Path(d) / name
-            fig.savefig(p, dpi=110, bbox_inches="tight")
-            return self.log_artifact(p, artifact_path=artifact_path)
-
     def log_file_input(self, path: str | Path, name: str, context: str = "input", sha: str | None = None) -> str:
         """mlflow.log_input for a file, with the file's sha256 as digest (not a 10k-row pandas digest). The file of
         the stage's input `name` has its digest from the start of the run (the one in the reuse key): hashing a

@@ -53,14 +53,6 @@ def find_run(run_id: str | None) -> Run | None:
         return None
 
 
-def newest_finished(stage: str, **tags: str) -> Run | None:
-    """The newest FINISHED run of `stage` whose rc1.<key> tags equal the given values."""
-    where = [f"tags.`rc1.stage` = '{stage}'", "attributes.status = 'FINISHED'"]
-    where += [f"tags.`rc1.{k}` = '{v}'" for k, v in tags.items()]
-    runs = _search(" AND ".join(where))
-    return runs[0] if runs else None
-
-
 def trial_gates(preflight_run_id: str) -> list[dict]:
     """The finished trial gate runs of a preflight, newest first, as {run_id, verdict, projected_days_per_seed}."""
     runs = _search(f"tags.`rc1.stage` = 'gate' AND tags.`rc1.gate_kind` = 'trial' AND "
