@@ -58,7 +58,7 @@ def gone(pid: int, timeout: float = 30.0) -> bool:
 
 def caller(tmp_path: Path, mode: str, launcher: str = LAUNCHER, setup: str = "") -> subprocess.Popen:
     """A process that runs the launcher through run_tree (as the gate does), after the statements `setup`."""
-    code = (f"import sys\nimport rc1.proc\nfrom rc1.proc import POLL_S, run_tree\n{setup}\n"
+    code = (f"import sys\nimport rc1.core.proc\nfrom rc1.core.proc import POLL_S, run_tree\n{setup}\n"
             f"sys.exit(run_tree([sys.executable, '-c', {launcher!r}, {str(tmp_path / 'pid')!r}, {mode!r}], {{}}))")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.Popen([sys.executable, "-c", code], env=env)
