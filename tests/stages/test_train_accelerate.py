@@ -398,7 +398,7 @@ def test_the_gate_itself_under_accelerate_launch_is_refused(tmp_path):
                         "-m", "rc1.cli", "gate", "--mode", "dev"], cwd=tmp_path, env=env, capture_output=True,
                        text=True, timeout=LAUNCH_TIMEOUT_S)
     assert r.returncode != 0
-    lines = [x for x in r.stderr.splitlines() if x.startswith("rc1")]
+    lines = [x for x in r.stderr.splitlines() if x.startswith("rc1:")]   # not torchrun's "rc1.cli FAILED"
     refused = [x for x in lines if "rc1 gate runs as one process (WORLD_SIZE=2 here)" in x]
     assert len(lines) <= 2 and refused and all(x in refused or x == "rc1: stopped (SIGTERM)" for x in lines), r.stderr
     assert not (tmp_path / "mlruns").exists()
