@@ -59,9 +59,9 @@ def entry_point(name: str, module_name: str) -> list[str]:
         lines.append("    parameters:")
     for p in params:
         key = p.flag[2:]
-        default = None if p.required else "auto" if callable(p.default) else _default(p.default)
+        default = None if p.required else _default(p.default)
         lines.append(f"      {key}: {_spec(default)}")
-        words.append(f"{{{key}}}" if p.argument else f"{p.flag} {{{key}}}")
+        words.append(f"{{{key}}}" if p.meta["argument"] else f"{p.flag} {{{key}}}")
     lines.append(f"    command: \"{' '.join(words)}\"")
     return lines
 

@@ -27,20 +27,15 @@ MISSING = dataclasses.MISSING
 
 
 def arg(default: Any = MISSING, help: str = "", *, choices: tuple[str, ...] | None = None, aliases: tuple[str, ...] = (),
-        argument: bool = False, hidden: bool = False, mlproject: bool = True, flag: str | None = None,
-        default_factory: Callable[[], Any] | None = None, show_default: str | bool | None = None, log: bool = True) -> Any:
-    """A config field with its one line of help; without a default it is required. `argument`: positional; `hidden`: not in --help
-    (internal plumbing between processes); `mlproject`: False keeps it out of MLproject (a multiple option, a test
-    hook); `flag`: the option's spelling when it is not the field's name (gate's repeatable --seed fills `seeds`);
-    `default_factory`: a default computed per run (e.g. $RUN_MODE); `log`: False keeps it out of the run's params
-    (how the run is made, not what it computes: --reuse)."""
+        argument: bool = False, hidden: bool = False, flag: str | None = None, log: bool = True) -> Any:
+    """A config field with its one line of help; without a default it is required (an option then needs
+    @dataclass(kw_only=True) when it follows defaults). `argument`: positional; `hidden`: not in --help nor MLproject
+    (plumbing between processes); `flag`: the option's spelling when it is not the field's name (gate's repeatable
+    --seed fills `seeds`); `log`: False keeps it out of the run's params (how the run is made, not what it computes:
+    --reuse)."""
     meta = {"help": help, "choices": choices, "aliases": tuple(aliases), "argument": argument, "hidden": hidden,
-            "mlproject": mlproject and not hidden, "flag": flag, "show_default": show_default, "log": log}
-    if default_factory is not None:
-        return dataclasses.field(default_factory=default_factory, metadata=meta)
-    if default is MISSING:   # required (an option needs @dataclass(kw_only=True) when it follows defaults)
-        return dataclasses.field(metadata=meta)
-    return dataclasses.field(default=default, metadata=meta)
+            "flag": flag, "log": log}
+    return dataclasses.field(metadata=meta) if default is MISSING else dataclasses.field(default=default, metadata=meta)
 
 
 def unset(value: Any) -> Any:
@@ -55,38 +50,31 @@ class Param:
     name: str
     kind: type            # int, float, str or bool
     optional: bool        # None allowed (unset)
-    multiple: bool        # tuple[...]: a repeatable option
-    default: Any          # MISSING when required; a callable for a default_factory
-    help: str
-    choices: tuple[str, ...] | None
-    aliases: tuple[str, ...]
-    argument: bool
-    hidden: bool
-    mlproject: bool
-    flag: str
-    show_default: str | bool | None
+    multiple: bool        # tuple[...]: a repeatable option (never in MLproject: it passes one value per parameter)
+    default: Any          # MISSING when required
+    meta: typing.Mapping[str, Any]
 
     @property
     def required(self) -> bool:
         return self.default is MISSING
 
+    @property
+    def flag(self) -> str:
+        return self.meta["flag"] or "--" + self.name.replace("_", "-")
+
+    @property
+    def mlproject(self) -> bool:
+        return not (self.multiple or self.meta["hidden"])
+
+
 def params_of(config: type) -> list[Param]:
-    """The fields of a config dataclass, in declaration order (bases first)."""
+    """The fields of a config dataclass: the stage's own first, then the shared ones."""
     hints = typing.get_type_hints(config)
+    own = vars(config).get("__annotations__", {}).keys()
     out = []
-    own = typing.get_type_hints(config, include_extras=False).keys() & vars(config).get("__annotations__", {}).keys()
-    fields = sorted(dataclasses.fields(config), key=lambda f: f.name not in own)   # the stage's own first, then shared
-    for f in fields:
-        if not f.init:
-            continue
+    for f in sorted(dataclasses.fields(config), key=lambda f: f.name not in own):
         kind, optional, multiple = _kind(hints[f.name], f"{config.__qualname__}.{f.name}")
-        meta = f.metadata
-        default = f.default if f.default is not MISSING else (f.default_factory if f.default_factory is not MISSING
-                                                               else MISSING)
-        out.append(Param(f.name, kind, optional, multiple, default, meta.get("help", ""), meta.get("choices"),
-                         meta.get("aliases", ()), meta.get("argument", False), meta.get("hidden", False),
-                         meta.get("mlproject", True) and not multiple, meta.get("flag") or "--" + f.name.replace("_", "-"),
-                         meta.get("show_default")))
+        out.append(Param(f.name, kind, optional, multiple, f.default, f.metadata))
     return out
 
 
@@ -107,13 +95,8 @@ def _kind(hint: Any, where: str) -> tuple[type, bool, bool]:
 
 def logged_params(cfg: Any) -> dict[str, Any]:
     """The params a stage logs: every field (unset ones as 'auto')."""
-    return {k: ("auto" if v is None else list(v) if isinstance(v, tuple) else v)
-            for k, v in dataclasses.asdict(cfg).items()
-            if _field_meta(cfg, k).get("log", True) and not _field_meta(cfg, k).get("hidden")}
-
-
-def _field_meta(cfg: Any, name: str) -> typing.Mapping:
-    return next(f.metadata for f in dataclasses.fields(cfg) if f.name == name)
+    return {f.name: "auto" if (v := getattr(cfg, f.name)) is None else list(v) if isinstance(v, tuple) else v
+            for f in dataclasses.fields(cfg) if f.metadata.get("log", True) and not f.metadata.get("hidden")}
 
 
 # ---- click
@@ -168,34 +151,31 @@ class _SpelledOption(click.Option):
 
 
 def _click_type(p: Param) -> click.ParamType:
-    t = click.Choice(p.choices) if p.choices else {int: INT, float: click.FLOAT, str: click.STRING,
-                                                    bool: click.BOOL}[p.kind]
+    choices = p.meta["choices"]
+    t = click.Choice(choices) if choices else {int: INT, float: click.FLOAT, str: click.STRING, bool: click.BOOL}[p.kind]
     return _AutoIsUnset(t) if p.optional or p.default is None else t
 
 
 def click_params(config: type) -> list[click.Parameter]:
     out: list[click.Parameter] = []
     for p in params_of(config):
-        if p.argument:
+        if p.meta["argument"]:
             out.append(click.Argument([p.name], type=_click_type(p)))
             continue
-        underscored = "--" + p.flag[2:].replace("-", "_")
-        hidden = tuple(a for a in (*p.aliases, underscored) if a != p.flag)
-        opts = [p.flag, *dict.fromkeys(hidden)]
-        default = p.default if p.default is not MISSING else None
-        kw: dict[str, Any] = dict(type=_click_type(p), required=p.required, help=p.help, hidden=p.hidden,
-                                  multiple=p.multiple)
+        hidden = tuple(dict.fromkeys(a for a in (*p.meta["aliases"], "--" + p.flag[2:].replace("-", "_"))
+                                     if a != p.flag))
+        kw: dict[str, Any] = dict(type=_click_type(p), required=p.required, help=p.meta["help"],
+                                  hidden=p.meta["hidden"], multiple=p.multiple,
+                                  show_default=p.default is not None and not p.multiple)
         if not p.required:   # click enforces `required` only where no default is given, None included
-            kw["default"] = default
-        kw["show_default"] = p.show_default if p.show_default is not None else (
-            default is not None and not callable(default) and not p.multiple)
+            kw["default"] = p.default
         if p.kind is bool:   # --x, --x true|false (MLproject), --no-x
             kw.update(is_flag=False, flag_value=True)
             no = "--no-" + p.flag[2:]
             out.append(click.Option([no, "--no_" + p.flag[2:].replace("-", "_"), _NO + p.name], is_flag=True,
                                     default=False, hidden=True, expose_value=True))
-        opt = _SpelledOption([*opts, p.name], **kw)
-        opt.hidden_aliases = tuple(dict.fromkeys(hidden))
+        opt = _SpelledOption([p.flag, *hidden, p.name], **kw)
+        opt.hidden_aliases = hidden
         out.append(opt)
     return out
 
