@@ -6,7 +6,7 @@
 Two item sets, as `rc1 evaluate` sees them: "pool" seeds (the held-out split's kind: each seed's own system prompt,
 drawn from the template pack, so prompts share only a few leading tokens) and "shadow" items (Task records with the
 one fixed system prompt: the prompts share the system prompt and tool schemas, ~750 tokens, which the batched backend
-prefills once: rc1.prefix_cache). Both loops run the same items with the same tiny model (built here from the pool
+prefills once: rc1.inference.prefix_cache). Both loops run the same items with the same tiny model (built here from the pool
 seeds, as dev mode builds it), greedy, max_turns / max_new_tokens from the config. "sequential" is the loop
 `rc1 evaluate` ran before batching (tests/support/sequential_reference.py: one episode at a time, one unpadded prompt per
 generate call). The batched dialogues must equal the sequential ones (the benchmark says so, and fails otherwise).

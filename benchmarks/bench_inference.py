@@ -2,7 +2,7 @@
 
     python benchmarks/bench_inference.py [--new-tokens 256] [--threads 1] [--repeats 3]
 
-Builds (or reuses) the tiny Qwen3-architecture model, exports it with rc1.gguf_export to f32, f16 and q8_0, and
+Builds (or reuses) the tiny Qwen3-architecture model, exports it with rc1.inference.gguf_export to f32, f16 and q8_0, and
 times `--new-tokens` greedy tokens after the same chat-template prompt (EOS ignored, so every run decodes the same
 count), best of `--repeats`. Prints one JSON object: prompt length, and per backend tokens/s (decode, prompt
 included in the timing as a user sees it).

@@ -1,6 +1,6 @@
 """Does the RL loop learn, not only run? A CPU run of a few minutes through rc1's trainer (rc1.train.engine.make_trainer:
 the strategy, LoRA, TRL's GRPO) on StrategyQA questions, with a reward a small model can learn: the reply states a
-yes/no verdict (rc1.answers: the answer as rc1 reads it, the format half of StrategyQA success).
+yes/no verdict (rc1.scoring.answers: the answer as rc1 reads it, the format half of StrategyQA success).
 
     python benchmarks/bench_learning.py                   # ../shared/data's StrategyQA, 3 runs: learn, flipped, frozen
     python benchmarks/bench_learning.py --steps 60 --data path/to/strategyqa_train.json

@@ -44,7 +44,7 @@ def round_problems(tags: dict[str, str], metrics: dict[str, float]) -> list[str]
 
 def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: Gates) -> list[str]:
     """Every reason this preflight run must not open the gate (empty list: it may). Its files are checked
-    where they live, in the tracking server (the gate flow downloads them: rc1.admission, rc1.tracking.queries)."""
+    where they live, in the tracking server (the gate flow downloads them: rc1.checks.admission, rc1.tracking.queries)."""
     problems = round_problems(tags, metrics)
     if problems:
         return problems

@@ -8,8 +8,8 @@ data cannot supply is an Rc1Error naming the task that runs short and the larges
 - within a task the (non-excluded) source items are visited in a seeded order and share the task's count
   as evenly as possible (an item gets floor or ceil of count / items);
 - exactly round(n x clarify_rate) seeds need clarification, shared over tasks by largest remainder and
-  spread evenly over the items where a needed fact can be removed (rc1.clarify);
-- difficulty is posed: each seed takes a template of one difficulty (rc1.templates), so a task's seeds are
+  spread evenly over the items where a needed fact can be removed (rc1.data.clarify);
+- difficulty is posed: each seed takes a template of one difficulty (rc1.data.templates), so a task's seeds are
   easy (open-book: the gold supporting sentences, facts or worked steps in the user turn), medium (the evidence
   only through the `wiki`/`calc` tools) or hard (closed-book: the passages or facts among distractors, no tools,
   or a needed fact left out) in the shares of spec.target (largest remainder); clarification seeds are medium

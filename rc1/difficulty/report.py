@@ -136,7 +136,7 @@ DEFINITIONS = {
     "question": "the seed's user turns",
     "support": "supporting sentences (supporting_facts) when the seed has them, else the context paragraphs "
                "named by its expected wiki calls, else facts/decomposition/solution, else its whole context",
-    "len_tokens": "approximate LLM tokens of every dialogue turn + 5 template tokens per turn (rc1.text)",
+    "len_tokens": "approximate LLM tokens of every dialogue turn + 5 template tokens per turn (rc1.core.text)",
     "turns": "dialogue turns other than the system prompt",
     "tool_hops": "number of expected tool calls",
     "entities": "capitalized spans (not a lone sentence-initial function word) + numbers in the question",

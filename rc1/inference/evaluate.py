@@ -95,7 +95,7 @@ class LlamaCppBackend(TokenBackend):
 
 
 PREFILL_ROWS = 8        # prompts per prefill forward (right-padded; sorted lengths keep the padding small)
-SHARED_PREFIX_MIN = 64  # leading ids that prompts must share for that prefix to be prefilled once (rc1.prefix_cache)
+SHARED_PREFIX_MIN = 64  # leading ids that prompts must share for that prefix to be prefilled once (rc1.inference.prefix_cache)
 PREFIX_STORE_SIZE = 4   # shared prefixes whose keys/values a backend keeps between calls (least recently used dropped)
 
 
@@ -184,7 +184,7 @@ class TransformersBackend(TokenBackend):
         (keys, values), or None.
 
         A prompt that begins with a shared prefix (one the backend keeps, or one it shares with at least
-        SHARED_PREFIX_MIN ids with other prompts of the call: rc1.prefix_cache) prefills only its own ids, on top of
+        SHARED_PREFIX_MIN ids with other prompts of the call: rc1.inference.prefix_cache) prefills only its own ids, on top of
         that prefix's keys/values, which are computed once and kept (the PREFIX_STORE_SIZE most recently used).
         Prompts with the same prefix are prefilled PREFILL_ROWS at a time, by length (_prefill_rows)."""
         start = [self.prefixes.match(p) for p in prompts]   # per prompt: (prefix ids, its keys/values) or None

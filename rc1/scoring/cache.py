@@ -373,7 +373,7 @@ class JudgeCache:
 
     # ------------------------------------------------------------ failed / unstable
     def record_bad(self, spec: str, provider: str, model: str, req: JudgeRequest, kind: str, detail: str = "") -> None:
-        """detail may quote a reply: it is scrubbed (rc1.redaction) before it is stored."""
+        """detail may quote a reply: it is scrubbed (rc1.core.redaction) before it is stored."""
         from rc1.core.redaction import scrub
 
         self._enqueue(_PUT_BAD, (spec, provider, model, req.digest(), kind, request_to_json(req), scrub(detail or ""),

@@ -3,7 +3,7 @@
 It has to be a sensible judge, because dev-mode shadow runs and weight calibration rank candidates
 with it: a correct answer beats a wrong one, asking is right exactly when clarification is needed,
 tools count when they help, short and grounded beats long and invented. It follows the dialogue
-conventions of rc1.dialogue and the one success criterion of rc1.answers (the same extractor as reward
+conventions of rc1.scoring.dialogue and the one success criterion of rc1.scoring.answers (the same extractor as reward
 and evaluation: a hedge with several answers is wrong, there is no second, looser reading of the text).
 
 It must not pay for gaming (the judge_robustness preflight step checks a fixed attack suite against it):

@@ -6,7 +6,7 @@ typed so the judge's retry layer can act on them: RateLimited (429, with Retry-A
 (5xx, timeouts, connection errors: back off and retry) and Fatal (auth, unknown model, bad request:
 no retry). The SDK's own retries are off (max_retries=0) so attempts do not multiply.
 API keys are held by the provider only: describe() and every error message leave them out
-(rc1.redaction: any letter case, URL-encoded, base64; URLs lose user info and key-like parameters).
+(rc1.core.redaction: any letter case, URL-encoded, base64; URLs lose user info and key-like parameters).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ Kinds (the kind is tagged `rc1.responder` on every run that used it):
   with the item's hidden_info like the training environment does.
 - `endpoint`: an OpenAI-compatible chat endpoint (openai SDK, base_url), the same episode loop.
 
-Dialogue conventions follow rc1.dialogue: the item's prefix (system + user) and then the episode.
+Dialogue conventions follow rc1.scoring.dialogue: the item's prefix (system + user) and then the episode.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     reward = sum_d w_d * median_d  -  alpha * min(c, cap)      (penalty only when needs_clarification is false)
     reward = reward * (1 + beta * (I_hard - I_easy))          (beta in [0.05, 0.10])
 
-c is the number of clarifying questions the episode asked (rc1.dialogue: an assistant turn answered by a
+c is the number of clarifying questions the episode asked (rc1.scoring.dialogue: an assistant turn answered by a
 user turn). The "old" score is the v1 score: the equal-weight mean of the seven dimensions.
 
 `RewardModel` is what training calls per rollout: seed + completed dialogue -> JudgeRequest -> Judge

@@ -264,7 +264,7 @@ def clarify_items(records: Sequence[Mapping[str, Any]], rate: float, seed: int) 
     """Make a `rate` share of plain Task records (per task) clarification items, deterministically.
 
     A record that already says whether it needs clarification (a seed, or a shadow set made with
-    clarification) is kept as it is. For the others, rc1.clarify finds the facts the question needs;
+    clarification) is kept as it is. For the others, rc1.data.clarify finds the facts the question needs;
     items that have one are shuffled with the seed, and the first round(rate x task items) of them get
     that fact removed from the question and kept as hidden_info (what the user reveals when asked).
     Returns (records, number converted)."""

@@ -1,6 +1,6 @@
 """`rc1 export-gguf --version N | --alias A [--outtype f16|q8_0|f32]`.
 
-Loads the version's base model and LoRA adapter, merges them, writes a GGUF file (rc1.gguf_export) and logs it as
+Loads the version's base model and LoRA adapter, merges them, writes a GGUF file (rc1.inference.gguf_export) and logs it as
 an artifact of an `export_gguf` run (tag sha256.<file>). The version is linked to it by its tags
 rc1.gguf_run_id, rc1.gguf_sha256, rc1.gguf_outtype and rc1.gguf_artifact; `rc1 evaluate --backend llamacpp`
 downloads that artifact and checks its sha256 (rc1.tracking.registry.download_export).

@@ -3,7 +3,7 @@
 The shadow set comes from --shadow (a materialized shadow_eval_*.jsonl) or is built like
 materialize-shadow does (--data-dir, --n, --seed, --stratify). The responder makes K candidates per item,
 the judge (make_judge: SCORER_PROVIDER / REWARD_LIVE_MODE / RUN_MODE decide) scores each once, and the
-report compares the rankings (rc1.shadow_run has the definitions). Gate: configs/gates.yaml shadow_run.
+report compares the rankings (rc1.scoring.shadow_run has the definitions). Gate: configs/gates.yaml shadow_run.
 """
 
 from __future__ import annotations

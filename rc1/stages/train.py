@@ -153,7 +153,7 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
 
     Under `accelerate launch` every process runs this: each trains its share of the global batch; only the main
     process opens the MLflow run, writes the output dir and checkpoints, and registers the version (the others
-    return {"process": i} after training). --result-out: the result, or the refusal, as JSON (rc1.launch)."""
+    return {"process": i} after training). --result-out: the result, or the refusal, as JSON (rc1.train.launch)."""
     try:
         res = _train(cfg, parent_tags)
     except Rc1Error as e:

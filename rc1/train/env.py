@@ -5,7 +5,7 @@ exposes every public method as a tool; its loop continues a rollout only while t
 question is the `ask_user` tool, answered with the seed's `hidden_info`, and the episode ends with the first assistant
 turn that calls no tool (its final answer), or when `max_turns` assistant turns are used up.
 
-rc1's dialogue convention (rc1.dialogue) records a clarifying question as an assistant turn answered by a user turn;
+rc1's dialogue convention (rc1.scoring.dialogue) records a clarifying question as an assistant turn answered by a user turn;
 `to_rc1_dialogue` turns TRL's messages (ask_user tool calls) into that shape, so the judge, the reward's
 over-clarification count, and evaluation all see one convention.
 """

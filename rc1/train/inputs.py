@@ -1,5 +1,5 @@
 """What training reads besides its config: the seed pool and the fresh items for the non-pool share, each record
-checked by the pool's validators (rc1.records) before anything heavy is loaded; a bad line names file and line."""
+checked by the pool's validators (rc1.core.records) before anything heavy is loaded; a bad line names file and line."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def load_pool(path: str | Path) -> list[dict]:
 
 def load_fresh(path: str | Path | None) -> list[dict]:
     """Fresh items for the non-pool share: Task records (turned into plain prompts) or Seeds, each checked
-    by the pool's validators (rc1.records); a bad line names file and line (exit 2)."""
+    by the pool's validators (rc1.core.records); a bad line names file and line (exit 2)."""
     if not path:
         return []
     from rc1.train.sampler import plain_seed

@@ -1,4 +1,4 @@
-"""Which prompts share a prefix (by token ids) and the bounded store of prefix keys/values (rc1.prefix_cache)."""
+"""Which prompts share a prefix (by token ids) and the bounded store of prefix keys/values (rc1.inference.prefix_cache)."""
 
 from __future__ import annotations
 
