@@ -3,8 +3,9 @@
 default ('auto' where the command works the value out). `python -m rc1.cli.mlproject` rewrites the file;
 tests/unit/test_mlproject.py fails when the committed one differs.
 
-Not in MLproject: repeatable options (MLflow passes one value per parameter), hidden plumbing options, and the
-commands marked local (maintenance tools that take no parameters a run would vary)."""
+Not in MLproject: repeatable options (MLflow passes one value per parameter), hidden plumbing options and fields
+marked mlproject=False (MLflow logs every -P value as given). A command that is a click group (scorecache) takes
+its subcommand as the parameter `action`."""
 
 from __future__ import annotations
 
@@ -27,9 +28,6 @@ conda_env: conda.yaml
 entry_points:
 """
 
-LOCAL = {"scorecache"}   # a click group of maintenance subcommands
-
-
 def _default(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -50,6 +48,11 @@ def entry_point(name: str, module_name: str) -> list[str]:
     from rc1.cli.options import params_of
 
     module = importlib.import_module(module_name)
+    group = getattr(module, "command", None)
+    if isinstance(group, click.Group):
+        return [f"  # {group.help.strip().splitlines()[0]}", f"  {name.replace('-', '_')}:", "    parameters:",
+                f"      action: {_spec(next(iter(group.commands)))}   # {' | '.join(group.commands)}",
+                f"    command: \"python -m rc1.cli {name} {{action}}\""]
     config = module.Config
     help_line = (config.__doc__ or "").strip().splitlines()[0]
     lines = [f"  # {help_line}", f"  {name.replace('-', '_')}:"]
@@ -71,8 +74,6 @@ def render() -> str:
 
     out = [HEADER.rstrip("\n")]
     for name, module in COMMANDS.items():
-        if name in LOCAL:
-            continue
         out.append("")
         out.extend(entry_point(name, module))
     return "\n".join(out) + "\n"

@@ -27,14 +27,16 @@ MISSING = dataclasses.MISSING
 
 
 def arg(default: Any = MISSING, help: str = "", *, choices: tuple[str, ...] | None = None, aliases: tuple[str, ...] = (),
-        argument: bool = False, hidden: bool = False, flag: str | None = None, log: bool = True) -> Any:
+        argument: bool = False, hidden: bool = False, flag: str | None = None, log: bool = True,
+        mlproject: bool = True) -> Any:
     """A config field with its one line of help; without a default it is required (an option then needs
     @dataclass(kw_only=True) when it follows defaults). `argument`: positional; `hidden`: not in --help nor MLproject
     (plumbing between processes); `flag`: the option's spelling when it is not the field's name (gate's repeatable
     --seed fills `seeds`); `log`: False keeps it out of the run's params (how the run is made, not what it computes:
-    --reuse)."""
+    --reuse); `mlproject`: False keeps it out of MLproject (a URL that may carry a credential: MLflow logs every -P
+    value as given, before rc1 sees it)."""
     meta = {"help": help, "choices": choices, "aliases": tuple(aliases), "argument": argument, "hidden": hidden,
-            "flag": flag, "log": log}
+            "flag": flag, "log": log, "mlproject": mlproject}
     return dataclasses.field(metadata=meta) if default is MISSING else dataclasses.field(default=default, metadata=meta)
 
 
@@ -64,7 +66,7 @@ class Param:
 
     @property
     def mlproject(self) -> bool:
-        return not (self.multiple or self.meta["hidden"])
+        return not (self.multiple or self.meta["hidden"]) and self.meta.get("mlproject", True)
 
 
 def params_of(config: type) -> list[Param]:

@@ -130,7 +130,7 @@ STEPS = [
         shadow=str(c.shadow), seed=c.cfg.seed, report=str(c.out / "judge_robustness.json"), config=c.config,
         gates=c.cfg.gates, reuse=c.cfg.reuse)),
     Step("shadow_run", shadow_run, lambda c, r: shadow_run.Config(
-        data_dir=c.cfg.data_dir, tag="pre_run_check", shadow=str(c.shadow),
+        data_dir=c.cfg.data_dir, tag="pre_run_check", shadow=str(c.shadow), seed=load_gates(c.cfg.gates).shadow.seed,
         report=str(c.out / "shadow_run_report.json"), config=c.config, gates=c.cfg.gates, reuse=c.cfg.reuse),
         rounds=(2,)),
     Step("assert_not_simulated", assert_not_simulated, lambda c, r: assert_not_simulated.Config(
@@ -211,7 +211,7 @@ def _preflight(c: Ctx, gates) -> dict:
     mode, config_path, gates_path = c.cfg.mode, c.config, c.cfg.gates
     (REPORT_DIR / "round2_pass.json").unlink(missing_ok=True)  # never leave an older pass lying around
 
-    params = {**logged_params(c.cfg), "out_dir": str(c.out), "config": config_path}
+    params = {**logged_params(c.cfg), "out_dir": str(c.out), "config": config_path, "gates": gates_path}
     # the judge its rounds check (shadow run, judge robustness): the gate trains only with that judge's reward
     from rc1.scoring.identity import JUDGE_TAG, identity_digest
     from rc1.scoring.judge import make_judge

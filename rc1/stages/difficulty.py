@@ -28,14 +28,14 @@ class Config(Targeted, Seeded, Gated, Reusable):
     """Per-sample difficulty metrics, easy/medium/hard buckets, resampling to --target, the difficulty gate."""
 
     pool: str = arg(help="Seed pool (rc1_seed.jsonl).", aliases=("--in",))
-    out: str = arg("out/difficulty_metrics.jsonl", "Per-sample metrics (JSONL).")
+    out: str = arg("out/difficulty_metrics.jsonl", "Per-sample metrics (JSONL).", log=False)
     balanced: str = arg("out/rc1_seed_balanced.jsonl",
-                        "Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each seed.")
+                        "Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each seed.", log=False)
     by_task: str = arg(",".join(TASKS), "Tasks balanced (and checked) one by one; other tasks pass through.")
-    report: str = arg("out/difficulty_report.json", "Difficulty report (checks, buckets, their definitions).")
+    report: str = arg("out/difficulty_report.json", "Difficulty report (checks, buckets, their definitions).", log=False)
     size: int | None = arg(None, "Balanced pool size (unset: largest without replacement).")
     tokenizer: str | None = arg(None, "Local tokenizer directory for exact token counts (unset: approximation).")
-    plots_dir: str | None = arg(None, "Where the histogram PNGs go (unset: plots/ beside --report).")
+    plots_dir: str | None = arg(None, "Where the histogram PNGs go (unset: plots/ beside --report).", log=False)
 
 
 def parse_tasks(text: str) -> list[str]:

@@ -34,7 +34,7 @@ class Config(FromShadow, FromData, Seeded, Weighted, PpoConfigured, Gated, Reusa
 
     n: int = arg(60, "Shadow items to attack (the same share per task, a seeded draw).")
     report: str = arg("reports/judge_robustness.json", "Report JSON (attack_suite.json and robustness_scored.jsonl "
-                                                       "go beside it).")
+                                                       "go beside it).", log=False)
 
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:

@@ -28,7 +28,7 @@ class Config(FromScored, Weighted, PpoConfigured, RewardOverrides, Gated, Reusab
     # the ablation's own penalty, not the ppo config's (the config gives beta)
     alpha: float = arg(DEFAULT_ALPHA, "Penalty per needless clarifying question.")
     cap: int = arg(DEFAULT_CAP, "Questions counted at most.")
-    report: str = arg("reports/overclar_ablation.json", "Report JSON.")
+    report: str = arg("reports/overclar_ablation.json", "Report JSON.", log=False)
     subset_k: int = arg(0, "0: best of all K candidates per item; k: best of k, averaged over every k-subset.")
 
 

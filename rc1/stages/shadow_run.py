@@ -36,8 +36,8 @@ class Config(Clarifying, FromShadow, FromData, Seeded, Responding, Weighted, Ppo
     n: int | None = arg(None, "Shadow items when the set is built, not --shadow (unset: gates.yaml shadow.n).")
     stratify: bool = arg(True, "Stratify the built set by task.")
     tag: str | None = arg(None, "Run tag (preflight round 2 uses pre_run_check): rc1.tag=T and T=true.")
-    report: str = arg("reports/shadow_run.json", "Report JSON.")
-    scored_out: str | None = arg(None, "Scored candidates JSONL (unset: scored_candidates.jsonl beside the report).")
+    report: str = arg("reports/shadow_run.json", "Report JSON.", log=False)
+    scored_out: str | None = arg(None, "Scored candidates JSONL (unset: scored_candidates.jsonl beside the report).", log=False)
 
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from rc1.cli.options import arg
 from rc1.core.config import GATES_PATH, WEIGHTS_PATH, run_mode
+from rc1.core.errors import Rc1Error
+from rc1.core.redaction import has_credentials
 from rc1.data.pool import CLARIFY_RATE, DEFAULT_TARGET_TEXT
 
 PIPELINE_SEED = 20250820   # the pipeline's random seed: item draws, shadow set, responder
@@ -13,7 +15,7 @@ PIPELINE_SEED = 20250820   # the pipeline's random seed: item draws, shadow set,
 
 @dataclass
 class Gated:
-    gates: str = arg(GATES_PATH, "Gate thresholds file.")
+    gates: str = arg(GATES_PATH, "Gate thresholds file.", log=False)   # its digest is a stage input
 
 
 @dataclass
@@ -35,6 +37,7 @@ class Moded:
     def __post_init__(self) -> None:
         if self.mode is None:
             self.mode = run_mode()
+        getattr(super(), "__post_init__", lambda: None)()   # the other mixins' checks
 
 
 @dataclass
@@ -68,7 +71,7 @@ class Clarifying:
 # ---- the scoring and reward stages (probe-scorer, shadow-run, judge-robustness, weight-calib, overclar-ablation, ...)
 @dataclass
 class Weighted:
-    weights: str = arg(WEIGHTS_PATH, "Reward weights file (JSON: one weight per judge dimension).")
+    weights: str = arg(WEIGHTS_PATH, "Reward weights file (JSON: one weight per judge dimension).", log=False)
 
 
 @dataclass
@@ -91,7 +94,13 @@ class Responding:
                          choices=("reference", "model", "endpoint"))
     responder_model: str | None = arg(None, "model: local model directory; endpoint: model name (or RESPONDER_MODEL).")
     responder_base_url: str | None = arg(None, "endpoint: OpenAI-compatible base URL (or RESPONDER_BASE_URL; key from "
-                                               "RESPONDER_API_KEY).")
+                                               "RESPONDER_API_KEY).", mlproject=False)
+
+    def __post_init__(self) -> None:
+        if self.responder_base_url and has_credentials(self.responder_base_url):
+            raise Rc1Error("--responder-base-url: the URL carries a credential (user info or a key-like parameter); "
+                           "put the key in RESPONDER_API_KEY")
+        getattr(super(), "__post_init__", lambda: None)()
 
 
 @dataclass
@@ -103,7 +112,7 @@ class FromShadow:
 @dataclass
 class FromScored:
     scored: str | None = arg(None, "scored_candidates.jsonl (unset: the newest shadow_run's scored by the judge "
-                                   "configured now, else a fresh shadow run's).")
+                                   "configured now, else a fresh shadow run's).", log=False)
 
 
 @dataclass

@@ -39,8 +39,8 @@ class Config(Thresholds, FromData, Seeded, Gated, Reusable):
     pool: str = arg(help="Seed pool (JSONL).", argument=True)
     leak_check: str | None = arg(None, "Shadow set (JSONL of records with `question`, or seeds) that no pool seed "
                                        "may pose.")
-    report: str = arg("out/validation_report.json", "Validation report (checks).")
-    diversity_report: str | None = arg(None, "Unset: diversity_report.json beside --report.")
+    report: str = arg("out/validation_report.json", "Validation report (checks).", log=False)
+    diversity_report: str | None = arg(None, "Unset: diversity_report.json beside --report.", log=False)
     mix: str | None = arg(None, 'Expected task mix "hotpotqa:0.45,...". Unset: gates.yaml config_check.mix.')
     baseline_pool: str | None = arg(None, "pack_v1 pool for the 3-gram KL. Unset: built in memory from "
                                           f"{V1_PACK} (min(n, {KL_SAMPLE_SIZE}) seeds).")

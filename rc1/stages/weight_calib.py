@@ -37,7 +37,7 @@ class Config(FromScored, Weighted, Gated, Reusable):
     l2: float = arg(0.1, "L2 prior strength toward the current weights.")
     seed: int = arg(42, "Calibration seed (CV folds, bootstrap resamples).")
     out: str | None = arg(None, "Where to write the calibrated weights (unset: --weights).")
-    report: str | None = arg(None, "Report path (unset: reports/calibration_report_<ts>.json).")
+    report: str | None = arg(None, "Report path (unset: reports/calibration_report_<ts>.json).", log=False)
 
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:

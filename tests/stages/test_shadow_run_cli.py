@@ -129,3 +129,15 @@ def test_bad_input_is_one_line_and_exit_2(workdir, capsys):
     assert run_cli(["shadow-run", "--shadow", "shadow.jsonl", "--beta", "0.2", "--report", "r.json"]) == 2
     assert "beta 0.2 is outside" in capsys.readouterr().err
     assert not (workdir / "r.json").exists()
+
+
+@pytest.mark.parametrize("url", ["https://u:sk-SECRET1@127.0.0.1:9/v1", "http://127.0.0.1:9/v1?api_key=sk-SECRET2"])
+def test_a_responder_url_with_a_credential_is_refused_before_any_run(workdir, capsys, url):
+    """The key belongs in RESPONDER_API_KEY: a base URL carrying one (user info, a key-like parameter) is refused in one
+    line before a run opens, and the URL is not in MLproject, whose -P values MLflow logs as given."""
+    before = len(stage_runs("shadow_run"))
+    assert run_cli(["shadow-run", "--responder", "endpoint", "--responder-base-url", url, "--n", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "--responder-base-url: the URL carries a credential" in err and "SECRET" not in err
+    assert len(stage_runs("shadow_run")) == before
+    assert "responder-base-url" not in (REPO / "MLproject").read_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -187,3 +188,17 @@ def test_a_bad_threshold_override_is_a_one_line_error(store, capsys, extra, expe
     assert run_cli(["validate-pool", f["pool"], "--gates", GATES, "--no-reuse", *extra]) == 2
     lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert len(lines) == 1 and expect in lines[0] and not (store / "out").exists()
+
+
+def test_another_report_path_reuses_the_finished_run(store, capsys):
+    """Where the report goes is not what the run computes: the same pool, gates and options under another --report (or
+    another spelling of the gates path) reuse the finished run, its outputs copied to the paths asked for."""
+    f = _files(store, make_pool(200))
+    first = [a for a in _cmd(f) if a != "--no-reuse"]
+    assert run_cli(first) == 0
+    capsys.readouterr()
+    again = [a if a != "out/validation_report.json" else "elsewhere/report.json" for a in first]
+    again[again.index(GATES)] = os.path.relpath(GATES)
+    assert run_cli(again) == 0
+    assert "reusing finished run" in capsys.readouterr().out
+    assert read_json(store / "elsewhere" / "report.json")["passed"] is True
