@@ -17,8 +17,10 @@ HASHED_CONFIGS = {"config": "rc1.path.config", "weights": "rc1.path.weights", "g
 
 def preflight_argv(params: Mapping[str, str]) -> list[str]:
     """The `rc1 preflight` command that recreates a preflight run from its logged params."""
-    argv = ["rc1", "preflight", "--mode", params.get("mode", "dev"), "--n", str(int(float(params.get("n", 30000)))),
-            "--seed", str(int(float(params.get("seed", 20250820))))]
+    n = params.get("n", "auto")   # a number of seeds, or auto (the largest pool the data supports)
+    argv = ["rc1", "preflight", "--mode", params.get("mode", "dev"), "--n", n if n == "auto" else str(int(float(n)))]
+    if params.get("seed"):
+        argv += ["--seed", str(int(float(params["seed"])))]
     data_dir = params.get("data_dir", "auto")
     if data_dir not in ("", "auto", "none"):
         argv += ["--data-dir", data_dir]

@@ -103,7 +103,7 @@ class RewardParams:
 
     def __post_init__(self):
         check_beta(self.beta)
-        if self.alpha < 0 or self.cap < 0:
+        if not (self.alpha >= 0 and self.cap >= 0):   # nan too
             raise Rc1Error(f"alpha ({self.alpha}) and cap ({self.cap}) must be non-negative")
 
     @classmethod

@@ -20,7 +20,8 @@ from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json, write_json
 from rc1.data.pool import DEFAULT_MAX_POSES, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
 from rc1.quality.views import record_question
-from rc1.stages.shared import BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted
+from rc1.stages.shared import (BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted,
+                               parse_n)
 from rc1.data.templates import DIFFICULTIES, load_pack
 from rc1.core.text import normalize
 
@@ -41,19 +42,6 @@ class Config(FromData, PoolSized, Targeted, Clarifying, BadRecords, Seeded, Gate
     tools: str = arg("wiki,calc", "Tools seeds may offer ('' for none).")
     templates_dir: str = arg("templates/pack_v2", "Template pack directory.")
     shadow: str | None = arg(None, "Shadow set JSONL whose questions the pool must not use.")
-
-
-def parse_n(value: int | str | None) -> int | None:
-    """--n: a number of seeds (a ceiling the data must supply) or 'auto' (None: the largest pool the data supports)."""
-    if value is None or str(value).strip().lower() in ("auto", ""):
-        return None
-    try:
-        f = float(value)
-    except (TypeError, ValueError):
-        raise Rc1Error(f"--n: {value!r} is not a number of seeds or 'auto'") from None
-    if not f.is_integer() or f < 0:
-        raise Rc1Error(f"--n: {value!r} is not a number of seeds or 'auto'")
-    return int(f)
 
 
 def shadow_exclusions(path: str | Path) -> frozenset[str]:

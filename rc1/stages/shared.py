@@ -50,10 +50,28 @@ class BadRecords:
     on_bad_record: str | None = arg(None, "Override configs/data.yaml on_bad_record.", choices=("error", "skip"))
 
 
+def parse_n(value: int | str | None) -> int | None:
+    """--n: a number of seeds (a ceiling the data must supply) or 'auto' (None: the largest pool the data supports)."""
+    if value is None or str(value).strip().lower() in ("auto", ""):
+        return None
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise Rc1Error(f"--n: {value!r} is not a number of seeds or 'auto'") from None
+    if not f.is_integer() or f < 0:
+        raise Rc1Error(f"--n: {value!r} is not a number of seeds or 'auto'")
+    return int(f)
+
+
+
 @dataclass
 class PoolSized:
     n: str = arg("auto", "Seeds in the pool: a ceiling the data must supply, or auto (the largest pool the data "
-                         "supports, each source item posed at most --max-poses-per-item times).")
+                         "supports, each source item posed at most build-pool's max-poses-per-item times).")
+
+    def __post_init__(self) -> None:
+        parse_n(self.n)   # a bad --n is refused before anything runs (preflight, main)
+        getattr(super(), "__post_init__", lambda: None)()
 
 
 @dataclass

@@ -19,6 +19,7 @@ import click
 from rc1.scoring.calibrate import calibrate, calibration_checks, design_matrix
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import DIMENSIONS, load_gates, load_weights
+from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.reward import weights_check
 from rc1.scoring.shadow_run import resolve_scored, scored_tags
@@ -38,6 +39,11 @@ class Config(FromScored, Weighted, Gated, Reusable):
     seed: int = arg(42, "Calibration seed (CV folds, bootstrap resamples).")
     out: str | None = arg(None, "Where to write the calibrated weights (unset: --weights).")
     report: str | None = arg(None, "Report path (unset: reports/calibration_report_<ts>.json).", log=False)
+
+    def __post_init__(self) -> None:
+        if self.cv < 2 or self.boot < 1 or not 0 <= self.l2 < float("inf"):
+            raise Rc1Error(f"--cv {self.cv}, --boot {self.boot}, --l2 {self.l2}: want at least 2 folds, at least one "
+                           f"resample and a finite L2 strength >= 0")
 
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
