@@ -186,3 +186,16 @@ def test_a_report_path_that_is_a_directory_leaves_no_other_output(ws):
     refused(rc1(["judge-robustness", "--shadow", "shadow.jsonl", "--n", "3", "--report", "rep/jr.json", "--no-reuse"],
                 ws), "rep/jr.json: is a directory")
     assert sorted(p.name for p in (ws / "rep").iterdir()) == ["jr.json"]
+
+
+# ---------------------------------------------------------------- option values a Config refuses before any run
+@pytest.mark.parametrize("args, says", [
+    (["main", "--n", "-1"], "--n: '-1' is not a number of seeds"),
+    (["preflight", "--n", "many"], "--n: 'many' is not a number of seeds"),
+    (["weight-calib", "--l2", "-1"], "--l2 -1.0"),
+    (["weight-calib", "--boot", "0"], "--boot 0"),
+    (["overclar-ablation", "--alpha", "nan", "--scored", "none.jsonl"], "alpha (nan)"),
+])
+def test_bad_option_values_are_refused_before_any_run(ws, args, says):
+    refused(rc1(args, ws), *says)
+    assert not (ws / "mlflow.db").exists()   # refused by the Config: no tracking store was even opened
