@@ -9,7 +9,7 @@ from mlflow.tracking import MlflowClient
 from rc1.stages import assert_not_simulated, probe_scorer
 from rc1.stages.assert_not_simulated import counters_of_runs
 from rc1.core.errors import GateFailed
-from test_scoring_entrypoints import GATES, PPO, live_env, runs_of, scoring_run  # noqa: F401  (live_env: fixture)
+from test_scoring_commands import GATES, PPO, live_env, runs_of, scoring_run  # noqa: F401  (live_env: fixture)
 
 pytestmark = pytest.mark.timeout(240)
 
