@@ -123,7 +123,7 @@ def _broken(tmp_path: Path, file: str, edit) -> Path:
     ("styles.json", lambda d: d["styles"][0].update(system="be brief"),
      r"styles\.json: key 'styles\[0\]\(concise\)\.system': expected a list, got str"),
     ("pack.json", lambda d: d["system"]["answer"].pop("gsm8k"), r"pack\.json: key 'system\.answer\.gsm8k': missing"),
-    ("pack.json", lambda d: d["note_sources"].append(3), r"pack\.json: key 'note_sources\[12\]': expected a string, got int"),
+    ("pack.json", lambda d: d["note_sources"].append(3), r"pack\.json: key 'note_sources\[6\]': expected a string, got int"),
 ])
 def test_bad_pack_names_file_and_key(tmp_path, file, edit, message):
     with pytest.raises(Rc1Error, match=message):
