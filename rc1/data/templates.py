@@ -2,7 +2,7 @@
 
 A pack directory holds:
 - pack.json     {name, version, description, system: {intro, tools, clarify, answer: {task: [..]}},
-                 vague: {name: [..]}, evidence_headers: [..]}
+                 vague: {name: [..]}, evidence_headers: [..], note_sources: [..]}
 - roles.json    {roles: [{id, system: [..], openers: [..]}]}        (who asks)
 - styles.json   {styles: [{id, system: [..], closers: [..]}]}       (how the reply should sound)
 - any other *.json: {templates: [template, ...]} with each template
@@ -94,6 +94,7 @@ class TemplatePack:
     roles: tuple[Role, ...]
     styles: tuple[Style, ...]
     templates: tuple[Template, ...]
+    note_sources: tuple[str, ...] = ()   # where a hard pose's note line came from (rc1.data.pool: _notes)
     _by_task: dict = field(default_factory=dict, repr=False)
 
     def for_task(self, task: str, clarify: bool, max_turns: int | None = None,
@@ -250,6 +251,7 @@ def load_pack(directory: str | Path) -> TemplatePack:
     vague = pf.get(meta, "vague", "", dict, required=False, default={})
     vague_names = pf.strings(vague, "name", "vague", required=False) or ("X",)
     headers = pf.strings(meta, "evidence_headers", "", required=False) or ("Notes:",)
+    sources = pf.strings(meta, "note_sources", "", required=False)
 
     roles = _named_entries(root / "roles.json", "roles", "openers", Role)
     styles = _named_entries(root / "styles.json", "styles", "closers", Style)
@@ -271,7 +273,7 @@ def load_pack(directory: str | Path) -> TemplatePack:
         raise Rc1Error(f"{root}: the template files list no templates")
     return TemplatePack(name, version, description, str(root), tuple(intro), tuple(tools_lines), tuple(clarify_lines),
                         answer_lines, tuple(vague_names), tuple(headers), tuple(roles), tuple(styles),
-                        tuple(templates))
+                        tuple(templates), tuple(sources))
 
 
 def _named_entries(path: Path, key: str, phrases: str, cls: type) -> list:

@@ -12,7 +12,8 @@ import pytest
 from rc1.data import load_tasks
 from rc1.data.sources import BUNDLED_DIR as BUNDLED
 from rc1.core.errors import Rc1Error
-from rc1.data.pool import PoolSpec, PoolStats, build_pool, calc_steps, largest_remainder, seed_lines
+from rc1.data.pool import (NOTE_SOURCE_RATE, PoolSpec, PoolStats, build_pool, calc_steps, largest_remainder,
+                           seed_lines)
 from rc1.core.records import SEED_KEYS, seed_problem
 from rc1.data.templates import load_pack
 from rc1.core.text import dialogue_tokens, normalize
@@ -118,6 +119,39 @@ def test_seeds_of_one_item_differ(tasks, pack):
         assert len(set(combos)) == len(combos)
         prompts = {"\n".join(t["content"] for t in s["dialogue"] if t["role"] in ("system", "user")) for s in group}
         assert len(prompts) == len(group)
+
+
+def test_hard_notes_say_where_lines_came_from_and_an_item_shows_new_distractors(tasks, pack):
+    """In about NOTE_SOURCE_RATE of the hard (closed-book) seeds every note line, support and distractor alike, says
+    where the user got it, in the others none does; two seeds of one HotpotQA item share no distractor sentence
+    while the item's distractor paragraphs have unshown ones."""
+    seeds = list(build_pool(tasks, pack, spec(n=900, clarify_rate=0.6)))   # some items get two clarification seeds
+    hard = [s for s in seeds if s["pose"] == "hard" and s["task"] != "gsm8k"
+            and (s["needs_clarification"] or s["task"] == "strategyqa")]   # HotpotQA's plain hard pose shows passages
+    sourced = 0
+    for s in hard:
+        notes = [ln[2:] for ln in s["dialogue"][-1]["content"].split("\n") if ln.startswith("- ")]
+        tagged = [any(n.startswith(f"{src}: ") for src in pack.note_sources) for n in notes]
+        assert notes and (all(tagged) or not any(tagged)), s["dialogue"][-1]["content"]
+        sourced += all(tagged)
+    assert abs(sourced / len(hard) - NOTE_SOURCE_RATE) < 0.15, (sourced, len(hard))
+    own: dict[str, list] = {}
+    for s in hard:
+        if s["task"] == "hotpotqa":
+            own.setdefault(s["source_id"], []).append(s)
+    shared = later = 0
+    for group in own.values():
+        gold = {t for t, _ in group[0]["supporting_facts"]}
+        others = {x.strip() for t, sents in group[0]["context"] if t not in gold for x in sents if x.strip()}
+        shown = [{ln.split(": ", 1)[-1] if ln.split(": ", 1)[0] in pack.note_sources else ln
+                  for ln in (x[2:] for x in s["dialogue"][-1]["content"].split("\n") if x.startswith("- "))} & others
+                 for s in group]
+        for i in range(1, len(shown)):
+            later += len(shown[i])
+            shared += len(shown[i] & set().union(*shown[:i]))
+    # a seed shows an earlier one's distractor only when its hidden fact rules out the unshown ones (drawn at random,
+    # 5-8 of ~16 sentences, a third of them would be shared)
+    assert later and shared / later < 0.1, (shared, later)
 
 
 def test_shadow_items_are_excluded(tasks, pack):

@@ -91,6 +91,7 @@ def test_pack_v1_is_the_plain_baseline():
     assert len(pack.roles) == 1 and len(pack.styles) == 1
     assert not any(t.clarify or t.tools or t.mode != "plain" for t in pack.templates)
     assert pack.summary()["per_category"]["clarification"] == 0
+    assert pack.note_sources == ()   # optional: a pack without them writes plain note lines
 
 
 def _broken(tmp_path: Path, file: str, edit) -> Path:
@@ -122,6 +123,7 @@ def _broken(tmp_path: Path, file: str, edit) -> Path:
     ("styles.json", lambda d: d["styles"][0].update(system="be brief"),
      r"styles\.json: key 'styles\[0\]\(concise\)\.system': expected a list, got str"),
     ("pack.json", lambda d: d["system"]["answer"].pop("gsm8k"), r"pack\.json: key 'system\.answer\.gsm8k': missing"),
+    ("pack.json", lambda d: d["note_sources"].append(3), r"pack\.json: key 'note_sources\[6\]': expected a string, got int"),
 ])
 def test_bad_pack_names_file_and_key(tmp_path, file, edit, message):
     with pytest.raises(Rc1Error, match=message):
