@@ -64,6 +64,7 @@ DEFAULT_TARGET_TEXT = ",".join(f"{d}:{share:.2f}" for d, share in DEFAULT_TARGET
 
 
 CLARIFY_RATE = 0.30     # share of seeds (build-pool) and of plain shadow items (shadow-run) made clarification items
+MAX_TURNS = 6           # non-system turns a seed's dialogue may have at most
 DEFAULT_MAX_POSES = 3   # poses of one source item at most, chosen by measurement (README "Where the gates stand")
 
 
@@ -71,13 +72,13 @@ DEFAULT_MAX_POSES = 3   # poses of one source item at most, chosen by measuremen
 class PoolSpec:
     n: int | None           # None: auto, the largest pool the data supports
     mix: Mapping[str, float]
-    max_turns: int = 6
-    clarify_rate: float = 0.0
+    max_turns: int = MAX_TURNS
+    clarify_rate: float = 0.0   # a bare pool (validate-pool's pack_v1 baseline); build-pool passes CLARIFY_RATE
     tools: tuple[str, ...] = ()
     seed: int = 0
     exclude: frozenset[str] = frozenset()   # shadow Task ids and normalized shadow questions
-    leak_ngram: int = 5
-    leak_sim: float = 0.85
+    leak_ngram: int | None = None   # the leak rule; None: configs/gates.yaml validate_pool's
+    leak_sim: float | None = None
     max_tool_calls: int = 8     # a seed expecting more tool calls offers no tools (difficulty gate tool_hops_max)
     target: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TARGET))   # shares of the poses
     max_poses_per_item: int = DEFAULT_MAX_POSES
@@ -92,9 +93,9 @@ class PoolSpec:
         except ValueError as e:
             raise Rc1Error(str(e)) from None
         if not 0.0 <= self.clarify_rate <= 1.0:
-            raise Rc1Error(f"--clarify_rate must be within [0, 1], got {self.clarify_rate}")
+            raise Rc1Error(f"--clarify-rate must be within [0, 1], got {self.clarify_rate}")
         if self.max_turns < 1:
-            raise Rc1Error(f"--max_turns must be >= 1, got {self.max_turns}")
+            raise Rc1Error(f"--max-turns must be >= 1, got {self.max_turns}")
         unknown = [t for t in self.tools if t not in TOOLS]
         if unknown:
             raise Rc1Error(f"--tools: unknown tool {unknown[0]!r}; known: {', '.join(TOOLS)}")
@@ -423,9 +424,15 @@ class _ShadowGuard:
         if self.questions:
             from rc1.quality.leak import ShadowIndex  # the validator's own leak rule, so build and check agree
 
+            ngram, sim = spec.leak_ngram, spec.leak_sim
+            if ngram is None or sim is None:
+                from rc1.core.config import load_gates
+
+                rule = load_gates().validate_pool
+                ngram, sim = ngram or rule.leak_ngram, rule.leak_sim if sim is None else sim
             qs = [(str(i), q) for i, q in enumerate(sorted(self.questions))]
-            self.strict = ShadowIndex(qs, ngram=spec.leak_ngram, sim=spec.leak_sim, ids=self.ids)
-            self.loose = ShadowIndex(qs, ngram=spec.leak_ngram, sim=max(0.0, spec.leak_sim - LEAK_MARGIN))
+            self.strict = ShadowIndex(qs, ngram=ngram, sim=sim, ids=self.ids)
+            self.loose = ShadowIndex(qs, ngram=ngram, sim=max(0.0, sim - LEAK_MARGIN))
 
     def keep(self, task: Task) -> bool:
         if task["id"] in self.ids:

@@ -18,7 +18,7 @@ from rc1.core.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json, write_json
-from rc1.data.pool import DEFAULT_MAX_POSES, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
+from rc1.data.pool import DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
 from rc1.quality.views import record_question
 from rc1.stages.shared import (BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted,
                                parse_n)
@@ -38,7 +38,7 @@ class Config(FromData, PoolSized, Targeted, Clarifying, BadRecords, Seeded, Gate
     out: str = arg("out/rc1_seed.jsonl", "Output JSONL of seeds.")
     max_poses_per_item: int = arg(DEFAULT_MAX_POSES, "Seeds one source item may yield at most.")
     mix: str = arg("hotpotqa:0.45,strategyqa:0.30,gsm8k:0.25", "Task mix, fractions summing to 1.")
-    max_turns: int = arg(6, "Most non-system turns a seed's dialogue may have.")
+    max_turns: int = arg(MAX_TURNS, "Most non-system turns a seed's dialogue may have.")
     tools: str = arg("wiki,calc", "Tools seeds may offer ('' for none).")
     templates_dir: str = arg("templates/pack_v2", "Template pack directory.")
     shadow: str | None = arg(None, "Shadow set JSONL whose questions the pool must not use.")

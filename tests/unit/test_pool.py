@@ -179,7 +179,7 @@ def test_max_turns_and_bad_specs(tasks, pack):
     assert all(len(s["dialogue"]) == 2 for s in short)
     for bad, msg in ((spec(mix={"hotpotqa": 0.5, "squad": 0.5}), "unknown task 'squad'"),
                      (spec(mix={"hotpotqa": 0.5, "gsm8k": 0.4}), "sums to 0.9"),
-                     (spec(clarify_rate=1.5), "clarify_rate"), (spec(tools=("browser",)), "unknown tool")):
+                     (spec(clarify_rate=1.5), "--clarify-rate"), (spec(tools=("browser",)), "unknown tool")):
         with pytest.raises(Rc1Error, match=msg):
             next(build_pool(tasks, pack, bad))
     v1 = load_pack(REPO / "templates" / "pack_v1")
