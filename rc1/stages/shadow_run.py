@@ -87,11 +87,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         items, diff_source = shadow_items(records)
         if shadow:
             st.log_file_input(shadow, "shadow")
-        for t, lt in loaded.items():
-            if lt.source_kind == "local":
-                st.log_file_input(lt.source_uri, f"data.{t}", sha=lt.digest)
-            else:
-                st.log_source_input(f"data.{t}", lt.source_uri, lt.digest)
+        st.log_sources(loaded)
         st.log_config(gates.shadow_run, "gates_shadow_run.json")
         resp = make_responder(responder, k=k, seed=seed, model=cfg.responder_model, base_url=cfg.responder_base_url)
         candidates = all_candidates(resp, items, progress=progress)

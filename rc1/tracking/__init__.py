@@ -374,6 +374,14 @@ class StageRun:
         _log_input(name, source_uri=source_uri, digest=digest, context=context)
         mlflow.set_tag(f"input_sha256.{name}", digest)
 
+    def log_sources(self, loaded: dict) -> None:
+        """Each task's loaded data (rc1.data.sources.LoadedTasks) as input `data.<task>`: its file, or its source."""
+        for t, lt in loaded.items():
+            if lt.source_kind == "local":
+                self.log_file_input(lt.source_uri, f"data.{t}", sha=lt.digest)
+            else:
+                self.log_source_input(f"data.{t}", lt.source_uri, lt.digest)
+
     # -- verdict ------------------------------------------------------
     def verdict(self, checks: list[dict], what: str | None = None) -> bool:
         """Record the gate result: metrics gate.<name>, tag rc1.passed, checks.json; raise if failed.
