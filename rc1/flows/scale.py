@@ -133,11 +133,11 @@ def _run_stage(st, stage: int, seeds: list[dict], cfg: Config, *, gates, data_di
 
 def run(cfg: Config, progress: bool = True) -> dict:
     stage, gates_path, baseline_pool = cfg.stage, cfg.gates, cfg.baseline_pool
-    from rc1.core.config import load_gates
+    from rc1.core.config import load_gates, run_mode
     from rc1.checks.scale import earlier_stages
     from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge
-    from rc1.tracking import run_mode, setup_tracking, stage_run
+    from rc1.tracking import setup_tracking, stage_run
     from rc1.train.inputs import load_pool
 
     setup_tracking()

@@ -18,14 +18,14 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates
+from rc1.core.config import load_gates, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
 from rc1.scoring.reward import checked_weights, reward_params
 from rc1.scoring.shadow_run import shadow_items
 from rc1.data.shadow_set import shadow_records
 from rc1.stages.shared import FromData, FromShadow, Gated, PpoConfigured, Reusable, Seeded, Weighted
-from rc1.tracking import run_mode, stage_run
+from rc1.tracking import stage_run
 
 
 @dataclass

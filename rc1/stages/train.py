@@ -23,11 +23,11 @@ from typing import Any, Iterator
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, load_ppo_scale
+from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, load_ppo_scale, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
 from rc1.stages.shared import Freshened, PpoConfigured, StepCapped, Weighted
-from rc1.tracking import active_gate_run, launched_gate_run, run_mode, stage_run
+from rc1.tracking import active_gate_run, launched_gate_run, stage_run
 from rc1.train.inputs import load_fresh, load_pool
 from rc1.train.quiet import quiet_trl_deprecations
 

@@ -18,12 +18,12 @@ import click
 
 from rc1.scoring.calibrate import calibrate, calibration_checks, design_matrix
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import DIMENSIONS, load_gates, load_weights
+from rc1.core.config import DIMENSIONS, load_gates, load_weights, run_mode
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.reward import weights_check
 from rc1.scoring.shadow_run import resolve_scored, scored_tags
 from rc1.stages.shared import FromScored, Gated, Reusable, Weighted
-from rc1.tracking import run_mode, stage_run
+from rc1.tracking import stage_run
 
 
 @dataclass

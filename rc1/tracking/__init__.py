@@ -59,7 +59,7 @@ with _collector_paused():
     from mlflow.tracking import MlflowClient
 
 import rc1
-from rc1.core.config import run_mode  # noqa: F401 - re-exported: entry points import it from here
+from rc1.core.config import run_mode
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
 
@@ -300,7 +300,6 @@ class StageRun:
     stage: str
     run_id: str
     reused: bool = False
-    reused_run: Run | None = None
     artifact_shas: dict[str, str] = field(default_factory=dict)
     artifact_paths: dict[str, str] = field(default_factory=dict)
     input_files: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, sha256 at the start)
@@ -558,10 +557,10 @@ def stage_run(
                                     if k.startswith(("sha256.", "rc1.passed", "rc1.output."))}})
                 mlflow.log_params(reused_params(prior.data.params, mlflow.active_run().info.run_id))
                 mlflow.log_metrics(prior.data.metrics)
-                st = StageRun(stage, mlflow.active_run().info.run_id, reused=True, reused_run=prior)
+                st = StageRun(stage, mlflow.active_run().info.run_id, reused=True)
                 yield st
         else:
-            yield StageRun(stage, prior.info.run_id, reused=True, reused_run=prior)
+            yield StageRun(stage, prior.info.run_id, reused=True)
         _reraise_verdict(prior)
         return
 
