@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -159,9 +161,6 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool, 
     """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds, sha256 of the file). The
     stream after its first FIRST_PART is built in another forked process into a temporary file beside `tmp`,
     appended once the first part is written (the same seeds as one pass); the file is hashed as it is written."""
-    import hashlib
-    import tempfile
-
     stats = PoolStats()
     t0 = time.perf_counter()
     plan = plan or plan_pool(records, spec)  # once, before the fork (the shadow exclusion checks every item)

@@ -3,6 +3,7 @@ per-sample metrics, easy/medium/hard buckets, a pool resampled to the target, an
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections import Counter
@@ -127,8 +128,6 @@ def _result(rep: dict, out_p: Path, bal_p: Path, rep_p: Path) -> dict:
 def _write_balanced(pool_p: Path, bal_p: Path, idx: np.ndarray, bucket: np.ndarray, table) -> str:
     """Stream the pool once more and copy each chosen line (as often as it was drawn) with its labels; returns
     the file's sha256 (hashed as it is written)."""
-    import hashlib
-
     times = np.bincount(idx, minlength=len(table)) if len(idx) else np.zeros(len(table), dtype=np.int64)
     times = times.tolist()
     sha = hashlib.sha256()
