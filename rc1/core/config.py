@@ -20,7 +20,7 @@ from rc1.core.errors import Rc1Error
 
 
 def run_mode() -> str:
-    """RUN_MODE (dev unless set): which side of configs/gates.yaml applies (rc1.tracking re-exports it)."""
+    """RUN_MODE (dev unless set): which side of configs/gates.yaml applies."""
     return os.environ.get("RUN_MODE", "dev")
 
 

@@ -28,7 +28,6 @@ from typing import Any, Mapping, TypedDict
 
 from rc1.core.config import TASKS
 
-TASK_KEYS = ("id", "task", "question", "answer", "context", "supporting_facts", "facts", "decomposition")
 SEED_KEYS = ("id", "task", "source_id", "template_id", "role", "style", "dialogue", "needs_clarification",
              "hidden_info", "tools", "expected_tool_calls", "answer", "context")
 DIALOGUE_ROLES = ("system", "user", "assistant", "tool")

@@ -128,5 +128,3 @@ def normalize_gsm8k(raw: Any, source_id: str | int) -> Task:
     return make_task("gsm8k", str(source_id), question.strip(), gsm8k_final_answer(solution),
                      decomposition=gsm8k_steps(solution))
 
-
-NORMALIZERS = {"hotpotqa": normalize_hotpotqa, "strategyqa": normalize_strategyqa}

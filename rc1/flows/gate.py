@@ -164,6 +164,3 @@ def gate_summary_metrics(ev: dict) -> dict[str, float]:
     out.update({f"delta.{k}": v for k, v in deltas.items() if isinstance(v, (int, float))})
     return out
 
-
-def show(result: dict) -> None:
-    """The gate prints its own summary as it ends (gate_summary)."""

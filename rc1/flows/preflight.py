@@ -98,11 +98,6 @@ def _scoring_runs(round_no: int) -> tuple[str, ...]:
     return runs
 
 
-def _cache_hit_lt(c: Ctx, round_no: int) -> float:
-    g = load_gates(c.cfg.gates).anti_simulation
-    return g.cache_hit_lt_round1 if round_no == 1 else g.cache_hit_lt_round2
-
-
 # the rounds: each step a stage and how preflight configures it; round 2 repeats round 1 (unchanged inputs are
 # reused, visibly) and adds the shadow run; assert-not-simulated is last: it judges the round's scoring runs
 STEPS = [
@@ -134,8 +129,7 @@ STEPS = [
         report=str(c.out / "shadow_run_report.json"), config=c.config, gates=c.cfg.gates, reuse=c.cfg.reuse),
         rounds=(2,)),
     Step("assert_not_simulated", assert_not_simulated, lambda c, r: assert_not_simulated.Config(
-        cache_hit_lt=_cache_hit_lt(c, r), run_id=_scoring_runs(r), round=str(r), config=c.config,
-        gates=c.cfg.gates)),
+        run_id=_scoring_runs(r), round=str(r), config=c.config, gates=c.cfg.gates)),
 ]
 
 

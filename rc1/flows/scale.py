@@ -78,8 +78,8 @@ def _earlier_stage_problem(stage: int, earlier: int, run_tags: dict[str, str]) -
     return f"the {failed} of stage {earlier} (run {newest.info.run_id}) did not pass"
 
 
-def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_pool, judge, responder: str, k: int,
-               seed: int, responder_model, responder_base_url, workdir: Path, progress: bool) -> list[dict]:
+def _run_stage(st, stage: int, seeds: list[dict], cfg: Config, *, gates, data_dir, judge, workdir: Path,
+               progress: bool) -> list[dict]:
     from rc1.quality.baseline import baseline_seeds
     from rc1.scoring.reward import reward_params
     from rc1.quality.reader import iter_seeds
@@ -89,10 +89,11 @@ def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_p
     from rc1.checks.scale import after_report, before_checks, difficulty_shares, draw
     from rc1.scoring.shadow_run import score_candidates
 
+    seed = cfg.seed
     drawn = [dict(s) for s in draw(seeds, stage, seed)]
     mix = dict(gates.config_check.mix)
     validation = validate_pool(drawn, gate=gates.validate_pool, mix=mix, shadow=[],
-                               baseline=iter_seeds(baseline_pool) if baseline_pool
+                               baseline=iter_seeds(cfg.baseline_pool) if cfg.baseline_pool
                                else baseline_seeds(stage, mix, data_dir, seed))
     before = before_checks(validation.checks)
     before_pass = all(c["pass"] for c in before)
@@ -106,7 +107,8 @@ def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_p
     checks = [{**c, "name": f"before.{c['name']}"} for c in before]
     if before_pass:
         items = [ShadowItem.from_record(s, s.get("difficulty")) for s in drawn]
-        resp = make_responder(responder, k=k, seed=seed, model=responder_model, base_url=responder_base_url)
+        resp = make_responder(cfg.responder, k=cfg.k, seed=seed, model=cfg.responder_model,
+                              base_url=cfg.responder_base_url)
         candidates = all_candidates(resp, items, progress=progress)
         rows = score_candidates({it.id: it.as_seed() for it in items}, candidates, judge,
                                 load_weights(WEIGHTS_PATH), reward_params(None), progress=progress)
@@ -130,13 +132,12 @@ def _run_stage(st, stage: int, seeds: list[dict], *, gates, data_dir, baseline_p
 
 
 def run(cfg: Config, progress: bool = True) -> dict:
-    stage, pool, responder, k, seed, gates_path = cfg.stage, cfg.pool, cfg.responder, cfg.k, cfg.seed, cfg.gates
-    responder_model, responder_base_url, baseline_pool = cfg.responder_model, cfg.responder_base_url, cfg.baseline_pool
-    from rc1.core.config import load_gates
+    stage, gates_path, baseline_pool = cfg.stage, cfg.gates, cfg.baseline_pool
+    from rc1.core.config import load_gates, run_mode
     from rc1.checks.scale import earlier_stages
     from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge
-    from rc1.tracking import run_mode, setup_tracking, stage_run
+    from rc1.tracking import setup_tracking, stage_run
     from rc1.train.inputs import load_pool
 
     setup_tracking()
@@ -152,20 +153,20 @@ def run(cfg: Config, progress: bool = True) -> dict:
             raise Rc1Error(f"--stage {stage}: not a configured stage ({gates_path} scale.stages: {stages}) nor 'all'")
         todo = [int(stage)]
     gates_sha = sha256_file(gates_path)
-    pool_path, data_dir = _pool_source(pool, mode, gates_sha)
+    pool_path, data_dir = _pool_source(cfg.pool, mode, gates_sha)
     if baseline_pool and not Path(baseline_pool).is_file():
         raise Rc1Error(f"--baseline-pool {baseline_pool}: file not found")
     pool_sha = sha256_file(pool_path)
     judge = make_judge()
-    _, who_tags = scoring_identity(judge, responder_identity(responder, k=k, seed=seed, model=responder_model,
-                                                            base_url=responder_base_url))
+    _, who_tags = scoring_identity(judge, responder_identity(cfg.responder, k=cfg.k, seed=cfg.seed,
+                                                            model=cfg.responder_model, base_url=cfg.responder_base_url))
     run_tags = {"rc1.pool_sha256": pool_sha, "rc1.gates_sha256": gates_sha, **who_tags}
     for earlier in earlier_stages(stages, todo[0]):
         problem = _earlier_stage_problem(todo[0], earlier, run_tags)
         if problem:
             raise Rc1Error(f"scale stage {todo[0]} refused: {problem}")
     seeds = load_pool(pool_path)
-    params = {"stages": todo, "pool": pool_path, "responder": responder, "k": k, "seed": seed}
+    params = {"stages": todo, "pool": pool_path, "responder": cfg.responder, "k": cfg.k, "seed": cfg.seed}
     results, failed = [], None
     with stage_run("scale", params=params, reuse=False, tags=run_tags) as parent:
         for n in todo:
@@ -173,11 +174,9 @@ def run(cfg: Config, progress: bool = True) -> dict:
                 with stage_run("scale_stage", params={**params, "stage": n}, reuse=False, run_name=f"scale {n}",
                                tags=run_tags) as st, tempfile.TemporaryDirectory() as d:
                     click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] scale stage {n}: before report, "
-                               f"generation ({responder}), after report", err=True)
-                    checks = _run_stage(st, n, seeds, gates=gates, data_dir=data_dir,
-                                        baseline_pool=baseline_pool, judge=judge, responder=responder, k=k,
-                                        seed=seed, responder_model=responder_model,
-                                        responder_base_url=responder_base_url, workdir=Path(d), progress=progress)
+                               f"generation ({cfg.responder}), after report", err=True)
+                    checks = _run_stage(st, n, seeds, cfg, gates=gates, data_dir=data_dir, judge=judge,
+                                        workdir=Path(d), progress=progress)
                     results.append({"stage": n, "run_id": st.run_id})
                     st.verdict(checks, what=f"scale stage {n}")
             except GateFailed as e:

@@ -13,7 +13,6 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from rc1.core.config import DIMENSIONS  # noqa: F401  (re-exported: the seven judge dimensions)
 
 
 @dataclass(frozen=True)

@@ -249,7 +249,8 @@ def item_difficulties(records: Sequence[Mapping[str, Any]]) -> tuple[dict[str, s
     own = {str(r["id"]): seed_difficulty(r, fallback=None) for r in records}
     if records and all(own.values()):
         return own, "records"
-    from rc1.difficulty import BUCKETS, assign_buckets, build_table
+    from rc1.difficulty.bucket import BUCKETS, assign_buckets
+    from rc1.difficulty.table import build_table
 
     table = build_table(records)
     _, bucket = assign_buckets(table.columns, table.tasks, table.ids)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -17,8 +19,9 @@ from rc1.cli.options import arg, logged_params
 from rc1.core.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.core.errors import Rc1Error
-from rc1.core.io import iter_jsonl, read_json, write_json
-from rc1.data.pool import DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool, seed_lines
+from rc1.core.io import iter_jsonl, read_json, sha256_dir, write_json
+from rc1.data.pool import (DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool,
+                           seed_lines)
 from rc1.quality.views import record_question
 from rc1.stages.shared import (BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted,
                                parse_n)
@@ -67,9 +70,8 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     target_d = parse_mix(cfg.target, what="--target", known=DIFFICULTIES)
     tools_t = parse_tools(cfg.tools)
     n = parse_n(cfg.n)
-    data_dir, out, shadow, templates_dir, on_bad_record = cfg.data_dir, cfg.out, cfg.shadow, cfg.templates_dir, cfg.on_bad_record
-    reuse = cfg.reuse
-    out_p = Path(out)
+    shadow, templates_dir, on_bad_record = cfg.shadow, cfg.templates_dir, cfg.on_bad_record
+    out_p = Path(cfg.out)
     pack = load_pack(templates_dir)
     if shadow and not Path(shadow).is_file():
         raise Rc1Error(f"--shadow {shadow}: file not found")
@@ -80,7 +82,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
                     target=target_d, max_poses_per_item=cfg.max_poses_per_item)
     spec.validate()
     data_cfg = default_data_config()
-    loaded = {t: load_tasks(t, data_dir, data_cfg, on_bad_record) for t, w in mix_d.items() if w > 0}
+    loaded = {t: load_tasks(t, cfg.data_dir, data_cfg, on_bad_record) for t, w in mix_d.items() if w > 0}
     records = {t: lt.records for t, lt in loaded.items()}
     plan = plan_pool(records, spec)  # before anything is tracked: an --n the data cannot supply is exit 2 here
     if not shadow:
@@ -99,10 +101,10 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     job = Ahead(_write_pool, records, pack, spec, tmp, progress, plan)
     from rc1.tracking import stage_run
 
-    with cleaned_up(job, tmp), stage_run("build_pool", params, inputs=inputs, outputs={"pool": out_p}, reuse=reuse,
+    with cleaned_up(job, tmp), stage_run("build_pool", params, inputs=inputs, outputs={"pool": out_p}, reuse=cfg.reuse,
                                        tags=source_tags(loaded)) as st:
+        summary_p = out_p.with_name(out_p.stem + ".summary.json")
         if st.reused:
-            summary_p = out_p.with_name(out_p.stem + ".summary.json")
             saved = read_json(summary_p) if summary_p.is_file() else {}
             return {**saved, "path": str(out_p), "run_id": st.run_id, "reused": True}
         stats, written, seconds, sha, largest = job.result()
@@ -119,16 +121,12 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
                                       for t, u in stats.items_used.items() if u},
                    "sources": {t: lt.summary() for t, lt in loaded.items()}, "pack": pack.summary(),
                    "seconds": round(seconds, 3), "samples_per_s": round(written / seconds, 1) if seconds else None}
-        write_json(out_p.with_name(out_p.stem + ".summary.json"), summary)
+        write_json(summary_p, summary)
 
-        for t, lt in loaded.items():
-            if lt.source_kind == "local":
-                st.log_file_input(lt.source_uri, f"data.{t}", sha=lt.digest)
-            else:
-                st.log_source_input(f"data.{t}", lt.source_uri, lt.digest)
+        st.log_sources(loaded)
         if shadow:
             st.log_file_input(shadow, "shadow")
-        st.log_source_input("templates", str(Path(templates_dir).resolve()), inputs_digest(templates_dir))
+        st.log_source_input("templates", str(Path(templates_dir).resolve()), sha256_dir(templates_dir))
         st.log_config(data_cfg, "data.json")
         st.log_metrics({
             "n": written, "n_largest": largest, **{f"n.{t}": c for t, c in stats.counts.items()},
@@ -152,9 +150,6 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool, 
     """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds, sha256 of the file). The
     stream after its first FIRST_PART is built in another forked process into a temporary file beside `tmp`,
     appended once the first part is written (the same seeds as one pass); the file is hashed as it is written."""
-    import hashlib
-    import tempfile
-
     stats = PoolStats()
     t0 = time.perf_counter()
     plan = plan or plan_pool(records, spec)  # once, before the fork (the shadow exclusion checks every item)
@@ -204,12 +199,6 @@ def _write_seeds(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int
         written += 1
     fh.flush()
     return written, stats
-
-
-def inputs_digest(path: str | Path) -> str:
-    from rc1.core.io import sha256_dir
-
-    return sha256_dir(path)
 
 
 def show(res: dict[str, Any]) -> None:

@@ -32,15 +32,6 @@ class Config(Versioned):
     out: str | None = arg(None, "Where the bundle is written (unset: out/bundles/<subject>).")
 
 
-def _packages() -> dict[str, str]:
-    out = {}
-    for dist in metadata.distributions():
-        name = dist.metadata.get("Name")
-        if name:
-            out[name] = dist.version
-    return out
-
-
 def _git_commit() -> str | None:
     try:
         res = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
@@ -125,7 +116,7 @@ def run(cfg: Config) -> dict:
         for sub in BUNDLED_DIRS:
             shutil.copytree(sub, staging / sub)
         files = {str(p.relative_to(staging)): sha256_file(p) for p in sorted(staging.rglob("*")) if p.is_file()}
-        packages = _packages()
+        packages = {d.metadata["Name"]: d.version for d in metadata.distributions() if d.metadata.get("Name")}
         m = manifest(subject=subject, runs={k: _run_facts(r) for k, r in runs.items() if r is not None}, files=files,
                      packages=packages, git_commit=_git_commit(), commands=commands, expect=expect)
         write_json(staging / "bundle.json", m)

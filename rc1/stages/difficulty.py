@@ -3,6 +3,7 @@ per-sample metrics, easy/medium/hard buckets, a pool resampled to the target, an
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections import Counter
@@ -69,16 +70,15 @@ def run(cfg: Config, progress: bool = True) -> dict:
     """Metrics, buckets, resampling and the difficulty gate for the pool. Returns {passed, checks, report,
     metrics, balanced, n_in, n_out, run_id}; raises GateFailed when a check fails. `size`: total
     balanced size (split over the balanced tasks by their input shares; unset: no replacement)."""
-    pool, size, seed = cfg.pool, cfg.size, cfg.seed
     gate = load_gates(cfg.gates).for_mode(run_mode()).difficulty
     target_d = parse_mix(cfg.target, what="--target", known=BUCKETS)
     tasks_l = parse_tasks(cfg.by_task)
-    pool_p, out_p, bal_p, rep_p = Path(pool), Path(cfg.out), Path(cfg.balanced), Path(cfg.report)
+    pool_p, out_p, bal_p, rep_p = Path(cfg.pool), Path(cfg.out), Path(cfg.balanced), Path(cfg.report)
     if not pool_p.is_file():
-        raise Rc1Error(f"{pool}: pool file not found")
+        raise Rc1Error(f"{cfg.pool}: pool file not found")
     if len({p.resolve() for p in (pool_p, out_p, bal_p, rep_p)}) < 4 or len({out_p.name, bal_p.name, rep_p.name}) < 3:
         raise Rc1Error("--pool, --out, --balanced and --report must be four different files (and file names)")
-    if size is not None and size < 1:
+    if cfg.size is not None and cfg.size < 1:
         raise Rc1Error("--size must be a positive number of seeds")
     plots = Path(cfg.plots_dir) if cfg.plots_dir else rep_p.with_name("plots")
     counter = make_token_counter(cfg.tokenizer)
@@ -90,7 +90,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
     # the run (rc1.core.ahead.Ahead); the same values as computing them here
     # (the metrics and the balanced pool go to temporary files beside their paths, moved there once the run is ours)
     out_tmp, bal_tmp = (p.with_name(f".{p.name}.{os.getpid()}.computing") for p in (out_p, bal_p))
-    job = Ahead(_compute, pool_p, counter, target_d, tasks_l, seed, size, gate, progress, out_tmp, bal_tmp)
+    job = Ahead(_compute, pool_p, counter, target_d, tasks_l, cfg.seed, cfg.size, gate, progress, out_tmp, bal_tmp)
     from rc1.tracking import stage_run
 
     with cleaned_up(job, out_tmp, bal_tmp), stage_run("difficulty", params, inputs={"pool": pool_p},
@@ -128,8 +128,6 @@ def _result(rep: dict, out_p: Path, bal_p: Path, rep_p: Path) -> dict:
 def _write_balanced(pool_p: Path, bal_p: Path, idx: np.ndarray, bucket: np.ndarray, table) -> str:
     """Stream the pool once more and copy each chosen line (as often as it was drawn) with its labels; returns
     the file's sha256 (hashed as it is written)."""
-    import hashlib
-
     times = np.bincount(idx, minlength=len(table)) if len(idx) else np.zeros(len(table), dtype=np.int64)
     times = times.tolist()
     sha = hashlib.sha256()
@@ -159,8 +157,9 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
              ) -> tuple[list[dict], dict, dict[str, bytes], dict[str, str]]:
     """Metrics, buckets, resampling and checks of a pool: writes the per-seed metrics to `out_tmp` and the
     balanced pool to `bal_tmp`; returns (checks, report, {png name: bytes}, sha256 of the two files)."""
-    from rc1.difficulty import assign_buckets, concat_tables, difficulty_checks, difficulty_report, resample
-    from rc1.difficulty.report import DEFINITIONS
+    from rc1.difficulty.bucket import assign_buckets, resample
+    from rc1.difficulty.report import DEFINITIONS, difficulty_checks, difficulty_report
+    from rc1.difficulty.table import concat_tables
     from rc1.core.io import line_ranges
 
     # the second half of the pool is measured in another forked process (the metrics are per seed)
@@ -186,7 +185,7 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
 
 
 def _table(pool_p: Path, piece: tuple[int, int, int], counter, progress: bool):
-    from rc1.difficulty import build_table
+    from rc1.difficulty.table import build_table
     from rc1.quality.reader import iter_seeds
 
     return build_table(iter_seeds(pool_p, piece), counter, progress=progress)

@@ -15,12 +15,12 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, load_ppo_scale
+from rc1.core.config import load_gates, load_ppo_scale, run_mode
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
 from rc1.release.report import log_rc1_report, refresh_rc1_report, render_rc1_report
 from rc1.stages.shared import Gated, PpoConfigured, Versioned
-from rc1.tracking import run_mode, setup_tracking, stage_run
+from rc1.tracking import setup_tracking, stage_run
 from rc1.train.quiet import quiet_trl_deprecations
 
 BACKENDS = ("transformers", "llamacpp")
@@ -177,8 +177,6 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
     from rc1.tracking.queries import get_run
     from rc1.tracking.registry import BEST, resolve_version
 
-    if cfg.backend not in BACKENDS:
-        raise Rc1Error(f"--backend {cfg.backend!r}: choose one of {', '.join(BACKENDS)}")
     if raise_on_fail is None:
         raise_on_fail = cfg.backend == "transformers"
     setup_tracking()

@@ -33,15 +33,12 @@ def run(cfg: Config) -> dict:
     sha256, outtype, bytes}."""
     import gguf
 
-    from rc1.core.errors import Rc1Error
     from rc1.inference.gguf_export import merged_model, write_gguf
-    from rc1.tracking import run_mode, setup_tracking, stage_run
+    from rc1.core.config import run_mode
+    from rc1.tracking import setup_tracking, stage_run
     from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_version_tags, version_weights
     from rc1.train.tiny import load_tokenizer
 
-    outtype = cfg.outtype
-    if outtype not in OUTTYPES:
-        raise Rc1Error(f"--outtype {outtype!r}: choose one of {', '.join(OUTTYPES)}")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     setup_tracking()
     mv = resolve_version(*cfg.version_or_alias(BEST))
@@ -51,20 +48,20 @@ def run(cfg: Config) -> dict:
         with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
             base_name, adapter, tok_src, info = version_weights(mv, Path(d))
             tok = load_tokenizer(tok_src)
-            out = Path(d) / "gguf" / f"{MODEL_NAME}-v{mv.version}-{outtype}.gguf"
-            write_gguf(merged_model(base_name, adapter), tok, out, outtype, name=f"{MODEL_NAME}-v{mv.version}")
+            out = Path(d) / "gguf" / f"{MODEL_NAME}-v{mv.version}-{cfg.outtype}.gguf"
+            write_gguf(merged_model(base_name, adapter), tok, out, cfg.outtype, name=f"{MODEL_NAME}-v{mv.version}")
             reader = gguf.GGUFReader(str(out))   # what a consumer does first: it must read back
             n_tensors = len(reader.tensors)
             sha = st.log_artifact(out)
             size = out.stat().st_size
         st.log_metrics({"gguf_bytes": size, "gguf_tensors": n_tensors})
-        st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.gguf_sha256": sha, "rc1.gguf_outtype": outtype})
+        st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.gguf_sha256": sha, "rc1.gguf_outtype": cfg.outtype})
         set_version_tags(mv.version, {"rc1.gguf_run_id": st.run_id, "rc1.gguf_sha256": sha,
-                                      "rc1.gguf_outtype": outtype, "rc1.gguf_artifact": out.name})
+                                      "rc1.gguf_outtype": cfg.outtype, "rc1.gguf_artifact": out.name})
     mode = run_mode()
     click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] export_gguf {MODEL_NAME} v{mv.version}: {out.name} "
-               f"({size} bytes, {n_tensors} tensors, {outtype}) sha256 {sha[:12]}", err=True)
-    return {"run_id": st.run_id, "version": str(mv.version), "path": out.name, "sha256": sha, "outtype": outtype,
+               f"({size} bytes, {n_tensors} tensors, {cfg.outtype}) sha256 {sha[:12]}", err=True)
+    return {"run_id": st.run_id, "version": str(mv.version), "path": out.name, "sha256": sha, "outtype": cfg.outtype,
             "bytes": size}
 
 

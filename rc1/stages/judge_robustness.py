@@ -18,14 +18,14 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates
+from rc1.core.config import load_gates, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
 from rc1.scoring.reward import checked_weights, reward_params
 from rc1.scoring.shadow_run import shadow_items
 from rc1.data.shadow_set import shadow_records
 from rc1.stages.shared import FromData, FromShadow, Gated, PpoConfigured, Reusable, Seeded, Weighted
-from rc1.tracking import run_mode, stage_run
+from rc1.tracking import stage_run
 
 
 @dataclass
@@ -46,25 +46,25 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     from rc1.scoring.robustness import (ATTACK_SUITE_VERSION, flat_metrics, score_suite, select_items,
                                         suite_checks, suite_description, suite_metrics)
 
-    n, seed, shadow, weights = cfg.n, cfg.seed, cfg.shadow, cfg.weights
-    if n < 1:
-        raise Rc1Error(f"--n must be at least 1, got {n}")
+    if cfg.n < 1:
+        raise Rc1Error(f"--n must be at least 1, got {cfg.n}")
     all_gates = load_gates(cfg.gates)
     gates = all_gates.for_mode(run_mode())
-    w = checked_weights(weights, gates)
+    w = checked_weights(cfg.weights, gates)
     params_r = reward_params(cfg.config)
     report_path = Path(cfg.report)
     scored_path = report_path.with_name("robustness_scored.jsonl")
     suite_path = report_path.with_name("attack_suite.json")
-    records, shadow_key, _loaded = shadow_records(shadow, cfg.data_dir, all_gates.shadow.n, seed, True, cfg.gates)
+    records, shadow_key, _loaded = shadow_records(cfg.shadow, cfg.data_dir, all_gates.shadow.n, cfg.seed, True,
+                                                  cfg.gates)
     judge = make_judge()
     jd = judge.describe()
     who, who_tags = scoring_identity(judge)
-    params = {**logged_params(cfg), "shadow": shadow or "built", "suite_version": ATTACK_SUITE_VERSION,
+    params = {**logged_params(cfg), "shadow": cfg.shadow or "built", "suite_version": ATTACK_SUITE_VERSION,
               "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta, "judge_provider": jd["provider"],
               "judge_model": jd["model"], "judge_samples": jd["samples"], "judge_spec": jd["spec_version"]}
     with stage_run("judge_robustness", params=params,
-                   inputs={"shadow": shadow_key, "weights": weights, "gates": cfg.gates, **who},
+                   inputs={"shadow": shadow_key, "weights": cfg.weights, "gates": cfg.gates, **who},
                    outputs={"report": report_path, "scored": scored_path, "suite": suite_path}, reuse=cfg.reuse,
                    tags={"rc1.judge_provider": jd["provider"], "rc1.attack_suite": ATTACK_SUITE_VERSION,
                          **who_tags}) as st:
@@ -72,12 +72,12 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
             rep = read_json(report_path)
             return {"checks": rep["checks"], "passed": rep["passed"], "report": str(report_path),
                     "run_id": st.run_id, "reused": True}
-        if shadow:
-            st.log_file_input(shadow, "shadow")
+        if cfg.shadow:
+            st.log_file_input(cfg.shadow, "shadow")
         items, _ = shadow_items(records)
-        items = select_items(items, n, seed)
+        items = select_items(items, cfg.n, cfg.seed)
         rm = RewardModel(judge, w, params_r, max_failed_frac=1.0, progress=progress)
-        rows = score_suite(items, rm.details, seed)
+        rows = score_suite(items, rm.details, cfg.seed)
         metrics = suite_metrics(rows)
         checks = suite_checks(metrics, gates.judge_robustness.attack_win_rate_max)
         passed = all(c["pass"] for c in checks)

@@ -34,7 +34,6 @@ def run(cfg: Config) -> dict[str, Any]:
     {path, manifest, n, per_task, sha256, run_id, reused}. n/seed/stratify default to gates.yaml `shadow`."""
     from rc1.tracking import stage_run
 
-    data_dir, on_bad_record = cfg.data_dir, cfg.on_bad_record
     g = load_gates(cfg.gates).shadow
     n = g.n if cfg.n is None else cfg.n
     seed = g.seed if cfg.seed is None else cfg.seed
@@ -44,11 +43,11 @@ def run(cfg: Config) -> dict[str, Any]:
     manifest_p = Path(cfg.dump_manifest or out.with_name("shadow_manifest.json"))
     data_cfg = default_data_config()
 
-    rows, loaded = load_and_select(data_dir, n, seed, stratify, mix, data_cfg, on_bad_record)
+    rows, loaded = load_and_select(cfg.data_dir, n, seed, stratify, mix, data_cfg, cfg.on_bad_record)
     if stratify and (note := capped_note(n, mix, {t: len(lt.records) for t, lt in loaded.items()})):
         click.echo(f"[rc1] materialize-shadow: {note}", err=True)
     params = {**logged_params(cfg), "n": n, "seed": seed, "stratify": stratify, "mix": mix,
-              "on_bad_record": on_bad_record or data_cfg.on_bad_record, "materialize": str(out),
+              "on_bad_record": cfg.on_bad_record or data_cfg.on_bad_record, "materialize": str(out),
               "dump_manifest": str(manifest_p)}
     inputs = {f"data.{t}": lt.digest for t, lt in loaded.items()}
     with stage_run("materialize_shadow", params, inputs=inputs,
@@ -68,11 +67,7 @@ def run(cfg: Config) -> dict[str, Any]:
                     "mode": run_mode()}
         write_json(manifest_p, manifest)
 
-        for t, lt in loaded.items():
-            if lt.source_kind == "local":
-                st.log_file_input(lt.source_uri, f"data.{t}", sha=lt.digest)
-            else:
-                st.log_source_input(f"data.{t}", lt.source_uri, lt.digest)
+        st.log_sources(loaded)
         st.log_config(data_cfg, "data.json")
         st.log_metrics({"n": len(rows), **{f"n.{t}": v["n"] for t, v in per_task.items()},
                         **{f"skipped.{t}": v["skipped"] for t, v in per_task.items()}})
@@ -90,7 +85,6 @@ def run(cfg: Config) -> dict[str, Any]:
         st.verdict(checks, what="materialize_shadow")
     return {"path": str(out), "manifest": str(manifest_p), "n": len(rows), "per_task": per_task, "sha256": sha,
             "run_id": st.run_id, "reused": False}
-
 
 
 def show(out: dict[str, Any]) -> None:

@@ -11,14 +11,14 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, load_weights
+from rc1.core.config import load_gates, load_weights, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.overclar import ablation, ablation_checks
 from rc1.scoring.reward import DEFAULT_ALPHA, DEFAULT_CAP, reward_params
 from rc1.scoring.shadow_run import resolve_scored, scored_tags
 from rc1.stages.shared import FromScored, Gated, PpoConfigured, Reusable, RewardOverrides, Weighted
-from rc1.tracking import run_mode, stage_run
+from rc1.tracking import stage_run
 
 
 @dataclass
@@ -34,20 +34,19 @@ class Config(FromScored, Weighted, PpoConfigured, RewardOverrides, Gated, Reusab
 
 def run(cfg: Config) -> dict[str, Any]:
     """The ablation; returns {checks, passed, report, run_id} (reused: True when a finished run was reused)."""
-    weights, subset_k = cfg.weights, cfg.subset_k
     gates = load_gates(cfg.gates).for_mode(run_mode())
-    w = load_weights(weights)
+    w = load_weights(cfg.weights)
     params_r = reward_params(cfg.config, alpha=cfg.alpha, cap=cfg.cap, beta=cfg.beta)
     scored_path, scored_source = resolve_scored(cfg.scored)
     rows = read_jsonl(scored_path)
     report_path = Path(cfg.report)
-    if subset_k < 0:
+    if cfg.subset_k < 0:
         raise Rc1Error("--subset-k must be 0 (best of all candidates) or a positive size")
     params = {**logged_params(cfg), "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta,
               "scored_source": scored_source}
 
     with stage_run("overclar_ablation", params=params,
-                   inputs={"scored": scored_path, "weights": weights, "gates": cfg.gates},
+                   inputs={"scored": scored_path, "weights": cfg.weights, "gates": cfg.gates},
                    outputs={"report": report_path}, reuse=cfg.reuse, tags=scored_tags(rows)) as st:
         if st.reused:
             rep = read_json(report_path)
@@ -55,7 +54,7 @@ def run(cfg: Config) -> dict[str, Any]:
                     "run_id": st.run_id, "reused": True}
         st.log_file_input(scored_path, "scored_candidates")
         st.log_config(gates.overclar_ablation, "gates_overclar_ablation.json")
-        rep = ablation(rows, w, params_r, subset_k or None)
+        rep = ablation(rows, w, params_r, cfg.subset_k or None)
         checks = ablation_checks(rep, gates.overclar_ablation)
         passed = all(c["pass"] for c in checks)
         rep.update({"stage": "overclar_ablation", "passed": passed, "checks": checks, "weights": w.as_dict(),

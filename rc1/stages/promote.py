@@ -13,6 +13,7 @@ it (rc1/release/chain.py).
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,8 +42,6 @@ def preflight_gates(pre_run, mode: str):
     """(the thresholds, their sha256) of the gates file the preflight hashed, downloaded from the tracking server
     and checked against its sha256.gates tag; (None, problem) when that file cannot be had. A local
     configs/gates.yaml is never read: copying a lenient file into the promoter's checkout changes nothing."""
-    import tempfile
-
     from rc1.core.config import load_gates
     from rc1.tracking.queries import fetch_verified
 
@@ -59,8 +58,6 @@ def preflight_gates(pre_run, mode: str):
 def weights_problems(mv) -> list[str]:
     """The version's weights as they are in the store now, against the train run's sha256 tag (altered after the
     evaluation: refused)."""
-    import tempfile
-
     from rc1.tracking.registry import download_version
 
     with tempfile.TemporaryDirectory() as d:
@@ -74,8 +71,6 @@ def weights_problems(mv) -> list[str]:
 def evaluate_report(ev_run) -> tuple[dict | None, str | None]:
     """(the evaluate run's evaluate_report.json, downloaded and checked against its sha256 tag, None) or (None, why
     not): promote re-derives the verdict and the item counts from it."""
-    import tempfile
-
     from rc1.core.io import read_json
     from rc1.tracking.queries import fetch_artifact
 
@@ -131,8 +126,6 @@ def verify_chain(mv):
 
 def attach_report(st, version: str | int, evaluate_run_id: str) -> None:
     """The evaluate run's rc1_report.html goes with the promotion: logged on the promote run, linked from the version."""
-    import tempfile
-
     from mlflow.exceptions import MlflowException
     from mlflow.tracking import MlflowClient
 

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates
+from rc1.core.config import load_gates, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
 from rc1.core.redaction import safe_url
@@ -25,7 +25,7 @@ from rc1.scoring.shadow_run import shadow_items
 from rc1.data.shadow_set import shadow_records
 from rc1.stages.shared import (Clarifying, FromData, FromShadow, Gated, PpoConfigured, Responding, Reusable, RewardOverrides,
                                Seeded, Weighted)
-from rc1.tracking import run_mode, stage_run
+from rc1.tracking import stage_run
 
 
 @dataclass
@@ -87,11 +87,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         items, diff_source = shadow_items(records)
         if shadow:
             st.log_file_input(shadow, "shadow")
-        for t, lt in loaded.items():
-            if lt.source_kind == "local":
-                st.log_file_input(lt.source_uri, f"data.{t}", sha=lt.digest)
-            else:
-                st.log_source_input(f"data.{t}", lt.source_uri, lt.digest)
+        st.log_sources(loaded)
         st.log_config(gates.shadow_run, "gates_shadow_run.json")
         resp = make_responder(responder, k=k, seed=seed, model=cfg.responder_model, base_url=cfg.responder_base_url)
         candidates = all_candidates(resp, items, progress=progress)

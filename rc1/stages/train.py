@@ -23,11 +23,11 @@ from typing import Any, Iterator
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import PPOScale, Weights, default_ppo_config, load_gates, load_ppo_scale, load_weights
+from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, load_ppo_scale, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
 from rc1.stages.shared import Freshened, PpoConfigured, StepCapped, Weighted
-from rc1.tracking import active_gate_run, launched_gate_run, run_mode, stage_run
+from rc1.tracking import active_gate_run, launched_gate_run, stage_run
 from rc1.train.inputs import load_fresh, load_pool
 from rc1.train.quiet import quiet_trl_deprecations
 
@@ -55,21 +55,6 @@ class Config(Weighted, Freshened, StepCapped, PpoConfigured):
                                        "tests).", hidden=True)
     result_out: str | None = arg(None, "Write the result (or the refusal) as JSON here: how a gate hears back from "
                                        "`accelerate launch`.", hidden=True)
-
-
-def check_weights(weights_path: str, gates_path: str | None = None) -> Weights:
-    """weights.json as preflight's check-weights sees it (finite, non-negative, sum 1, cap; under configs/gates.yaml
-    unless `gates_path`); else exit 2."""
-    from rc1.scoring.reward import weights_check
-
-    weights = load_weights(weights_path)
-    gates = load_gates(gates_path) if gates_path else load_gates()
-    failed = [c for c in weights_check(weights, gates) if not c["pass"]]
-    if failed:
-        c = failed[0]
-        raise Rc1Error(f"{weights_path}: weights fail preflight's check {c['name']}: {c['value']:.6g} "
-                       f"(needs {c['threshold']})")
-    return weights
 
 
 def default_pool(mode: str) -> str:
@@ -124,13 +109,6 @@ def export_policy(ckpt: Path, dst: Path, base: str, base_info: dict) -> Path:
     return save_policy_model(model, tok, dst, base=base, rc1_files=files)
 
 
-def build_reward_model(ppo: PPOScale, weights: Weights):
-    from rc1.scoring.reward import RewardModel, RewardParams
-    from rc1.scoring.judge import make_judge
-
-    return RewardModel(make_judge(), weights, RewardParams.from_config(ppo))
-
-
 def _resume_meta(resume_from: str, **given: Any) -> tuple[Path, Path, dict, dict]:
     from rc1.train.checkpoints import resolve_resume
 
@@ -170,6 +148,8 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
 def _train(cfg: Config, parent_tags: dict | None) -> dict:
     config_path, seed, pool_path, max_steps, out_dir = cfg.config, cfg.seed, cfg.pool, cfg.max_steps, cfg.out_dir
     resume_from, fresh_path, weights_path, gates_path = cfg.resume_from, cfg.fresh, cfg.weights, cfg.gates
+    from rc1.scoring.judge import make_judge
+    from rc1.scoring.reward import RewardModel, RewardParams, checked_weights
     from rc1.train import dist, engine
     from rc1.train.sampler import drop_heldout, split_heldout
     from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
@@ -195,7 +175,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     if not config_path:
         raise Rc1Error(f"--resume-from {resume_from}: the interrupted run recorded no config; pass --config")
     ppo = load_ppo_scale(config_path)
-    weights = check_weights(weights_path, gates_path)   # validated as preflight does
+    weights = checked_weights(weights_path, load_gates(gates_path or GATES_PATH))   # validated as preflight does
     fresh_items = load_fresh(fresh_path)             # bad input refuses before anything heavy is loaded
     mode = os.environ.get("RUN_MODE") or ppo.run_mode
     rollouts = engine.rollout_plan(ppo, mode)        # refuses vLLM without CUDA+vllm in prod
@@ -221,7 +201,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod
     with dist.main_first():                           # the main process builds/caches the tiny base, then the others
         base = resolve_base(ppo.model.base, corpus_from_seeds(pool), seed=0)
-    reward_model = build_reward_model(ppo, weights)
+    reward_model = RewardModel(make_judge(), weights, RewardParams.from_config(ppo))
     fit = functools.partial(engine.train, ppo, base=base, pool=train_pool, seed=seed, out_dir=out_dir,
                             max_steps=steps, reward_model=reward_model, mode=mode, fresh=fresh,
                             resume_dir=resume_dir, resume_state=resume_state, stop_after=cfg.stop_after, finetune=plan,

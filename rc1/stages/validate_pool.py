@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import tempfile
 from dataclasses import dataclass, make_dataclass
 from pathlib import Path
 from typing import Any
@@ -78,8 +79,6 @@ LINE_BYTES_PER_TOKEN = 256
 
 def _scan(pool: Path, progress: bool = False, **kwargs):
     """scan_pool over the pool, its second half scanned in another forked process (what one pass gives)."""
-    import tempfile
-
     from rc1.core.io import line_ranges
     from rc1.quality.reader import iter_seeds
     from rc1.quality.validate import merge_scans, scan_piece

@@ -18,13 +18,13 @@ import click
 
 from rc1.scoring.calibrate import calibrate, calibration_checks, design_matrix
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import DIMENSIONS, load_gates, load_weights
+from rc1.core.config import DIMENSIONS, load_gates, load_weights, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.reward import weights_check
 from rc1.scoring.shadow_run import resolve_scored, scored_tags
 from rc1.stages.shared import FromScored, Gated, Reusable, Weighted
-from rc1.tracking import run_mode, stage_run
+from rc1.tracking import stage_run
 
 
 @dataclass
@@ -48,10 +48,9 @@ class Config(FromScored, Weighted, Gated, Reusable):
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     """Calibrate; returns {checks, passed, report, weights, run_id} (reused: True when a finished run was reused)."""
-    cv, boot, l2, seed, weights = cfg.cv, cfg.boot, cfg.l2, cfg.seed, cfg.weights
     gates = load_gates(cfg.gates).for_mode(run_mode())
-    w0 = load_weights(weights)
-    out_path = Path(cfg.out or weights)
+    w0 = load_weights(cfg.weights)
+    out_path = Path(cfg.out or cfg.weights)
     ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
     report_path = Path(cfg.report or f"reports/calibration_report_{ts}.json")
     scored_path, scored_source = resolve_scored(cfg.scored)
@@ -60,7 +59,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     params = {**logged_params(cfg), "cap": cap, "out": str(out_path), "scored_source": scored_source}
 
     with stage_run("weight_calib", params=params,
-                   inputs={"scored": scored_path, "weights": weights, "gates": cfg.gates},
+                   inputs={"scored": scored_path, "weights": cfg.weights, "gates": cfg.gates},
                    outputs={"report": report_path, "weights": out_path}, reuse=cfg.reuse, tags=scored_tags(rows)) as st:
         if st.reused:
             rep = read_json(report_path)
@@ -70,8 +69,8 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         st.log_config(gates.weight_calib, "gates_weight_calib.json")
         X, y, s, groups, skipped = design_matrix(rows, str(scored_path))
         w0_vec = [w0.as_dict()[d] for d in DIMENSIONS]
-        rep = calibrate(X, y, w0_vec, cv=cv, boot=boot, l2=l2, seed=seed, cap=cap, sample_weight=s, groups=groups,
-                        progress=progress)
+        rep = calibrate(X, y, w0_vec, cv=cfg.cv, boot=cfg.boot, l2=cfg.l2, seed=cfg.seed, cap=cap, sample_weight=s,
+                        groups=groups, progress=progress)
         checks = calibration_checks(rep, gates.weight_calib) + weights_check(rep["weights"], gates)
         passed = all(c["pass"] for c in checks)
         rep.update({"stage": "weight_calib", "passed": passed, "checks": checks, "skipped_failed_rows": skipped,

@@ -59,7 +59,7 @@ with _collector_paused():
     from mlflow.tracking import MlflowClient
 
 import rc1
-from rc1.core.config import run_mode  # noqa: F401 - re-exported: entry points import it from here
+from rc1.core.config import run_mode
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
 
@@ -300,7 +300,6 @@ class StageRun:
     stage: str
     run_id: str
     reused: bool = False
-    reused_run: Run | None = None
     artifact_shas: dict[str, str] = field(default_factory=dict)
     artifact_paths: dict[str, str] = field(default_factory=dict)
     input_files: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, sha256 at the start)
@@ -373,6 +372,14 @@ class StageRun:
         """mlflow.log_input for a non-file source (a Hugging Face dataset)."""
         _log_input(name, source_uri=source_uri, digest=digest, context=context)
         mlflow.set_tag(f"input_sha256.{name}", digest)
+
+    def log_sources(self, loaded: dict) -> None:
+        """Each task's loaded data (rc1.data.sources.LoadedTasks) as input `data.<task>`: its file, or its source."""
+        for t, lt in loaded.items():
+            if lt.source_kind == "local":
+                self.log_file_input(lt.source_uri, f"data.{t}", sha=lt.digest)
+            else:
+                self.log_source_input(f"data.{t}", lt.source_uri, lt.digest)
 
     # -- verdict ------------------------------------------------------
     def verdict(self, checks: list[dict], what: str | None = None) -> bool:
@@ -550,10 +557,10 @@ def stage_run(
                                     if k.startswith(("sha256.", "rc1.passed", "rc1.output."))}})
                 mlflow.log_params(reused_params(prior.data.params, mlflow.active_run().info.run_id))
                 mlflow.log_metrics(prior.data.metrics)
-                st = StageRun(stage, mlflow.active_run().info.run_id, reused=True, reused_run=prior)
+                st = StageRun(stage, mlflow.active_run().info.run_id, reused=True)
                 yield st
         else:
-            yield StageRun(stage, prior.info.run_id, reused=True, reused_run=prior)
+            yield StageRun(stage, prior.info.run_id, reused=True)
         _reraise_verdict(prior)
         return
 

@@ -11,7 +11,8 @@ from rc1.core.config import load_gates
 from rc1.data import bundled_tasks
 from rc1.core.io import read_json, write_jsonl
 from rc1.data.pool import PoolSpec, PoolStats, build_pool
-from rc1.quality import ShadowIndex, validate_pool
+from rc1.quality.leak import ShadowIndex
+from rc1.quality.validate import validate_pool
 from rc1.data.templates import load_pack
 from rc1.core.text import normalize, words
 from rc1_cli import run_cli

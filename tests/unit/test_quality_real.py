@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rc1.core.config import load_gates
-from rc1.quality import validate_pool
+from rc1.quality.validate import validate_pool
 from rc1.core.text import normalize
 
 REPO = Path(__file__).resolve().parents[2]
