@@ -13,10 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rc1.core.config import Gates, PPOScale
-
-
-def check(name: str, value: Any, threshold: Any, passed: bool) -> dict:
-    return {"name": name, "value": value, "threshold": threshold, "pass": bool(passed)}
+from rc1.core.summary import check
 
 
 def config_checks(ppo: PPOScale, gates: Gates) -> list[dict]:

@@ -19,7 +19,7 @@ from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from rc1.core.config import ScaleGate
-from rc1.checks.preflight import check
+from rc1.core.summary import check
 from rc1.quality.diversity import lexical_summary
 from rc1.core.text import words
 

@@ -117,9 +117,7 @@ def calc(expression: str) -> str:
         return "error: expression too complex"
     try:
         return format_number(_eval_node(tree))
-    except _CalcError as e:
-        return f"error: {e}"
-    except (OverflowError, ValueError) as e:
+    except (_CalcError, OverflowError, ValueError) as e:
         return f"error: {e}"
 
 

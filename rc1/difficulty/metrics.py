@@ -23,6 +23,7 @@ from typing import Callable
 
 from rc1.core.records import Seed
 from rc1.core.text import count_tokens, dialogue_tokens, ngrams, words
+from rc1.quality.views import user_text
 
 METRICS = ("len_tokens", "turns", "tool_hops", "entities", "ops_numeric", "connector_density", "coref_pronouns",
            "clue_overlap", "ambiguity", "needs_clarification")
@@ -44,10 +45,6 @@ _PRONOUNS = frozenset("he she it they him her his hers its their theirs them thi
 _VAGUE = frozenset("some several few many certain various approximately roughly around about most".split())
 _FIRST_WORD = re.compile(r"\W*([^\W\d_]+)")
 _DANGLING_START = frozenset("it this that they he she these those its his her their".split())
-
-
-def question_text(seed: Seed) -> str:
-    return "\n".join(t["content"] for t in seed["dialogue"] if t.get("role") == "user")
 
 
 def support_text(seed: Seed) -> str:
@@ -126,7 +123,7 @@ def ambiguity_flags(seed: Seed, q_words: list[str], question: str) -> list[str]:
 
 def seed_metrics(seed: Seed, counter: Callable[[str], int] = count_tokens) -> dict:
     """Every metric of one seed (the keys of METRICS plus `ambiguity_flags`)."""
-    question = question_text(seed)
+    question = user_text(seed)
     q_words = words(question)
     flags = ambiguity_flags(seed, q_words, question)
     return {

@@ -24,10 +24,8 @@ from rc1.quality.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
 from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, user_text
 from rc1.core.records import Seed
+from rc1.core.summary import check
 from rc1.core.text import TURN_OVERHEAD, count_tokens, words
-
-def check(name: str, value, threshold: str, passed: bool) -> dict:
-    return {"name": name, "value": value, "threshold": threshold, "pass": bool(passed)}
 
 
 @dataclass
@@ -77,14 +75,6 @@ def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], 
             if role == "user":
                 user += w
     return user, prompt, n_tokens
-
-
-def sample_tokens(seeds: Iterable[Seed], k: int, seed: int) -> list[list[str]]:
-    """User-turn words of a seeded uniform sample of k seeds (what the 3-gram KL compares)."""
-    res: Reservoir[list[str]] = Reservoir(k, seed)
-    for s in seeds:
-        res.offer(words(user_text(s)))
-    return res.items
 
 
 @dataclass
@@ -297,7 +287,6 @@ def budget_indices(lengths: Sequence[int], words: int, seed: int) -> list[int]:
     return out
 
 
-
 def _subsample(items: list, k: int, seed: int) -> list:
     r: Reservoir = Reservoir(len(items), seed)
     r.items = list(items)
@@ -305,10 +294,14 @@ def _subsample(items: list, k: int, seed: int) -> list:
 
 
 def _as_token_lists(baseline, k: int, seed: int) -> list[list[str]]:
-    """Token lists of up to k baseline seeds; already-tokenized baselines are only subsampled."""
+    """User-turn words of a seeded uniform sample of up to k baseline seeds (what the 3-gram KL compares);
+    already-tokenized baselines are only subsampled."""
     if isinstance(baseline, list) and baseline and not isinstance(baseline[0], dict):
         return _subsample(baseline, k, seed)
-    return sample_tokens(baseline, k, seed)
+    res: Reservoir[list[str]] = Reservoir(k, seed)
+    for s in baseline:
+        res.offer(words(user_text(s)))
+    return res.items
 
 
 def _quantiles(a: np.ndarray) -> dict:

@@ -383,11 +383,8 @@ class StageRun:
 
     # -- verdict ------------------------------------------------------
     def verdict(self, checks: list[dict], what: str | None = None) -> bool:
-        """Record the gate result: metrics gate.<name>, tag rc1.passed, checks.json; raise if failed.
-
-        Each check is {name, value, threshold, pass}. Raises GateFailed after recording, so the run
-        still ends FINISHED with its evidence.
-        """
+        """Record the checks ({name, value, threshold, pass}): metrics gate.<name>, tag rc1.passed, checks.json;
+        then raise GateFailed if one failed (the run still ends FINISHED with its evidence)."""
         passed = all(bool(c["pass"]) for c in checks)
         self.log_json({"stage": self.stage, "passed": passed, "checks": checks}, "checks.json")
         self.log_metrics({f"gate.{c['name']}": 1.0 if c["pass"] else 0.0 for c in checks})

@@ -35,12 +35,8 @@ BEST = "best"
 TRIAL_BEST = "trial-best"   # where a trial gate's versions go: `best` only ever holds a full gate's version
 
 
-def _client() -> MlflowClient:
-    return MlflowClient()
-
-
 def ensure_model(name: str = MODEL_NAME) -> None:
-    client = _client()
+    client = MlflowClient()
     try:
         client.get_registered_model(name)
     except MlflowException:
@@ -52,7 +48,7 @@ def ensure_model(name: str = MODEL_NAME) -> None:
 
 def alias_version(alias: str, name: str = MODEL_NAME) -> ModelVersion | None:
     try:
-        return _client().get_model_version_by_alias(name, alias)
+        return MlflowClient().get_model_version_by_alias(name, alias)
     except MlflowException:
         return None
 
@@ -62,7 +58,7 @@ def register_adapter(run_id: str, artifact_path: str = "adapter", *, tags: dict[
                      alias: str = BEST) -> str:
     """Register `<run artifacts>/<artifact_path>` as a new version; returns the version number (str)."""
     ensure_model(name)
-    client = _client()
+    client = MlflowClient()
     run = client.get_run(run_id)
     source = f"{run.info.artifact_uri.rstrip('/')}/{artifact_path}"
     all_tags = {str(k): str(v) for k, v in (tags or {}).items()}
@@ -115,7 +111,7 @@ def resolve_version(version: str | int | None = None, alias: str | None = None, 
     """`--version N` or `--alias A` -> the model version; Rc1Error when it does not exist."""
     if (version is None) == (alias is None):
         raise Rc1Error("give exactly one of --version N or --alias NAME")
-    client = _client()
+    client = MlflowClient()
     if alias is not None:
         mv = alias_version(alias, name)
         if mv is None:
@@ -128,11 +124,11 @@ def resolve_version(version: str | int | None = None, alias: str | None = None, 
 
 
 def set_alias(version: str | int, alias: str, name: str = MODEL_NAME) -> None:
-    _client().set_registered_model_alias(name, alias, str(version))
+    MlflowClient().set_registered_model_alias(name, alias, str(version))
 
 
 def set_version_tags(version: str | int, tags: dict[str, Any], name: str = MODEL_NAME) -> None:
-    client = _client()
+    client = MlflowClient()
     for k, v in tags.items():
         client.set_model_version_tag(name, str(version), k, str(v))
 
@@ -151,7 +147,7 @@ def download_version(mv: ModelVersion, dst: str | Path, artifact_path: str | Non
     dst = Path(dst)
     dst.mkdir(parents=True, exist_ok=True)
     path = artifact_path or model_artifact(mv)
-    client = _client()
+    client = MlflowClient()
     want = client.get_run(mv.run_id).data.tags.get(f"sha256.{path}")
     local = Path(client.download_artifacts(mv.run_id, path, str(dst)))
     # MLflow's registry writes registered_model_meta into a model's directory after the train run hashed it (no
@@ -189,7 +185,7 @@ def evaluation_of(version: str | int, name: str = MODEL_NAME) -> Evaluation | No
     if not passed:
         with tempfile.TemporaryDirectory() as d:
             try:
-                checks = json.loads(Path(_client().download_artifacts(run.info.run_id, "checks.json", d)).read_text())
+                checks = json.loads(Path(MlflowClient().download_artifacts(run.info.run_id, "checks.json", d)).read_text())
                 failing = [c for c in checks.get("checks", []) if not c.get("pass")]
             except (MlflowException, OSError, ValueError):
                 failing = [{"name": "checks.json", "value": "missing", "threshold": "present", "pass": False}]
@@ -228,7 +224,7 @@ def download_export(mv: ModelVersion, dst: Path) -> tuple[Path, str]:
     if not (run_id and name and sha):
         raise Rc1Error(f"version {mv.version} has no GGUF export: run `rc1 export-gguf --version {mv.version}` first")
     dst.mkdir(parents=True, exist_ok=True)
-    path = Path(_client().download_artifacts(run_id, name, str(dst)))
+    path = Path(MlflowClient().download_artifacts(run_id, name, str(dst)))
     if sha256_file(path) != sha:
         raise Rc1Error(f"version {mv.version}: GGUF artifact {name} of run {run_id} does not match its sha256 tag")
     return path, tags.get("rc1.gguf_outtype", "")
