@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from rc1.core.config import GATES_PATH, TASKS, DataConfig, load_gates
-from rc1.data import LoadedTasks, load_tasks
+from rc1.data import LoadedTasks, default_data_config, load_tasks
 from rc1.core.errors import Rc1Error
 from rc1.data.pool import largest_remainder
 from rc1.core.records import Task
@@ -129,8 +129,6 @@ def shadow_records(shadow: str | None, data_dir: str | None, n: int, seed: int, 
             if missing or not (r.get("question") or r.get("dialogue")):
                 raise Rc1Error(f"{shadow}: line {i}: a shadow item needs id, task, answer and question or dialogue")
         return rows, shadow, {}
-    from rc1.data import default_data_config
-
     mix = default_mix(gates_path)
     rows, loaded = load_and_select(data_dir, n, seed, stratify, mix, default_data_config())
     key = {"n": n, "seed": seed, "stratify": stratify, "mix": mix,

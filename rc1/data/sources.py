@@ -136,11 +136,6 @@ def bundled_tasks(task: str) -> list[Task]:
     return load_tasks(task, BUNDLED_DIR).records
 
 
-def load_all(tasks: list[str] | tuple[str, ...], data_dir: str | Path | None = None,
-             data_cfg: DataConfig | None = None, on_bad_record: str | None = None) -> dict[str, LoadedTasks]:
-    return {t: load_tasks(t, data_dir, data_cfg, on_bad_record) for t in tasks}
-
-
 def source_tags(loaded: dict[str, LoadedTasks]) -> dict[str, str]:
     """The tags every data run carries: rc1.data_source.<task> = local|hf|bundled, rc1.data_uri.<task> = where."""
     return {**{f"rc1.data_source.{t}": lt.source_kind for t, lt in loaded.items()},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from rc1.core.config import DifficultyGate
@@ -121,11 +123,7 @@ def difficulty_report(table: MetricTable, score: np.ndarray, bucket: np.ndarray,
 
 
 def _flag_counts(flags: list[list[str]]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for fl in flags:
-        for f in fl:
-            out[f] = out.get(f, 0) + 1
-    return dict(sorted(out.items()))
+    return dict(sorted(Counter(f for fl in flags for f in fl).items()))
 
 
 DEFINITIONS = {

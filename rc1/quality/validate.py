@@ -94,27 +94,14 @@ def baseline_stats(baseline: Iterable[Seed] | Sequence[list[str]], kl_sample_siz
                          len(tokens), (kl_sample_size, sample_size, sample_seed))
 
 
-def validate_pool(
-    seeds: Iterable[Seed],
-    *,
-    gate: ValidatePoolGate,
-    mix: dict[str, float],
-    shadow: Sequence[tuple[str, str]] | None,
-    baseline: Iterable[Seed] | Sequence[list[str]],
-    token_counter: Callable[[str], int] = count_tokens,
-    sample_size: int = SAMPLE_SIZE,
-    kl_sample_size: int = KL_SAMPLE_SIZE,
-    sample_seed: int = SAMPLE_SEED,
-    num_perm: int = 64,
-    progress: bool = False,
-) -> ValidationResult:
-    """Scan `seeds` once and evaluate every validate_pool check.
-
-    `shadow`: (id, question) pairs; None = no shadow set given, and then the leak check cannot pass
-    (a leak gate that ran against nothing must not look green);
-    `baseline`: the pack_v1 pool's seeds (or already sampled user-turn
-    token lists), the reference of the 3-gram KL.
-    """
+def validate_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, mix: dict[str, float],
+                  shadow: Sequence[tuple[str, str]] | None, baseline: Iterable[Seed] | Sequence[list[str]],
+                  token_counter: Callable[[str], int] = count_tokens, sample_size: int = SAMPLE_SIZE,
+                  kl_sample_size: int = KL_SAMPLE_SIZE, sample_seed: int = SAMPLE_SEED, num_perm: int = 64,
+                  progress: bool = False) -> ValidationResult:
+    """Scan `seeds` once and evaluate every validate_pool check. `shadow`: (id, question) pairs; None = no shadow
+    set given, and then the leak check cannot pass (a leak gate that ran against nothing must not look green);
+    `baseline`: the pack_v1 pool's seeds (or already sampled user-turn token lists), the reference of the 3-gram KL."""
     scan = scan_pool(seeds, gate=gate, shadow=shadow, token_counter=token_counter,
                      sample_k=max(sample_size, kl_sample_size), sample_seed=sample_seed, num_perm=num_perm,
                      progress=progress)

@@ -8,11 +8,8 @@
   belongs to another gate run, or when its reward beats the reward of the current `best` (so `best` is the best
   of the current gate's seeds). A version no gate launched never takes `best`; a trial gate's version
   (rc1.gate_kind=trial on its gate run) takes `trial-best` by the same rule instead, never `best`.
-- `resolve_version(version=N | alias=...)` for `--version` / `--alias`; `version_weights(mv, dir)` and
-  `download_export(mv, dir)`: a version's weights and its GGUF export, downloaded and sha256-checked.
-- `evaluation_of(version)`: the newest FINISHED evaluate run of that version (found by search_runs) with its
-  verdict and failing checks; `promote` (rc1/stages/promote.py, rc1/release/chain.py) sets alias `RC1` (`RC1-dev` for a
-  dev version) only when the whole chain from that version back to a passing preflight holds.
+- `promote` (rc1/stages/promote.py, rc1/release/chain.py) sets alias `RC1` (`RC1-dev` for a dev version) only when
+  the whole chain from that version back to a passing preflight holds.
 """
 
 from __future__ import annotations
@@ -29,6 +26,7 @@ from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
 from rc1.core.errors import Rc1Error
+from rc1.tracking.queries import _search
 
 MODEL_NAME = "rc1-policy"
 BEST = "best"
@@ -94,9 +92,7 @@ def _gate_kind(client: MlflowClient, train_run, gate_run_id: str | None) -> str 
 def _takes_alias(current: ModelVersion | None, score: float | None, gate_run_id: str | None) -> bool:
     if not gate_run_id:   # a version no gate launched never takes `best`, not even an empty one
         return False
-    if current is None:
-        return True
-    if (current.tags or {}).get("rc1.gate_run_id") != gate_run_id:
+    if current is None or (current.tags or {}).get("rc1.gate_run_id") != gate_run_id:
         return True
     try:
         current_score = float((current.tags or {}).get("rc1.best_reward", "nan"))
@@ -169,12 +165,8 @@ class Evaluation:
 
 def evaluation_of(version: str | int, name: str = MODEL_NAME) -> Evaluation | None:
     """The newest finished evaluate run of this version (from the tracking store), or None."""
-    runs = mlflow.search_runs(
-        search_all_experiments=True,
-        filter_string=(f"tags.`rc1.stage` = 'evaluate' AND tags.`rc1.registered_model` = '{name}' "
-                       f"AND tags.`rc1.model_version` = '{version}' AND attributes.status = 'FINISHED'"),
-        order_by=["attributes.start_time DESC"], max_results=50, output_format="list",
-    )
+    runs = _search(f"tags.`rc1.stage` = 'evaluate' AND tags.`rc1.registered_model` = '{name}' "
+                   f"AND tags.`rc1.model_version` = '{version}' AND attributes.status = 'FINISHED'", max_results=50)
     # the verdict is the PyTorch evaluation's: a llama.cpp one (rc1.backend=llamacpp) measures a GGUF export
     runs = [r for r in runs if r.data.tags.get("rc1.backend", "transformers") == "transformers"]
     if not runs:
