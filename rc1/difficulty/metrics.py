@@ -1,19 +1,6 @@
-"""Per-sample difficulty metrics of a seed (pure functions of the seed's own fields).
-
-question = the seed's user turns; support = the evidence an answer rests on (see `support_text`).
-- len_tokens: dialogue tokens (rc1.core.text.dialogue_tokens: approximate count + 5 per turn)
-- turns: dialogue turns other than the system prompt
-- tool_hops: expected tool calls
-- entities: capitalized spans that are not a sentence-initial function word, plus numbers, in the question
-- ops_numeric: arithmetic operators in the expected `calc` expressions, plus arithmetic cue words and
-  operator symbols in the question ("twice", "half", "percent", "each", "+", ...)
-- connector_density: discourse connectors (and, because, after, which, whose, ...) per 100 question words
-- coref_pronouns: third-person and demonstrative pronouns in the question
-- clue_overlap: Jaccard of the word 3-gram sets of question and support (0 when either has none)
-- ambiguity_flags: names of the ambiguity cues found (hidden_info, vague_quantity, dangling_reference,
-  multiple_questions, alternative_question); ambiguity = their number
-- needs_clarification: the seed's flag
-"""
+"""Per-sample difficulty metrics of a seed (pure functions of the seed's own fields). Each one is defined in
+rc1.difficulty.report.DEFINITIONS, which the report repeats next to the values; clue_overlap is 0 when question or
+support has no 3-gram."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import random
 import sys
 from array import array
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import IO, Callable, Iterable, Sequence
 
 import numpy as np
@@ -143,7 +143,7 @@ def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequenc
         sample.offer((seed["task"], user_words))
         dups.add(seed["id"], prompt_turns)
         if index:
-            leaks += [leak.as_dict() for leak in index.seed_leaks(seed, user_words)]
+            leaks += [asdict(leak) for leak in index.seed_leaks(seed, user_words)]
     scan.sample = sample
     if start:
         scan.added = dups.detach()
