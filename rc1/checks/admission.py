@@ -16,7 +16,6 @@ from rc1.tracking import default_tracking_uri, setup_tracking
 from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
 
 
-
 def find_preflight(mode: str):
     """The newest preflight run of the mode, or GateRefusal saying why there is none the gate may use."""
     setup_tracking()

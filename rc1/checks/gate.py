@@ -7,7 +7,7 @@ import operator
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from rc1.core.config import Gates
+from rc1.core.config import Gates, dotted_value
 from rc1.core.errors import Rc1Error
 from rc1.core.io import sha256_file
 
@@ -28,11 +28,6 @@ RECHECKS = [
 # the files preflight hashed and logged (tags sha256.<name>, rc1.artifact.<name>); the gate trains with them
 SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates", "trial_config", "accelerate_config")
 REQUIRED = ("pool", "shadow", "weights", "config", "gates")
-
-
-def _threshold(gates: Gates, dotted: str) -> float:
-    section, key = dotted.split(".")
-    return getattr(getattr(gates, section), key)
 
 
 def round_problems(tags: dict[str, str], metrics: dict[str, float]) -> list[str]:
@@ -63,7 +58,7 @@ def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: G
         if metric not in metrics:
             problems.append(f"metric {metric} is missing")
             continue
-        limit = _threshold(gates, dotted)
+        limit = dotted_value(gates, dotted)
         if not op(metrics[metric], limit):
             problems.append(f"{metric}={metrics[metric]:.4g} no longer meets {dotted}={limit}")
     problems += [f"it recorded no sha256 for the {name}" for name in REQUIRED if not tags.get(f"sha256.{name}")]

@@ -12,11 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rc1.core.config import Gates, PPOScale
-
-
-def check(name: str, value: Any, threshold: Any, passed: bool) -> dict:
-    return {"name": name, "value": value, "threshold": threshold, "pass": bool(passed)}
+from rc1.core.config import Gates, PPOScale, dotted_value
+from rc1.core.summary import check
 
 
 def config_checks(ppo: PPOScale, gates: Gates) -> list[dict]:
@@ -43,11 +40,7 @@ ENGINE_SETTINGS = ("model.finetune", "model.lora_r", "model.target_modules", "pp
 
 def engine_settings(trial: PPOScale, ppo: PPOScale) -> list[tuple[str, Any, Any]]:
     """(name, the trial's value, the full config's value) of each ENGINE_SETTINGS key."""
-    def value(cfg: PPOScale, dotted: str) -> Any:
-        section, key = dotted.split(".")
-        return getattr(getattr(cfg, section), key)
-
-    return [(d.split(".")[1], value(trial, d), value(ppo, d)) for d in ENGINE_SETTINGS]
+    return [(d.split(".")[1], dotted_value(trial, d), dotted_value(ppo, d)) for d in ENGINE_SETTINGS]
 
 
 def trial_checks(ppo: PPOScale, trial: PPOScale) -> list[dict]:

@@ -19,7 +19,8 @@ from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from rc1.core.config import ScaleGate
-from rc1.checks.preflight import check
+from rc1.core.errors import Rc1Error
+from rc1.core.summary import check
 from rc1.quality.diversity import lexical_summary
 from rc1.core.text import words
 
@@ -34,8 +35,6 @@ def earlier_stages(stages: Sequence[int], stage: int) -> list[int]:
 def draw(seeds: Sequence[Mapping[str, Any]], n: int, seed: int) -> list[Mapping[str, Any]]:
     """n seeds, a seeded draw without replacement (in pool order, so the draw is stable across runs)."""
     if n > len(seeds):
-        from rc1.core.errors import Rc1Error
-
         raise Rc1Error(f"stage {n} needs {n} seeds; the pool has {len(seeds)}")
     picked = sorted(random.Random(seed).sample(range(len(seeds)), n))
     return [seeds[i] for i in picked]

@@ -259,12 +259,17 @@ SEED_FLOORS: dict[str, tuple[str, Any]] = {
 }
 
 
+def dotted_value(model: BaseModel, dotted: str) -> Any:
+    """The value of `section.key` in a config model (gates.yaml's thresholds, a ppo config's settings)."""
+    section, _, key = dotted.partition(".")
+    return getattr(getattr(model, section), key)
+
+
 def looser_than_seed(gates: Gates) -> list[str]:
     """'key = value (seed: >= floor)' for every threshold of `gates` looser than SEED_FLOORS, in the table's order."""
     out = []
     for dotted, (op, floor) in SEED_FLOORS.items():
-        section, _, key = dotted.partition(".")
-        value = getattr(getattr(gates, section), key)
+        value = dotted_value(gates, dotted)
         ok = value >= floor if op == ">=" else value <= floor if op == "<=" else value == floor
         if not ok:
             out.append(f"{dotted} = {value} (seed: {op} {floor})")

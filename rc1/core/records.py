@@ -21,9 +21,7 @@ Seed: one line of rc1_seed.jsonl.
 from __future__ import annotations
 
 import math
-
 from itertools import repeat
-
 from typing import Any, Mapping, TypedDict
 
 from rc1.core.config import TASKS
@@ -138,7 +136,6 @@ def seed_problem(row: Any) -> str | None:
     if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str) for c in calls):
         return "expected_tool_calls must be a list of {name, arguments}"
     return None
-
 
 
 def seed_difficulty(seed: Mapping[str, Any], *, fallback: str | None) -> str | None:

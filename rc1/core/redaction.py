@@ -1,16 +1,6 @@
-"""Keeping credentials out of logs, params, tags, artifacts and error messages.
-
-- `redact(text, *secrets)`: every occurrence of a secret, in any letter case, URL-encoded (quote and
-  quote_plus, either hex case) or base64-encoded (standard or URL-safe, with or without padding), becomes
-  `***`. Secrets shorter than 4 characters are left alone (they would blank out ordinary text).
-- `known_secrets()`: the values of the API key variables rc1 reads (SECRET_ENV_VARS).
-- `safe_url(url)`: a URL without user info and without key-like query parameters (key, api_key, token,
-  sig, password, ...); other query parameters stay. `redact_urls(text)` does that to every URL in a text;
-  `has_credentials(url)` says whether there is anything to remove.
-- `refuse_userinfo(url, what)`: an Rc1Error for a base URL that carries user@host credentials.
-- `scrub(text, *secrets)`: both, plus the known secrets: what an error message goes through before it
-  is printed or stored.
-"""
+"""Keeping credentials out of logs, params, tags, artifacts and error messages: `redact` masks secrets, `safe_url`
+drops a URL's user info and key-like query parameters, `scrub` does both (with the API keys rc1 reads) to an
+error message before it is printed or stored."""
 
 from __future__ import annotations
 
@@ -36,7 +26,8 @@ def _forms(secret: str) -> set[str]:
 
 
 def redact(text: str, *secrets: str | None) -> str:
-    """`text` with every secret (any case, URL-encoded, base64) replaced by ***."""
+    """`text` with every secret (any case, URL-encoded, base64) replaced by ***; secrets shorter than 4 characters
+    are left alone (they would blank out ordinary text)."""
     if not text:
         return text
     forms: set[str] = set()
@@ -52,6 +43,7 @@ def redact(text: str, *secrets: str | None) -> str:
 
 
 def known_secrets() -> list[str]:
+    """The values of the API key variables rc1 reads (SECRET_ENV_VARS)."""
     return [v.strip() for v in (os.environ.get(name, "") for name in SECRET_ENV_VARS) if v and v.strip()]
 
 

@@ -6,6 +6,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 
+def check(name: str, value: Any, threshold: Any, passed: bool) -> dict:
+    return {"name": name, "value": value, "threshold": threshold, "pass": bool(passed)}
+
+
 def num(v: Any) -> str:
     return f"{v:.4g}" if isinstance(v, float) else str(v)
 

@@ -3,15 +3,11 @@
 Normalization keeps numbers (DESIGN.md pitfalls): two GSM8K problems that differ only in their
 numbers are different problems, so a near-duplicate or leak check must see the digits.
 
-`count_tokens` approximates what an LLM tokenizer would count, without loading one:
-  1. the text is split with the Qwen2/Qwen3 pre-tokenization pattern (contractions; a letter run
-     with at most one leading non-letter such as the space; single digits, because Qwen splits
-     numbers digit by digit; punctuation runs; newline runs; other whitespace);
-  2. a letter run longer than 8 characters counts one token per started 8 characters (BPE keeps
-     common words whole and splits long or rare ones).
-It is deterministic and fast (one C-level regex pass per text). It has not been calibrated against
-a real vocabulary here (none is reachable offline): where exact counts matter pass a tokenizer
-(a local transformers tokenizer directory) and `make_token_counter` uses it instead.
+`count_tokens` approximates what an LLM tokenizer would count, without loading one, in one regex pass: the
+Qwen2/Qwen3 pre-tokenization pieces (_PRETOKEN: digits one by one, as Qwen splits numbers), a letter run longer than
+8 characters counting one token per started 8 (BPE keeps common words whole and splits long or rare ones). It is
+not calibrated against a real vocabulary (none is reachable offline): where exact counts matter pass a local
+tokenizer directory and `make_token_counter` uses it instead.
 """
 
 from __future__ import annotations

@@ -5,9 +5,7 @@
 """
 
 from rc1.data.files import DATA_FILES, read_task_file
-from rc1.data.formats import BadRecord, gsm8k_calculations, gsm8k_final_answer, gsm8k_steps
-from rc1.data.sources import BUNDLED_DIR, LoadedTasks, bundled_tasks, default_data_config, load_all, load_tasks, source_tags
+from rc1.data.sources import LoadedTasks, bundled_tasks, default_data_config, load_tasks, source_tags
 
-__all__ = ["BUNDLED_DIR", "DATA_FILES", "BadRecord", "LoadedTasks", "bundled_tasks", "default_data_config",
-           "gsm8k_calculations", "gsm8k_final_answer", "gsm8k_steps", "load_all", "load_tasks", "read_task_file",
+__all__ = ["DATA_FILES", "LoadedTasks", "bundled_tasks", "default_data_config", "load_tasks", "read_task_file",
            "source_tags"]

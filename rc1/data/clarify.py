@@ -121,7 +121,7 @@ def entity_removals(task: Task) -> list[Removal]:
 
 def term_removals(task: Task) -> list[Removal]:
     q = task["question"]
-    spans = [(s, e) for s, e in _spans(q)]
+    spans = _spans(q)
     if not spans:
         best = None
         for m in re.finditer(r"[A-Za-z][a-z'-]{5,}", q):

@@ -63,14 +63,12 @@ def read_json_list(path: str | Path, task: str, on_bad_record: OnBad = "error") 
     try:
         with _open(path) as fh:
             items = json.load(fh)
-    except EOFError as e:  # gzip: truncated
+    except (EOFError, gzip.BadGzipFile) as e:  # gzip: truncated or not gzip
         raise Rc1Error(f"{path}: unreadable ({e})") from None
     except UnicodeDecodeError:
         raise Rc1Error(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg}; truncated file?)") from None
-    except gzip.BadGzipFile as e:
-        raise Rc1Error(f"{path}: unreadable ({e})") from None
     except OSError as e:
         raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     except PARSE_ERRORS as e:

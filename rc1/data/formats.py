@@ -22,20 +22,16 @@ _CALC_ANNOTATION = re.compile(r"<<[^<>]*>>")
 _FINAL = re.compile(r"####\s*(.+?)\s*$", re.DOTALL)
 
 
-def _require(raw: Any, key: str, types: type | tuple[type, ...], what: str) -> Any:
+def _require(raw: Any, key: str, types: type, what: str) -> Any:
     if not isinstance(raw, dict):
         raise BadRecord(f"expected a JSON object, got {type(raw).__name__}")
     if key not in raw:
         raise BadRecord(f"missing key {key!r}")
     value = raw[key]
     # bool is an int subclass; a flag must not pass as a number or vice versa
-    if not isinstance(value, types) or (isinstance(value, bool) and bool not in _as_tuple(types)):
+    if not isinstance(value, types) or (isinstance(value, bool) and types is not bool):
         raise BadRecord(f"key {key!r}: expected {what}, got {type(value).__name__}")
     return value
-
-
-def _as_tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
-    return types if isinstance(types, tuple) else (types,)
 
 
 def _text(raw: dict, key: str) -> str:
@@ -127,4 +123,3 @@ def normalize_gsm8k(raw: Any, source_id: str | int) -> Task:
     solution = _text(raw, "answer")
     return make_task("gsm8k", str(source_id), question.strip(), gsm8k_final_answer(solution),
                      decomposition=gsm8k_steps(solution))
-

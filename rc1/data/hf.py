@@ -11,6 +11,8 @@ import socket
 from typing import Any, Iterable
 
 from rc1.data.formats import BadRecord, normalize_gsm8k, normalize_hotpotqa, normalize_strategyqa
+from rc1.core.errors import Rc1Error
+from rc1.core.io import sha256_text
 from rc1.core.records import Task
 
 log = logging.getLogger("rc1.data")
@@ -59,8 +61,6 @@ def strategyqa_row(row: dict) -> dict:
 
 def normalize_hf_rows(task: str, rows: Iterable[dict], on_bad_record: str = "error",
                       where: str = "hf") -> tuple[list[Task], int]:
-    from rc1.core.errors import Rc1Error
-
     out: list[Task] = []
     skipped = 0
     for n, row in enumerate(rows, 1):
@@ -87,6 +87,4 @@ def load_hf(task: str, name: str, config: str | None, split: str | None, on_bad_
     uri = f"hf://{name}" + (f"/{config}" if config else "") + f"@{split or 'train'}"
     records, skipped = normalize_hf_rows(task, ds, on_bad_record, where=uri)
     digest = getattr(ds, "_fingerprint", None) or ""
-    from rc1.core.io import sha256_text
-
     return records, uri, sha256_text(f"{uri}|{digest}|{len(records)}"), skipped

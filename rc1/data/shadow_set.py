@@ -5,11 +5,9 @@ Per task the count is the largest-remainder share of n under the mix (stratify) 
 draw from all records gives (no stratify). Within a task the records are drawn with a seeded RNG over
 the records sorted by id, so the choice does not depend on file order.
 
-A stratified set takes at most MAX_TASK_SHARE of a task's records: the pool is built from what the set leaves,
-and a task whose mix share of n is most of its records (245 x 0.45 = 110 of 120 HotpotQA items) would leave
-the pool almost nothing of that task. Such a task gives the set its cap and the rest of n goes to the other
-tasks by their mix weights (shadow_counts says which; materialize-shadow prints it); when the caps of all
-tasks together hold fewer than n records the set is refused (an Rc1Error naming each task's cap).
+A stratified set takes at most MAX_TASK_SHARE of a task's records (shadow_counts): the pool is built from what the
+set leaves, and a task whose mix share of n is most of its records (245 x 0.45 = 110 of 120 HotpotQA items) would
+leave the pool almost nothing of that task.
 """
 
 from __future__ import annotations
@@ -20,7 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from rc1.core.config import GATES_PATH, TASKS, DataConfig, load_gates
-from rc1.data import LoadedTasks, load_tasks
+from rc1.data import LoadedTasks, default_data_config, load_tasks
 from rc1.core.errors import Rc1Error
 from rc1.data.pool import largest_remainder
 from rc1.core.records import Task
@@ -129,8 +127,6 @@ def shadow_records(shadow: str | None, data_dir: str | None, n: int, seed: int, 
             if missing or not (r.get("question") or r.get("dialogue")):
                 raise Rc1Error(f"{shadow}: line {i}: a shadow item needs id, task, answer and question or dialogue")
         return rows, shadow, {}
-    from rc1.data import default_data_config
-
     mix = default_mix(gates_path)
     rows, loaded = load_and_select(data_dir, n, seed, stratify, mix, default_data_config())
     key = {"n": n, "seed": seed, "stratify": stratify, "mix": mix,

@@ -70,19 +70,14 @@ def _from_file(task: str, path: Path, on_bad_record: str, kind: str = "local") -
                        res.skip_examples)
 
 
-
 def _mode(mode: str | None) -> str:
     return (mode or os.environ.get("RUN_MODE") or "dev").strip().lower()
 
 
 def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConfig | None = None,
                on_bad_record: str | None = None, mode: str | None = None) -> LoadedTasks:
-    """The records of one task from the first available source (see module doc).
-
-    data_dir given: DIR/<official file> (or DIR/<official file>.gz) must exist (else Rc1Error). on_bad_record (error|skip) overrides
-    data.yaml's. A malformed file or a failing Hugging Face load is an Rc1Error naming it, never a silent
-    fall-through to another source. mode (dev|prod, default $RUN_MODE): prod refuses the bundled sample.
-    """
+    """The records of one task from the first available source (see module doc). data_dir given: DIR/<official
+    file> (or .gz) must exist; on_bad_record (error|skip) overrides data.yaml's; mode defaults to $RUN_MODE."""
     if task not in TASKS:
         raise Rc1Error(f"unknown task {task!r}; known: {', '.join(TASKS)}")
     cfg = data_cfg or default_data_config()
@@ -139,11 +134,6 @@ def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConf
 def bundled_tasks(task: str) -> list[Task]:
     """The records of one task of the real sample bundled with rc1 (tests, probes and benchmarks use it)."""
     return load_tasks(task, BUNDLED_DIR).records
-
-
-def load_all(tasks: list[str] | tuple[str, ...], data_dir: str | Path | None = None,
-             data_cfg: DataConfig | None = None, on_bad_record: str | None = None) -> dict[str, LoadedTasks]:
-    return {t: load_tasks(t, data_dir, data_cfg, on_bad_record) for t in tasks}
 
 
 def source_tags(loaded: dict[str, LoadedTasks]) -> dict[str, str]:

@@ -25,15 +25,8 @@ MAX_EXPONENT = 64
 MAX_ABS_VALUE = 1e18   # every number written, every intermediate and the result: |x| <= 1e18 and finite
 MAX_NODES = 200
 
-_BINARY = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-}
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
 _UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 
 
@@ -73,15 +66,9 @@ def _eval_node(node: ast.AST) -> int | float:
         if isinstance(value, complex):
             raise _CalcError("result is not a real number")
         return _bounded(value, "result")
-    what = "this expression"   # never quote the input: the policy's text must not come back as a tool result
-    if isinstance(node, ast.Name):
-        what = "a name"
-    elif isinstance(node, ast.Call):
-        what = "function call"
-    elif isinstance(node, ast.Attribute):
-        what = "attribute access"
-    elif isinstance(node, ast.Constant):
-        what = "a non-numeric constant"
+    # never quote the input: the policy's text must not come back as a tool result
+    what = {ast.Name: "a name", ast.Call: "function call", ast.Attribute: "attribute access",
+            ast.Constant: "a non-numeric constant"}.get(type(node), "this expression")
     raise _CalcError(f"{what} is not allowed (numbers, + - * / // % ** and parentheses only)")
 
 
@@ -117,9 +104,7 @@ def calc(expression: str) -> str:
         return "error: expression too complex"
     try:
         return format_number(_eval_node(tree))
-    except _CalcError as e:
-        return f"error: {e}"
-    except (OverflowError, ValueError) as e:
+    except (_CalcError, OverflowError, ValueError) as e:
         return f"error: {e}"
 
 

@@ -103,14 +103,8 @@ def max_size_without_replacement(counts: dict[str, int], target: dict[str, float
     return size
 
 
-def resample(
-    bucket: np.ndarray,
-    tasks: np.ndarray,
-    target: dict[str, float],
-    by_task: list[str],
-    seed: int,
-    sizes: dict[str, int] | None = None,
-) -> tuple[np.ndarray, dict]:
+def resample(bucket: np.ndarray, tasks: np.ndarray, target: dict[str, float], by_task: list[str], seed: int,
+             sizes: dict[str, int] | None = None) -> tuple[np.ndarray, dict]:
     """Indices of the balanced pool (sorted, repeats allowed) and a summary per task.
     Tasks not in `by_task` pass through unchanged. `sizes`: requested balanced size per task."""
     rng = np.random.default_rng(seed)

@@ -1,19 +1,6 @@
-"""Per-sample difficulty metrics of a seed (pure functions of the seed's own fields).
-
-question = the seed's user turns; support = the evidence an answer rests on (see `support_text`).
-- len_tokens: dialogue tokens (rc1.core.text.dialogue_tokens: approximate count + 5 per turn)
-- turns: dialogue turns other than the system prompt
-- tool_hops: expected tool calls
-- entities: capitalized spans that are not a sentence-initial function word, plus numbers, in the question
-- ops_numeric: arithmetic operators in the expected `calc` expressions, plus arithmetic cue words and
-  operator symbols in the question ("twice", "half", "percent", "each", "+", ...)
-- connector_density: discourse connectors (and, because, after, which, whose, ...) per 100 question words
-- coref_pronouns: third-person and demonstrative pronouns in the question
-- clue_overlap: Jaccard of the word 3-gram sets of question and support (0 when either has none)
-- ambiguity_flags: names of the ambiguity cues found (hidden_info, vague_quantity, dangling_reference,
-  multiple_questions, alternative_question); ambiguity = their number
-- needs_clarification: the seed's flag
-"""
+"""Per-sample difficulty metrics of a seed (pure functions of the seed's own fields). Each one is defined in
+rc1.difficulty.report.DEFINITIONS, which the report repeats next to the values; clue_overlap is 0 when question or
+support has no 3-gram."""
 
 from __future__ import annotations
 
@@ -23,6 +10,7 @@ from typing import Callable
 
 from rc1.core.records import Seed
 from rc1.core.text import count_tokens, dialogue_tokens, ngrams, words
+from rc1.quality.views import user_text
 
 METRICS = ("len_tokens", "turns", "tool_hops", "entities", "ops_numeric", "connector_density", "coref_pronouns",
            "clue_overlap", "ambiguity", "needs_clarification")
@@ -44,10 +32,6 @@ _PRONOUNS = frozenset("he she it they him her his hers its their theirs them thi
 _VAGUE = frozenset("some several few many certain various approximately roughly around about most".split())
 _FIRST_WORD = re.compile(r"\W*([^\W\d_]+)")
 _DANGLING_START = frozenset("it this that they he she these those its his her their".split())
-
-
-def question_text(seed: Seed) -> str:
-    return "\n".join(t["content"] for t in seed["dialogue"] if t.get("role") == "user")
 
 
 def support_text(seed: Seed) -> str:
@@ -126,7 +110,7 @@ def ambiguity_flags(seed: Seed, q_words: list[str], question: str) -> list[str]:
 
 def seed_metrics(seed: Seed, counter: Callable[[str], int] = count_tokens) -> dict:
     """Every metric of one seed (the keys of METRICS plus `ambiguity_flags`)."""
-    question = question_text(seed)
+    question = user_text(seed)
     q_words = words(question)
     flags = ambiguity_flags(seed, q_words, question)
     return {

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from rc1.core.config import DifficultyGate
+from rc1.core.summary import check
 from rc1.difficulty.bucket import BUCKETS
 from rc1.difficulty.metrics import METRICS
 from rc1.difficulty.table import MetricTable
 
 INTEGER_METRICS = {"len_tokens", "turns", "tool_hops", "entities", "ops_numeric", "coref_pronouns", "ambiguity",
                    "needs_clarification"}
-
-
-def check(name: str, value, threshold: str, passed: bool) -> dict:
-    """A gate check. A check marked `kind: consistency` holds by construction when the stage works as designed
-    (e.g. bucket shares after resampling to a target that meets the bounds): it still fails the stage when it
-    does not hold, but it measures the stage, not the data, and is not counted among the data gates."""
-    return {"name": name, "value": value, "threshold": threshold, "pass": bool(passed)}
 
 
 def histogram(values: np.ndarray, name: str) -> dict:
@@ -71,7 +67,9 @@ def difficulty_checks(table: MetricTable, bucket: np.ndarray, idx: np.ndarray, b
     g = gate
     counts = bucket_counts(table.tasks, bucket, idx)
     checks = []
-    for task in by_task:  # consistency: resampling to a target that meets the bounds makes these hold
+    # kind consistency: resampling to a target that meets the bounds makes these hold; a failure fails the stage,
+    # but it measures the stage, not the data, and is not counted among the data gates
+    for task in by_task:
         row = counts.get(task, {"hard_share": 0.0, "easy_share": 0.0, "n": 0})
         checks.append({**check(f"hard_share.{task}", row["hard_share"], f">= {g.hard_min}",
                                 row["n"] > 0 and row["hard_share"] >= g.hard_min - 1e-12), "kind": "consistency"})
@@ -125,11 +123,7 @@ def difficulty_report(table: MetricTable, score: np.ndarray, bucket: np.ndarray,
 
 
 def _flag_counts(flags: list[list[str]]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for fl in flags:
-        for f in fl:
-            out[f] = out.get(f, 0) + 1
-    return dict(sorted(out.items()))
+    return dict(sorted(Counter(f for fl in flags for f in fl).items()))
 
 
 DEFINITIONS = {

@@ -14,7 +14,6 @@ from rc1.difficulty.metrics import METRICS, seed_metrics
 from rc1.core.records import Seed
 from rc1.core.text import count_tokens
 
-
 _BLOCK = 65536
 
 

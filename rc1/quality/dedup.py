@@ -20,11 +20,7 @@ before each insert, which is what this module did before; tests/unit/test_qualit
    texts in one bucket are candidates of each other (equal band values checked on the signatures), so
    "an earlier non-duplicate text in a shared bucket with estimate >= threshold" is decided for all
    texts at once. Nothing is quadratic in the number of texts, only in a bucket's size (as for any LSH).
-   The buckets are kept as three flat arrays (members, sizes, band), and the signatures are read through
-   short-lived memory maps (`_Rows`: a mapping's pages count as the process's resident memory while mapped).
-3. A stream cut in pieces (validate-pool scans the second half of a pool in another process) gives the same
-   verdicts: the later piece's finder writes its signatures to a file the first opened and hands over the
-   rest (`detach`), which the first appends after its own texts (`extend`) before `finish`.
+3. A stream cut in pieces gives the same verdicts (`detach`, `extend`).
 Memory per text: 16 (digest) + 8 x bands (band hashes) + its key in a bytes blob (about 20 bytes);
 the signatures (4 x num_perm bytes per text) live in the temporary file (770 MB at 3M texts). (An in-memory
 MinHashLSH with dict storage costs about 370 bytes per band per text: 7.8 GB at 3M texts.)

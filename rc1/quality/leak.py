@@ -41,9 +41,6 @@ class Leak:
     shadow_question: str
     kind: str = "text"          # text (shared n-gram + containment) | short (whole question) | source_id
 
-    def as_dict(self) -> dict:
-        return self.__dict__.copy()
-
 
 class ShadowIndex:
     def __init__(self, questions: Sequence[tuple[str, str]], ngram: int = 5, sim: float = 0.85,

@@ -10,19 +10,12 @@ from rc1.core.io import iter_jsonl_lines
 from rc1.core.records import Seed, seed_problem
 
 
-def iter_seed_lines(path: str | Path, piece: tuple[int, int, int] | None = None,
-                    max_line_bytes: int | None = None) -> Iterator[tuple[str, Seed]]:
-    """(raw line without its newline, parsed seed) pairs, streamed; the raw line lets a writer copy
-    a seed without encoding it again. `piece`: only that piece of the file (rc1.core.io.line_ranges); a line longer than
+def iter_seeds(path: str | Path, piece: tuple[int, int, int] | None = None,
+               max_line_bytes: int | None = None) -> Iterator[Seed]:
+    """The seeds, streamed. `piece`: only that piece of the file (rc1.core.io.line_ranges); a line longer than
     `max_line_bytes` is refused unread (rc1.core.io.iter_jsonl_lines)."""
-    for lineno, raw, row in iter_jsonl_lines(path, piece, max_line_bytes):
+    for lineno, _, row in iter_jsonl_lines(path, piece, max_line_bytes):
         problem = seed_problem(row)
         if problem:
             raise Rc1Error(f"{path}: line {lineno}: not a seed: {problem}")
-        yield raw, row
-
-
-def iter_seeds(path: str | Path, piece: tuple[int, int, int] | None = None,
-               max_line_bytes: int | None = None) -> Iterator[Seed]:
-    for _, seed in iter_seed_lines(path, piece, max_line_bytes):
-        yield seed
+        yield row

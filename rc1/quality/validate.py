@@ -11,7 +11,7 @@ import random
 import sys
 from array import array
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import IO, Callable, Iterable, Sequence
 
 import numpy as np
@@ -24,10 +24,8 @@ from rc1.quality.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
 from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, user_text
 from rc1.core.records import Seed
+from rc1.core.summary import check
 from rc1.core.text import TURN_OVERHEAD, count_tokens, words
-
-def check(name: str, value, threshold: str, passed: bool) -> dict:
-    return {"name": name, "value": value, "threshold": threshold, "pass": bool(passed)}
 
 
 @dataclass
@@ -79,14 +77,6 @@ def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], 
     return user, prompt, n_tokens
 
 
-def sample_tokens(seeds: Iterable[Seed], k: int, seed: int) -> list[list[str]]:
-    """User-turn words of a seeded uniform sample of k seeds (what the 3-gram KL compares)."""
-    res: Reservoir[list[str]] = Reservoir(k, seed)
-    for s in seeds:
-        res.offer(words(user_text(s)))
-    return res.items
-
-
 @dataclass
 class BaselineStats:
     """What the checks need of the KL baseline: its 3-gram counts and the lexical summary of its diversity sample
@@ -104,27 +94,14 @@ def baseline_stats(baseline: Iterable[Seed] | Sequence[list[str]], kl_sample_siz
                          len(tokens), (kl_sample_size, sample_size, sample_seed))
 
 
-def validate_pool(
-    seeds: Iterable[Seed],
-    *,
-    gate: ValidatePoolGate,
-    mix: dict[str, float],
-    shadow: Sequence[tuple[str, str]] | None,
-    baseline: Iterable[Seed] | Sequence[list[str]],
-    token_counter: Callable[[str], int] = count_tokens,
-    sample_size: int = SAMPLE_SIZE,
-    kl_sample_size: int = KL_SAMPLE_SIZE,
-    sample_seed: int = SAMPLE_SEED,
-    num_perm: int = 64,
-    progress: bool = False,
-) -> ValidationResult:
-    """Scan `seeds` once and evaluate every validate_pool check.
-
-    `shadow`: (id, question) pairs; None = no shadow set given, and then the leak check cannot pass
-    (a leak gate that ran against nothing must not look green);
-    `baseline`: the pack_v1 pool's seeds (or already sampled user-turn
-    token lists), the reference of the 3-gram KL.
-    """
+def validate_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, mix: dict[str, float],
+                  shadow: Sequence[tuple[str, str]] | None, baseline: Iterable[Seed] | Sequence[list[str]],
+                  token_counter: Callable[[str], int] = count_tokens, sample_size: int = SAMPLE_SIZE,
+                  kl_sample_size: int = KL_SAMPLE_SIZE, sample_seed: int = SAMPLE_SEED, num_perm: int = 64,
+                  progress: bool = False) -> ValidationResult:
+    """Scan `seeds` once and evaluate every validate_pool check. `shadow`: (id, question) pairs; None = no shadow
+    set given, and then the leak check cannot pass (a leak gate that ran against nothing must not look green);
+    `baseline`: the pack_v1 pool's seeds (or already sampled user-turn token lists), the reference of the 3-gram KL."""
     scan = scan_pool(seeds, gate=gate, shadow=shadow, token_counter=token_counter,
                      sample_k=max(sample_size, kl_sample_size), sample_seed=sample_seed, num_perm=num_perm,
                      progress=progress)
@@ -166,7 +143,7 @@ def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequenc
         sample.offer((seed["task"], user_words))
         dups.add(seed["id"], prompt_turns)
         if index:
-            leaks += [leak.as_dict() for leak in index.seed_leaks(seed, user_words)]
+            leaks += [asdict(leak) for leak in index.seed_leaks(seed, user_words)]
     scan.sample = sample
     if start:
         scan.added = dups.detach()
@@ -297,7 +274,6 @@ def budget_indices(lengths: Sequence[int], words: int, seed: int) -> list[int]:
     return out
 
 
-
 def _subsample(items: list, k: int, seed: int) -> list:
     r: Reservoir = Reservoir(len(items), seed)
     r.items = list(items)
@@ -305,10 +281,14 @@ def _subsample(items: list, k: int, seed: int) -> list:
 
 
 def _as_token_lists(baseline, k: int, seed: int) -> list[list[str]]:
-    """Token lists of up to k baseline seeds; already-tokenized baselines are only subsampled."""
+    """User-turn words of a seeded uniform sample of up to k baseline seeds (what the 3-gram KL compares);
+    already-tokenized baselines are only subsampled."""
     if isinstance(baseline, list) and baseline and not isinstance(baseline[0], dict):
         return _subsample(baseline, k, seed)
-    return sample_tokens(baseline, k, seed)
+    res: Reservoir[list[str]] = Reservoir(k, seed)
+    for s in baseline:
+        res.offer(words(user_text(s)))
+    return res.items
 
 
 def _quantiles(a: np.ndarray) -> dict:

@@ -25,8 +25,7 @@ DEFINITIONS = {
     "zipf_slope": "slope of log frequency on log rank of the words of the KL sample (scipy linregress)",
     "dup_rate": "share of seeds whose normalized system+user text equals an earlier seed's",
     "near_dup_rate": "share of seeds with an earlier seed whose word 3-shingle set (system+user turns, shingled "
-                     "per turn) has "
-                     "MinHash-estimated Jaccard >= near_dup_jaccard (datasketch MinHash + MinHashLSH); "
+                     "per turn) has MinHash-estimated Jaccard >= near_dup_jaccard (datasketch MinHash + MinHashLSH); "
                      "exact duplicates included",
     "len_tokens": "rc1.core.text.count_tokens over every dialogue turn's content + 5 template tokens per turn "
                   "(or the exact count of --tokenizer)",

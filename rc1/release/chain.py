@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from rc1.core.config import Gates
+from rc1.core.config import Gates, looser_than_seed
 from rc1.checks.gate import preflight_problems
 from rc1.core.summary import failing_checks
 
@@ -182,8 +182,6 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
 def gates_link(gates: Gates, mode: str) -> Link:
     """The thresholds in force, said plainly: in dev, which are looser than the seed's (prod refuses those before
     this, in Gates.for_mode)."""
-    from rc1.core.config import looser_than_seed
-
     loose = looser_than_seed(gates)
     evidence = (f"{mode}: looser than the seed's: {', '.join(loose)}" if loose
                 else f"{mode}: as strict as the seed's or stricter")

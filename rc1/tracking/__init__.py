@@ -33,14 +33,10 @@ from typing import Any, Iterator
 
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Importing mlflow and its tracking store creates ~280k objects, of which ~4k are garbage: the cyclic
-    collector (every 700 new objects by default) took ~18% of that import (measured: mlflow's sqlite store imported
-    in 2.21 s, 1.86 s when collecting every 50000). So it is off during the import; afterwards what exists is frozen
-    (gc.freeze: left out of every later collection, which then walks only the stage's own objects: unpickling a
-    forked child's 63k n-grams took 0.19 s of collections before, 0.03 s after) and the collector is as it was.
-    Only a block that imported something freezes (once a process, in effect): a frozen object is never collected,
-    so freezing at every stage's setup_tracking would keep for good every cycle that was garbage by then (a gate's
-    or a test process's earlier stages)."""
+    """The cyclic collector off while mlflow and its store import (~280k objects, ~4k garbage: collecting took ~18%
+    of the import, 2.21 s vs 1.86 s), then what exists frozen (later collections walk only the stage's own objects:
+    unpickling a child's 63k n-grams, 0.19 s -> 0.03 s). Only a block that imported something freezes: a frozen
+    object is never collected, so freezing at every setup_tracking would keep earlier stages' garbage for good."""
     imported = len(sys.modules)
     was_on = gc.isenabled()
     gc.disable()
@@ -62,6 +58,7 @@ import rc1
 from rc1.core.config import run_mode
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
+from rc1.tracking.queries import _search
 
 log = logging.getLogger("rc1")
 
@@ -163,8 +160,7 @@ def fail_dead_runs(client: MlflowClient) -> list[str]:
     if uri in _swept:
         return []
     _swept.add(uri)
-    runs = mlflow.search_runs(search_all_experiments=True, output_format="list", max_results=1000,
-                              filter_string=f"attributes.status = 'RUNNING' AND tags.`rc1.host` = '{HOST}'")
+    runs = _search(f"attributes.status = 'RUNNING' AND tags.`rc1.host` = '{HOST}'", max_results=1000)
     dead = [r for r in runs if _process_gone(r.data.tags)]
     for r in dead:
         client.set_tag(r.info.run_id, "rc1.ended_by",
@@ -383,11 +379,8 @@ class StageRun:
 
     # -- verdict ------------------------------------------------------
     def verdict(self, checks: list[dict], what: str | None = None) -> bool:
-        """Record the gate result: metrics gate.<name>, tag rc1.passed, checks.json; raise if failed.
-
-        Each check is {name, value, threshold, pass}. Raises GateFailed after recording, so the run
-        still ends FINISHED with its evidence.
-        """
+        """Record the checks ({name, value, threshold, pass}): metrics gate.<name>, tag rc1.passed, checks.json;
+        then raise GateFailed if one failed (the run still ends FINISHED with its evidence)."""
         passed = all(bool(c["pass"]) for c in checks)
         self.log_json({"stage": self.stage, "passed": passed, "checks": checks}, "checks.json")
         self.log_metrics({f"gate.{c['name']}": 1.0 if c["pass"] else 0.0 for c in checks})
@@ -441,14 +434,8 @@ def reuse_key(stage: str, params: dict[str, Any], input_digests: dict[str, str])
 
 
 def find_reusable(stage: str, key: str) -> Run | None:
-    runs = mlflow.search_runs(
-        search_all_experiments=True,
-        filter_string=f"tags.`rc1.stage` = '{stage}' AND tags.`rc1.reuse_key` = '{key}' "
-        f"AND tags.`rc1.computed` = 'true' AND attributes.status = 'FINISHED'",
-        order_by=["attributes.start_time DESC"],
-        max_results=1,
-        output_format="list",
-    )
+    runs = _search(f"tags.`rc1.stage` = '{stage}' AND tags.`rc1.reuse_key` = '{key}' "
+                   f"AND tags.`rc1.computed` = 'true' AND attributes.status = 'FINISHED'")
     return runs[0] if runs else None
 
 
@@ -478,10 +465,8 @@ def _restore_outputs(run: Run, outputs: dict[str, Path]) -> None:
 
 
 def reused_params(prior: dict[str, str], run_id: str) -> dict[str, str]:
-    """The earlier run's params for the run that reuses it, never changing one already logged there (MLflow
-    forbids it): `mlflow run` has logged its -P values as spelled on its command line (mix
-    "hotpotqa:0.45,..." where the earlier direct-CLI run logged the parsed mix), so a value that differs goes
-    in as reused.<key>; equal values are skipped, new keys are logged as they are."""
+    """The earlier run's params for the run that reuses it: a param already logged there with another value (MLflow
+    forbids changing it; `mlflow run` logs -P values as spelled) goes in as reused.<key>, equal ones are skipped."""
     existing = mlflow.get_run(run_id).data.params
     out = {}
     for k, v in prior.items():
@@ -505,17 +490,10 @@ def _reraise_verdict(run: Run) -> None:
 
 
 @contextlib.contextmanager
-def stage_run(
-    stage: str,
-    params: dict[str, Any],
-    inputs: dict[str, Any] | None = None,
-    outputs: dict[str, str | Path] | None = None,
-    reuse: bool = True,
-    run_name: str | None = None,
-    tags: dict[str, Any] | None = None,
-    parent_run_id: str | None = None,
-    refusal_fails: bool = False,
-) -> Iterator[StageRun]:
+def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None = None,
+              outputs: dict[str, str | Path] | None = None, reuse: bool = True, run_name: str | None = None,
+              tags: dict[str, Any] | None = None, parent_run_id: str | None = None,
+              refusal_fails: bool = False) -> Iterator[StageRun]:
     """Open (or reuse) the MLflow run of one stage. See the module docstring.
 
     `inputs` maps a name to a file/dir path or any JSON value; its digest goes into the reuse key.

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import mlflow
-
-from rc1.tracking.queries import fetch_artifact
+from rc1.tracking.queries import _search, fetch_artifact
 
 
 def newest_stage_output(stage: str, output: str, dest_dir: str | Path, mode: str | None = None,
@@ -23,9 +21,7 @@ def newest_stage_output(stage: str, output: str, dest_dir: str | Path, mode: str
         where += f" AND tags.`rc1.mode` = '{mode}'"
     for k, v in (tags or {}).items():
         where += f" AND tags.`{k}` = '{v}'"
-    runs = mlflow.search_runs(search_all_experiments=True, filter_string=where,
-                              order_by=["attributes.start_time DESC"], max_results=20, output_format="list")
-    for run in runs:
+    for run in _search(where, max_results=20):
         art = run.data.tags.get(f"rc1.output.{output}")
         if art:
             return fetch_artifact(run, art, dest_dir), run.info.run_id

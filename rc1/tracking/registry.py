@@ -8,11 +8,8 @@
   belongs to another gate run, or when its reward beats the reward of the current `best` (so `best` is the best
   of the current gate's seeds). A version no gate launched never takes `best`; a trial gate's version
   (rc1.gate_kind=trial on its gate run) takes `trial-best` by the same rule instead, never `best`.
-- `resolve_version(version=N | alias=...)` for `--version` / `--alias`; `version_weights(mv, dir)` and
-  `download_export(mv, dir)`: a version's weights and its GGUF export, downloaded and sha256-checked.
-- `evaluation_of(version)`: the newest FINISHED evaluate run of that version (found by search_runs) with its
-  verdict and failing checks; `promote` (rc1/stages/promote.py, rc1/release/chain.py) sets alias `RC1` (`RC1-dev` for a
-  dev version) only when the whole chain from that version back to a passing preflight holds.
+- `promote` (rc1/stages/promote.py, rc1/release/chain.py) sets alias `RC1` (`RC1-dev` for a dev version) only when
+  the whole chain from that version back to a passing preflight holds.
 """
 
 from __future__ import annotations
@@ -29,18 +26,15 @@ from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
 from rc1.core.errors import Rc1Error
+from rc1.tracking.queries import _search
 
 MODEL_NAME = "rc1-policy"
 BEST = "best"
 TRIAL_BEST = "trial-best"   # where a trial gate's versions go: `best` only ever holds a full gate's version
 
 
-def _client() -> MlflowClient:
-    return MlflowClient()
-
-
 def ensure_model(name: str = MODEL_NAME) -> None:
-    client = _client()
+    client = MlflowClient()
     try:
         client.get_registered_model(name)
     except MlflowException:
@@ -52,7 +46,7 @@ def ensure_model(name: str = MODEL_NAME) -> None:
 
 def alias_version(alias: str, name: str = MODEL_NAME) -> ModelVersion | None:
     try:
-        return _client().get_model_version_by_alias(name, alias)
+        return MlflowClient().get_model_version_by_alias(name, alias)
     except MlflowException:
         return None
 
@@ -62,7 +56,7 @@ def register_adapter(run_id: str, artifact_path: str = "adapter", *, tags: dict[
                      alias: str = BEST) -> str:
     """Register `<run artifacts>/<artifact_path>` as a new version; returns the version number (str)."""
     ensure_model(name)
-    client = _client()
+    client = MlflowClient()
     run = client.get_run(run_id)
     source = f"{run.info.artifact_uri.rstrip('/')}/{artifact_path}"
     all_tags = {str(k): str(v) for k, v in (tags or {}).items()}
@@ -98,9 +92,7 @@ def _gate_kind(client: MlflowClient, train_run, gate_run_id: str | None) -> str 
 def _takes_alias(current: ModelVersion | None, score: float | None, gate_run_id: str | None) -> bool:
     if not gate_run_id:   # a version no gate launched never takes `best`, not even an empty one
         return False
-    if current is None:
-        return True
-    if (current.tags or {}).get("rc1.gate_run_id") != gate_run_id:
+    if current is None or (current.tags or {}).get("rc1.gate_run_id") != gate_run_id:
         return True
     try:
         current_score = float((current.tags or {}).get("rc1.best_reward", "nan"))
@@ -115,7 +107,7 @@ def resolve_version(version: str | int | None = None, alias: str | None = None, 
     """`--version N` or `--alias A` -> the model version; Rc1Error when it does not exist."""
     if (version is None) == (alias is None):
         raise Rc1Error("give exactly one of --version N or --alias NAME")
-    client = _client()
+    client = MlflowClient()
     if alias is not None:
         mv = alias_version(alias, name)
         if mv is None:
@@ -128,11 +120,11 @@ def resolve_version(version: str | int | None = None, alias: str | None = None, 
 
 
 def set_alias(version: str | int, alias: str, name: str = MODEL_NAME) -> None:
-    _client().set_registered_model_alias(name, alias, str(version))
+    MlflowClient().set_registered_model_alias(name, alias, str(version))
 
 
 def set_version_tags(version: str | int, tags: dict[str, Any], name: str = MODEL_NAME) -> None:
-    client = _client()
+    client = MlflowClient()
     for k, v in tags.items():
         client.set_model_version_tag(name, str(version), k, str(v))
 
@@ -151,7 +143,7 @@ def download_version(mv: ModelVersion, dst: str | Path, artifact_path: str | Non
     dst = Path(dst)
     dst.mkdir(parents=True, exist_ok=True)
     path = artifact_path or model_artifact(mv)
-    client = _client()
+    client = MlflowClient()
     want = client.get_run(mv.run_id).data.tags.get(f"sha256.{path}")
     local = Path(client.download_artifacts(mv.run_id, path, str(dst)))
     # MLflow's registry writes registered_model_meta into a model's directory after the train run hashed it (no
@@ -173,12 +165,8 @@ class Evaluation:
 
 def evaluation_of(version: str | int, name: str = MODEL_NAME) -> Evaluation | None:
     """The newest finished evaluate run of this version (from the tracking store), or None."""
-    runs = mlflow.search_runs(
-        search_all_experiments=True,
-        filter_string=(f"tags.`rc1.stage` = 'evaluate' AND tags.`rc1.registered_model` = '{name}' "
-                       f"AND tags.`rc1.model_version` = '{version}' AND attributes.status = 'FINISHED'"),
-        order_by=["attributes.start_time DESC"], max_results=50, output_format="list",
-    )
+    runs = _search(f"tags.`rc1.stage` = 'evaluate' AND tags.`rc1.registered_model` = '{name}' "
+                   f"AND tags.`rc1.model_version` = '{version}' AND attributes.status = 'FINISHED'", max_results=50)
     # the verdict is the PyTorch evaluation's: a llama.cpp one (rc1.backend=llamacpp) measures a GGUF export
     runs = [r for r in runs if r.data.tags.get("rc1.backend", "transformers") == "transformers"]
     if not runs:
@@ -189,7 +177,7 @@ def evaluation_of(version: str | int, name: str = MODEL_NAME) -> Evaluation | No
     if not passed:
         with tempfile.TemporaryDirectory() as d:
             try:
-                checks = json.loads(Path(_client().download_artifacts(run.info.run_id, "checks.json", d)).read_text())
+                checks = json.loads(Path(MlflowClient().download_artifacts(run.info.run_id, "checks.json", d)).read_text())
                 failing = [c for c in checks.get("checks", []) if not c.get("pass")]
             except (MlflowException, OSError, ValueError):
                 failing = [{"name": "checks.json", "value": "missing", "threshold": "present", "pass": False}]
@@ -228,7 +216,7 @@ def download_export(mv: ModelVersion, dst: Path) -> tuple[Path, str]:
     if not (run_id and name and sha):
         raise Rc1Error(f"version {mv.version} has no GGUF export: run `rc1 export-gguf --version {mv.version}` first")
     dst.mkdir(parents=True, exist_ok=True)
-    path = Path(_client().download_artifacts(run_id, name, str(dst)))
+    path = Path(MlflowClient().download_artifacts(run_id, name, str(dst)))
     if sha256_file(path) != sha:
         raise Rc1Error(f"version {mv.version}: GGUF artifact {name} of run {run_id} does not match its sha256 tag")
     return path, tags.get("rc1.gguf_outtype", "")
