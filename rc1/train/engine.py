@@ -28,7 +28,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.records import seed_difficulty
 from rc1.train.checkpoints import CheckpointStore
 from rc1.train.rollout import Device, RolloutPlan, device, has_cuda, installed, lora_generation, rollout_plan
-from rc1.train.strategy import strategy, trainer_settings, trl_classes
+from rc1.train.strategy import STRATEGIES, trainer_settings, trl_classes
 from rc1.train.env import ASK_USER, env_factory, seed_prompt, to_rc1_dialogue
 from rc1.train.sampler import UNBUCKETED, ReplayHistory, Sampler, SamplerSpec
 
@@ -497,7 +497,7 @@ def make_trainer(ppo: PPOScale, *, base: str, reward_funcs: list, train_dataset,
                              with_eval=bool(eval_rows), processes=processes, backend=rollouts.effective)
     cfg = config_cls(**trainer_settings(name, settings) | {"generation_kwargs": generation_kwargs})
     tools = ({"environment_factory": env_factory(ppo.ppo.max_turns)}
-             if environment and strategy(name).trainer != "rloo" else {})
+             if environment and STRATEGIES[name].trainer != "rloo" else {})
     trainer = _rc1_trainer_class(name, lora_generation(ppo))(
         model=base, reward_funcs=reward_funcs, args=cfg, train_dataset=train_dataset,
         eval_dataset=eval_dataset(eval_rows) if eval_rows else None, processing_class=load_tokenizer(base),
