@@ -152,10 +152,9 @@ class JudgeCache:
     # ------------------------------------------------------------ plumbing
     def _connect(self) -> sqlite3.Connection:
         try:
-            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=5.0)
+            return sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=5.0)
         except sqlite3.Error as e:
             raise CacheCorrupt(f"judge cache {self.path}: cannot open ({e})") from None
-        return db
 
     def _corrupt(self, e: Exception) -> CacheCorrupt:
         return CacheCorrupt(f"judge cache {self.path}: corrupt or not a sqlite database ({e}); "
