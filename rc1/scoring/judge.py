@@ -390,10 +390,7 @@ def make_judge(provider: str | None = None, model: str | None = None, *, live: b
         raise Rc1Error("the heuristic judge is a dev-mode stand-in and is refused in live mode and RUN_MODE=prod: "
                        "set SCORER_PROVIDER to a real endpoint")
     p = make_provider(name, model=model, base_url=base_url, api_key=api_key, settings=settings)
-    if cache is True:
-        cache_obj = JudgeCache(ttl_days=settings.cache_ttl_days)
-    else:
-        cache_obj = cache or None
+    cache_obj = JudgeCache(ttl_days=settings.cache_ttl_days) if cache is True else (cache or None)
     log = cache_obj
     if not p.live:  # the heuristic is cheaper than a cache lookup, and a cache would outlive its code changes
         cache_obj = None

@@ -325,6 +325,7 @@ def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple
             raise Rc1Error(f"--scored {scored}: file not found")
         return Path(scored), f"file:{scored}"
     from rc1.core.config import run_mode
+    from rc1.core.proc import run_tree
     from rc1.scoring.identity import JUDGE_TAG, identity_digest
     from rc1.scoring.judge import make_judge
     from rc1.tracking.latest import newest_stage_output
@@ -338,16 +339,11 @@ def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple
     print("[rc1] no finished shadow_run found: running one to get scored candidates", file=sys.stderr, flush=True)
     out = Path(workdir) / "scored_candidates.jsonl"
     out.unlink(missing_ok=True)   # what the run writes, or nothing: never an older file
-    code = _shadow_run_command(report=Path(workdir) / "shadow_run.json", scored_out=out)
+    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"}   # the same store, its own run
+    code = run_tree([sys.executable, "-m", "rc1.cli", "shadow-run", "--report", str(Path(workdir) / "shadow_run.json"),
+                     "--scored-out", str(out)], env)
     if code not in (0, 2) or not out.is_file():   # 2 with candidates written: the shadow run's own gate failed
         raise Rc1Error(f"the shadow run started for scored candidates failed (exit {code}, see above); run "
                        "`rc1 shadow-run` or pass --scored")
     return out, f"file:{out}"
 
-
-def _shadow_run_command(report: Path, scored_out: Path) -> int:
-    from rc1.core.proc import run_tree
-
-    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"}   # the same store, its own run
-    return run_tree([sys.executable, "-m", "rc1.cli", "shadow-run", "--report", str(report),
-                     "--scored-out", str(scored_out)], env)
