@@ -386,10 +386,8 @@ def overclar_reduction_pct(policy_rate: float | None, base_rate: float | None) -
 
 
 def rc1_checks(d: Mapping[str, Any], gate: EvaluateGate, base_overclar_rate: float | None = None) -> list[dict]:
-    def check(name, value, op, threshold, ok_if_none=False):
-        if value is None:
-            return {"name": name, "value": None, "threshold": f"{op} {threshold:g}", "pass": ok_if_none}
-        ok = value >= threshold if op == ">=" else value <= threshold
+    def check(name, value, op, threshold):   # no value (no items): fails
+        ok = value is not None and (value >= threshold if op == ">=" else value <= threshold)
         return {"name": name, "value": value, "threshold": f"{op} {threshold:g}", "pass": bool(ok)}
 
     red = d["overclar_reduction_pct"]
