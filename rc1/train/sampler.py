@@ -36,11 +36,7 @@ PLAIN_SYSTEM = ("You are a helpful assistant. Use the tools when they help, ask 
 def pool_ratio(step: int, schedule: Sequence[tuple[int, float]]) -> float:
     """The seed-pool share in force at `step`: the ratio of the last schedule entry whose step is <= `step`."""
     ordered = sorted(schedule)
-    ratio = ordered[0][1]
-    for at, r in ordered:
-        if step >= at:
-            ratio = r
-    return float(ratio)
+    return float(next((r for at, r in reversed(ordered) if step >= at), ordered[0][1]))
 
 
 def is_heldout(key: str, frac: float) -> bool:
