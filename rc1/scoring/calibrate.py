@@ -82,12 +82,9 @@ def fit_projected(X, y, w0, l2, cap, sample_weight=None) -> tuple[np.ndarray, np
     return raw, project_capped_simplex(raw, cap=cap)
 
 
-def _mae(pred: np.ndarray, y: np.ndarray) -> float:
-    return float(np.mean(np.abs(pred - y)))
-
-
 def _evaluate(X: np.ndarray, y: np.ndarray, weights: Mapping[str, np.ndarray]) -> dict[str, dict[str, float | None]]:
-    return {name: {"rank_corr": spearman(X @ w, y), "mae": _mae(X @ w, y)} for name, w in weights.items()}
+    return {name: {"rank_corr": spearman(X @ w, y), "mae": float(np.mean(np.abs(X @ w - y)))}
+            for name, w in weights.items()}
 
 
 def _median(values: Sequence[float | None]) -> float | None:
