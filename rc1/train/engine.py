@@ -413,7 +413,6 @@ def _rc1_callback_class():
             self.trainer = None
             self._t = None
             self.sec_per_step: list[float] = []
-            self.best_dirs: list[Path] = []
 
         def on_train_begin(self, args, state, control, **kw):
             self._t = time.perf_counter()
@@ -473,7 +472,7 @@ def _rc1_callback_class():
             if state.is_world_process_zero:
                 self.store.commit_step(src, step, self.st.to_json(), metric)
                 if is_best:
-                    self.best_dirs.append(self.store.add_best(step, metric))
+                    self.store.add_best(step, metric)
                 self.store.rotate(self.ppo.checkpoint.keep_last)
             self.barrier()
 
