@@ -92,6 +92,18 @@ def topk_overlap(old: Sequence[float], new: Sequence[float], k: int) -> float | 
     return float(np.dot(topk_membership(old, k), topk_membership(new, k)) / k)
 
 
+def mean_defined(values: Iterable[float | None]) -> float | None:
+    """The mean of the values that are not None; None when there are none."""
+    vals = [v for v in values if v is not None]
+    return float(np.mean(vals)) if vals else None
+
+
+def at_least(name: str, value: float | None, threshold: float) -> dict[str, Any]:
+    """A gate check that `value` is at least `threshold` (no value fails)."""
+    return {"name": name, "value": value, "threshold": f">= {threshold:g}",
+            "pass": value is not None and value >= threshold}
+
+
 def improve_pct(old: float | None, new: float | None) -> float | None:
     if old is None or new is None or abs(old) < 1e-12:
         return None
@@ -150,7 +162,7 @@ def block_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     new = [r["new"] for r in rows]
     succ = [float(r["success"]) for r in rows]
     c_old, c_new = spearman(old, succ), spearman(new, succ)
-    out = {
+    return {
         "n": len(rows),
         "spearman": spearman(old, new),
         "kendall_tau": kendall_tau(old, new),
@@ -164,7 +176,6 @@ def block_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "mean_old": float(np.mean(old)) if rows else None,
         "mean_new": float(np.mean(new)) if rows else None,
     }
-    return out
 
 
 def shadow_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -198,16 +209,11 @@ def within_item_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, float | 
         rank.append(spearman(old, new))
         c_old.append(spearman(old, succ))
         c_new.append(spearman(new, succ))
-
-    def mean(vals):
-        vals = [v for v in vals if v is not None]
-        return float(np.mean(vals)) if vals else None
-
-    co, cn = mean(c_old), mean(c_new)
+    co, cn = mean_defined(c_old), mean_defined(c_new)
     argmax = {item: argmax_agreement([r["old"] for r in g], [r["new"] for r in g]) for item, g in groups.items()}
-    return {"spearman_within_item_mean": mean(rank), "corr_to_success_within_item_old": co,
+    return {"spearman_within_item_mean": mean_defined(rank), "corr_to_success_within_item_old": co,
             "corr_to_success_within_item_new": cn, "corr_improve_pct_within_item": improve_pct(co, cn),
-            "argmax_agreement_within_item": mean(argmax.values()), "argmax_agreement_by_item": argmax}
+            "argmax_agreement_within_item": mean_defined(argmax.values()), "argmax_agreement_by_item": argmax}
 
 
 def argmax_agreement(old: Sequence[float], new: Sequence[float]) -> float:
@@ -218,14 +224,10 @@ def argmax_agreement(old: Sequence[float], new: Sequence[float]) -> float:
 
 
 def shadow_checks(metrics: Mapping[str, Any], gate: ShadowRunGate) -> list[dict]:
-    def check(name, value, threshold):
-        return {"name": name, "value": value, "threshold": f">= {threshold:g}",
-                "pass": value is not None and value >= threshold}
-
     return [
-        check("spearman", metrics["spearman"], gate.spearman_min),
-        check("top10pct_overlap", metrics["top10pct_overlap"], gate.top10pct_overlap_min),
-        check("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min),
+        at_least("spearman", metrics["spearman"], gate.spearman_min),
+        at_least("top10pct_overlap", metrics["top10pct_overlap"], gate.top10pct_overlap_min),
+        at_least("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min),
     ]
 
 
