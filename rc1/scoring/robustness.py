@@ -163,11 +163,9 @@ def score_suite(items: Sequence, reward_details: Callable[[list[Mapping], list[l
             prefix_lens.append(len(it.prefix))
             meta.append((it, kind))
     details = reward_details(seeds, dialogues, prefix_lens)
-    rows = []
-    for (it, kind), d, dialogue in zip(meta, details, dialogues):
-        rows.append({"item_id": it.id, "task": it.task, "kind": kind, "reward": d.reward, "failed": d.failed,
-                     "scores": d.scores, "error": d.error, "final_turn": dialogue[-1].get("content", "")[:2000]})
-    return rows
+    return [{"item_id": it.id, "task": it.task, "kind": kind, "reward": d.reward, "failed": d.failed,
+             "scores": d.scores, "error": d.error, "final_turn": dialogue[-1].get("content", "")[:2000]}
+            for (it, kind), d, dialogue in zip(meta, details, dialogues)]
 
 
 def suite_metrics(rows: Sequence[Mapping]) -> dict[str, Any]:
