@@ -92,12 +92,8 @@ def numbers(text: str) -> list[float]:
 
 def extract_number(text: str) -> float | None:
     """The last number in `text` (calculator results, gold strings); None when there is none."""
-    found = _NUMBER.findall(str(text))
-    for token in reversed(found):
-        v = _float(token)
-        if v is not None:
-            return v
-    return None
+    found = numbers(text)
+    return found[-1] if found else None
 
 
 def _distinct_numbers(text: str, stop_at: int = 2) -> set[float]:
