@@ -99,9 +99,6 @@ class ScoringJudge:
 
         return judge_identity(self)
 
-    def score(self, request: JudgeRequest) -> JudgeResult:
-        return self.score_many([request], progress=False)[0]
-
     def score_many(self, requests: list[JudgeRequest], progress: bool = True, fresh: bool = False) -> list[JudgeResult]:
         """Score every request, in order; one result per request. fresh=True skips cache reads."""
         t0 = time.perf_counter()
