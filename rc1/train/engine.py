@@ -279,7 +279,7 @@ def eval_dataset(seeds: Sequence[dict]):
 
 
 # ---------------------------------------------------------------- reward
-def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: dict | None = None,
+def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: dict,
                      gather: Callable[[list], list] = list) -> Callable:
     """TRL reward function: rc1 dialogue per rollout -> RewardModel (judge, weights, penalty, difficulty weighting).
     `batch["asked"]` receives the number of ask_user calls per rollout of the last training batch. Each process scores
@@ -309,8 +309,7 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
         asked = [row[4] for row in rows]
         kinds = [row[5] for row in rows]
         all_rewards = [row[3] for row in rows]
-        if batch is not None:
-            batch["asked"] = asked
+        batch["asked"] = asked
         step_stats = {f"reward/{b}": sum(v) / len(v) for b, v in buckets.items() if v}
         step_stats["reward_failed"] = sum(r is None for r in all_rewards) / max(1, len(all_rewards))
         step_stats["ask_user_per_rollout"] = sum(asked) / max(1, len(asked))
@@ -410,14 +409,13 @@ def _rc1_callback_class():
             self.log_metrics, self.metrics_path, self.reward_stats = log_metrics, Path(metrics_path), reward_stats
             self.stop_after = stop_after
             self.barrier = barrier
-            self.trainer = None
+            self.trainer = None   # set by train() before training starts
             self._t = None
             self.sec_per_step: list[float] = []
 
         def on_train_begin(self, args, state, control, **kw):
             self._t = time.perf_counter()
-            if self.trainer is not None:
-                self.trainer.beta = self.st.beta
+            self.trainer.beta = self.st.beta
 
         def on_step_end(self, args, state, control, **kw):
             now = time.perf_counter()
@@ -448,8 +446,7 @@ def _rc1_callback_class():
                 with open(self.metrics_path, "a", encoding="utf-8") as fh:
                     fh.write(json.dumps(m, sort_keys=True) + "\n")
             self.st.beta = adapt_beta(self.st.beta, kl, self.ppo.ppo.target_kl, self.ppo.ppo.batch_size)
-            if self.trainer is not None:
-                self.trainer.beta = self.st.beta
+            self.trainer.beta = self.st.beta
 
         def on_evaluate(self, args, state, control, metrics=None, **kw):
             reward = (metrics or {}).get("eval_reward")
