@@ -110,9 +110,10 @@ def request_from_json(text: str) -> JudgeRequest:
     return JudgeRequest(**d)
 
 
-def _locked(e: sqlite3.OperationalError) -> bool:
+def _locked(e: sqlite3.DatabaseError) -> bool:
+    """Refused by another connection's lock (retry later), rather than a damaged file."""
     msg = str(e).lower()
-    return "locked" in msg or "busy" in msg
+    return isinstance(e, sqlite3.OperationalError) and ("locked" in msg or "busy" in msg)
 
 
 _OPEN: "weakref.WeakSet[JudgeCache]" = weakref.WeakSet()
@@ -167,13 +168,11 @@ class JudgeCache:
         while True:
             try:
                 return fn()
-            except sqlite3.OperationalError as e:
+            except sqlite3.DatabaseError as e:
                 if not _locked(e):
                     raise self._corrupt(e) from None
                 if time.monotonic() >= deadline:
                     raise
-            except sqlite3.DatabaseError as e:
-                raise self._corrupt(e) from None
             time.sleep(pause)
             pause = min(0.5, pause * 2)
 
@@ -253,11 +252,9 @@ class JudgeCache:
                     except BaseException:
                         self._write.execute("ROLLBACK")
                         raise
-                except sqlite3.OperationalError as e:
+                except sqlite3.DatabaseError as e:
                     if not _locked(e):
                         raise self._corrupt(e) from None
-                except sqlite3.DatabaseError as e:
-                    raise self._corrupt(e) from None
                 else:
                     with self._qlock:
                         del self._queue[:len(batch)]
