@@ -97,9 +97,7 @@ def resolve_unstable_variance(settings: JudgeSettings, gates_path: str | Path | 
     if gates_path and Path(gates_path).is_file():
         from rc1.core.config import load_gates
 
-        scoring = getattr(load_gates(gates_path), "scoring", None)
-        if scoring is not None:
-            return scoring.unstable_variance_max
+        return load_gates(gates_path).scoring.unstable_variance_max   # Gates always has `scoring` (defaults)
     return DEFAULT_UNSTABLE_VARIANCE
 
 
