@@ -34,9 +34,10 @@ import numpy as np
 from scipy import stats
 
 from rc1.scoring.answers import is_correct
-from rc1.core.config import DIMENSIONS, ShadowRunGate
+from rc1.core.config import DIMENSIONS, ShadowRunGate, run_mode
 from rc1.scoring.dialogue import analyze
 from rc1.core.errors import Rc1Error
+from rc1.core.records import seed_difficulty
 from rc1.scoring.reward import RewardParams, judge_request, old_score, weights_dict
 from rc1.scoring.base import Judge
 
@@ -246,8 +247,6 @@ def item_difficulties(records: Sequence[Mapping[str, Any]]) -> tuple[dict[str, s
 
     The records' own `difficulty` when every record has one; otherwise rc1.difficulty's score and its
     per-task tertiles computed over the shadow set itself (the same rule the difficulty stage uses)."""
-    from rc1.core.records import seed_difficulty
-
     own = {str(r["id"]): seed_difficulty(r, fallback=None) for r in records}
     if records and all(own.values()):
         return own, "records"
@@ -326,7 +325,6 @@ def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple
         if not Path(scored).is_file():
             raise Rc1Error(f"--scored {scored}: file not found")
         return Path(scored), f"file:{scored}"
-    from rc1.core.config import run_mode
     from rc1.core.proc import run_tree
     from rc1.scoring.identity import JUDGE_TAG, identity_digest
     from rc1.scoring.judge import make_judge
