@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from rc1.core.errors import Rc1Error
+from rc1.core.redaction import scrub
 from rc1.scoring.base import JudgeRequest
+from rc1.scoring.spec import MalformedReply, parse_reply
 
 CACHE_FILE = "judge_cache.sqlite"
 DAY_S = 86400.0
@@ -88,8 +90,6 @@ def prompt_digest(spec: str, endpoint: dict[str, Any], body: dict[str, Any]) -> 
 
 def valid_scores(text: str) -> dict[str, float] | None:
     """A stored row's scores when they are what the strict reply parser accepts, else None."""
-    from rc1.scoring.spec import MalformedReply, parse_reply
-
     try:
         obj = json.loads(text)
         if not isinstance(obj, dict):
@@ -370,8 +370,6 @@ class JudgeCache:
     # ------------------------------------------------------------ failed / unstable
     def record_bad(self, spec: str, provider: str, model: str, req: JudgeRequest, kind: str, detail: str = "") -> None:
         """detail may quote a reply: it is scrubbed (rc1.core.redaction) before it is stored."""
-        from rc1.core.redaction import scrub
-
         self._enqueue(_PUT_BAD, (spec, provider, model, req.digest(), kind, request_to_json(req), scrub(detail or ""),
                                  time.time()))
 
