@@ -34,6 +34,7 @@ from rc1.core.redaction import scrub
 from rc1.core.text import count_tokens
 from rc1.scoring.base import JudgeRequest, JudgeResult
 from rc1.scoring.cache import JudgeCache, prompt_digest
+from rc1.scoring.identity import judge_identity
 from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, LatencyWindow, TokenBucket, backoff_s, token_budget
 from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, TimedOut, Transient, make_provider
 from rc1.scoring.settings import JudgeSettings, live_mode, resolve_unstable_variance, run_mode
@@ -95,8 +96,6 @@ class ScoringJudge:
 
     def identity(self) -> dict[str, Any]:
         """The full judge identity a scoring stage's reuse key holds (rc1.scoring.identity)."""
-        from rc1.scoring.identity import judge_identity
-
         return judge_identity(self)
 
     def score_many(self, requests: list[JudgeRequest], progress: bool = True, fresh: bool = False) -> list[JudgeResult]:

@@ -23,6 +23,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from rc1.scoring.answers import final_answer, gold_yes_no
 from rc1.core.config import DIMENSIONS
+from rc1.scoring.responder import reference_variants
 from rc1.scoring.spec import render_context
 
 ATTACK_SUITE_VERSION = "attacks-v3"
@@ -113,8 +114,6 @@ def _rewrite(kind: str, body: list[str], answer_line: str, wrong: str, gold: str
 
 def attack_candidates(item, seed: int) -> list[tuple[str, list[dict]]]:
     """[(kind, whole dialogue)] for one item: "honest_correct", "honest_wrong", then every attack kind."""
-    from rc1.scoring.responder import reference_variants
-
     variants = dict(reference_variants(item, seed))
     prefix = [dict(t) for t in item.prefix]
     correct, wrong_ep = variants["correct"], variants["wrong_answer"]

@@ -40,6 +40,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.records import seed_difficulty
 from rc1.scoring.reward import RewardParams, judge_request, old_score, weights_dict
 from rc1.scoring.base import Judge
+from rc1.scoring.responder import ShadowItem
 
 TOPK = (10, 20)
 _ROUND = 9  # scores equal up to float noise are ties
@@ -295,8 +296,6 @@ def clarify_items(records: Sequence[Mapping[str, Any]], rate: float, seed: int) 
 # ---------------------------------------------------------------- what the reward stages share
 def shadow_items(records: Sequence[Mapping[str, Any]]) -> tuple[list, str]:
     """The shadow records as ShadowItems with their difficulty, and where the difficulties came from."""
-    from rc1.scoring.responder import ShadowItem
-
     dup = next((i for i, c in Counter(str(r["id"]) for r in records).items() if c > 1), None)
     if dup:
         raise Rc1Error(f"shadow set: item id {dup!r} appears more than once")
