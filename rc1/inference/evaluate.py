@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from rc1.core.config import EvaluateGate
+from rc1.core.errors import Rc1Error
 from rc1.scoring.dialogue import analyze
 from rc1.inference.prefix_cache import PrefixStore, shared_prefixes
 from rc1.scoring.shadow_run import success_of
@@ -243,8 +244,6 @@ _GREEDY_NEUTRAL = {"repetition_penalty": (None, 1.0), "no_repeat_ngram_size": (N
 def _check_plain_greedy(model) -> None:
     """TransformersBackend decodes by argmax of the logits, which is generate(do_sample=False) only when the model's
     generation_config adds no logits processor: refuse one that does rather than decode differently."""
-    from rc1.core.errors import Rc1Error
-
     config = getattr(model, "generation_config", None)
     for key, neutral in _GREEDY_NEUTRAL.items():
         value = getattr(config, key, None)
@@ -386,10 +385,8 @@ def overclar_reduction_pct(policy_rate: float | None, base_rate: float | None) -
 
 
 def rc1_checks(d: Mapping[str, Any], gate: EvaluateGate, base_overclar_rate: float | None = None) -> list[dict]:
-    def check(name, value, op, threshold, ok_if_none=False):
-        if value is None:
-            return {"name": name, "value": None, "threshold": f"{op} {threshold:g}", "pass": ok_if_none}
-        ok = value >= threshold if op == ">=" else value <= threshold
+    def check(name, value, op, threshold):   # no value (no items): fails
+        ok = value is not None and (value >= threshold if op == ">=" else value <= threshold)
         return {"name": name, "value": value, "threshold": f"{op} {threshold:g}", "pass": bool(ok)}
 
     red = d["overclar_reduction_pct"]

@@ -39,9 +39,8 @@ def pre_tokenizer_name(tokenizer_json: Mapping[str, Any]) -> str:
     kinds = [p.get("type") for p in parts or []]
     if kinds == ["ByteLevel"] and parts[0].get("use_regex", True):
         return "gpt-2"
-    if kinds == ["Split", "ByteLevel"]:
-        if (parts[0].get("pattern") or {}).get("Regex") == QWEN2_SPLIT:
-            return "qwen2"
+    if kinds == ["Split", "ByteLevel"] and (parts[0].get("pattern") or {}).get("Regex") == QWEN2_SPLIT:
+        return "qwen2"
     raise Rc1Error(f"tokenizer: pre-tokenizer {kinds} is neither GPT-2's byte level nor Qwen2's split; "
                    "no GGUF pre-tokenizer name for it")
 

@@ -92,12 +92,8 @@ def numbers(text: str) -> list[float]:
 
 def extract_number(text: str) -> float | None:
     """The last number in `text` (calculator results, gold strings); None when there is none."""
-    found = _NUMBER.findall(str(text))
-    for token in reversed(found):
-        v = _float(token)
-        if v is not None:
-            return v
-    return None
+    found = numbers(text)
+    return found[-1] if found else None
 
 
 def _distinct_numbers(text: str, stop_at: int = 2) -> set[float]:
@@ -165,9 +161,8 @@ def _boxed(text: str) -> str | None:
 def _stated_key(answer: str) -> str:
     """What two statements must share to state the same answer: the number (after the last "=") when there is
     one, else the words."""
-    cut = answer.rfind("=")
-    nums = _distinct_numbers(answer[cut + 1:] if cut >= 0 else answer)
-    return f"#{nums.pop()}" if len(nums) == 1 else normalize_answer(answer)
+    number = the_number(answer)
+    return f"#{number}" if number is not None else normalize_answer(answer)
 
 
 def _agree(a: str, b: str) -> bool:

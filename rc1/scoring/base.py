@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 
-
 @dataclass(frozen=True)
 class JudgeRequest:
     item_id: str                    # shadow/seed item id

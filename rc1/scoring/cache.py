@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from rc1.core.errors import Rc1Error
+from rc1.core.redaction import scrub
 from rc1.scoring.base import JudgeRequest
+from rc1.scoring.spec import MalformedReply, parse_reply
 
 CACHE_FILE = "judge_cache.sqlite"
 DAY_S = 86400.0
@@ -88,8 +90,6 @@ def prompt_digest(spec: str, endpoint: dict[str, Any], body: dict[str, Any]) -> 
 
 def valid_scores(text: str) -> dict[str, float] | None:
     """A stored row's scores when they are what the strict reply parser accepts, else None."""
-    from rc1.scoring.spec import MalformedReply, parse_reply
-
     try:
         obj = json.loads(text)
         if not isinstance(obj, dict):
@@ -110,9 +110,10 @@ def request_from_json(text: str) -> JudgeRequest:
     return JudgeRequest(**d)
 
 
-def _locked(e: sqlite3.OperationalError) -> bool:
+def _locked(e: sqlite3.DatabaseError) -> bool:
+    """Refused by another connection's lock (retry later), rather than a damaged file."""
     msg = str(e).lower()
-    return "locked" in msg or "busy" in msg
+    return isinstance(e, sqlite3.OperationalError) and ("locked" in msg or "busy" in msg)
 
 
 _OPEN: "weakref.WeakSet[JudgeCache]" = weakref.WeakSet()
@@ -152,10 +153,9 @@ class JudgeCache:
     # ------------------------------------------------------------ plumbing
     def _connect(self) -> sqlite3.Connection:
         try:
-            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=5.0)
+            return sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=5.0)
         except sqlite3.Error as e:
             raise CacheCorrupt(f"judge cache {self.path}: cannot open ({e})") from None
-        return db
 
     def _corrupt(self, e: Exception) -> CacheCorrupt:
         return CacheCorrupt(f"judge cache {self.path}: corrupt or not a sqlite database ({e}); "
@@ -168,13 +168,11 @@ class JudgeCache:
         while True:
             try:
                 return fn()
-            except sqlite3.OperationalError as e:
+            except sqlite3.DatabaseError as e:
                 if not _locked(e):
                     raise self._corrupt(e) from None
                 if time.monotonic() >= deadline:
                     raise
-            except sqlite3.DatabaseError as e:
-                raise self._corrupt(e) from None
             time.sleep(pause)
             pause = min(0.5, pause * 2)
 
@@ -254,11 +252,9 @@ class JudgeCache:
                     except BaseException:
                         self._write.execute("ROLLBACK")
                         raise
-                except sqlite3.OperationalError as e:
+                except sqlite3.DatabaseError as e:
                     if not _locked(e):
                         raise self._corrupt(e) from None
-                except sqlite3.DatabaseError as e:
-                    raise self._corrupt(e) from None
                 else:
                     with self._qlock:
                         del self._queue[:len(batch)]
@@ -374,8 +370,6 @@ class JudgeCache:
     # ------------------------------------------------------------ failed / unstable
     def record_bad(self, spec: str, provider: str, model: str, req: JudgeRequest, kind: str, detail: str = "") -> None:
         """detail may quote a reply: it is scrubbed (rc1.core.redaction) before it is stored."""
-        from rc1.core.redaction import scrub
-
         self._enqueue(_PUT_BAD, (spec, provider, model, req.digest(), kind, request_to_json(req), scrub(detail or ""),
                                  time.time()))
 

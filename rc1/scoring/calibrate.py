@@ -29,7 +29,7 @@ from tqdm import tqdm
 
 from rc1.core.config import DIMENSIONS, WeightCalibGate
 from rc1.core.errors import Rc1Error
-from rc1.scoring.shadow_run import improve_pct, spearman
+from rc1.scoring.shadow_run import at_least, improve_pct, mean_defined, spearman
 
 
 # ---------------------------------------------------------------- projection
@@ -82,12 +82,9 @@ def fit_projected(X, y, w0, l2, cap, sample_weight=None) -> tuple[np.ndarray, np
     return raw, project_capped_simplex(raw, cap=cap)
 
 
-def _mae(pred: np.ndarray, y: np.ndarray) -> float:
-    return float(np.mean(np.abs(pred - y)))
-
-
 def _evaluate(X: np.ndarray, y: np.ndarray, weights: Mapping[str, np.ndarray]) -> dict[str, dict[str, float | None]]:
-    return {name: {"rank_corr": spearman(X @ w, y), "mae": _mae(X @ w, y)} for name, w in weights.items()}
+    return {name: {"rank_corr": spearman(X @ w, y), "mae": float(np.mean(np.abs(X @ w - y)))}
+            for name, w in weights.items()}
 
 
 def _median(values: Sequence[float | None]) -> float | None:
@@ -142,8 +139,8 @@ def calibrate(X: np.ndarray, y: np.ndarray, w0: Sequence[float], *, cv: int = 5,
     for name in ("old", "current", "new"):
         rc = [f[name]["rank_corr"] for f in folds]
         mae = [f[name]["mae"] for f in folds]
-        summary[name] = {"rank_corr_median": _median(rc), "rank_corr_mean": _mean(rc),
-                         "mae_median": _median(mae), "mae_mean": _mean(mae)}
+        summary[name] = {"rank_corr_median": _median(rc), "rank_corr_mean": mean_defined(rc),
+                         "mae_median": _median(mae), "mae_mean": mean_defined(mae)}
     improve = {
         "rank_corr_median_improve_pct": improve_pct(summary["old"]["rank_corr_median"],
                                                     summary["new"]["rank_corr_median"]),
@@ -175,11 +172,6 @@ def calibrate(X: np.ndarray, y: np.ndarray, w0: Sequence[float], *, cv: int = 5,
     }
 
 
-def _mean(values: Sequence[float | None]) -> float | None:
-    vals = [v for v in values if v is not None]
-    return float(np.mean(vals)) if vals else None
-
-
 def _reduction_pct(old: float | None, new: float | None) -> float | None:
     """How much smaller `new` is than `old`, in percent of old (MAE: positive = better)."""
     if old is None or new is None or old <= 0:
@@ -193,14 +185,9 @@ def _named(w: Sequence[float]) -> dict[str, float]:
 
 def calibration_checks(report: Mapping[str, Any], gate: WeightCalibGate) -> list[dict]:
     imp = report["improvement"]
-
-    def check(name, value, threshold):
-        return {"name": name, "value": value, "threshold": f">= {threshold:g}",
-                "pass": value is not None and value >= threshold}
-
-    return [check("rank_corr_median_improve_pct", imp["rank_corr_median_improve_pct"],
-                  gate.rank_corr_median_improve_pct_min),
-            check("mae_improve_pct", imp["mae_improve_pct"], gate.mae_improve_pct_min)]
+    return [at_least("rank_corr_median_improve_pct", imp["rank_corr_median_improve_pct"],
+                     gate.rank_corr_median_improve_pct_min),
+            at_least("mae_improve_pct", imp["mae_improve_pct"], gate.mae_improve_pct_min)]
 
 
 # ---------------------------------------------------------------- input

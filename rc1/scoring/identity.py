@@ -20,6 +20,9 @@ from typing import Any
 
 from rc1.core.io import stat_fingerprint
 from rc1.core.redaction import refuse_userinfo, safe_url
+from rc1.scoring.providers import response_format
+from rc1.scoring.responder import EndpointResponder, ModelResponder
+from rc1.scoring.spec import JUDGE_SPEC_VERSION
 
 JUDGE_TAG = "rc1.judge_identity"
 RESPONDER_TAG = "rc1.responder_identity"
@@ -31,9 +34,6 @@ def identity_digest(identity: dict[str, Any]) -> str:
 
 def judge_identity(judge) -> dict[str, Any]:
     """The identity of a rc1.scoring.judge.ScoringJudge (never its key)."""
-    from rc1.scoring.providers import response_format
-    from rc1.scoring.spec import JUDGE_SPEC_VERSION
-
     s = judge.settings
     endpoint = judge.endpoint()
     return {"provider": endpoint["provider"], "base_url": safe_url(endpoint["base_url"]), "model": endpoint["model"],
@@ -54,8 +54,6 @@ def responder_identity(kind: str, *, k: int, seed: int, model: str | None = None
     """The identity of the responder make_responder(kind, k=k, seed=seed, model=model, base_url=base_url) builds,
     without building it (a local model is not loaded for it); endpoint settings come from RESPONDER_BASE_URL and
     RESPONDER_MODEL as the responder reads them."""
-    from rc1.scoring.responder import EndpointResponder, ModelResponder
-
     out: dict[str, Any] = {"kind": kind, "k": k, "seed": seed}
     if kind == "endpoint":
         d = _defaults(EndpointResponder)

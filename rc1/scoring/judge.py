@@ -34,6 +34,7 @@ from rc1.core.redaction import scrub
 from rc1.core.text import count_tokens
 from rc1.scoring.base import JudgeRequest, JudgeResult
 from rc1.scoring.cache import JudgeCache, prompt_digest
+from rc1.scoring.identity import judge_identity
 from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, LatencyWindow, TokenBucket, backoff_s, token_budget
 from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, TimedOut, Transient, make_provider
 from rc1.scoring.settings import JudgeSettings, live_mode, resolve_unstable_variance, run_mode
@@ -95,12 +96,7 @@ class ScoringJudge:
 
     def identity(self) -> dict[str, Any]:
         """The full judge identity a scoring stage's reuse key holds (rc1.scoring.identity)."""
-        from rc1.scoring.identity import judge_identity
-
         return judge_identity(self)
-
-    def score(self, request: JudgeRequest) -> JudgeResult:
-        return self.score_many([request], progress=False)[0]
 
     def score_many(self, requests: list[JudgeRequest], progress: bool = True, fresh: bool = False) -> list[JudgeResult]:
         """Score every request, in order; one result per request. fresh=True skips cache reads."""
@@ -390,10 +386,7 @@ def make_judge(provider: str | None = None, model: str | None = None, *, live: b
         raise Rc1Error("the heuristic judge is a dev-mode stand-in and is refused in live mode and RUN_MODE=prod: "
                        "set SCORER_PROVIDER to a real endpoint")
     p = make_provider(name, model=model, base_url=base_url, api_key=api_key, settings=settings)
-    if cache is True:
-        cache_obj = JudgeCache(ttl_days=settings.cache_ttl_days)
-    else:
-        cache_obj = cache or None
+    cache_obj = JudgeCache(ttl_days=settings.cache_ttl_days) if cache is True else (cache or None)
     log = cache_obj
     if not p.live:  # the heuristic is cheaper than a cache lookup, and a cache would outlive its code changes
         cache_obj = None

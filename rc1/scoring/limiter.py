@@ -99,9 +99,6 @@ class LatencyWindow:
         with self._lock:
             self._ms.append(float(ms))
 
-    def __len__(self) -> int:
-        return len(self._ms)
-
     def mean_s(self) -> float:
         with self._lock:
             return sum(self._ms) / len(self._ms) / 1000.0 if self._ms else 0.0

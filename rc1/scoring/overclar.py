@@ -23,6 +23,7 @@ import numpy as np
 
 from rc1.core.config import OverclarGate
 from rc1.scoring.reward import RewardParams, weights_dict
+from rc1.scoring.shadow_run import at_least
 
 _ROUND = 9
 
@@ -130,10 +131,7 @@ def ablation_checks(report: Mapping[str, Any], gate: OverclarGate) -> list[dict]
     d = report["delta"]
     drop = None if d["success_pp"] is None else -d["success_pp"]
     return [
-        {"name": "overclar_rate_reduction_pct", "value": d["overclar_rate_reduction_pct"],
-         "threshold": f">= {gate.overclar_rate_reduction_pct_min:g}",
-         "pass": d["overclar_rate_reduction_pct"] is not None
-         and d["overclar_rate_reduction_pct"] >= gate.overclar_rate_reduction_pct_min},
+        at_least("overclar_rate_reduction_pct", d["overclar_rate_reduction_pct"], gate.overclar_rate_reduction_pct_min),
         {"name": "avg_turns_increase", "value": d["avg_turns"], "threshold": f"<= {gate.avg_turns_increase_max:g}",
          "pass": d["avg_turns"] is not None and d["avg_turns"] <= gate.avg_turns_increase_max + 1e-9},
         {"name": "success_drop_pp", "value": drop, "threshold": f"<= {gate.success_drop_pp_max:g}",

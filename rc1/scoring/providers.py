@@ -104,9 +104,7 @@ def parse_retry_after(headers: Any, now: float | None = None) -> float | None:
         pass
     try:
         when = email.utils.parsedate_to_datetime(raw)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when is None:
+    except (TypeError, ValueError, IndexError):   # an unparsable date raises (Python >= 3.10), never None
         return None
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
 

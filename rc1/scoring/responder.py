@@ -345,16 +345,11 @@ def _chat_messages(dialogue: Sequence[Mapping[str, Any]]) -> list[dict]:
     return out
 
 
-class _SampledResponder:
-    kind = "sampled"
-
+class _SampledResponder:   # subclasses set `kind` and `generate`
     def __init__(self, k: int, seed: int, max_turns: int):
         if k < 1:
             raise Rc1Error("--k must be at least 1")
         self.k, self.seed, self.max_turns = k, seed, max_turns
-
-    def generate(self, messages: list[dict], sample: int) -> str:  # pragma: no cover - abstract
-        raise NotImplementedError
 
     def candidates(self, item: ShadowItem) -> list[Candidate]:
         out = []

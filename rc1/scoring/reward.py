@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from rc1.core.config import (DIMENSIONS, Gates, PPOScale, Weights, WeightsGate, default_ppo_config, load_ppo_scale,
-                        load_weights)
+                        load_weights, run_mode)
 from rc1.scoring.dialogue import analyze
 from rc1.core.errors import Rc1Error
 from rc1.core.records import DIFFICULTIES, seed_difficulty
@@ -123,8 +123,6 @@ class RewardParams:
 def reward_params(config: str | None, alpha: float | None = None, cap: int | None = None,
                   beta: float | None = None) -> RewardParams:
     """The reward's parameters: the ppo config's (`config`, else the mode's default) with any override given."""
-    from rc1.core.config import run_mode
-
     return RewardParams.from_config(load_ppo_scale(config or default_ppo_config(run_mode())),
                                     alpha=alpha, cap=cap, beta=beta)
 

@@ -23,6 +23,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from rc1.scoring.answers import final_answer, gold_yes_no
 from rc1.core.config import DIMENSIONS
+from rc1.scoring.responder import reference_variants
 from rc1.scoring.spec import render_context
 
 ATTACK_SUITE_VERSION = "attacks-v3"
@@ -113,8 +114,6 @@ def _rewrite(kind: str, body: list[str], answer_line: str, wrong: str, gold: str
 
 def attack_candidates(item, seed: int) -> list[tuple[str, list[dict]]]:
     """[(kind, whole dialogue)] for one item: "honest_correct", "honest_wrong", then every attack kind."""
-    from rc1.scoring.responder import reference_variants
-
     variants = dict(reference_variants(item, seed))
     prefix = [dict(t) for t in item.prefix]
     correct, wrong_ep = variants["correct"], variants["wrong_answer"]
@@ -163,11 +162,9 @@ def score_suite(items: Sequence, reward_details: Callable[[list[Mapping], list[l
             prefix_lens.append(len(it.prefix))
             meta.append((it, kind))
     details = reward_details(seeds, dialogues, prefix_lens)
-    rows = []
-    for (it, kind), d, dialogue in zip(meta, details, dialogues):
-        rows.append({"item_id": it.id, "task": it.task, "kind": kind, "reward": d.reward, "failed": d.failed,
-                     "scores": d.scores, "error": d.error, "final_turn": dialogue[-1].get("content", "")[:2000]})
-    return rows
+    return [{"item_id": it.id, "task": it.task, "kind": kind, "reward": d.reward, "failed": d.failed,
+             "scores": d.scores, "error": d.error, "final_turn": dialogue[-1].get("content", "")[:2000]}
+            for (it, kind), d, dialogue in zip(meta, details, dialogues)]
 
 
 def suite_metrics(rows: Sequence[Mapping]) -> dict[str, Any]:

@@ -34,11 +34,13 @@ import numpy as np
 from scipy import stats
 
 from rc1.scoring.answers import is_correct
-from rc1.core.config import DIMENSIONS, ShadowRunGate
+from rc1.core.config import DIMENSIONS, ShadowRunGate, run_mode
 from rc1.scoring.dialogue import analyze
 from rc1.core.errors import Rc1Error
+from rc1.core.records import seed_difficulty
 from rc1.scoring.reward import RewardParams, judge_request, old_score, weights_dict
 from rc1.scoring.base import Judge
+from rc1.scoring.responder import ShadowItem
 
 TOPK = (10, 20)
 _ROUND = 9  # scores equal up to float noise are ties
@@ -90,6 +92,18 @@ def topk_overlap(old: Sequence[float], new: Sequence[float], k: int) -> float | 
         return None
     k = min(k, n)
     return float(np.dot(topk_membership(old, k), topk_membership(new, k)) / k)
+
+
+def mean_defined(values: Iterable[float | None]) -> float | None:
+    """The mean of the values that are not None; None when there are none."""
+    vals = [v for v in values if v is not None]
+    return float(np.mean(vals)) if vals else None
+
+
+def at_least(name: str, value: float | None, threshold: float) -> dict[str, Any]:
+    """A gate check that `value` is at least `threshold` (no value fails)."""
+    return {"name": name, "value": value, "threshold": f">= {threshold:g}",
+            "pass": value is not None and value >= threshold}
 
 
 def improve_pct(old: float | None, new: float | None) -> float | None:
@@ -150,7 +164,7 @@ def block_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     new = [r["new"] for r in rows]
     succ = [float(r["success"]) for r in rows]
     c_old, c_new = spearman(old, succ), spearman(new, succ)
-    out = {
+    return {
         "n": len(rows),
         "spearman": spearman(old, new),
         "kendall_tau": kendall_tau(old, new),
@@ -164,7 +178,6 @@ def block_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "mean_old": float(np.mean(old)) if rows else None,
         "mean_new": float(np.mean(new)) if rows else None,
     }
-    return out
 
 
 def shadow_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -198,16 +211,11 @@ def within_item_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, float | 
         rank.append(spearman(old, new))
         c_old.append(spearman(old, succ))
         c_new.append(spearman(new, succ))
-
-    def mean(vals):
-        vals = [v for v in vals if v is not None]
-        return float(np.mean(vals)) if vals else None
-
-    co, cn = mean(c_old), mean(c_new)
+    co, cn = mean_defined(c_old), mean_defined(c_new)
     argmax = {item: argmax_agreement([r["old"] for r in g], [r["new"] for r in g]) for item, g in groups.items()}
-    return {"spearman_within_item_mean": mean(rank), "corr_to_success_within_item_old": co,
+    return {"spearman_within_item_mean": mean_defined(rank), "corr_to_success_within_item_old": co,
             "corr_to_success_within_item_new": cn, "corr_improve_pct_within_item": improve_pct(co, cn),
-            "argmax_agreement_within_item": mean(argmax.values()), "argmax_agreement_by_item": argmax}
+            "argmax_agreement_within_item": mean_defined(argmax.values()), "argmax_agreement_by_item": argmax}
 
 
 def argmax_agreement(old: Sequence[float], new: Sequence[float]) -> float:
@@ -218,14 +226,10 @@ def argmax_agreement(old: Sequence[float], new: Sequence[float]) -> float:
 
 
 def shadow_checks(metrics: Mapping[str, Any], gate: ShadowRunGate) -> list[dict]:
-    def check(name, value, threshold):
-        return {"name": name, "value": value, "threshold": f">= {threshold:g}",
-                "pass": value is not None and value >= threshold}
-
     return [
-        check("spearman", metrics["spearman"], gate.spearman_min),
-        check("top10pct_overlap", metrics["top10pct_overlap"], gate.top10pct_overlap_min),
-        check("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min),
+        at_least("spearman", metrics["spearman"], gate.spearman_min),
+        at_least("top10pct_overlap", metrics["top10pct_overlap"], gate.top10pct_overlap_min),
+        at_least("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min),
     ]
 
 
@@ -244,8 +248,6 @@ def item_difficulties(records: Sequence[Mapping[str, Any]]) -> tuple[dict[str, s
 
     The records' own `difficulty` when every record has one; otherwise rc1.difficulty's score and its
     per-task tertiles computed over the shadow set itself (the same rule the difficulty stage uses)."""
-    from rc1.core.records import seed_difficulty
-
     own = {str(r["id"]): seed_difficulty(r, fallback=None) for r in records}
     if records and all(own.values()):
         return own, "records"
@@ -294,8 +296,6 @@ def clarify_items(records: Sequence[Mapping[str, Any]], rate: float, seed: int) 
 # ---------------------------------------------------------------- what the reward stages share
 def shadow_items(records: Sequence[Mapping[str, Any]]) -> tuple[list, str]:
     """The shadow records as ShadowItems with their difficulty, and where the difficulties came from."""
-    from rc1.scoring.responder import ShadowItem
-
     dup = next((i for i, c in Counter(str(r["id"]) for r in records).items() if c > 1), None)
     if dup:
         raise Rc1Error(f"shadow set: item id {dup!r} appears more than once")
@@ -324,7 +324,7 @@ def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple
         if not Path(scored).is_file():
             raise Rc1Error(f"--scored {scored}: file not found")
         return Path(scored), f"file:{scored}"
-    from rc1.core.config import run_mode
+    from rc1.core.proc import run_tree
     from rc1.scoring.identity import JUDGE_TAG, identity_digest
     from rc1.scoring.judge import make_judge
     from rc1.tracking.latest import newest_stage_output
@@ -338,16 +338,11 @@ def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple
     print("[rc1] no finished shadow_run found: running one to get scored candidates", file=sys.stderr, flush=True)
     out = Path(workdir) / "scored_candidates.jsonl"
     out.unlink(missing_ok=True)   # what the run writes, or nothing: never an older file
-    code = _shadow_run_command(report=Path(workdir) / "shadow_run.json", scored_out=out)
+    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"}   # the same store, its own run
+    code = run_tree([sys.executable, "-m", "rc1.cli", "shadow-run", "--report", str(Path(workdir) / "shadow_run.json"),
+                     "--scored-out", str(out)], env)
     if code not in (0, 2) or not out.is_file():   # 2 with candidates written: the shadow run's own gate failed
         raise Rc1Error(f"the shadow run started for scored candidates failed (exit {code}, see above); run "
                        "`rc1 shadow-run` or pass --scored")
     return out, f"file:{out}"
 
-
-def _shadow_run_command(report: Path, scored_out: Path) -> int:
-    from rc1.core.proc import run_tree
-
-    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"}   # the same store, its own run
-    return run_tree([sys.executable, "-m", "rc1.cli", "shadow-run", "--report", str(report),
-                     "--scored-out", str(scored_out)], env)

@@ -64,10 +64,7 @@ class CheckpointStore:
             os.fsync(fh.fileno())
 
     def _entry_for(self, rel: str) -> dict | None:
-        found = None
-        for e in self.entries():
-            if e.get("path") == rel:
-                found = e
+        found = next((e for e in reversed(self.entries()) if e.get("path") == rel), None)   # the latest record
         return found if found and found.get("kind") != "removed" else None
 
     # ---------------------------------------------------------------- writing
@@ -124,7 +121,7 @@ class CheckpointStore:
 
     def best(self) -> Path | None:
         """The newest best entry (the best so far)."""
-        bests = [e for e in self.entries() if e.get("kind") == "best"]
+        bests = self.best_entries()
         return self.root / bests[-1]["path"] if bests else None
 
     def best_entries(self) -> list[dict]:

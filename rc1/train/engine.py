@@ -28,7 +28,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.records import seed_difficulty
 from rc1.train.checkpoints import CheckpointStore
 from rc1.train.rollout import Device, RolloutPlan, device, has_cuda, installed, lora_generation, rollout_plan
-from rc1.train.strategy import strategy, trainer_settings, trl_classes
+from rc1.train.strategy import STRATEGIES, trainer_settings, trl_classes
 from rc1.train.env import ASK_USER, env_factory, seed_prompt, to_rc1_dialogue
 from rc1.train.sampler import UNBUCKETED, ReplayHistory, Sampler, SamplerSpec
 
@@ -279,7 +279,7 @@ def eval_dataset(seeds: Sequence[dict]):
 
 
 # ---------------------------------------------------------------- reward
-def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: dict | None = None,
+def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: dict,
                      gather: Callable[[list], list] = list) -> Callable:
     """TRL reward function: rc1 dialogue per rollout -> RewardModel (judge, weights, penalty, difficulty weighting).
     `batch["asked"]` receives the number of ask_user calls per rollout of the last training batch. Each process scores
@@ -309,8 +309,7 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
         asked = [row[4] for row in rows]
         kinds = [row[5] for row in rows]
         all_rewards = [row[3] for row in rows]
-        if batch is not None:
-            batch["asked"] = asked
+        batch["asked"] = asked
         step_stats = {f"reward/{b}": sum(v) / len(v) for b, v in buckets.items() if v}
         step_stats["reward_failed"] = sum(r is None for r in all_rewards) / max(1, len(all_rewards))
         step_stats["ask_user_per_rollout"] = sum(asked) / max(1, len(asked))
@@ -410,15 +409,13 @@ def _rc1_callback_class():
             self.log_metrics, self.metrics_path, self.reward_stats = log_metrics, Path(metrics_path), reward_stats
             self.stop_after = stop_after
             self.barrier = barrier
-            self.trainer = None
+            self.trainer = None   # set by train() before training starts
             self._t = None
             self.sec_per_step: list[float] = []
-            self.best_dirs: list[Path] = []
 
         def on_train_begin(self, args, state, control, **kw):
             self._t = time.perf_counter()
-            if self.trainer is not None:
-                self.trainer.beta = self.st.beta
+            self.trainer.beta = self.st.beta
 
         def on_step_end(self, args, state, control, **kw):
             now = time.perf_counter()
@@ -449,8 +446,7 @@ def _rc1_callback_class():
                 with open(self.metrics_path, "a", encoding="utf-8") as fh:
                     fh.write(json.dumps(m, sort_keys=True) + "\n")
             self.st.beta = adapt_beta(self.st.beta, kl, self.ppo.ppo.target_kl, self.ppo.ppo.batch_size)
-            if self.trainer is not None:
-                self.trainer.beta = self.st.beta
+            self.trainer.beta = self.st.beta
 
         def on_evaluate(self, args, state, control, metrics=None, **kw):
             reward = (metrics or {}).get("eval_reward")
@@ -473,7 +469,7 @@ def _rc1_callback_class():
             if state.is_world_process_zero:
                 self.store.commit_step(src, step, self.st.to_json(), metric)
                 if is_best:
-                    self.best_dirs.append(self.store.add_best(step, metric))
+                    self.store.add_best(step, metric)
                 self.store.rotate(self.ppo.checkpoint.keep_last)
             self.barrier()
 
@@ -497,7 +493,7 @@ def make_trainer(ppo: PPOScale, *, base: str, reward_funcs: list, train_dataset,
                              with_eval=bool(eval_rows), processes=processes, backend=rollouts.effective)
     cfg = config_cls(**trainer_settings(name, settings) | {"generation_kwargs": generation_kwargs})
     tools = ({"environment_factory": env_factory(ppo.ppo.max_turns)}
-             if environment and strategy(name).trainer != "rloo" else {})
+             if environment and STRATEGIES[name].trainer != "rloo" else {})
     trainer = _rc1_trainer_class(name, lora_generation(ppo))(
         model=base, reward_funcs=reward_funcs, args=cfg, train_dataset=train_dataset,
         eval_dataset=eval_dataset(eval_rows) if eval_rows else None, processing_class=load_tokenizer(base),

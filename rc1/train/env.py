@@ -12,6 +12,7 @@ over-clarification count, and evaluation all see one convention.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Callable
 
@@ -50,7 +51,6 @@ class Rc1Env:
         self.seed = json.loads(seed_json) if seed_json else {}
         self._index = WikiIndex(self.seed.get("context") or [])
         self.calls = []
-        return None
 
     def _budget_left(self) -> bool:
         # the first assistant turn is free; each tool round buys one more assistant turn
@@ -121,10 +121,7 @@ def dispatch_tool(env: Rc1Env, name: str, arguments: dict) -> str:
 
 
 def env_factory(max_turns: int) -> Callable[[], Rc1Env]:
-    def make() -> Rc1Env:
-        return Rc1Env(max_turns=max_turns)
-
-    return make
+    return functools.partial(Rc1Env, max_turns=max_turns)
 
 
 def _call_name_args(call: dict) -> tuple[str, dict]:

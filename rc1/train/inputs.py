@@ -8,6 +8,7 @@ from pathlib import Path
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl
 from rc1.core.records import seed_problem, task_problem
+from rc1.train.sampler import plain_seed
 
 
 def load_pool(path: str | Path) -> list[dict]:
@@ -28,8 +29,6 @@ def load_fresh(path: str | Path | None) -> list[dict]:
     by the pool's validators (rc1.core.records); a bad line names file and line (exit 2)."""
     if not path:
         return []
-    from rc1.train.sampler import plain_seed
-
     out = []
     seen: dict[str, int] = {}
     for lineno, row in enumerate(iter_jsonl(path), 1):

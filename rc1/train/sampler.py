@@ -27,6 +27,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from rc1.core.records import DIFFICULTIES, seed_difficulty
+from rc1.core.text import normalize
 
 UNBUCKETED = "medium"   # what a seed without a difficulty bucket is drawn (and logged) as
 PLAIN_SYSTEM = ("You are a helpful assistant. Use the tools when they help, ask the user when a needed fact is "
@@ -36,11 +37,7 @@ PLAIN_SYSTEM = ("You are a helpful assistant. Use the tools when they help, ask 
 def pool_ratio(step: int, schedule: Sequence[tuple[int, float]]) -> float:
     """The seed-pool share in force at `step`: the ratio of the last schedule entry whose step is <= `step`."""
     ordered = sorted(schedule)
-    ratio = ordered[0][1]
-    for at, r in ordered:
-        if step >= at:
-            ratio = r
-    return float(ratio)
+    return float(next((r for at, r in reversed(ordered) if step >= at), ordered[0][1]))
 
 
 def is_heldout(key: str, frac: float) -> bool:
@@ -56,8 +53,6 @@ def source_key(seed: Mapping[str, Any]) -> str:
     many times (templates, roles, difficulty); keyed by seed id, most held-out seeds would share their question
     with trained ones. The key is the normalized source question (seed field `source_question`), so two source
     ids with the same text stay together too; pools without it fall back to the source id."""
-    from rc1.core.text import normalize
-
     q = seed.get("source_question")
     if isinstance(q, str) and q.strip():
         return "q:" + normalize(q)
@@ -76,8 +71,6 @@ def split_heldout(pool: Sequence[Mapping[str, Any]], frac: float) -> tuple[list,
 def drop_heldout(items: Sequence[Mapping[str, Any]], heldout: Sequence[Mapping[str, Any]]) -> list:
     """`items` (fresh prompts for the sampler) without those whose source item, by id or by normalized question,
     is in the held-out split: a held-out question must not be trained on through another door."""
-    from rc1.core.text import normalize
-
     ids = {str(h.get("source_id")) for h in heldout if h.get("source_id")}
     texts = {normalize(h["source_question"]) for h in heldout if h.get("source_question")}
     return [s for s in items if str(s.get("source_id")) not in ids

@@ -6,7 +6,7 @@ pool's dialogues and contexts). The tokenizer carries Qwen's special tokens and 
 so TRL recognises it: `add_response_schema` parses `<tool_call>` blocks and the training template stays
 prefix-preserving across tool turns, exactly as with a real Qwen3 base model.
 
-`load_base(name)` is the one code path: "tiny" (or "rc1-tiny") builds/caches the tiny model, anything else is a local
+`resolve_base(name)` is the one code path: "tiny" (or "rc1-tiny") builds/caches the tiny model, anything else is a local
 directory or a hub name loaded with from_pretrained (on a GPU machine: the real base model).
 """
 
@@ -82,17 +82,11 @@ def corpus_from_seeds(seeds: Iterable[dict], limit: int = 2000) -> list[str]:
     return [t for t in texts if t]
 
 
-def chat_template() -> str:
-    """TRL's Qwen3 template, verbatim: the one TRL's tool parsing and training template recognise."""
-    from trl.chat_template_utils import qwen3_chat_template
-
-    return qwen3_chat_template
-
-
 def train_tokenizer(corpus: list[str], vocab_size: int = TINY_SHAPE["vocab_size"]):
     """A byte-level BPE (as Qwen's) trained on `corpus`, wrapped as a fast tokenizer with Qwen's special tokens."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
+    from trl.chat_template_utils import qwen3_chat_template
 
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
@@ -102,7 +96,7 @@ def train_tokenizer(corpus: list[str], vocab_size: int = TINY_SHAPE["vocab_size"
     tok.train_from_iterator([_BUILTIN_TEXT, *corpus], trainer=trainer)
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token=None, eos_token=IM_END, pad_token=PAD,
                                    unk_token=None, additional_special_tokens=SPECIAL_TOKENS[3:])
-    fast.chat_template = chat_template()
+    fast.chat_template = qwen3_chat_template   # verbatim: the template TRL's tool parsing and training recognise
     fast.padding_side = "left"   # GRPOTrainer generates with left padding
     fast.model_max_length = TINY_SHAPE["max_position_embeddings"]
     return fast
