@@ -89,33 +89,13 @@ def write_error_report(exc: BaseException) -> Path | None:
         return None
 
 
-# every command, in the pipeline's order: flows (lists of stages), the stages, then the tools around them
-COMMANDS = {
-    "main": "rc1.flows.main",
-    "preflight": "rc1.flows.preflight",
-    "gate": "rc1.flows.gate",
-    "scale": "rc1.flows.scale",
-    "materialize-shadow": "rc1.stages.materialize_shadow",
-    "build-pool": "rc1.stages.build_pool",
-    "validate-pool": "rc1.stages.validate_pool",
-    "difficulty": "rc1.stages.difficulty",
-    "check-config": "rc1.stages.check_config",
-    "check-resources": "rc1.stages.check_resources",
-    "check-weights": "rc1.stages.check_weights",
-    "probe-scorer": "rc1.stages.probe_scorer",
-    "assert-not-simulated": "rc1.stages.assert_not_simulated",
-    "shadow-run": "rc1.stages.shadow_run",
-    "judge-robustness": "rc1.stages.judge_robustness",
-    "weight-calib": "rc1.stages.weight_calib",
-    "overclar-ablation": "rc1.stages.overclar_ablation",
-    "train": "rc1.stages.train",
-    "evaluate": "rc1.stages.evaluate",
-    "export-gguf": "rc1.stages.export_gguf",
-    "promote": "rc1.stages.promote",
-    "bundle": "rc1.stages.bundle",
-    "failpack": "rc1.stages.failpack",
-    "scorecache": "rc1.stages.scorecache",
-}
+# every command, in the pipeline's order: the flows (lists of stages), the stages, then the tools around them
+FLOWS = ("main", "preflight", "gate", "scale")
+STAGES = ("materialize_shadow", "build_pool", "validate_pool", "difficulty", "check_config", "check_resources",
+          "check_weights", "probe_scorer", "assert_not_simulated", "shadow_run", "judge_robustness", "weight_calib",
+          "overclar_ablation", "train", "evaluate", "export_gguf", "promote", "bundle", "failpack", "scorecache")
+COMMANDS = {name.replace("_", "-"): f"rc1.{package}.{name}"
+            for package, names in (("flows", FLOWS), ("stages", STAGES)) for name in names}
 
 
 def module_path(module: str) -> Path:
