@@ -8,6 +8,7 @@ explicitly waived) does the parent get rc1.round2_pass=true and reports/prefligh
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,9 +68,13 @@ class Ctx:
     def balanced(self) -> Path:
         return self.out / "balanced.jsonl"
 
+    @functools.cached_property
+    def ppo(self):
+        return load_ppo_scale(self.config)
+
     @property
     def mix(self) -> str:
-        return ",".join(f"{k}:{v}" for k, v in load_ppo_scale(self.config).mix.items())
+        return ",".join(f"{k}:{v}" for k, v in self.ppo.mix.items())
 
 
 @dataclass(frozen=True)
@@ -111,7 +116,7 @@ STEPS = [
         gates=c.cfg.gates, reuse=c.cfg.reuse)),
     Step("build_pool", build_pool, lambda c, r: build_pool.Config(
         data_dir=c.cfg.data_dir, out=str(c.pool), n=c.cfg.n, mix=c.mix,
-        max_turns=load_ppo_scale(c.config).ppo.max_turns, shadow=str(c.shadow), seed=c.cfg.seed,
+        max_turns=c.ppo.ppo.max_turns, shadow=str(c.shadow), seed=c.cfg.seed,
         gates=c.cfg.gates, reuse=c.cfg.reuse)),
     Step("validate_pool", validate_pool, lambda c, r: validate_pool.Config(
         pool=str(c.pool), leak_check=str(c.shadow), report=str(c.out / "validation_report.json"), mix=c.mix,
