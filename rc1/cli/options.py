@@ -132,7 +132,7 @@ class _AutoIsUnset(click.ParamType):
         self.inner, self.name = inner, inner.name
 
     def convert(self, value, param, ctx):
-        return None if value in ("auto", "none", "") else self.inner.convert(value, param, ctx)
+        return None if unset(value) is None else self.inner.convert(value, param, ctx)
 
     def get_metavar(self, *args, **kwargs):
         return self.inner.get_metavar(*args, **kwargs)
