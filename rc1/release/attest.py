@@ -197,7 +197,7 @@ def _dev_public() -> TrustedKey | None:
     if not path.is_file():
         return None
     pub = _load_private(path).public_key()
-    return TrustedKey(keyid_of(pub), pub, f"your dev key ({path})", ("dev",))
+    return TrustedKey(keyid_of(pub), pub, "your dev key", ("dev",))
 
 
 def _create_dev_key(path: Path) -> None:

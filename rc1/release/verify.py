@@ -195,7 +195,6 @@ def _preflight_gates(pre_run, pre_stmt: Statement | None, mode: str):
     """(the thresholds, their sha256, None) of the gates file the preflight signed, downloaded and held to the
     signed digest; (None, None, problem) when that file cannot be had. A local configs/gates.yaml is never read."""
     from rc1.core.config import load_gates
-    from rc1.tracking.queries import fetch_artifact
 
     if pre_run is None:
         return None, None, "not found in the tracking server"
@@ -207,23 +206,35 @@ def _preflight_gates(pre_run, pre_stmt: Statement | None, mode: str):
         return None, None, "it signed no gates file"
     with tempfile.TemporaryDirectory() as d:
         try:
-            return load_gates(fetch_artifact(pre_run, art, d, want)).for_mode(mode), want, None
+            return load_gates(_signed_file(pre_run, art, want, d)).for_mode(mode), want, None
         except Rc1Error as e:
             return None, None, f"its gates file cannot be verified ({e})"
+
+
+def _signed_file(run, artifact: str, want: str, dest: str) -> Path:
+    """One artifact of `run`, downloaded and held to the digest its statement signed."""
+    from rc1.tracking.queries import fetch_artifact
+
+    try:
+        return fetch_artifact(run, artifact, dest, want)
+    except Rc1Error as e:
+        if "does not match" in str(e):
+            raise Rc1Error(f"{artifact} in the tracking server does not match the digest its statement signed "
+                           f"(altered in the store?)") from None
+        raise
 
 
 def _report(ev_run, ev_stmt: Statement) -> tuple[dict | None, str | None]:
     """(the evaluate run's evaluate_report.json, downloaded and held to the digest its statement signed, None) or
     (None, why not)."""
     from rc1.core.io import read_json
-    from rc1.tracking.queries import fetch_artifact
 
     want = ev_stmt.subjects.get("evaluate_report.json")
     if not want:
         return None, "it signed no evaluate_report.json"
     with tempfile.TemporaryDirectory() as d:
         try:
-            return read_json(fetch_artifact(ev_run, "evaluate_report.json", d, want)), None
+            return read_json(_signed_file(ev_run, "evaluate_report.json", want, d)), None
         except Rc1Error as e:
             return None, f"its report cannot be verified ({e})"
 
@@ -255,3 +266,14 @@ def _alias_link(mv, alias: str, target: str, facts: dict, trust: Trust) -> Link:
             return link
     link.problems.append(f"no promote run signed version {mv.version} as {alias} (set by hand?)")
     return link
+
+
+def require_verified(mv, alias: str | None, what: str, name: str = "rc1-policy") -> None:
+    """A release alias (RC1, RC1-dev) is used only when it verifies (a hand-set alias does not): Rc1Error naming the
+    broken link otherwise. Other aliases (best) and plain versions claim no release and are not checked here."""
+    if alias not in RELEASE_ALIASES:
+        return
+    verdict = verify_version(name, str(mv.version), alias=alias)
+    if not verdict.ok:
+        raise Rc1Error(f"{what} refuses {name}@{alias}, which does not verify: {verdict.why} "
+                       f"(`rc1 verify models:/{name}@{alias}` prints the chain)")

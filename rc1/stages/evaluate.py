@@ -175,7 +175,7 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
     A failing verdict raises GateFailed (exit 2) when `raise_on_fail` (unset: for the transformers backend, whose
     verdict promote reads; a llama.cpp evaluation records the same report and verdict, and returns)."""
     from rc1.tracking.queries import get_run
-    from rc1.tracking.registry import BEST, resolve_version
+    from rc1.tracking.registry import BEST, resolve_version, source_problem, train_statement
 
     if raise_on_fail is None:
         raise_on_fail = cfg.backend == "transformers"
@@ -183,6 +183,9 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
     mode = run_mode()
     version, alias = cfg.version_or_alias(BEST)
     mv = resolve_version(version, alias)
+    problem = source_problem(mv, train_statement(mv))   # a version made any other way: refused before anything runs
+    if problem:
+        raise Rc1Error(problem)
     train_run = get_run(mv.run_id)
     fetched = Path(tempfile.mkdtemp(prefix="rc1-evaluate-"))
     try:

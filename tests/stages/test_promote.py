@@ -77,6 +77,7 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
                         "round2.shadow_run.top10pct_overlap": 0.8,
                         "round2.shadow_run.corr_improve_pct": 20.0})
         pf.log_named_artifact("gates", files["gates"])   # promote takes its thresholds from this file
+        pf.log_named_artifact("trust", "configs/trust.yaml")
     adapter = root / "adapter"
     adapter.mkdir(exist_ok=True)
     (adapter / "adapter_config.json").write_text("{}")
@@ -223,7 +224,7 @@ def test_a_tampered_preflight_gates_file_is_a_broken_preflight_link(store, capsy
     _lenient(stored)                            # the preflight's gates file altered in the store
     assert run_cli(["promote", "--version", version]) == 2
     err = capsys.readouterr().err
-    assert "broken link preflight run" in err and "does not match its sha256 tag" in err, err
+    assert "broken link preflight run" in err and "does not match the digest its statement signed" in err, err
     assert "Traceback" not in err
 
 

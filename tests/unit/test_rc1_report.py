@@ -103,3 +103,14 @@ def test_chromium_shows_the_verdict_the_chain_the_samples_and_loads_every_plot(t
     assert dom.count('class="sample"') == 6 and "FINISHED; mode=dev, RC1 verdict fail" in dom
     png = screenshot(out, tmp_path / "shot.png")
     assert png.stat().st_size > 20_000                      # a rendered page with plots, not a blank canvas
+
+
+def test_the_page_says_whether_the_signed_chain_holds():
+    """Not checked while the evaluation runs; then rc1.release.verify's verdict, with the command to run before serving."""
+    from dataclasses import replace
+
+    assert "not checked yet" in render_report(page(True)) and "rc1 verify --version 3" in render_report(page(True))
+    assert re.search(r"id='verified' class='verdict pass'>HOLDS<", render_report(replace(page(True),
+                                                                                        verified={"ok": True})))
+    broken = render_report(replace(page(True), verified={"ok": False, "why": "broken link evaluate run e: <x>"}))
+    assert "BROKEN</span> broken link evaluate run e: &lt;x&gt;" in broken
