@@ -109,6 +109,8 @@ class Trust:
         """(statement, key) when a trusted key signed it and may attest the mode it claims; AttestationError else."""
         stmt, key = open_envelope(envelope, self.every_key())
         mode = (stmt.get("predicate") or {}).get("mode")
+        if ((stmt.get("predicate") or {}).get("tags") or {}).get("rc1.mode", mode) != mode:
+            raise AttestationError("its statement claims two modes")   # the chain's mode is the tags'; one only
         if mode not in key.modes:
             raise AttestationError(f"key {key.name} ({key.keyid[:12]}) may attest {', '.join(key.modes)}, "
                                    f"not a {mode} run")
@@ -252,11 +254,12 @@ def load_trust(path: str | os.PathLike | None = None) -> Trust:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     p = Path(path) if path else trust_path()
+    if not p.exists() and not path and not os.environ.get(TRUST_ENV):
+        return Trust(str(p), hashlib.sha256(b"").hexdigest(), {})   # no configs/ here: no key but your dev key
     try:
         raw = p.read_bytes()
     except OSError:
-        raise Rc1Error(f"{p}: no trust file (the public keys whose statements rc1 accepts); "
-                       f"restore configs/trust.yaml or set {TRUST_ENV}") from None
+        raise Rc1Error(f"{p}: cannot read the trust file (the public keys whose statements rc1 accepts)") from None
     try:
         doc = yaml.safe_load(raw) or {}
     except yaml.YAMLError as e:

@@ -6,7 +6,7 @@ FAILED by rc1's sweep of dead processes) without rc1.promoted. For each such run
 - the alias points at its version and its signed statement holds: the promotion happened; the run is tagged
   rc1.promoted=true and ends FINISHED;
 - the alias points at its version without such a statement (a run from before signed promotions, or evidence
-  altered): the alias is removed; rc1.promoted=false;
+  altered) and no other promote run signed it: the alias is removed; rc1.promoted=false;
 - the alias is elsewhere or unset: it ended before setting it; rc1.promoted=false.
 Each run gets rc1.reconciled saying what was done.
 """
@@ -38,6 +38,23 @@ def unfinished_promotions() -> list:
     return out
 
 
+def signed_elsewhere(version: str, alias: str, run_id: str) -> bool:
+    """Another promote run signed this version as this alias (a run without an outcome never costs a genuine alias)."""
+    from rc1.tracking.attestations import run_statement
+    from rc1.tracking.queries import promote_runs
+
+    for run in promote_runs(version):
+        if run.info.run_id == run_id:
+            continue
+        try:
+            stmt = run_statement(run, "promote")
+        except AttestationError:
+            continue
+        if stmt.tags.get("rc1.model_version") == version and stmt.tags.get("rc1.target_alias") == alias:
+            return True
+    return False
+
+
 def reconcile_promotions() -> list[str]:
     """Settle every unfinished promotion (see the module docstring); returns one line per run settled."""
     from rc1.tracking.attestations import run_statement
@@ -60,7 +77,7 @@ def reconcile_promotions() -> list[str]:
             outcome = {"rc1.promoted": "true", "rc1.alias": alias,
                        "rc1.reconciled": f"{who}: its process died after it set {alias}; its signed evidence holds"}
             status = "FINISHED"
-        elif holder is not None and str(holder.version) == version:
+        elif holder is not None and str(holder.version) == version and not signed_elsewhere(version, alias, rid):
             client.delete_registered_model_alias(holder.name, alias)
             outcome = {"rc1.promoted": "false",
                        "rc1.reconciled": f"{who}: {alias} removed: set without complete signed evidence"}

@@ -355,6 +355,9 @@ def refresh_rc1_report(evaluate_run_id: str) -> None:
     """Render the report again once the runs it shows have ended (the gate calls it after its own run closed, so
     the chain shows final statuses, not the gate RUNNING), from what the evaluate run logged, with the signed
     chain's verdict (rc1.release.verify) now that every run of it has signed."""
+    from mlflow.exceptions import MlflowException
+
+    from rc1.core.errors import Rc1Error
     from rc1.release.verify import verify_version
     from rc1.tracking.pages import read_run_json
     from rc1.tracking.queries import get_run
@@ -367,7 +370,10 @@ def refresh_rc1_report(evaluate_run_id: str) -> None:
         samples = read_run_json(evaluate_run_id, "rc1_samples.json")
     except Exception:  # noqa: BLE001 - an evaluate run from before the samples existed
         samples = []
-    verdict = verify_version(MODEL_NAME, str(mv.version))
+    try:
+        verdict = verify_version(MODEL_NAME, str(mv.version))
+        verified = {"ok": verdict.ok, "why": verdict.why}
+    except (Rc1Error, MlflowException, OSError) as e:   # the page says so; the stage's own outcome stands
+        verified = {"ok": False, "why": f"the check did not complete ({type(e).__name__}: {e})"}
     log_rc1_report(evaluate_run_id, render_rc1_report(evaluate_run_id, mv, evaluation,
-                                                      run.data.tags.get("rc1.mode", "dev"), samples,
-                                                      {"ok": verdict.ok, "why": verdict.why}))
+                                                      run.data.tags.get("rc1.mode", "dev"), samples, verified))
