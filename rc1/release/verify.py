@@ -21,7 +21,10 @@ run's tags; every digest the table prints is of bytes downloaded here:
     trust     the local trust file the signatures were checked against
     alias     (with `alias` RC1 / RC1-dev) the version's release alias, and a signed promotion to it
 
-It never writes the registry or the tracking store.
+With a working alias (`best`, `trial-best`: set by a train run, before its gate has evaluated or signed anything)
+only what that alias claims is checked: the version serves its train run's signed model, that run is signed and
+gated, and its gate's kind is the alias's (a trial's version holds trial-best, never best). Any other alias: the
+whole chain. It never writes the registry or the tracking store.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from rc1.release.attest import AttestationError, Statement, Trust, load_trust
 from rc1.release.chain import RC1, RC1_DEV, Link, RunView
 
 RELEASE_ALIASES = (RC1, RC1_DEV)
+WORKING_ALIASES = {"best": "full", "trial-best": "trial"}   # rc1.tracking.registry's BEST, TRIAL_BEST -> gate kind
 
 
 @dataclass
@@ -69,9 +73,14 @@ def verify_version(name: str, version: str, *, alias: str | None = None) -> Verd
         mv = resolve_version(version=version, name=name)
     except Rc1Error as e:
         return Verdict(False, str(e), str(version))
-    links, target, facts = _chain(mv, trust, name)
+    links, target, facts = _chain(mv, trust, name, whole=alias not in WORKING_ALIASES)
     if alias in RELEASE_ALIASES:
         links.append(_alias_link(mv, alias, target, facts, trust))
+    elif alias in WORKING_ALIASES:
+        kind = facts.get("gate_kind") or "full"
+        links.append(Link("alias", None, f"{alias} (gate kind {kind})", [] if kind == WORKING_ALIASES[alias] else
+                          [f"{alias} is held by a {kind} gate's version (a trial's version takes trial-best, a full "
+                           f"gate's best)"]))
     verdict = Verdict(True, "", str(mv.version), target, links, facts)
     if verdict.broken:
         verdict.ok, verdict.why = False, f"{name} version {mv.version}: {verdict.broken}"
@@ -113,7 +122,9 @@ def _checked(run, stmt: Statement | None, problem: str | None, check) -> Link:
     return link
 
 
-def _chain(mv, trust: Trust, name: str) -> tuple[list[Link], str, dict]:
+def _chain(mv, trust: Trust, name: str, whole: bool = True) -> tuple[list[Link], str, dict]:
+    """The links, in order (`whole=False`: up to the train run), the release alias the version may hold, and the
+    facts a promotion signs."""
     from rc1.tracking.queries import find_run
     from rc1.tracking.registry import evaluation_of
 
@@ -128,6 +139,9 @@ def _chain(mv, trust: Trust, name: str) -> tuple[list[Link], str, dict]:
         links[-1].problems.append(f"registered version {train.tags.get('rc1.model_version')}, not {mv.version} "
                                   f"(a version made by hand from its model)")
     mode = train.tags.get("rc1.mode")
+    facts["gate_kind"] = train.tags.get("rc1.gate_kind")
+    if not whole:
+        return links, chain.target_alias(mode), facts
     gate_run = find_run(train.tags.get("rc1.gate_run_id"))
     gate_stmt, problem = _signed(gate_run, "gate", trust)
     links.append(_checked(gate_run, gate_stmt, problem, lambda v: chain.gate_link(v, train)))

@@ -153,7 +153,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     from rc1.train import dist, engine
     from rc1.train.sampler import drop_heldout, split_heldout
     from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
-    from rc1.tracking.registry import MODEL_NAME, log_policy_model, register_logged_model
+    from rc1.tracking.registry import MODEL_NAME, claim_alias, log_policy_model, register_logged_model
 
     config_path = config_path or (None if resume_from else default_ppo_config(run_mode()))   # resume: the run's
     resume_dir = resume_state = None
@@ -286,7 +286,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
         if is_tiny(ppo.model.base):   # the tiny base is built here, not downloadable: keep it with the run
             st.log_artifact(base, name="base")
         version = register_logged_model(
-            st.run_id, model_id, score=res.best_metric, gate_run_id=gate.info.run_id if gate else None,
+            st.run_id, model_id, score=res.best_metric, gate_run_id=gate.info.run_id if gate else None, claim=False,
             tags={**{k: v for k, v in parent_tags.items() if k.startswith("rc1.")}, "rc1.seed": seed,
                   "rc1.train_run_id": st.run_id, "rc1.base_model": ppo.model.base,
                   "rc1.finetune_effective": plan.effective, "rc1.best_checkpoint": Path(res.best_dir).name,
@@ -296,6 +296,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
         click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] train seed={seed}: {res.global_step} steps, best reward "
                    f"{res.best_metric if res.best_metric is not None else float('nan'):.4f}, "
                    f"registered {MODEL_NAME} version {version}", err=True)
+    claim_alias(result["model_version"])   # `best` (or trial-best) last, once the run's statement is signed
     return result
 
 

@@ -1,7 +1,8 @@
 """`rc1 verify models:/rc1-policy@RC1` (or `--version N`, `--alias A`): the check promote runs, read-only, for
 whoever deploys: the version's chain from its runs' signed statements, the weights it serves held to the digest its
 train run signed, and with a release alias (RC1, RC1-dev) a signed promotion to it. Prints the chain table; a broken
-link: exit 2, one line naming it. Run it before serving or shipping a version (rc1.release.verify)."""
+link: exit 2, one line naming it. Run it before serving or shipping a version (rc1.release.verify). `best` and
+`trial-best` are checked for what they claim: a gated train run's own signed model."""
 
 from __future__ import annotations
 
@@ -60,5 +61,11 @@ def run(cfg: Config) -> dict:
 
 
 def show(res: dict) -> None:
-    held = f" as {res['alias']}" if res["alias"] else ""
-    click.echo(f"verified: {res['name']} version {res['version']}{held}: every link of its chain is signed and holds")
+    from rc1.release.verify import WORKING_ALIASES
+
+    head = f"verified: {res['name']} version {res['version']}" + (f" as {res['alias']}" if res["alias"] else "")
+    if res["alias"] in WORKING_ALIASES:   # what `best` claims, not a release
+        click.echo(f"{head}: it serves its gated train run's signed model (the whole chain: rc1 verify --version "
+                   f"{res['version']})")
+    else:
+        click.echo(f"{head}: every link of its chain is signed and holds")

@@ -76,9 +76,10 @@ def log_policy_model(st, model_dir: str | Path, name: str = "model") -> tuple[st
 
 def register_logged_model(run_id: str, model_id: str, *, tags: dict[str, Any] | None = None,
                           score: float | None = None, gate_run_id: str | None = None, name: str = MODEL_NAME,
-                          alias: str = BEST) -> str:
+                          claim: bool = True) -> str:
     """A new version made from the run's LoggedModel `model_id` (source models:/<model_id>); returns the version
-    number (str)."""
+    number (str). `claim`: also give it `best` (or `trial-best`) by claim_alias; a train run claims only once its
+    statement is signed (the alias last, as promote does)."""
     ensure_model(name)
     client = MlflowClient()
     run = client.get_run(run_id)
@@ -91,14 +92,25 @@ def register_logged_model(run_id: str, model_id: str, *, tags: dict[str, Any] | 
     kind = _gate_kind(client, run, gate_run_id)
     if kind:
         all_tags["rc1.gate_kind"] = kind
-    if alias == BEST and kind == "trial":
-        alias = TRIAL_BEST
     mv = client.create_model_version(name, source=source, run_id=run_id, tags=all_tags, model_id=model_id,
                                      description=f"best checkpoint of run {run_id}")
-    current = alias_version(alias, name)
-    if _takes_alias(current, score, gate_run_id):
-        client.set_registered_model_alias(name, alias, mv.version)
+    if claim:
+        claim_alias(mv.version, name)
     return str(mv.version)
+
+
+def claim_alias(version: str | int, name: str = MODEL_NAME) -> str | None:
+    """Give the version `best` (`trial-best` for a trial gate's) when it takes it (see the module docstring), by the
+    reward, gate and kind it was registered with; returns the alias set, else None."""
+    client = MlflowClient()
+    mv = client.get_model_version(name, str(version))
+    tags = mv.tags or {}
+    alias = TRIAL_BEST if tags.get("rc1.gate_kind") == "trial" else BEST
+    score = float(tags["rc1.best_reward"]) if "rc1.best_reward" in tags else None
+    if not _takes_alias(alias_version(alias, name), score, tags.get("rc1.gate_run_id")):
+        return None
+    client.set_registered_model_alias(name, alias, mv.version)
+    return alias
 
 
 def _gate_kind(client: MlflowClient, train_run, gate_run_id: str | None) -> str | None:

@@ -107,6 +107,13 @@ def test_a_release_alias_set_by_hand_is_refused_downstream(store, capsys):
     assert run_cli(["bundle", "--alias", "RC1-dev"]) == 2
     assert f"no promote run signed version {unpromoted} as RC1-dev (set by hand?)" in refusal(capsys)
     client().delete_registered_model_alias("rc1-policy", "RC1")
+    # `best` claims less (a gated train run's own signed model): the genuine one holds, one set by hand on an ungated
+    # version does not
+    assert run_cli(["verify", "--alias", "best"]) == 0
+    assert "it serves its gated train run's signed model" in capsys.readouterr().out
+    client().set_registered_model_alias("rc1-policy", "best", chain(store, gated=False))
+    assert run_cli(["verify", "models:/rc1-policy@best"]) == 2
+    assert "not launched by a gate (rc1.gated=false)" in refusal(capsys)
 
 
 def test_untrusted_keys_a_store_trust_file_and_replayed_statements_are_refused(store, capsys, tmp_path, monkeypatch):
