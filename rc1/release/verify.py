@@ -63,7 +63,8 @@ class Verdict:
 
 def verify_version(name: str, version: str, *, alias: str | None = None) -> Verdict:
     """The version's whole chain, from the tracking server; with a release `alias` (RC1, RC1-dev), also that the
-    version may hold it and a promotion to it was signed. Read-only."""
+    version may hold it and a promotion to it was signed; with a working alias (best, trial-best), only what it
+    claims (see the module docstring). Read-only."""
     from rc1.tracking import use_tracking
     from rc1.tracking.registry import resolve_version
 
@@ -75,7 +76,7 @@ def verify_version(name: str, version: str, *, alias: str | None = None) -> Verd
         return Verdict(False, str(e), str(version))
     links, target, facts = _chain(mv, trust, name, whole=alias not in WORKING_ALIASES)
     if alias in RELEASE_ALIASES:
-        links.append(_alias_link(mv, alias, target, facts, trust))
+        links.append(_alias_link(mv, alias, target, facts, trust, name))
     elif alias in WORKING_ALIASES:
         kind = facts.get("gate_kind") or "full"
         links.append(Link("alias", None, f"{alias} (gate kind {kind})", [] if kind == WORKING_ALIASES[alias] else
@@ -110,12 +111,11 @@ def _view(run, stmt: Statement | None) -> RunView | None:
     return RunView(run.info.run_id, run.info.status, tags, dict(stmt.metrics) if stmt else {})
 
 
-def _checked(run, stmt: Statement | None, problem: str | None, check) -> Link:
+def _checked(name: str, run, stmt: Statement | None, problem: str | None, check) -> Link:
     """`check` (a rc1.release.chain link function) on the run as signed; a run whose statement does not hold is
     that one problem (its tags say nothing)."""
     if run is not None and stmt is None:
-        probe = check(None)
-        return Link(probe.name, run.info.run_id, "-", [problem or "its statement does not hold"])
+        return Link(name, run.info.run_id, "-", [problem or "its statement does not hold"])
     link = check(_view(run, stmt))
     if stmt is not None:
         link.evidence += f", signed by {stmt.key.name}"
@@ -131,7 +131,8 @@ def _chain(mv, trust: Trust, name: str, whole: bool = True) -> tuple[list[Link],
     train_run = find_run(mv.run_id)
     train_stmt, problem = _signed(train_run, "train", trust)
     facts: dict = {"train_run_id": mv.run_id}
-    links = [_version_link(mv, train_stmt, facts, name), _checked(train_run, train_stmt, problem, chain.train_link)]
+    links = [_version_link(mv, train_stmt, facts, name),
+             _checked("train", train_run, train_stmt, problem, chain.train_link)]
     if train_stmt is None:
         return links, chain.target_alias(None), facts
     train = _view(train_run, train_stmt)
@@ -144,7 +145,7 @@ def _chain(mv, trust: Trust, name: str, whole: bool = True) -> tuple[list[Link],
         return links, chain.target_alias(mode), facts
     gate_run = find_run(train.tags.get("rc1.gate_run_id"))
     gate_stmt, problem = _signed(gate_run, "gate", trust)
-    links.append(_checked(gate_run, gate_stmt, problem, lambda v: chain.gate_link(v, train)))
+    links.append(_checked("gate", gate_run, gate_stmt, problem, lambda v: chain.gate_link(v, train)))
     if gate_run is None:
         links[-1].run_id = train.tags.get("rc1.gate_run_id")
     pre_run = find_run(train.tags.get("rc1.preflight_run_id"))
@@ -169,19 +170,24 @@ def _chain(mv, trust: Trust, name: str, whole: bool = True) -> tuple[list[Link],
         return link
 
     if gates is not None:
-        links.append(_checked(pre_run, pre_stmt, pre_problem, lambda v: chain.preflight_link(v, train, gates)))
+        links.append(_checked("preflight", pre_run, pre_stmt, pre_problem,
+                              lambda v: chain.preflight_link(v, train, gates)))
         links[-1].evidence += f", gates sha256 {gates_sha[:12]} (downloaded)"
-        links += [_checked(ev_run, ev_stmt, ev_problem, evaluate), chain.gates_link(gates, mode or "prod")]
+        links += [_checked("evaluate", ev_run, ev_stmt, ev_problem, evaluate), chain.gates_link(gates, mode or "prod")]
         facts["gates_sha256"] = gates_sha
     else:
         pre_id = pre_run.info.run_id if pre_run else train.tags.get("rc1.preflight_run_id")
         links.append(Link("preflight", pre_id, "-", [pre_problem or gates_problem]))
         local = _local_gates(mode)   # the chain is refused already: the local file only says what else is wrong
-        links.append(_checked(ev_run, ev_stmt, ev_problem, lambda v: evaluate(v, *local, "the current configs/gates.yaml"))
+        links.append(_checked("evaluate", ev_run, ev_stmt, ev_problem,
+                              lambda v: evaluate(v, *local, "the current configs/gates.yaml"))
                      if local else Link("evaluate", facts["evaluate_run_id"], "-",
                                         ["not checked: the preflight's gates file is unavailable"]))
-    links.append(Link("trust", None, f"{trust.path} sha256 {trust.sha256[:12]} (local; {len(trust.keys)} key(s)"
-                                     f"{' + your dev key' if mode == 'dev' else ''})"))
+    signed_trust = pre_stmt and pre_stmt.tags.get("sha256.trust")
+    same = ("" if not signed_trust else "; the preflight signed this file" if signed_trust == trust.sha256 else
+            f"; the preflight signed another ({signed_trust[:12]})")
+    links.append(Link("trust", None, f"{trust.path} sha256 {trust.sha256[:12]} (read here, never from the store; "
+                                     f"{len(trust.keys)} key(s){' + your dev key' if mode == 'dev' else ''}{same})"))
     return links, chain.target_alias(mode), facts
 
 
@@ -262,7 +268,7 @@ def _local_gates(mode: str | None):
     return (load_gates(local).for_mode(mode or "prod"), sha256_file(local)) if local.is_file() else None
 
 
-def _alias_link(mv, alias: str, target: str, facts: dict, trust: Trust) -> Link:
+def _alias_link(mv, alias: str, target: str, facts: dict, trust: Trust, name: str) -> Link:
     """A release alias is genuine when it is the version's own (RC1 needs prod) and a promote run signed this
     version, these weights and this alias before setting it (rc1.stages.promote); a hand-set alias has no such
     statement."""
@@ -272,10 +278,11 @@ def _alias_link(mv, alias: str, target: str, facts: dict, trust: Trust) -> Link:
     if alias != target:
         link.problems.append(f"{alias} is not this version's release alias ({target})")
         return link
-    for run in promote_runs(str(mv.version)):
+    for run in promote_runs(str(mv.version), name):
         stmt, _ = _signed(run, "promote", trust)
-        if stmt and stmt.tags.get("rc1.model_version") == str(mv.version) and stmt.tags.get("rc1.target_alias") == alias \
-                and facts.get("model_sha256") and stmt.tags.get("rc1.model_sha256") == facts["model_sha256"]:
+        said = stmt.tags if stmt else {}
+        if said.get("rc1.model_version") == str(mv.version) and said.get("rc1.target_alias") == alias \
+                and facts.get("model_sha256") and said.get("rc1.model_sha256") == facts["model_sha256"]:
             link.run_id, link.evidence = run.info.run_id, f"{alias}, promotion signed by {stmt.key.name}"
             return link
     link.problems.append(f"no promote run signed version {mv.version} as {alias} (set by hand?)")

@@ -181,7 +181,8 @@ def train_statement(mv: ModelVersion, name: str = MODEL_NAME):
     try:
         return run_statement(MlflowClient().get_run(mv.run_id), "train")
     except MlflowException:
-        raise Rc1Error(f"{name} version {mv.version}: its train run {mv.run_id} is not in the tracking server") from None
+        raise Rc1Error(f"{name} version {mv.version}: its train run {mv.run_id} is not in the tracking "
+                       f"server") from None
     except AttestationError as e:
         raise Rc1Error(f"{name} version {mv.version}: train run {mv.run_id} {e}") from None
 
