@@ -2,9 +2,9 @@
 
 One MLflow run (tag rc1.stage=train; a child run when the gate's run is active) per seed: GRPO with LoRA/QLoRA,
 tools wiki/calc/ask_user, the judge-based reward; rc1's metrics per step and transformers' MLflowCallback report
-into that same run. The best checkpoint (by the held-out eval/reward) is logged as artifact `model`, an MLflow Model
-(transformers flavor with the LoRA adapter, see rc1.tracking.policy_model), and registered as a version of
-`rc1-policy` (alias `best`, see rc1.tracking.registry). A gate's `accelerate launch` runs this command in every process
+into that same run. The best checkpoint (by the held-out eval/reward) is logged as an MLflow 3 LoggedModel of the
+run, an MLflow Model (transformers flavor with the LoRA adapter, see rc1.tracking.policy_model), and registered as a
+version of `rc1-policy` made from it (alias `best` once the run's statement is signed, see rc1.tracking.registry). A gate's `accelerate launch` runs this command in every process
 (rc1.train.launch.launch_train).
 """
 
