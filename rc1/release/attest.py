@@ -107,7 +107,12 @@ class Trust:
 
     def verified(self, envelope: Any) -> tuple[dict, TrustedKey]:
         """(statement, key) when a trusted key signed it and may attest the mode it claims; AttestationError else."""
-        stmt, key = open_envelope(envelope, self.every_key())
+        try:
+            stmt, key = open_envelope(envelope, self.every_key())
+        except AttestationError as e:
+            if "no trusted key" in str(e):
+                raise AttestationError(f"{e} ({self.path})") from None
+            raise
         mode = (stmt.get("predicate") or {}).get("mode")
         if ((stmt.get("predicate") or {}).get("tags") or {}).get("rc1.mode", mode) != mode:
             raise AttestationError("its statement claims two modes")   # the chain's mode is the tags'; one only
@@ -210,12 +215,20 @@ def _create_dev_key(path: Path) -> None:
     pem = Ed25519PrivateKey.generate().private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                                      serialization.NoEncryption())
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:   # another rc1 process created it meanwhile: use that one
-        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as fh:
         fh.write(pem)
+    try:
+        os.link(tmp, path)   # whole or not at all, and never over a key another rc1 process made meanwhile
+    except FileExistsError:
+        return
+    finally:
+        tmp.unlink()
+    import click
+
+    click.echo(f"[rc1 DEV] created your dev signing key {path} (readable by you only); dev runs sign with it",
+               err=True)
 
 
 def signer(mode: str, trust: Trust | None = None) -> Signer:
