@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,39 @@ import pytest
 # top-level module, as the tests share their helpers
 for _part in ("support", "unit", "stages", "flows"):
     sys.path.insert(0, str(Path(__file__).parent / _part))
+
+# rc1 signs its evidence (rc1.release.attest): the dev key it creates on first use lives in a throwaway config dir for
+# the whole session (subprocesses inherit it), never in the developer's ~/.config/rc1; no signing key or trust file
+# comes in from the environment (a prod test makes its own: the `prod_key` fixture)
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="rc1-test-config-")
+for _var in ("RC1_SIGNING_KEY", "RC1_TRUST"):
+    os.environ.pop(_var, None)
+
+
+@pytest.fixture
+def prod_key(monkeypatch, tmp_path):
+    """A prod signing key (RC1_SIGNING_KEY) whose public key ./configs/trust.yaml lists for prod; call it once the
+    test is in its project directory. Returns the key file."""
+    import yaml
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from rc1.release.attest import public_b64
+
+    def make(name: str = "test-release", modes: tuple[str, ...] = ("prod",)) -> Path:
+        key = Ed25519PrivateKey.generate()
+        path = tmp_path / f"{name}.pem"
+        path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+        trust = Path("configs/trust.yaml")
+        doc = yaml.safe_load(trust.read_text()) or {}
+        doc["keys"] = [*(doc.get("keys") or []), {"name": name, "public_key": public_b64(key.public_key()),
+                                                   "modes": list(modes)}]
+        trust.write_text(yaml.safe_dump(doc))
+        monkeypatch.setenv("RC1_SIGNING_KEY", str(path))
+        return path
+
+    return make
 
 
 # ---------------------------------------------------------------- scoring: fake OpenAI-compatible judge server

@@ -162,7 +162,8 @@ def click_params(config: type) -> list[click.Parameter]:
     out: list[click.Parameter] = []
     for p in params_of(config):
         if p.meta["argument"]:
-            out.append(click.Argument([p.name], type=_click_type(p)))
+            out.append(click.Argument([p.name], type=_click_type(p), required=p.required,
+                                      **({} if p.required else {"default": p.default})))
             continue
         hidden = tuple(dict.fromkeys(a for a in (*p.meta["aliases"], "--" + p.flag[2:].replace("-", "_"))
                                      if a != p.flag))

@@ -141,3 +141,13 @@ def _end(proc, procs) -> None:
     while left and time.monotonic() < deadline:
         time.sleep(0.05)
         left = [p for p in left if running(p)]
+
+
+KILL_AT = "RC1_TEST_KILL_AT"   # a test hook: SIGKILL this process at the named point (tests/stages/test_attest.py)
+
+
+def kill_point(name: str) -> None:
+    """SIGKILL this process here when RC1_TEST_KILL_AT names this point (how the tests stop a promote midway, as a
+    power cut or the OOM killer would); nothing otherwise."""
+    if os.environ.get(KILL_AT) == name:
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -87,7 +87,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
               "preflight_run_id": pre.info.run_id, "fresh": fresh_path or "", "kind": kind}
     # the fresh prompts' sha256 as checked (input_sha256.fresh): promote holds each train run's to it
     with stage_run("gate", params=params, inputs={"fresh": fresh_path} if fresh_path else None, reuse=False,
-                   tags={**link, "rc1.mode": mode}) as g:
+                   tags={**link, "rc1.mode": mode}, attest=True) as g:
         click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] gate: preflight {pre.info.run_id} passed; its files "
                    f"match their sha256 in the tracking server; training {len(seeds)} seed(s)", err=True)
         g.log_config(gates, "gates_effective.json")

@@ -25,6 +25,7 @@ from rc1.stages import (assert_not_simulated, build_pool, check_config, check_re
                         judge_robustness, materialize_shadow, probe_scorer, shadow_run, validate_pool)
 from rc1.stages.shared import FromData, Gated, Moded, PoolSized, Reusable, Seeded
 from rc1.core.summary import render as render_summary
+from rc1.release.attest import trust_path
 from rc1.tracking import stage_run
 from rc1.tracking.queries import child_runs
 
@@ -216,7 +217,7 @@ def _preflight(c: Ctx, gates) -> dict:
     from rc1.scoring.judge import make_judge
 
     who = {JUDGE_TAG: identity_digest(make_judge(cache=False).identity())}
-    with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode, **who}) as pf:
+    with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode, **who}, attest=True) as pf:
         if mode == "dev":
             data = f"data from {c.cfg.data_dir}" if c.cfg.data_dir else "data from configs/data.yaml (offline: the bundled sample)"
             click.echo(f"[rc1 DEV] preflight in DEV mode: {data}, heuristic judge, tiny model. "
@@ -235,7 +236,8 @@ def _preflight(c: Ctx, gates) -> dict:
         trial, launch = ppo.trial, ppo.accelerate_config   # the trial config and the accelerate config it names
         for name, path in {"pool": c.pool, "balanced": c.balanced, "shadow": c.shadow,
                            "weights": Path(WEIGHTS_PATH), "config": Path(config_path),
-                           "gates": Path(gates_path), **({"trial_config": Path(trial)} if trial else {}),
+                           "gates": Path(gates_path), "trust": trust_path(),
+                           **({"trial_config": Path(trial)} if trial else {}),
                            **({"accelerate_config": Path(launch)} if launch else {})}.items():
             if path.exists():
                 shas[name], hashed[name] = sha256_file(path), path

@@ -1,10 +1,10 @@
-"""The trust chain `rc1 promote` verifies (pure: the runs' tags and metrics in, one verdict per link out).
+"""The trust chain `rc1 promote` and `rc1 verify` check (pure: the runs' signed facts in, one verdict per link out).
 
 version -> train run (finished, launched by a gate) -> gate run -> preflight run (round 2 passed, same mode,
 the very files the train run used) -> evaluate run (finished, under the train run's ppo config and a gates file whose
 sha256 equals the preflight's sha256.gates, the file the thresholds come from; passed and on enough items of both
-splits as recomputed from its sha256-checked report artifact, never as its tags say). The queries live in
-rc1/stages/promote.py.
+splits as recomputed from its report artifact, never as its tags say). The facts come from each run's signed
+statement, not its tags; the queries and downloads live in rc1/release/verify.py.
 """
 
 from __future__ import annotations
@@ -130,12 +130,12 @@ def recomputed_verdict(report: Mapping | None, gates: Gates) -> tuple[list[dict]
     return checks, counts, []
 
 
-def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str, model_artifact: str = "model",
+def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str,
                   gates_from: str = "the one its preflight hashed", shadow_sha: str | None = None,
                   report: Mapping | None = None, report_problem: str | None = None) -> Link:
     """`gates` are the thresholds of the preflight's own gates file and `gates_sha` its sha256.gates (`gates_from`
-    names that file in the problems). The evaluated weights (input_sha256.model) must be the train run's
-    `model_artifact`, by its sha256 tag; the shadow set the preflight's (`shadow_sha`), the held-out split and the
+    names that file in the problems). The evaluated weights (input_sha256.model) must be the train run's model (its
+    sha256.model); the shadow set the preflight's (`shadow_sha`), the held-out split and the
     ppo config the train run's. The verdict and the item counts are re-derived from `report` (the run's
     evaluate_report.json, checked against its sha256 tag; `report_problem` says why there is none), never taken
     from the run's rc1.passed tag or rc1.eval_items metrics; a failed verdict names its failing checks."""
@@ -153,18 +153,18 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
         problems.append("evaluated another training run")
     if ev.tags.get("rc1.mode") != train.tags.get("rc1.mode"):
         problems.append(f"ran in mode {ev.tags.get('rc1.mode')}, not the version's {train.tags.get('rc1.mode')}")
-    if n_shadow < g.min_shadow_items:
+    if report is not None and n_shadow < g.min_shadow_items:   # no report: its counts are unknown, not 0
         problems.append(f"saw {n_shadow} shadow-set items < evaluate.min_shadow_items={g.min_shadow_items}")
-    if n_held < g.min_heldout_items:
+    if report is not None and n_held < g.min_heldout_items:
         problems.append(f"saw {n_held} held-out items < evaluate.min_heldout_items={g.min_heldout_items}")
     if ev.tags.get("input_sha256.gates") != gates_sha:
         problems.append(f"applied a gates file other than {gates_from} (sha256 differs)")
     if train.tags.get("input_sha256.gates") != gates_sha:
         problems.append(f"the version was trained under a gates file other than {gates_from}")
-    want_model = train.tags.get(f"sha256.{model_artifact}")
+    want_model = train.tags.get("sha256.model")
     if not want_model or ev.tags.get("input_sha256.model") != want_model:
-        problems.append(f"evaluated weights other than the train run's {model_artifact} (input_sha256.model differs "
-                        f"from its sha256.{model_artifact})")
+        problems.append("evaluated weights other than the train run's model (input_sha256.model differs from its "
+                        "sha256.model)")
     if not shadow_sha or ev.tags.get("input_sha256.shadow") != shadow_sha:
         problems.append("evaluated a shadow set other than the one its preflight hashed (input_sha256.shadow)")
     held_sha = logged_sha(train.tags, "heldout")
@@ -175,7 +175,7 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
     if report is not None and not passed:
         named = failing_checks(checks)
         problems.append("failed the RC1 gates (recomputed from its report)" + (f": {named}" if named else ""))
-    evidence = f"{ev.status}, {n_shadow} shadow + {n_held} held-out items (its report), recomputed passed={passed}"
+    evidence = f"{ev.status}, {n_shadow} shadow + {n_held} held-out items, recomputed passed={passed}"
     return Link("evaluate", ev.run_id, evidence, problems)
 
 
@@ -188,9 +188,19 @@ def gates_link(gates: Gates, mode: str) -> Link:
     return Link("gates", None, evidence)
 
 
-def render(version: str, links: list[Link]) -> str:
+RUNLESS = ("version", "gates", "trust", "alias")   # links that are not a run (the version link's id is its number)
+
+
+def label(ln: Link) -> str:
+    """How a refusal names the link: `train run <id>`, `version <n>`, `gates`."""
+    if ln.name not in RUNLESS:
+        return f"{ln.name} run {ln.run_id or '-'}"
+    return f"{ln.name} {ln.run_id}" if ln.run_id else ln.name
+
+
+def render(links: list[Link]) -> str:
     """The chain as a short table, one line per link."""
-    rows = [("link", "run", "evidence", "verdict"), ("version", str(version), "rc1-policy", "ok")]
+    rows = [("link", "run", "evidence", "verdict")]
     rows += [(ln.name, ln.run_id or "-", ln.evidence, "ok" if ln.ok else "BROKEN: " + "; ".join(ln.problems))
              for ln in links]
     widths = [max(len(r[i]) for r in rows) for i in range(3)]

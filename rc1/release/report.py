@@ -42,6 +42,7 @@ class ReportInput:
     evaluate_run_id: str = ""
     samples: Sequence[Mapping[str, Any]] = field(default_factory=list)       # rc1.samples: policy vs base dialogues
     evaluate_url: str = ""
+    verified: Mapping[str, Any] | None = None   # rc1.release.verify's verdict {ok, why}; None: not checked yet
 
 
 def pick_samples(policy_rows: Sequence[Mapping[str, Any]], base_rows: Sequence[Mapping[str, Any]], n: int = 6,
@@ -261,6 +262,18 @@ window.addEventListener('load', function () {
 """
 
 
+def _verified_html(inp: ReportInput) -> str:
+    """The signed chain as `rc1 verify` sees it: what to run before serving this version."""
+    cmd = f"rc1 verify --version {inp.version}"
+    if inp.verified is None:
+        return (f"<p>Signed chain: <span id='verified' class='muted'>not checked yet</span> (the evaluation was still "
+                f"running); run <code>{html.escape(cmd)}</code> before serving.</p>")
+    ok = bool(inp.verified.get("ok"))
+    why = "" if ok else f" {html.escape(str(inp.verified.get('why', '')))}"
+    return (f"<p>Signed chain (<code>{html.escape(cmd)}</code>): <span id='verified' class='verdict "
+            f"{'pass' if ok else 'fail'}'>{'HOLDS' if ok else 'BROKEN'}</span>{why}</p>")
+
+
 def render_report(inp: ReportInput) -> str:
     ev = inp.evaluation
     policy, base, deltas = ev.get("policy", {}), ev.get("base", {}), ev.get("deltas", {})
@@ -297,6 +310,7 @@ def render_report(inp: ReportInput) -> str:
 <h1>{html.escape(title)}</h1>
 <p class="muted">mode {html.escape(inp.mode)} · evaluate run {_link(inp.evaluate_run_id, inp.evaluate_url)}</p>
 <p>RC1 verdict: <span id="verdict" class="verdict {'pass' if passed else 'fail'}">{verdict}</span></p>
+{_verified_html(inp)}
 <h2>RC1 checks</h2>{checks}
 <h2>Policy vs base</h2>{_table(["metric", "policy", "base"], summary_rows)}
 {_table(["task.difficulty", "n", "policy success", "base success", "delta pp"], cell_rows)}
@@ -315,9 +329,9 @@ def render_report(inp: ReportInput) -> str:
 
 
 def render_rc1_report(evaluate_run_id: str, mv, evaluation: Mapping[str, Any], mode: str,
-                      samples: Sequence[Mapping[str, Any]]) -> str:
+                      samples: Sequence[Mapping[str, Any]], verified: Mapping[str, Any] | None = None) -> str:
     """rc1_report.html as the tracking server knows the chain now: verdict, policy vs base, training curves, the
-    sample dialogues, every link's status with its run linked in the UI."""
+    sample dialogues, every link's status with its run linked in the UI, and `verified` (rc1.release.verify)."""
     from rc1.tracking import ui_url
     from rc1.tracking.lineage import chain_rows, metric_curves, sha_tags, sibling_train_runs, version_runs
     from rc1.tracking.registry import MODEL_NAME
@@ -327,7 +341,7 @@ def render_rc1_report(evaluate_run_id: str, mv, evaluation: Mapping[str, Any], m
     return render_report(ReportInput(
         model_name=MODEL_NAME, version=str(mv.version), mode=mode, evaluation=evaluation, curves=curves,
         chain=chain_rows(runs, str(mv.version), evaluate_run_id), shas=sha_tags(runs["preflight"], runs["train"]),
-        evaluate_run_id=evaluate_run_id, samples=samples, evaluate_url=ui_url(evaluate_run_id)))
+        evaluate_run_id=evaluate_run_id, samples=samples, evaluate_url=ui_url(evaluate_run_id), verified=verified))
 
 
 def log_rc1_report(evaluate_run_id: str, page: str) -> str:
@@ -339,10 +353,15 @@ def log_rc1_report(evaluate_run_id: str, page: str) -> str:
 
 def refresh_rc1_report(evaluate_run_id: str) -> None:
     """Render the report again once the runs it shows have ended (the gate calls it after its own run closed, so
-    the chain shows final statuses, not the gate RUNNING), from what the evaluate run logged."""
+    the chain shows final statuses, not the gate RUNNING), from what the evaluate run logged, with the signed
+    chain's verdict (rc1.release.verify) now that every run of it has signed."""
+    from mlflow.exceptions import MlflowException
+
+    from rc1.core.errors import Rc1Error
+    from rc1.release.verify import verify_version
     from rc1.tracking.pages import read_run_json
     from rc1.tracking.queries import get_run
-    from rc1.tracking.registry import resolve_version
+    from rc1.tracking.registry import MODEL_NAME, resolve_version
 
     run = get_run(evaluate_run_id)
     mv = resolve_version(version=run.data.tags["rc1.model_version"])
@@ -351,5 +370,10 @@ def refresh_rc1_report(evaluate_run_id: str) -> None:
         samples = read_run_json(evaluate_run_id, "rc1_samples.json")
     except Exception:  # noqa: BLE001 - an evaluate run from before the samples existed
         samples = []
+    try:
+        verdict = verify_version(MODEL_NAME, str(mv.version))
+        verified = {"ok": verdict.ok, "why": verdict.why}
+    except (Rc1Error, MlflowException, OSError) as e:   # the page says so; the stage's own outcome stands
+        verified = {"ok": False, "why": f"the check did not complete ({type(e).__name__}: {e})"}
     log_rc1_report(evaluate_run_id, render_rc1_report(evaluate_run_id, mv, evaluation,
-                                                      run.data.tags.get("rc1.mode", "dev"), samples))
+                                                      run.data.tags.get("rc1.mode", "dev"), samples, verified))

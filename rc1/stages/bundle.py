@@ -48,6 +48,8 @@ def _run_facts(run) -> dict:
 
 
 def _subject_runs(version, alias, preflight_run_id) -> tuple[dict, dict, str | None]:
+    from rc1.release.reconcile import reconcile_promotions
+    from rc1.release.verify import require_verified
     from rc1.tracking.lineage import version_runs
     from rc1.tracking.queries import get_run
     from rc1.tracking.registry import resolve_version
@@ -57,7 +59,9 @@ def _subject_runs(version, alias, preflight_run_id) -> tuple[dict, dict, str | N
             return {"preflight": preflight_run_id}, {"preflight": get_run(preflight_run_id)}, None
         except Exception:   # MlflowException for an unknown id; the message names the id
             raise Rc1Error(f"--preflight {preflight_run_id}: no such run in the tracking store") from None
+    reconcile_promotions()
     mv = resolve_version(version, alias)
+    require_verified(mv, alias, "rc1 bundle")   # a hand-set RC1 is not a release
     runs = version_runs(mv.run_id)
     for link in ("train", "gate", "preflight"):
         if runs[link] is None:

@@ -175,7 +175,7 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
     A failing verdict raises GateFailed (exit 2) when `raise_on_fail` (unset: for the transformers backend, whose
     verdict promote reads; a llama.cpp evaluation records the same report and verdict, and returns)."""
     from rc1.tracking.queries import get_run
-    from rc1.tracking.registry import BEST, resolve_version
+    from rc1.tracking.registry import BEST, resolve_version, source_problem, train_statement
 
     if raise_on_fail is None:
         raise_on_fail = cfg.backend == "transformers"
@@ -183,6 +183,9 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
     mode = run_mode()
     version, alias = cfg.version_or_alias(BEST)
     mv = resolve_version(version, alias)
+    problem = source_problem(mv, train_statement(mv))   # a version made any other way: refused before anything runs
+    if problem:
+        raise Rc1Error(problem)
     train_run = get_run(mv.run_id)
     fetched = Path(tempfile.mkdtemp(prefix="rc1-evaluate-"))
     try:
@@ -194,7 +197,7 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
 def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, raise_on_fail, progress, mode) -> dict:
     from rc1.inference.evaluate import LlamaCppBackend, TransformersBackend, build_report, flat_metrics, run_items
     from rc1.train.sampler import split_heldout
-    from rc1.tracking.registry import MODEL_NAME, set_version_tags
+    from rc1.tracking.registry import MODEL_NAME, set_version_tags, version_model_id
 
     shadow, heldout, n, gates_path, backend = cfg.shadow, cfg.heldout, cfg.n, cfg.gates, cfg.backend
     config_path = cfg.config or _train_file(train_run, "config", "rc1.config", fetched)
@@ -241,7 +244,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
         # input_sha256.gates / .config: promote accepts this run only under the gates file the version's preflight
         # hashed and the ppo config (turns, max new tokens) the version trained with
         with stage_run("evaluate", params=params, inputs={"gates": gates_path, "config": str(config_path)}, reuse=False,
-                       run_name=f"evaluate v{mv.version}", tags=tags) as st:
+                       run_name=f"evaluate v{mv.version}", tags=tags, attest=True) as st:
             result["run_id"] = st.run_id
             st.log_metrics({f"rc1.eval_items.{k}": v for k, v in per_split.items()})
             with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
@@ -277,7 +280,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
                 samples = sample_dialogues(items, policy_rows, base_rows)
                 st.log_json(samples, "rc1_samples.json")
                 log_rc1_report(st.run_id, render_rc1_report(st.run_id, mv, report.to_json(), mode, samples))
-            st.log_metrics(flat_metrics(report))
+            st.log_metrics(flat_metrics(report), model_id=version_model_id(mv))   # also on the version's LoggedModel
             result.update(passed=report.passed, checks=report.checks, report=report.to_json())
             # the RC1 verdict (promote) is the PyTorch evaluation's; a llama.cpp one is recorded beside it
             prefix = "rc1.evaluate" if backend == "transformers" else f"rc1.evaluate_{backend}"

@@ -40,8 +40,14 @@ def run(cfg: Config) -> dict:
     from rc1.train.tiny import load_tokenizer
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from rc1.release.reconcile import reconcile_promotions
+    from rc1.release.verify import require_verified
+
     setup_tracking()
-    mv = resolve_version(*cfg.version_or_alias(BEST))
+    reconcile_promotions()
+    version, alias = cfg.version_or_alias(BEST)
+    mv = resolve_version(version, alias)
+    require_verified(mv, alias, "rc1 export-gguf")   # a hand-set RC1 is not a release
     params = {**logged_params(cfg), "version": mv.version, "alias": cfg.alias}
     tags = {"rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME, "rc1.train_run_id": mv.run_id}
     with stage_run("export_gguf", params=params, reuse=False, run_name=f"export_gguf v{mv.version}", tags=tags) as st:

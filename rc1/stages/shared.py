@@ -143,10 +143,10 @@ class Judging:
 @dataclass
 class Versioned:
     """The registered version a stage works on: --version N, or --alias A (with neither, the stage's own alias:
-    `best` for evaluate, export-gguf and promote, `RC1` for bundle)."""
+    `best` for evaluate, export-gguf and promote, `RC1` for bundle and verify)."""
 
     version: str | None = arg(None, "Model version of rc1-policy.")
-    alias: str | None = arg(None, "Model alias of rc1-policy, when no --version (unset: best; bundle: RC1).")
+    alias: str | None = arg(None, "Model alias of rc1-policy, when no --version (unset: best; bundle, verify: RC1).")
 
     def version_or_alias(self, default_alias: str) -> tuple[str | None, str | None]:
         """(version, alias) to resolve: the alias `default_alias` when neither is given."""

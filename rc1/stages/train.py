@@ -2,9 +2,9 @@
 
 One MLflow run (tag rc1.stage=train; a child run when the gate's run is active) per seed: GRPO with LoRA/QLoRA,
 tools wiki/calc/ask_user, the judge-based reward; rc1's metrics per step and transformers' MLflowCallback report
-into that same run. The best checkpoint (by the held-out eval/reward) is logged as artifact `model`, an MLflow Model
-(transformers flavor with the LoRA adapter, see rc1.tracking.policy_model), and registered as a version of
-`rc1-policy` (alias `best`, see rc1.tracking.registry). A gate's `accelerate launch` runs this command in every process
+into that same run. The best checkpoint (by the held-out eval/reward) is logged as an MLflow 3 LoggedModel of the
+run, an MLflow Model (transformers flavor with the LoRA adapter, see rc1.tracking.policy_model), and registered as a
+version of `rc1-policy` made from it (alias `best` once the run's statement is signed, see rc1.tracking.registry). A gate's `accelerate launch` runs this command in every process
 (rc1.train.launch.launch_train).
 """
 
@@ -153,7 +153,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     from rc1.train import dist, engine
     from rc1.train.sampler import drop_heldout, split_heldout
     from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
-    from rc1.tracking.registry import MODEL_NAME, register_adapter
+    from rc1.tracking.registry import MODEL_NAME, claim_alias, log_policy_model, register_logged_model
 
     config_path = config_path or (None if resume_from else default_ppo_config(run_mode()))   # resume: the run's
     resume_dir = resume_state = None
@@ -244,7 +244,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     inputs = {"pool": str(pool_path), "config": config_path, "weights": weights_path,
               **({"gates": gates_path} if gates_path else {}), **({"fresh": fresh_path} if fresh_path else {})}
     with stage_run("train", params=params, inputs=inputs, reuse=False, run_name=f"train seed={seed}",
-                   tags=tags, parent_run_id=launched.info.run_id if launched else None) as st:
+                   tags=tags, parent_run_id=launched.info.run_id if launched else None, attest=True) as st:
         st.log_config(ppo, "ppo.json")
         # what evaluate needs on any machine: the config file and the held-out split, from the tracking server
         st.log_named_artifact("config", config_path)
@@ -258,7 +258,8 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
             res = fit(log_metrics=st.log_metrics, report_to=[])
         sps = res.sec_per_step[1:] or res.sec_per_step   # the first step includes warm-up
         st.log_metrics({"rc1.final_step": res.global_step, "rc1.sec_per_step_mean": sum(sps) / max(1, len(sps)),
-                        "rc1.best_reward": res.best_metric, **{f"rc1.{k}": v for k, v in reward_model.stats().items()}})
+                        **{f"rc1.{k}": v for k, v in reward_model.stats().items()}})
+        best = {"rc1.best_reward": res.best_metric}   # the held-out reward: linked to the logged model when there is one
         for f in ("metrics.jsonl", "ckpt_manifest.jsonl"):
             if (out_dir / f).is_file():
                 st.log_artifact(out_dir / f, artifact_path="training")
@@ -268,6 +269,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
                   "sec_per_step": sum(sps) / max(1, len(sps)) if sps else None,
                   "stopped_early": res.stopped_early}
         if res.stopped_early:
+            st.log_metrics(best)
             st.set_tags({"rc1.stopped_early": "true"})
             return result
         if res.best_dir is None:
@@ -275,13 +277,16 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
                            f"{ppo.checkpoint.save_every}?); nothing to register")
         base_info = {"base": ppo.model.base, "tiny": is_tiny(ppo.model.base),
                      "base_sha256": sha256_dir(base) if is_tiny(ppo.model.base) else None}
+        # the best checkpoint as an MLflow 3 LoggedModel of this run; the version is made from it (source
+        # models:/<model_id>), and the run's signed statement holds its digest (rc1.tracking.registry)
         with tempfile.TemporaryDirectory() as d:
             model_dir = export_policy(Path(res.best_dir), Path(d) / "model", base, base_info)
-            st.log_artifact(model_dir, name="model")
+            model_id, _ = log_policy_model(st, model_dir)
+        st.log_metrics(best, model_id=model_id)
         if is_tiny(ppo.model.base):   # the tiny base is built here, not downloadable: keep it with the run
             st.log_artifact(base, name="base")
-        version = register_adapter(
-            st.run_id, "model", score=res.best_metric, gate_run_id=gate.info.run_id if gate else None,
+        version = register_logged_model(
+            st.run_id, model_id, score=res.best_metric, gate_run_id=gate.info.run_id if gate else None, claim=False,
             tags={**{k: v for k, v in parent_tags.items() if k.startswith("rc1.")}, "rc1.seed": seed,
                   "rc1.train_run_id": st.run_id, "rc1.base_model": ppo.model.base,
                   "rc1.finetune_effective": plan.effective, "rc1.best_checkpoint": Path(res.best_dir).name,
@@ -291,6 +296,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
         click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] train seed={seed}: {res.global_step} steps, best reward "
                    f"{res.best_metric if res.best_metric is not None else float('nan'):.4f}, "
                    f"registered {MODEL_NAME} version {version}", err=True)
+    claim_alias(result["model_version"])   # `best` (or trial-best) last, once the run's statement is signed
     return result
 
 

@@ -75,6 +75,15 @@ def default_tracking_uri() -> str:
     return f"sqlite:///{(STORE_DIR / 'mlflow.db').resolve()}"
 
 
+def use_tracking() -> str:
+    """Point mlflow at the store (as setup_tracking does) and create nothing: for read-only callers (verify)."""
+    from mlflow.tracking._tracking_service.utils import is_tracking_uri_set
+
+    if not is_tracking_uri_set():
+        mlflow.set_tracking_uri(default_tracking_uri())
+    return mlflow.get_tracking_uri()
+
+
 def setup_tracking(experiment: str | None = None) -> str:
     """Point mlflow at the store and make sure the experiment exists; returns its id.
     With the embedded default, artifacts live beside the db in ./mlruns/<experiment id>/."""
@@ -299,6 +308,11 @@ class StageRun:
     artifact_shas: dict[str, str] = field(default_factory=dict)
     artifact_paths: dict[str, str] = field(default_factory=dict)
     input_files: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, sha256 at the start)
+    # what this process itself wrote on the run: the facts its signed statement carries (attest), never read back
+    recorded_tags: dict[str, str] = field(default_factory=dict)
+    recorded_metrics: dict[str, float] = field(default_factory=dict)
+    artifact_dirs: set[str] = field(default_factory=set)
+    extra_subjects: list[dict] = field(default_factory=list)
 
     # -- logging ------------------------------------------------------
     def log_params(self, params: dict[str, Any]) -> None:
@@ -311,13 +325,17 @@ class StageRun:
             clean[f"{k}.effective" if k in existing and existing[k] != v else k] = v
         mlflow.log_params(clean)
 
-    def log_metrics(self, metrics: dict[str, float], step: int | None = None) -> None:
+    def log_metrics(self, metrics: dict[str, float], step: int | None = None, model_id: str | None = None) -> None:
+        """`model_id`: also linked to that LoggedModel (MLflow 3's model-centric view)."""
         clean = {k: float(v) for k, v in metrics.items() if v is not None and _finite(v)}
         if clean:
-            mlflow.log_metrics(clean, step=step)
+            mlflow.log_metrics(clean, step=step, model_id=model_id)
+            self.recorded_metrics.update(clean)
 
     def set_tags(self, tags: dict[str, Any]) -> None:
-        mlflow.set_tags({k: str(v) for k, v in tags.items()})
+        clean = {k: str(v) for k, v in tags.items()}
+        mlflow.set_tags(clean)
+        self.recorded_tags.update(clean)
 
     def log_artifact(self, path: str | Path, artifact_path: str | None = None, name: str | None = None,
                      sha: str | None = None) -> str:
@@ -328,19 +346,20 @@ class StageRun:
         if path.is_dir():
             mlflow.log_artifacts(str(path), artifact_path=f"{artifact_path}/{name}" if artifact_path else name)
             sha = sha256_dir(path)
+            self.artifact_dirs.add(name)
         else:
             mlflow.log_artifact(str(path), artifact_path=artifact_path)
             sha = sha or sha256_file(path)
         self.artifact_shas[name] = sha
         self.artifact_paths[name] = f"{artifact_path}/{name}" if artifact_path else name
-        mlflow.set_tag(f"sha256.{name}", sha)
+        self.set_tags({f"sha256.{name}": sha})
         return sha
 
     def log_named_artifact(self, name: str, path: str | Path, artifact_path: str = "inputs") -> str:
         """Log a file another machine will need and name it: tag `rc1.artifact.<name>` holds its artifact path
         (rc1.tracking.queries.fetch_verified downloads it from the tracking server and checks its sha256)."""
         sha = self.log_artifact(path, artifact_path=artifact_path)
-        mlflow.set_tag(f"rc1.artifact.{name}", f"{artifact_path}/{Path(path).name}")
+        self.set_tags({f"rc1.artifact.{name}": f"{artifact_path}/{Path(path).name}"})
         return sha
 
     def log_json(self, obj: Any, name: str, artifact_path: str | None = None) -> str:
@@ -361,13 +380,13 @@ class StageRun:
         known = self.input_files.get(name)
         sha = sha or (known[1] if known and known[0] == path else sha256_file(path))
         _log_input(name, source_uri=str(path.resolve()), digest=sha, context=context)
-        mlflow.set_tag(f"input_sha256.{name}", sha)
+        self.set_tags({f"input_sha256.{name}": sha})
         return sha
 
     def log_source_input(self, name: str, source_uri: str, digest: str, context: str = "input") -> None:
         """mlflow.log_input for a non-file source (a Hugging Face dataset)."""
         _log_input(name, source_uri=source_uri, digest=digest, context=context)
-        mlflow.set_tag(f"input_sha256.{name}", digest)
+        self.set_tags({f"input_sha256.{name}": digest})
 
     def log_sources(self, loaded: dict) -> None:
         """Each task's loaded data (rc1.data.sources.LoadedTasks) as input `data.<task>`: its file, or its source."""
@@ -376,6 +395,27 @@ class StageRun:
                 self.log_file_input(lt.source_uri, f"data.{t}", sha=lt.digest)
             else:
                 self.log_source_input(f"data.{t}", lt.source_uri, lt.digest)
+
+    # -- signed statement ---------------------------------------------
+    def attest(self) -> str:
+        """Sign what this process recorded on the run (its tags, the last value of each metric, every artifact it
+        logged and `extra_subjects`, by digest) as an in-toto statement in a DSSE envelope, logged as the artifact
+        rc1.intoto.json (rc1.release.attest); returns the signing key's id. A later link that trusts this run reads
+        its facts from that statement, not from the run's tags, which anyone who can write the store can rewrite."""
+        from rc1.release import attest
+
+        trust = attest.load_trust()
+        mode = self.recorded_tags.get("rc1.mode") or run_mode()
+        signer = attest.signer(mode, trust)
+        subjects = [attest.subject(self.artifact_paths[n], sha, directory=n in self.artifact_dirs)
+                    for n, sha in sorted(self.artifact_shas.items()) if n != attest.ENVELOPE]
+        stmt = attest.statement(stage=self.stage, run_id=self.run_id, mode=mode,
+                                subjects=subjects + self.extra_subjects, tags=self.recorded_tags,
+                                metrics=self.recorded_metrics, trust_sha256=trust.sha256)
+        with tempfile.TemporaryDirectory() as d:
+            mlflow.log_artifact(str(write_json(Path(d) / attest.ENVELOPE, signer.sign(stmt))))
+        mlflow.set_tags({"rc1.signed_by": signer.keyid, "rc1.trust_sha256": trust.sha256})
+        return signer.keyid
 
     # -- verdict ------------------------------------------------------
     def verdict(self, checks: list[dict], what: str | None = None) -> bool:
@@ -493,7 +533,7 @@ def _reraise_verdict(run: Run) -> None:
 def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None = None,
               outputs: dict[str, str | Path] | None = None, reuse: bool = True, run_name: str | None = None,
               tags: dict[str, Any] | None = None, parent_run_id: str | None = None,
-              refusal_fails: bool = False) -> Iterator[StageRun]:
+              refusal_fails: bool = False, attest: bool = False) -> Iterator[StageRun]:
     """Open (or reuse) the MLflow run of one stage. See the module docstring.
 
     `inputs` maps a name to a file/dir path or any JSON value; its digest goes into the reuse key.
@@ -503,6 +543,9 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
     child of a run another process holds (a gate that launched this one), in that run's experiment.
     A stage that fails its checks ends FINISHED with its evidence (a measurement that was made); with
     `refusal_fails` it ends FAILED (a refused action, such as a promotion: the UI shows it red).
+    With `attest`, a run that ends (passed or failed its checks, not crashed) signs what it recorded
+    (StageRun.attest); the signing key is looked up before the run opens, so a prod run without one is refused
+    before it computes anything.
     """
     inputs = inputs or {}
     outputs = {k: Path(v) for k, v in (outputs or {}).items()}
@@ -520,6 +563,11 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
         **{f"input_sha256.{k}": v for k, v in digests.items()},
         **(tags or {}),
     }
+    base_tags = {k: str(v) for k, v in base_tags.items()}
+    if attest:   # prod without a trusted key: refused before anything runs (the key itself stays in this process)
+        from rc1.release.attest import load_trust, signer
+
+        signer(base_tags["rc1.mode"], load_trust())
 
     prior = find_reusable(stage, key) if reuse else None
     if prior is not None:
@@ -550,7 +598,7 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
         os.environ.pop("MLFLOW_RUN_ID", None)
         st = StageRun(stage, run.info.run_id, input_files={k: (v, digests[k]) for k, v in inputs.items()
                                                            if isinstance(v, Path) and v.is_file()})
-        mlflow.set_tags(base_tags)
+        st.set_tags(base_tags)
         st.log_params(params)
         gate_error: GateFailed | None = None
         try:
@@ -564,6 +612,8 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
         if missing and gate_error is None:
             raise RuntimeError(f"stage {stage} did not log its output(s) {missing}")
         mlflow.set_tag("rc1.computed", "true")
+        if attest:
+            st.attest()
     if gate_error is not None:
         if refusal_fails:
             MlflowClient().set_terminated(st.run_id, "FAILED")

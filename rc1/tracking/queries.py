@@ -62,6 +62,12 @@ def trial_gates(preflight_run_id: str) -> list[dict]:
              "projected_days_per_seed": r.data.metrics.get("rc1.projected_days_per_seed")} for r in runs]
 
 
+def promote_runs(version: str, name: str = "rc1-policy") -> list[Run]:
+    """The promote runs of one registered version, newest first (whatever their status)."""
+    return _search(f"tags.`rc1.stage` = 'promote' AND tags.`rc1.registered_model` = '{name}' "
+                   f"AND tags.`rc1.model_version` = '{version}'", max_results=100)
+
+
 def fetch_artifact(run: Run, artifact: str, dest_dir: str | Path, want: str | None = None) -> Path:
     """Download one artifact of `run` from the tracking server into dest_dir and check its sha256 against `want`
     (default: the run's `sha256.<file name>` tag). A missing tag or a different digest is a refusal."""

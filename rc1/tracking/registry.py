@@ -1,9 +1,13 @@
 """The model registry: training's best checkpoint becomes a version of `rc1-policy`; aliases, not stages.
 
-- `register_adapter(run_id, "model", tags=...)`: a new version whose source is that run's logged policy model
-  (an MLflow Model, transformers flavor + PEFT adapter: rc1.tracking.policy_model) via
-  `MlflowClient.create_model_version(name, source=<run artifact uri>/model, run_id=...)`, which works on sqlite and
-  through `mlflow server`; `mlflow.transformers.load_model("models:/rc1-policy@best")` loads it.
+- `log_policy_model(st, model_dir)`: the train run's best checkpoint (an MLflow Model, transformers flavor + PEFT
+  adapter: rc1.tracking.policy_model) as an MLflow 3 LoggedModel whose source run is the train run; its digest is a
+  subject of the train run's signed statement.
+- `register_logged_model(run_id, model_id, tags=...)`: a new version made from that LoggedModel (source
+  `models:/<model_id>`: no absolute path in the registry; a server resolves it to its own artifact store), which
+  works on sqlite and through `mlflow server`; `mlflow.transformers.load_model("models:/rc1-policy@best")` loads it.
+- `pinned_model(mv, dst)`: the bytes the version serves (what `load_model("models:/rc1-policy/N")` downloads),
+  checked against the model its train run signed; a version whose source is anything else is refused.
   Alias `best` moves to a version trained inside a gate run (gate_run_id given) when no `best` exists, when `best`
   belongs to another gate run, or when its reward beats the reward of the current `best` (so `best` is the best
   of the current gate's seeds). A version no gate launched never takes `best`; a trial gate's version
@@ -51,14 +55,35 @@ def alias_version(alias: str, name: str = MODEL_NAME) -> ModelVersion | None:
         return None
 
 
-def register_adapter(run_id: str, artifact_path: str = "adapter", *, tags: dict[str, Any] | None = None,
-                     score: float | None = None, gate_run_id: str | None = None, name: str = MODEL_NAME,
-                     alias: str = BEST) -> str:
-    """Register `<run artifacts>/<artifact_path>` as a new version; returns the version number (str)."""
+def log_policy_model(st, model_dir: str | Path, name: str = "model") -> tuple[str, str]:
+    """Log a saved MLflow Model directory as a LoggedModel of the stage's run (source run = that run); (model_id, its
+    digest). The digest is of these very bytes, hashed before they are uploaded, and becomes the subject `model` of
+    the run's signed statement (tag rc1.model_id, sha256.model)."""
+    from rc1.core.io import sha256_dir
+    from rc1.release.attest import subject
+
+    client = MlflowClient()
+    sha = sha256_dir(model_dir)
+    experiment_id = client.get_run(st.run_id).info.experiment_id
+    lm = client.create_logged_model(experiment_id, name=name, source_run_id=st.run_id, model_type="rc1-policy",
+                                    tags={"rc1.sha256": sha})
+    client.log_model_artifacts(lm.model_id, str(model_dir))
+    client.finalize_logged_model(lm.model_id, "READY")
+    st.set_tags({"rc1.model_id": lm.model_id, f"sha256.{name}": sha})
+    st.extra_subjects.append(subject(name, sha, directory=True, uri=f"models:/{lm.model_id}"))
+    return lm.model_id, sha
+
+
+def register_logged_model(run_id: str, model_id: str, *, tags: dict[str, Any] | None = None,
+                          score: float | None = None, gate_run_id: str | None = None, name: str = MODEL_NAME,
+                          claim: bool = True) -> str:
+    """A new version made from the run's LoggedModel `model_id` (source models:/<model_id>); returns the version
+    number (str). `claim`: also give it `best` (or `trial-best`) by claim_alias; a train run claims only once its
+    statement is signed (the alias last, as promote does)."""
     ensure_model(name)
     client = MlflowClient()
     run = client.get_run(run_id)
-    source = f"{run.info.artifact_uri.rstrip('/')}/{artifact_path}"
+    source = f"models:/{model_id}"
     all_tags = {str(k): str(v) for k, v in (tags or {}).items()}
     if score is not None:
         all_tags["rc1.best_reward"] = repr(float(score))
@@ -67,14 +92,25 @@ def register_adapter(run_id: str, artifact_path: str = "adapter", *, tags: dict[
     kind = _gate_kind(client, run, gate_run_id)
     if kind:
         all_tags["rc1.gate_kind"] = kind
-    if alias == BEST and kind == "trial":
-        alias = TRIAL_BEST
-    mv = client.create_model_version(name, source=source, run_id=run_id, tags=all_tags,
+    mv = client.create_model_version(name, source=source, run_id=run_id, tags=all_tags, model_id=model_id,
                                      description=f"best checkpoint of run {run_id}")
-    current = alias_version(alias, name)
-    if _takes_alias(current, score, gate_run_id):
-        client.set_registered_model_alias(name, alias, mv.version)
+    if claim:
+        claim_alias(mv.version, name)
     return str(mv.version)
+
+
+def claim_alias(version: str | int, name: str = MODEL_NAME) -> str | None:
+    """Give the version `best` (`trial-best` for a trial gate's) when it takes it (see the module docstring), by the
+    reward, gate and kind it was registered with; returns the alias set, else None."""
+    client = MlflowClient()
+    mv = client.get_model_version(name, str(version))
+    tags = mv.tags or {}
+    alias = TRIAL_BEST if tags.get("rc1.gate_kind") == "trial" else BEST
+    score = float(tags["rc1.best_reward"]) if "rc1.best_reward" in tags else None
+    if not _takes_alias(alias_version(alias, name), score, tags.get("rc1.gate_run_id")):
+        return None
+    client.set_registered_model_alias(name, alias, mv.version)
+    return alias
 
 
 def _gate_kind(client: MlflowClient, train_run, gate_run_id: str | None) -> str | None:
@@ -129,30 +165,84 @@ def set_version_tags(version: str | int, tags: dict[str, Any], name: str = MODEL
         client.set_model_version_tag(name, str(version), k, str(v))
 
 
-def model_artifact(mv: ModelVersion) -> str:
-    """The name of the train run's artifact the version is (its source's last path part: model, or adapter)."""
-    return mv.source.rstrip("/").rsplit("/", 1)[-1]
+def version_model_id(mv: ModelVersion) -> str | None:
+    """The LoggedModel a version was made from (its source models:/<model_id>), else None."""
+    src = mv.source or ""
+    rest = src[len("models:/"):] if src.startswith("models:/") else ""
+    return rest if rest.startswith("m-") and "/" not in rest else (getattr(mv, "model_id", None) or None)
 
 
-def download_version(mv: ModelVersion, dst: str | Path, artifact_path: str | None = None) -> tuple[Path, str]:
-    """Download the version's model directory (or another directory its run logged) into `dst` and check it against
-    the train run's `sha256.<artifact>` tag (StageRun.log_artifact); (local dir, its sha256). Weights altered in the
-    store, or a run that recorded no digest for them: Rc1Error (exit 2) before anything loads them."""
+def train_statement(mv: ModelVersion, name: str = MODEL_NAME):
+    """The verified statement of the version's train run (rc1.tracking.attestations); Rc1Error naming the version
+    when it has none that holds."""
+    from rc1.release.attest import AttestationError
+    from rc1.tracking.attestations import run_statement
+
+    try:
+        return run_statement(MlflowClient().get_run(mv.run_id), "train")
+    except MlflowException:
+        raise Rc1Error(f"{name} version {mv.version}: its train run {mv.run_id} is not in the tracking "
+                       f"server") from None
+    except AttestationError as e:
+        raise Rc1Error(f"{name} version {mv.version}: train run {mv.run_id} {e}") from None
+
+
+def source_problem(mv: ModelVersion, stmt, name: str = MODEL_NAME) -> str | None:
+    """Why the version does not serve exactly the LoggedModel its train run signed (None when it does): its source
+    must be models:/<that model_id>, and that LoggedModel's source run the train run."""
+    want = stmt.tags.get("rc1.model_id")
+    if not want:
+        return f"{name} version {mv.version}: train run {mv.run_id} signed no logged model"
+    if mv.source != f"models:/{want}":
+        return (f"{name} version {mv.version}: its source {mv.source} is not train run {mv.run_id}'s logged model "
+                f"models:/{want} (a version made any other way is refused)")
+    try:
+        source_run = MlflowClient().get_logged_model(want).source_run_id
+    except MlflowException:
+        return f"{name} version {mv.version}: its logged model {want} is not in the tracking server"
+    if source_run != mv.run_id:
+        return f"{name} version {mv.version}: logged model {want} comes from run {source_run}, not {mv.run_id}"
+    return None
+
+
+def pinned_model(mv: ModelVersion, dst: str | Path, name: str = MODEL_NAME, stmt=None) -> tuple[Path, str]:
+    """The bytes the version serves (models:/<name>/<version>, what load_model and `mlflow models serve` download),
+    downloaded into `dst` and held to the model digest its train run signed; (local dir, digest). A version made
+    any other way, or weights altered in the store: Rc1Error (exit 2) before anything loads them."""
     from rc1.core.io import sha256_dir
 
+    stmt = stmt or train_statement(mv, name)
+    problem = source_problem(mv, stmt, name)
+    if problem:
+        raise Rc1Error(problem)
     dst = Path(dst)
     dst.mkdir(parents=True, exist_ok=True)
-    path = artifact_path or model_artifact(mv)
-    client = MlflowClient()
-    want = client.get_run(mv.run_id).data.tags.get(f"sha256.{path}")
-    local = Path(client.download_artifacts(mv.run_id, path, str(dst)))
-    # MLflow's registry writes registered_model_meta into a model's directory after the train run hashed it (no
-    # weights, the version's name and number): it is not part of the digest
+    try:
+        local = Path(mlflow.artifacts.download_artifacts(f"models:/{name}/{mv.version}", dst_path=str(dst)))
+    except (MlflowException, OSError) as e:
+        raise Rc1Error(f"{name} version {mv.version}: its model cannot be downloaded ({type(e).__name__})") from None
+    # MLflow's registry writes registered_model_meta into a model's directory as it downloads it (no weights, the
+    # version's name and number): it is not part of the digest
     (local / "registered_model_meta").unlink(missing_ok=True)
+    got = sha256_dir(local)
+    if got != stmt.subjects.get("model"):
+        raise Rc1Error(f"{name} version {mv.version}: the model it serves does not match the digest train run "
+                       f"{mv.run_id} signed (altered in the store?); refusing to load it")
+    return local, got
+
+
+def train_artifact(mv: ModelVersion, path: str, dst: str | Path, stmt=None) -> tuple[Path, str]:
+    """A directory the version's train run logged (the tiny base), held to the digest its statement signed."""
+    from rc1.core.io import sha256_dir
+
+    stmt = stmt or train_statement(mv)
+    dst = Path(dst)
+    dst.mkdir(parents=True, exist_ok=True)
+    local = Path(MlflowClient().download_artifacts(mv.run_id, path, str(dst)))
     got = sha256_dir(local) if local.is_dir() else None
-    if not want or got != want:
+    if not stmt.subjects.get(path) or got != stmt.subjects[path]:
         raise Rc1Error(f"{MODEL_NAME} version {mv.version}: artifact {path} of train run {mv.run_id} does not match "
-                       f"its sha256.{path} tag (altered in the store?); refusing to load it")
+                       f"the digest it signed (altered in the store?); refusing to load it")
     return local, got
 
 
@@ -190,11 +280,12 @@ def version_weights(mv: ModelVersion, workdir: Path) -> tuple[str, Path, str, di
     from rc1.core.io import read_json
     from rc1.tracking.policy_model import policy_parts
 
-    model_dir, model_sha = download_version(mv, workdir / "policy")   # checked against the train run's tag
+    stmt = train_statement(mv)
+    model_dir, model_sha = pinned_model(mv, workdir / "policy", stmt=stmt)   # held to what the train run signed
     adapter, tok_dir, rc1_dir = policy_parts(model_dir)
     info = read_json(rc1_dir / "rc1_base.json") if (rc1_dir / "rc1_base.json").is_file() else {}
     if info.get("tiny"):
-        base_dir, base_sha = download_version(mv, workdir / "base_dl", artifact_path="base")
+        base_dir, base_sha = train_artifact(mv, "base", workdir / "base_dl", stmt=stmt)
         if info.get("base_sha256") and base_sha != info["base_sha256"]:
             raise Rc1Error(f"version {mv.version}: the logged base model does not match its sha256")
         base_name = str(base_dir)

@@ -212,6 +212,14 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
             assert failing and all(f"{name}=" in err for name in failing)
             assert "link.evaluate" in err
 
+        # each train run's checkpoint is a LoggedModel in the server's own artifact store; `best` is made from one, and
+        # `rc1 verify` of the version says what promote said
+        assert all(client.get_logged_model(r.data.tags["rc1.model_id"]).source_run_id == r.info.run_id for r in trains)
+        lm = client.get_logged_model(best.source.removeprefix("models:/"))
+        assert lm.source_run_id == best.run_id and lm.artifact_location.startswith("mlflow-artifacts:/"), lm
+        assert run_cli(["verify", "--alias", "best"]) == 0   # what `best` claims: its gated train run's signed model
+        assert run_cli(["verify", "--version", best.version]) == (0 if passed else 2)   # the whole chain
+
         # an artifact of that preflight altered in the store: the gate refuses
         stored = next((tmp_path / "server" / "artifacts").rglob(f"{pf.info.run_id}/artifacts/inputs/balanced.jsonl"))
         stored.write_text(stored.read_text() + "\n")

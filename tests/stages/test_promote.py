@@ -1,8 +1,9 @@
 """promote verifies the whole chain version -> train -> gate -> preflight -> evaluate in the tracking store.
 
-The evidence runs are written here with rc1's own stage_run into a real MLflow store (no training: the chain is
-tags, metrics and files); the end-to-end path through the real commands is in test_pipeline.py and the bar
-(an ungated version, a lenient evaluate on 6 items) in test_train_grpo.py."""
+The evidence runs are written here with rc1's own stage_run into a real MLflow store, each signing what it recorded
+as the real stages do (no training: the chain is signed facts, a logged model and files); the end-to-end path through
+the real commands is in test_pipeline.py, the bar (an ungated version, a lenient evaluate on 6 items) in
+test_train_grpo.py and the attacks on the signatures in test_attest.py."""
 
 import contextlib
 import shutil
@@ -15,7 +16,7 @@ from mlflow.tracking import MlflowClient
 from rc1.core.errors import GateFailed
 from rc1.core.io import sha256_file
 from rc1.tracking import stage_run
-from rc1.tracking.registry import register_adapter
+from rc1.tracking.registry import log_policy_model, register_logged_model
 from rc1_cli import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,7 +67,7 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
 
     files = {**FILES, **({"gates": pre_gates} if pre_gates else {})}
     shas = {n: sha256_file(p) for n, p in files.items()}
-    with stage_run("preflight", params={}, reuse=False, tags={"rc1.mode": pre_mode or mode}) as pf:
+    with stage_run("preflight", params={}, reuse=False, tags={"rc1.mode": pre_mode or mode}, attest=True) as pf:
         pf.set_tags({"rc1.round1_pass": "true", "rc1.round2_pass": "true", "rc1.waived": "shadow_run",
                      **{f"sha256.{n}": v for n, v in shas.items()}, "sha256.shadow": "0" * 64,
                      **{f"rc1.data_source.{t}": "local" for t in ("hotpotqa", "strategyqa", "gsm8k")}})
@@ -76,6 +77,7 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
                         "round2.shadow_run.top10pct_overlap": 0.8,
                         "round2.shadow_run.corr_improve_pct": 20.0})
         pf.log_named_artifact("gates", files["gates"])   # promote takes its thresholds from this file
+        pf.log_named_artifact("trust", "configs/trust.yaml")
     adapter = root / "adapter"
     adapter.mkdir(exist_ok=True)
     (adapter / "adapter_config.json").write_text("{}")
@@ -85,14 +87,17 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
     def train(gate_id):
         link = {"rc1.gated": "true", "rc1.gate_run_id": gate_id, "rc1.preflight_run_id": pf.run_id} if gate_id else \
             {"rc1.gated": "false"}
-        with stage_run("train", params={}, inputs=inputs, reuse=False, tags={**link, "rc1.mode": mode}) as st:
-            st.log_artifact(adapter, name="adapter")
+        with stage_run("train", params={}, inputs=inputs, reuse=False, tags={**link, "rc1.mode": mode},
+                       attest=True) as st:
+            model_id, _ = log_policy_model(st, adapter)
             st.log_named_artifact("heldout", root / "heldout.jsonl", artifact_path="training")
-        return register_adapter(st.run_id, score=0.5, gate_run_id=gate_id, tags=link)
+            version = register_logged_model(st.run_id, model_id, score=0.5, gate_run_id=gate_id, tags=link)
+            st.set_tags({"rc1.model_version": version})
+        return version
 
     if gated:
         with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": pf.run_id, "rc1.mode": mode},
-                       inputs={"fresh": gate_fresh} if gate_fresh else None) as g:
+                       inputs={"fresh": gate_fresh} if gate_fresh else None, attest=True) as g:
             version = train(g.run_id)
     else:
         version = train(None)
@@ -100,12 +105,12 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
         train_run = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", version).run_id)
         tags = {"rc1.model_version": version, "rc1.registered_model": "rc1-policy",
                 "rc1.train_run_id": train_run.info.run_id, "rc1.mode": mode,
-                "input_sha256.model": eval_model or train_run.data.tags["sha256.adapter"],
+                "input_sha256.model": eval_model or train_run.data.tags["sha256.model"],
                 "input_sha256.shadow": eval_shadow,
                 "input_sha256.heldout": eval_heldout or train_run.data.tags["sha256.heldout.jsonl"]}
         inputs = {"gates": eval_gates, "config": eval_config or FILES["config"]}
         with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, inputs=inputs, reuse=False,
-                                                         tags=tags) as ev:
+                                                         tags=tags, attest=True) as ev:
             ev.log_metrics({"rc1.eval_items.shadow": eval_items[0], "rc1.eval_items.heldout": eval_items[1]})
             report = evaluation(*eval_items, eval_passed, eval_gates)
             ev.log_artifact(write_json(root / "report" / "evaluate_report.json",
@@ -128,8 +133,9 @@ def test_a_whole_dev_chain_gets_rc1_dev_never_rc1(store, capsys):
     assert aliases().get("RC1-dev") == version and aliases().get("RC1") != version
 
 
-def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
+def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys, prod_key):
     monkeypatch.setenv("RUN_MODE", "prod")
+    prod_key()
     version = chain(store, mode="prod")
     assert run_cli(["promote", "--version", version]) == 0, capsys.readouterr().err
     assert aliases()["RC1"] == version
@@ -146,7 +152,7 @@ def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
     ({"eval_passed": False}, "evaluate",
      "failed the RC1 gates (recomputed from its report): hard_success_gain_pp="),
     ({"eval_config": "configs/ppo_trial.yaml"}, "evaluate", "evaluated under a ppo config other than the train run's"),
-    ({"eval_model": "0" * 64}, "evaluate", "evaluated weights other than the train run's adapter"),
+    ({"eval_model": "0" * 64}, "evaluate", "evaluated weights other than the train run's model"),
     ({"eval_shadow": "1" * 64}, "evaluate", "evaluated a shadow set other than the one its preflight hashed"),
     ({"eval_heldout": "1" * 64}, "evaluate", "evaluated a held-out split other than the train run's"),
     # --fresh prompts: the gate checked one file (no shadow-set questions), a seed trained on another (edited since)
@@ -154,7 +160,9 @@ def test_a_whole_prod_chain_gets_rc1(store, monkeypatch, capsys):
      "checked other --fresh prompts than the train run trained on"),
     ({"trained_fresh": "pool.jsonl"}, "gate", "checked other --fresh prompts than the train run trained on"),
 ])
-def test_a_broken_link_is_named_and_refused(store, capsys, breaks, link, says):
+def test_a_broken_link_is_named_and_refused(store, capsys, prod_key, breaks, link, says):
+    if "pre_mode" in breaks:   # a prod preflight signs with a prod key (here one trusted for dev too)
+        prod_key(modes=("dev", "prod"))
     before = dict(aliases()) if MlflowClient().search_registered_models() else {}
     version = chain(store, **breaks)
     assert run_cli(["promote", "--version", version]) == 2
@@ -216,7 +224,7 @@ def test_a_tampered_preflight_gates_file_is_a_broken_preflight_link(store, capsy
     _lenient(stored)                            # the preflight's gates file altered in the store
     assert run_cli(["promote", "--version", version]) == 2
     err = capsys.readouterr().err
-    assert "broken link preflight run" in err and "does not match its sha256 tag" in err, err
+    assert "broken link preflight run" in err and "does not match the digest its statement signed" in err, err
     assert "Traceback" not in err
 
 
@@ -224,11 +232,13 @@ def test_weights_altered_after_the_evaluation_are_refused(store, capsys):
     from urllib.parse import urlparse
 
     version = chain(store)
-    mv = MlflowClient().get_model_version("rc1-policy", version)
-    (Path(urlparse(mv.source).path) / "adapter_config.json").write_text('{"r": 999}')
+    client = MlflowClient()
+    mv = client.get_model_version("rc1-policy", version)
+    stored = client.get_logged_model(mv.source.removeprefix("models:/")).artifact_location
+    (Path(urlparse(stored).path) / "adapter_config.json").write_text('{"r": 999}')
     assert run_cli(["promote", "--version", version]) == 2
     err = capsys.readouterr().err
-    assert "broken link train run" in err and "does not match its sha256.adapter tag" in err, err
+    assert f"broken link version {version}: the model it serves does not match the digest train run" in err, err
 
 
 def _evaluate_run(version: str):
@@ -275,7 +285,7 @@ def _looser(path: Path) -> Path:
     return path
 
 
-def test_prod_refuses_gates_looser_than_the_seed_and_dev_says_so(store, monkeypatch, capsys):
+def test_prod_refuses_gates_looser_than_the_seed_and_dev_says_so(store, monkeypatch, capsys, prod_key):
     """A gates file with a negative RC1 gain and a minimum of 1 held-out item: `rc1 preflight` in prod refuses it (one
     line, exit 2, nothing run); a prod version whose preflight hashed it is not promoted; in dev the promote table says
     which thresholds are looser than the seed's."""
@@ -284,11 +294,13 @@ def test_prod_refuses_gates_looser_than_the_seed_and_dev_says_so(store, monkeypa
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert "prod refuses thresholds looser than the seed's: evaluate.hard_success_gain_pp_min = -100.0" in line, line
     monkeypatch.setenv("RUN_MODE", "prod")
+    prod_key()
     version = chain(store, mode="prod", eval_gates=str(lenient), pre_gates=str(lenient))
     assert run_cli(["promote", "--version", version]) == 2
     err = capsys.readouterr().err
     assert "broken link preflight run" in err and "looser than the seed's" in err, err
     monkeypatch.setenv("RUN_MODE", "dev")
+    monkeypatch.delenv("RC1_SIGNING_KEY")   # dev signs with the user's dev key again
     version = chain(store, eval_gates=str(lenient), pre_gates=str(lenient), eval_items=(245, 1))
     assert run_cli(["promote", "--version", version]) == 0
     err = capsys.readouterr().err

@@ -128,12 +128,19 @@ def test_checkpoints_and_registered_best(ws):
     client = MlflowClient()
     mv = client.get_model_version_by_alias("rc1-policy", "best")
     assert str(mv.version) == ws["first"]["model_version"] and mv.run_id == ws["first"]["run_id"]
-    assert mv.source.endswith("/model")
     assert mv.tags["rc1.preflight_run_id"] == "p1" and mv.tags["rc1.seed"] == "11" and mv.tags["rc1.gated"] == "true"
-    files = {a.path for a in client.list_artifacts(mv.run_id, "model")}
-    assert {"model/MLmodel", "model/peft", "model/components", "model/rc1"} <= files
-    rc1_files = {a.path for a in client.list_artifacts(mv.run_id, "model/rc1")}
-    assert {"model/rc1/rc1_base.json", "model/rc1/rc1_state.json"} <= rc1_files
+    # the checkpoint is an MLflow 3 LoggedModel of the train run, its held-out reward linked to it; the version is made
+    # from it (source models:/<model_id>, no absolute path in the registry)
+    run = client.get_run(mv.run_id)
+    model_id = run.data.tags["rc1.model_id"]
+    assert mv.source == f"models:/{model_id}"
+    lm = client.get_logged_model(model_id)
+    assert lm.source_run_id == mv.run_id and lm.status == "READY" and lm.name == "model"
+    assert {m.key: m.value for m in lm.metrics}["rc1.best_reward"] == pytest.approx(ws["first"]["best_reward"])
+    files = {a.path for a in client.list_logged_model_artifacts(model_id)}
+    assert {"MLmodel", "peft", "components", "rc1"} <= files
+    rc1_files = {a.path for a in client.list_logged_model_artifacts(model_id, "rc1")}
+    assert {"rc1/rc1_base.json", "rc1/rc1_state.json"} <= rc1_files
 
 
 def test_registered_version_is_an_mlflow_model_that_generates(ws):
@@ -252,6 +259,9 @@ def test_evaluate_then_promote_refuses_what_the_chain_does_not_hold(ws, capsys):
     assert run.data.metrics["rc1.eval_items.shadow"] == 6 and run.data.tags["input_sha256.gates"] == sha256_file(lenient)
     train_run = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", ungated).run_id)
     assert run.data.tags["input_sha256.model"] == train_run.data.tags["sha256.model"]   # the weights it evaluated
+    # its metrics are linked to the version's LoggedModel too (MLflow 3's model view)
+    linked = MlflowClient().get_logged_model(train_run.data.tags["rc1.model_id"]).metrics
+    assert {m.run_id for m in linked if m.key.startswith("policy.")} == {passed["run_id"]}
     assert run.data.tags["input_sha256.shadow"] == sha256_file("shadow.jsonl")
     capsys.readouterr()
     assert run_cli(["promote", "--version", ungated]) == 2
@@ -301,6 +311,7 @@ def test_evaluate_logs_the_rc1_report_and_chromium_renders_it(ws, tmp_path):
     page = Path(MlflowClient().download_artifacts(runs[-1].info.run_id, "rc1_report.html", str(tmp_path)))
     dom = dump_dom(page)
     assert re.search(r'id="verdict"[^>]*>(PASS|FAIL)<', dom)
+    assert re.search(r"id=.verified.[^>]*>(HOLDS|BROKEN)<", dom)   # the signed chain, as `rc1 verify` sees it
     loaded, total = map(int, re.search(r'data-plots="(\d+)/(\d+)"', dom).groups())
     assert loaded == total >= 3                       # policy/base plots and the training curve of the seed
     assert 1 <= dom.count('class="sample"') <= 6 and "judge " in dom   # policy vs base, scored by the judge
@@ -312,8 +323,9 @@ def test_evaluate_refuses_weights_altered_in_the_store(ws, capsys):
     """The version's model directory is checked against the train run's sha256.model tag before it loads."""
     from urllib.parse import urlparse
 
-    mv = MlflowClient().get_model_version("rc1-policy", ws["first"]["model_version"])
-    stored = Path(urlparse(mv.source).path)
+    client = MlflowClient()
+    mv = client.get_model_version("rc1-policy", ws["first"]["model_version"])
+    stored = Path(urlparse(client.get_logged_model(mv.source.removeprefix("models:/")).artifact_location).path)
     victim = next(p for p in sorted(stored.rglob("*.json")) if p.is_file())
     original = victim.read_bytes()
     pool = {r["id"]: r for r in iter_jsonl("pool.jsonl")}
@@ -325,4 +337,4 @@ def test_evaluate_refuses_weights_altered_in_the_store(ws, capsys):
     finally:
         victim.write_bytes(original)
     err = capsys.readouterr().err
-    assert "does not match its sha256.model tag" in err and "Traceback" not in err, err
+    assert "the model it serves does not match the digest train run" in err and "Traceback" not in err, err

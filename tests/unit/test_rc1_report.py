@@ -66,6 +66,7 @@ def test_six_samples_by_the_fixed_rule():
 def test_markup_carries_verdict_checks_plots_chain_and_samples():
     html = render_report(page(False))
     assert re.search(r'id="verdict" class="verdict fail">FAIL<', html)
+    assert "id='verified'" in html   # the signed chain's verdict (test_the_page_says_whether_the_signed_chain_holds)
     for name in ("hard_success_gain_pp", "clarify_success_gain_pp", "overclar_reduction_pct", "avg_turns_increase"):
         assert name in html
     # success, behaviour, reward, loss, lr, KL curves, the reward distribution, the judge's dimensions; no entropy
@@ -103,3 +104,18 @@ def test_chromium_shows_the_verdict_the_chain_the_samples_and_loads_every_plot(t
     assert dom.count('class="sample"') == 6 and "FINISHED; mode=dev, RC1 verdict fail" in dom
     png = screenshot(out, tmp_path / "shot.png")
     assert png.stat().st_size > 20_000                      # a rendered page with plots, not a blank canvas
+
+
+
+def test_the_page_says_whether_the_signed_chain_holds():
+    """Not checked while the evaluation runs; then rc1.release.verify's verdict, with the command to run before serving
+    (the markup alone: test_markup_carries_verdict_checks_plots_chain_and_samples renders the whole page)."""
+    from dataclasses import replace
+
+    from rc1.release.report import _verified_html
+
+    assert "not checked yet" in _verified_html(page(True)) and "rc1 verify --version 3" in _verified_html(page(True))
+    assert re.search(r"id='verified' class='verdict pass'>HOLDS<", _verified_html(replace(page(True),
+                                                                                         verified={"ok": True})))
+    broken = _verified_html(replace(page(True), verified={"ok": False, "why": "broken link evaluate run e: <x>"}))
+    assert "BROKEN</span> broken link evaluate run e: &lt;x&gt;" in broken

@@ -1,0 +1,188 @@
+"""The chain nobody can forge from the store (issue 28): what a teammate with nothing but MlflowClient access to the
+tracking store tries, through the real commands (promote, verify, evaluate, bundle, export-gguf), and a promote
+SIGKILLed at each step. The evidence runs are test_promote.chain()'s: rc1's own stage_run signing what it recorded,
+as the stages do."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlparse
+
+import mlflow
+from mlflow.tracking import MlflowClient
+
+from rc1.core.io import sha256_file, write_json
+from rc1.release import attest
+from rc1_cli import run_cli
+from test_promote import _evaluate_run, aliases, chain, evaluation, store  # noqa: F401 - store is a fixture
+
+client = MlflowClient
+
+
+def refusal(capsys) -> str:
+    """The one line of a refusal (the chain table comes before it; promote's failing checks after it)."""
+    (line,) = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("rc1: ")]
+    return line
+
+
+def run_path(run_id: str, artifact: str) -> Path:
+    return Path(urlparse(client().get_run(run_id).info.artifact_uri).path) / artifact
+
+
+def _forged_report(store_root: Path, version: str) -> Path:
+    return write_json(store_root / "forged" / "evaluate_report.json",
+                      {"model_version": version, **evaluation(245, 60, True).to_json()})
+
+
+def test_a_genuine_dev_chain_promotes_and_verifies(store, capsys):
+    version = chain(store)
+    assert run_cli(["verify", "--version", version]) == 0, capsys.readouterr().err
+    assert run_cli(["promote", "--version", version]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    assert run_cli(["verify", "models:/rc1-policy@RC1-dev"]) == 0
+    out, err = capsys.readouterr()
+    assert f"verified: rc1-policy version {version} as RC1-dev" in out
+    for link in ("version", "train", "gate", "preflight", "evaluate", "gates", "trust", "alias"):
+        assert f"\n{link} " in "\n" + err, link
+    assert "BROKEN" not in err and "signed by your dev key" in err
+    # every digest the table prints is of bytes downloaded here and held to a signature
+    digests = [ln for ln in err.splitlines() if "sha256 " in ln]
+    assert digests and all("(downloaded" in ln or ln.startswith("trust ") for ln in digests), digests
+    (promote,) = [r for r in mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                                filter_string=f"tags.`rc1.stage` = 'promote' AND "
+                                                              f"tags.`rc1.model_version` = '{version}'")]
+    assert promote.info.status == "FINISHED" and promote.data.tags["rc1.promoted"] == "true"
+    assert "rc1.intoto.json" in {f.path for f in client().list_artifacts(promote.info.run_id)}
+
+
+def test_a_forged_report_with_its_tag_reset_is_refused(store, capsys):
+    """Attack 1: a passing evaluate_report.json logged over a failing one, its sha256 tag reset to match."""
+    version = chain(store, eval_passed=False)
+    ev = _evaluate_run(version).info.run_id
+    forged = _forged_report(store, version)
+    client().log_artifact(ev, str(forged))
+    client().set_tag(ev, "sha256.evaluate_report.json", sha256_file(forged))
+    client().set_tag(ev, "rc1.passed", "true")
+    for cmd in (["promote", "--version", version], ["verify", "--version", version]):
+        assert run_cli(cmd) == 2
+        line = refusal(capsys)
+        assert f"broken link evaluate run {ev}: its report cannot be verified (evaluate_report.json in the tracking " \
+               f"server does not match the digest its statement signed" in line, line
+    assert aliases().get("RC1-dev") != version
+
+
+def test_a_version_whose_source_is_another_runs_model_is_refused(store, capsys):
+    """Attack 2: a version made by hand with a genuine gated train run's run_id and another run's model as source."""
+    genuine = chain(store)
+    other = client().get_model_version("rc1-policy", chain(store, gated=False))
+    train_run = client().get_model_version("rc1-policy", genuine).run_id
+    for source in (other.source, f"runs:/{other.run_id}/training"):
+        mv = client().create_model_version("rc1-policy", source=source, run_id=train_run)
+        for cmd in (["promote", "--version", mv.version], ["verify", "--version", mv.version],
+                    ["evaluate", "--version", mv.version, "--heldout", "none"]):   # refused before anything loads
+            assert run_cli(cmd) == 2
+            line = refusal(capsys)
+            assert f"its source {source} is not train run {train_run}'s logged model" in line, line
+        assert aliases().get("RC1-dev") != mv.version
+
+
+def test_a_release_alias_set_by_hand_is_refused_downstream(store, capsys):
+    """Attack 3: RC1 set by hand on a dev version that failed its evaluation; RC1-dev by hand on a version whose
+    chain holds but that nobody promoted. bundle and export-gguf refuse both; verify names why."""
+    failed = chain(store, eval_passed=False)
+    client().set_registered_model_alias("rc1-policy", "RC1", failed)
+    for cmd in (["bundle"], ["export-gguf", "--alias", "RC1"]):
+        assert run_cli(cmd) == 2
+        line = refusal(capsys)
+        assert "refuses rc1-policy@RC1, which does not verify" in line and "failed the RC1 gates" in line, line
+    assert run_cli(["verify", "models:/rc1-policy@RC1"]) == 2
+    assert "RC1 is not this version's release alias (RC1-dev)" in refusal(capsys)
+    unpromoted = chain(store)
+    client().set_registered_model_alias("rc1-policy", "RC1-dev", unpromoted)
+    assert run_cli(["bundle", "--alias", "RC1-dev"]) == 2
+    assert f"no promote run signed version {unpromoted} as RC1-dev (set by hand?)" in refusal(capsys)
+    client().delete_registered_model_alias("rc1-policy", "RC1")
+    # `best` claims less (a gated train run's own signed model): the genuine one holds, one set by hand on an ungated
+    # version does not
+    assert run_cli(["verify", "--alias", "best"]) == 0
+    assert "it serves its gated train run's signed model" in capsys.readouterr().out
+    client().set_registered_model_alias("rc1-policy", "best", chain(store, gated=False))
+    assert run_cli(["verify", "models:/rc1-policy@best"]) == 2
+    assert "not launched by a gate (rc1.gated=false)" in refusal(capsys)
+
+
+def test_untrusted_keys_a_store_trust_file_and_replayed_statements_are_refused(store, capsys, tmp_path, monkeypatch):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    good, bad = chain(store), chain(store, eval_passed=False)
+    good_ev, bad_ev = _evaluate_run(good).info.run_id, _evaluate_run(bad).info.run_id
+
+    # a statement re-signed by the attacker's own key: the forged report's digest in a copy of the genuine statement
+    forged = _forged_report(store, bad)
+    envelope = json.loads(run_path(bad_ev, attest.ENVELOPE).read_text())
+    stmt = json.loads(base64.b64decode(envelope["payload"]))
+    for s in stmt["subject"]:
+        if s["name"] == "evaluate_report.json":
+            s["digest"]["sha256"] = sha256_file(forged)
+    key = Ed25519PrivateKey.generate()
+    mine = attest.Signer(key, attest.keyid_of(key.public_key()), "attacker")
+    client().log_artifact(bad_ev, str(forged))
+    client().log_artifact(bad_ev, str(write_json(tmp_path / attest.ENVELOPE, mine.sign(stmt))))
+    # and the attacker's key added to the trust file the preflight logged into the store
+    pre = client().get_run(client().get_run(client().get_model_version("rc1-policy", bad).run_id)
+                           .data.tags["rc1.preflight_run_id"])
+    stored_trust = run_path(pre.info.run_id, pre.data.tags["rc1.artifact.trust"])
+    stored_trust.write_text(f"keys: [{{name: me, public_key: {attest.public_b64(key.public_key())}, modes: [dev]}}]\n")
+    assert run_cli(["verify", "--version", bad]) == 2
+    line = refusal(capsys)
+    assert f"evaluate run {bad_ev}: signed by no trusted key" in line, line
+
+    # the good version's genuine statement replayed on the bad version's evaluate run
+    write_json(tmp_path / "replay" / attest.ENVELOPE, json.loads(run_path(good_ev, attest.ENVELOPE).read_text()))
+    client().log_artifact(bad_ev, str(tmp_path / "replay" / attest.ENVELOPE))
+    assert run_cli(["promote", "--version", bad]) == 2
+    assert f"its signed statement is of run {good_ev}, not this one (copied?)" in refusal(capsys)
+
+    # the good version's genuine evaluate run retagged as the bad version's evaluation (the bad one's deleted)
+    client().delete_run(bad_ev)
+    client().set_tag(good_ev, "rc1.model_version", bad)
+    client().set_tag(good_ev, "rc1.train_run_id", client().get_model_version("rc1-policy", bad).run_id)
+    assert run_cli(["promote", "--version", bad]) == 2
+    line = refusal(capsys)
+    assert f"evaluate run {good_ev}:" in line and f"its statement is of version {good}, not {bad}" in line, line
+    assert aliases().get("RC1-dev") != bad
+
+
+def test_a_promote_killed_anywhere_leaves_no_alias_or_a_verified_one(store, capsys):
+    """SIGKILL at each step of `rc1 promote` (RC1_TEST_KILL_AT): before its statement, after it, after the alias. The
+    alias is never set without its signed evidence, and the next command settles the run."""
+    env = {**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri(), "RC1_TEST_KILL_AT": ""}
+    for point in ("promote.before_statement", "promote.signed", "promote.alias_set"):
+        version = chain(store)
+        held = aliases().get("RC1-dev")
+        res = subprocess.run([sys.executable, "-m", "rc1.cli", "promote", "--version", version], cwd=store,
+                             env={**env, "RC1_TEST_KILL_AT": point}, capture_output=True, text=True, timeout=300)
+        assert res.returncode == -9, res.stderr[-2000:]
+        set_now = aliases().get("RC1-dev")
+        assert set_now == (version if point == "promote.alias_set" else held), point
+        if point == "promote.before_statement":   # as an rc1 without signed promotions left it: alias, no evidence
+            client().set_registered_model_alias("rc1-policy", "RC1-dev", version)
+        capsys.readouterr()
+        assert run_cli(["verify", "--version", version]) == 0, capsys.readouterr().err   # the next command settles it
+        err = capsys.readouterr().err
+        (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                    filter_string=f"tags.`rc1.stage` = 'promote' AND "
+                                                  f"tags.`rc1.model_version` = '{version}'")
+        if point == "promote.alias_set":
+            assert run.info.status == "FINISHED" and run.data.tags["rc1.promoted"] == "true", run.data.tags
+            assert run_cli(["verify", "models:/rc1-policy@RC1-dev"]) == 0
+        else:
+            assert run.info.status == "FAILED" and run.data.tags["rc1.promoted"] == "false"
+            # killed before it set the alias: the one held before stays; one set without evidence is removed
+            assert aliases().get("RC1-dev") == (None if point == "promote.before_statement" else held)
+        assert "settled an unfinished promotion" in err and run.data.tags["rc1.reconciled"], err
