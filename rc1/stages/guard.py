@@ -6,9 +6,10 @@ logs a run (rc1.stage=guard) saying what it saw and did.
 
 A delivery is only a hint that something changed: the guard acts on what the registry says now (the alias's current
 version), so a forged, replayed or out-of-order delivery can at most make it check again. Deliveries for one alias
-that arrive while it is queued are one check. At start, and every --sweep-every-s, it registers (or repairs) its
-webhook and checks every guarded alias: one set while the guard was down, or while the server's webhook cache
-(MLFLOW_WEBHOOK_CACHE_TTL, 60 s) still held no guard, is caught then. How to run it next to a server: docs/stages.md.
+that arrive while it is queued are one check. At start, once the server's webhook cache (MLFLOW_WEBHOOK_CACHE_TTL,
+60 s) has surely seen the guard, every --sweep-every-s, and soon after a delivery fails its signature (someone gave
+the webhook another secret), it registers (or repairs) its webhook and checks every guarded alias: one set while the
+guard was down, or while its webhook was altered, is caught then. How to run it next to a server: docs/stages.md.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ class Config:
     secret_file: str | None = arg(None, f"File holding the webhook secret (unset: ${SECRET_ENV}); at least "
                                         f"{MIN_SECRET} characters, never logged.")
     tolerance_s: int = arg(300, "Oldest signed delivery accepted, in seconds; an older or repeated one is refused.")
-    sweep_every_s: float = arg(600.0, "Check every guarded alias (and the webhook) again every so many seconds; 0: "
-                                      "at start only.")
+    sweep_every_s: float = arg(600.0, "Check every guarded alias (and repair the webhook) again every so many "
+                                      "seconds; 0: only at start and once the server's webhook cache expired.")
 
 
 def load_secret(cfg: Config) -> str:
@@ -199,8 +200,8 @@ def run(cfg: Config) -> dict:
         raise Rc1Error("--sweep-every-s must be >= 0 and --tolerance-s > 0")
     uri = default_tracking_uri()
     if cfg.register and not uri.startswith(("http://", "https://")):
-        raise Rc1Error(f"rc1 guard needs an mlflow server (MLFLOW_TRACKING_URI=http://...): only a server delivers "
-                       f"webhooks, and the store is {safe_url(uri)}")
+        raise Rc1Error(f"rc1 guard needs an mlflow server as MLFLOW_TRACKING_URI (http or https), not a "
+                       f"{uri.split(':', 1)[0]} store: only a server delivers webhooks")
     setup_tracking()
     guard = Guard(MODEL_NAME, (RC1, RC1_DEV))
     wake = threading.Event()   # set by a delivery refused at the door: the webhook may have been altered

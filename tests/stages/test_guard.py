@@ -242,3 +242,22 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
         stored = json.dumps([[r.data.params, r.data.tags] for r in _guard_runs()]) + json.dumps(
             [dict(mv.tags) for mv in client.search_model_versions(f"name = '{MODEL}'")])
         assert SECRET not in out + err + out2 + err2 and SECRET not in stored
+
+
+def test_the_guard_refuses_to_start_without_a_secret_or_a_server(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RC1_GUARD_SECRET", raising=False)
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", "http://127.0.0.1:9")   # never reached: each refusal comes first
+    assert run_cli(["guard"]) == 2
+    assert "needs the webhook secret" in capsys.readouterr().err
+    assert run_cli(["guard", "--secret-file", "missing.txt"]) == 2
+    assert "--secret-file missing.txt: cannot be read" in capsys.readouterr().err
+    monkeypatch.setenv("RC1_GUARD_SECRET", SECRET[:20])
+    assert run_cli(["guard"]) == 2
+    err = capsys.readouterr().err
+    assert "fewer than 32" in err and SECRET[:20] not in err
+    monkeypatch.setenv("RC1_GUARD_SECRET", SECRET)
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{tmp_path / 'mlflow.db'}")
+    assert run_cli(["guard"]) == 2
+    err = capsys.readouterr().err
+    assert "needs an mlflow server" in err and "Traceback" not in err and SECRET not in err
