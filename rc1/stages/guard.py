@@ -6,10 +6,11 @@ logs a run (rc1.stage=guard) saying what it saw and did.
 
 A delivery is only a hint that something changed: the guard acts on what the registry says now (the alias's current
 version), so a forged, replayed or out-of-order delivery can at most make it check again. Deliveries for one alias
-that arrive while it is queued are one check. At start, once the server's webhook cache (MLFLOW_WEBHOOK_CACHE_TTL,
-60 s) has surely seen the guard, every --sweep-every-s, and soon after a delivery fails its signature (someone gave
-the webhook another secret), it registers (or repairs) its webhook and checks every guarded alias: one set while the
-guard was down, or while its webhook was altered, is caught then. How to run it next to a server: docs/stages.md.
+that arrive while it is queued are one check. At start (every guarded alias), every --sweep-every-s (the first
+once the server's webhook cache, MLFLOW_WEBHOOK_CACHE_TTL 60 s, has surely seen the guard) and soon after a delivery
+fails its signature (someone gave the webhook another secret), it registers (or repairs) its webhook and checks
+each guarded alias not on the version it last kept it on: one set while the guard was down, or while its webhook
+was altered, is caught then. How to run it next to a server: docs/stages.md.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ class Config:
     secret_file: str | None = arg(None, f"File holding the webhook secret (unset: ${SECRET_ENV}); at least "
                                         f"{MIN_SECRET} characters, never logged.")
     tolerance_s: int = arg(300, "Oldest signed delivery accepted, in seconds; an older or repeated one is refused.")
-    sweep_every_s: float = arg(600.0, "Check every guarded alias (and repair the webhook) again every so many "
-                                      "seconds; 0: only at start and once the server's webhook cache expired.")
+    sweep_every_s: float = arg(30.0, "Repair the webhook and check the guarded aliases not on the version last "
+                                     "kept, every so many seconds; 0: only at start and once the server's webhook "
+                                     "cache expired.")
 
 
 def load_secret(cfg: Config) -> str:
@@ -94,7 +96,7 @@ class Guard:
     _pending: dict[str, Seen] = field(default_factory=dict)
     _queue: queue.Queue = field(default_factory=queue.Queue)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _logged: dict[str, tuple[str, str]] = field(default_factory=dict)   # alias -> (version, action) last logged
+    _verified: dict[str, str] = field(default_factory=dict)   # alias -> the version the guard last kept it on
 
     def on_delivery(self, d) -> tuple[int, str]:
         """The receiver's handler: an alias-created event on a guarded alias of the model is queued, others ignored."""
@@ -113,11 +115,13 @@ class Guard:
         if fresh:
             self._queue.put(alias)
 
-    def sweep(self) -> int:
-        """Queue every guarded alias the model has now; how many."""
+    def sweep(self, every: bool = False) -> int:
+        """Queue the guarded aliases the model has now (`every`: all; else those not on the version the guard last
+        kept them on: a sweep costs a registry read, not a check per alias); how many."""
         from rc1.tracking.webhooks import aliases
 
-        found = [a for a in aliases(self.model) if a in self.guarded]
+        found = [a for a, v in aliases(self.model).items() if a in self.guarded and
+                 (every or self._verified.get(a) != v)]
         for alias in found:
             self.enqueue(alias, Seen("sweep"))
         return len(found)
@@ -169,8 +173,10 @@ class Guard:
         click.echo(f"rc1 guard: {alias} -> version {version}: {action} ({verdict.why}) [{seen.trigger}, "
                    f"{took:.1f} s]", err=True)
         # a kept alias a sweep finds as it was is not logged again: one run per change, not one per sweep
-        if seen.trigger == "sweep" and action == "kept" and self._logged.get(alias) == (version, action):
-            return
+        if action == "kept":
+            self._verified[alias] = version
+        else:
+            self._verified.pop(alias, None)
         self._log_run(alias, version, action, verdict.why, seen, took)
 
     def _log_run(self, alias: str, version: str, action: str, why: str, seen: Seen, took: float) -> None:
@@ -182,7 +188,6 @@ class Guard:
         with stage_run("guard", params={"alias": alias, "version": version, "trigger": seen.trigger}, reuse=False,
                        run_name=f"guard {alias} v{version}: {action}", tags=tags) as st:
             st.log_metrics({"verify_s": took, "removed": float(action == "removed")})
-        self._logged[alias] = (version, action)
 
 
 def run(cfg: Config) -> dict:
@@ -217,7 +222,7 @@ def run(cfg: Config) -> dict:
     for t in threads:
         t.start()
     try:
-        found = _sweep(cfg, guard, url, secret)   # at start a failure is the command's: exit 2 naming it
+        found = _sweep(cfg, guard, url, secret, every=True)   # at start a failure is the command's: exit 2
         click.echo(f"rc1 guard: listening on {url}; guarding {RC1}, {RC1_DEV} of {MODEL_NAME} on {safe_url(uri)}"
                    f"{' (webhook ' + repr(cfg.webhook_name) + ')' if cfg.register else ''}; {found} alias(es) to "
                    f"check now", err=True)
@@ -232,35 +237,36 @@ def run(cfg: Config) -> dict:
     return {"handled": guard.handled, "removed": guard.removed, "refused": receiver.refused}
 
 
-def _sweep(cfg: Config, guard: Guard, url: str, secret: str) -> int:
+def _sweep(cfg: Config, guard: Guard, url: str, secret: str, every: bool = False) -> int:
     """The webhook registered as the guard needs it (deleted, disabled, re-pointed or given another secret by
-    someone meanwhile: repaired), then every guarded alias queued; how many."""
+    someone meanwhile: repaired), then the guarded aliases queued (Guard.sweep); how many."""
     from rc1.tracking.webhooks import ensure_webhook
 
     if cfg.register:
         ensure_webhook(cfg.webhook_name, url, secret)
-    return guard.sweep()
+    return guard.sweep(every)
 
 
 def _keep_sweeping(cfg: Config, guard: Guard, url: str, secret: str, wake: threading.Event) -> None:
-    """Sweep once the server's webhook cache has surely seen the guard, then every --sweep-every-s, and (at most
-    every WAKE_GAP_S) when a delivery was refused for its signature: a webhook whose secret someone changed sends
-    only such deliveries, and the sweep repairs it. Returns only by an exception (Ctrl-C, SIGTERM)."""
+    """Sweep once the server's webhook cache has surely seen the guard, then every --sweep-every-s, and soon after a
+    delivery was refused for its signature (`wake`: a webhook whose secret someone changed sends only such), at most
+    once per WAKE_GAP_S for those. Returns only by an exception (Ctrl-C, SIGTERM)."""
     every = cfg.sweep_every_s or None
-    last = time.monotonic()
-    due: float | None = last + min(CACHE_TTL_S, every or CACHE_TTL_S)
+    due: float | None = time.monotonic() + min(CACHE_TTL_S, every or CACHE_TTL_S)
+    woken_at, woken = float("-inf"), False
     while True:
-        timeout = None if due is None else max(0.0, due - time.monotonic())
-        if wake.wait(timeout):
+        if wake.wait(None if due is None else max(0.0, due - time.monotonic())):
             wake.clear()
-            due = min(due if due is not None else float("inf"), max(time.monotonic(), last + WAKE_GAP_S))
+            at = max(time.monotonic(), woken_at + WAKE_GAP_S)
+            due, woken = (at if due is None else min(due, at)), True
             continue
+        if woken:
+            woken_at, woken = time.monotonic(), False
         try:
             _sweep(cfg, guard, url, secret)
         except Exception as e:   # the server away for a moment: the next sweep tries again
             log.warning("guard: sweep failed (%s)", scrub(str(e), secret))
-        last = time.monotonic()
-        due = last + every if every else None
+        due = time.monotonic() + every if every else None
 
 
 def show(res: dict) -> None:
