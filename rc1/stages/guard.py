@@ -105,7 +105,8 @@ class Guard:
         name, alias = d.data.get("name"), d.data.get("alias")
         if name != self.model or alias not in self.guarded:
             return 200, "ignored: not a guarded alias"
-        self.enqueue(alias, Seen("webhook", str(d.data.get("version")), d.delivery_id))
+        version = d.data.get("version")
+        self.enqueue(alias, Seen("webhook", None if version is None else str(version), d.delivery_id))
         return 202, f"queued: {alias}"
 
     def enqueue(self, alias: str, seen: Seen) -> None:
@@ -165,14 +166,14 @@ class Guard:
             if aliases(self.model).get(alias) != version:   # moved while it was checked: check where it is now
                 self.enqueue(alias, seen)
                 return
-            remove_alias(self.model, alias)
+            # the reason first: once the alias is gone, the version says why
             set_version_tags(version, {TAG: f"refused {alias}: {verdict.why}"[:4900]}, self.model)
+            remove_alias(self.model, alias)
             action = "removed"
             self.removed += 1
         self.handled += 1
         click.echo(f"rc1 guard: {alias} -> version {version}: {action} ({verdict.why}) [{seen.trigger}, "
                    f"{took:.1f} s]", err=True)
-        # a kept alias a sweep finds as it was is not logged again: one run per change, not one per sweep
         if action == "kept":
             self._verified[alias] = version
         else:

@@ -166,7 +166,7 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
         try:
             assert _wait(lambda: "RC1-dev" not in _aliases(), 60), "the start sweep did not remove RC1-dev"
             refusal = MlflowClient().get_model_version(MODEL, bad).tags["rc1.guard"]
-            assert refusal.startswith("refused RC1-dev: broken link evaluate") and "failed the RC1 gates" in refusal
+            assert refusal.startswith("refused RC1-dev: ") and "evaluate" in refusal   # the broken link named
 
             # set by hand through the REST API, as the UI does: gone within 10 s
             t0 = _set_by_hand(uri, "RC1-dev", bad)
@@ -175,7 +175,7 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
             # RC1 (prod's alias) on a dev version whose chain holds: refused too
             _set_by_hand(uri, "RC1", good)
             assert _wait(lambda: "RC1" not in _aliases(), 10)
-            assert "whose chain allows only RC1-dev" in MlflowClient().get_model_version(MODEL, good).tags["rc1.guard"]
+            assert MlflowClient().get_model_version(MODEL, good).tags["rc1.guard"].startswith("refused RC1: ")
 
             # set by `rc1 promote`: verified, stays
             assert run_cli(["promote", "--version", good]) == 0, capsys.readouterr().err
