@@ -144,7 +144,7 @@ def _set_by_hand(uri: str, alias: str, version: str) -> float:
     return time.monotonic()
 
 
-def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, monkeypatch, capsys):
+def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, monkeypatch, capsys, request):
     root = tmp_path / "ws"
     shutil.copytree(REPO / "configs", root / "configs")
     (root / "pool.jsonl").write_text('{"id": "x"}\n')
@@ -158,6 +158,7 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
     with mlflow_server(tmp_path / "server", env=server_env) as uri:
         monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
         mlflow.set_tracking_uri(uri)
+        request.addfinalizer(lambda: mlflow.set_tracking_uri(None))   # the next test finds no server gone away
         good = chain(root)                       # a genuine passing dev chain
         bad = chain(root, eval_passed=False)     # its evaluation failed the RC1 gates
         _set_by_hand(uri, "RC1-dev", bad)        # while the guard is down
@@ -217,8 +218,8 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
         acts = [(r.data.tags["rc1.guard.alias"], r.data.tags["rc1.model_version"], r.data.tags["rc1.guard.action"],
                  r.data.tags["rc1.guard.trigger"]) for r in runs]
         assert acts[0] == ("RC1-dev", bad, "removed", "sweep")
-        assert ("RC1-dev", bad, "removed", "webhook") in acts and ("RC1", good, "removed", "webhook") in acts
-        assert ("RC1-dev", good, "kept", "webhook") in acts
+        assert ("RC1-dev", bad, "removed", "webhook") in acts   # (the guard's 61 s sweep may take one or another)
+        assert {("RC1", good, "removed"), ("RC1-dev", good, "kept")} <= {a[:3] for a in acts}
         assert all(r.info.status == "FINISHED" for r in runs)
         assert "stopped after" in out and err.count("refused") < 20   # a forged flood is a few warning lines
 
