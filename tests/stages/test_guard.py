@@ -1,8 +1,8 @@
 """`rc1 guard` against a real `mlflow server` (sqlite backend) on 127.0.0.1: the server signs and delivers its
 alias-created webhooks to the guard, which removes an alias whose chain does not verify and keeps one `rc1 promote`
-set. The evidence runs come from test_promote.chain (a genuine passing chain, or one with a failed evaluation) against
-that server; no training. The receiver alone: signatures made by MLflow's own signer, forged, stale and replayed
-deliveries, other events."""
+set. The evidence runs are test_promote.chain's genuine passing chain against that server; the version that does not
+verify is made by hand from the same weights and never evaluated. No training. The receiver alone: signatures made
+by MLflow's own signer, forged, stale and replayed deliveries, other events."""
 
 from __future__ import annotations
 
@@ -159,8 +159,11 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
         monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
         mlflow.set_tracking_uri(uri)
         request.addfinalizer(lambda: mlflow.set_tracking_uri(None))   # the next test finds no server gone away
+        client = MlflowClient()
         good = chain(root)                       # a genuine passing dev chain
-        bad = chain(root, eval_passed=False)     # its evaluation failed the RC1 gates
+        # a version made by hand from the same weights, never evaluated (cheaper than a second chain)
+        mv = client.get_model_version(MODEL, good)
+        bad = str(client.create_model_version(MODEL, mv.source, run_id=mv.run_id).version)
         _set_by_hand(uri, "RC1-dev", bad)        # while the guard is down
         port = free_port()
         guard = _start_guard(root, uri, port)
@@ -226,7 +229,6 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
         # someone with registry access alters the guard's webhook: a restarted guard (sweeping every 4 s) repairs it
         port2 = free_port()
         guard = _start_guard(root, uri, port2, sweep_every_s=4)
-        client = MlflowClient()
         try:
             (hook,) = _wait(lambda: [w for w in client.list_webhooks() if w.name == "rc1-guard" and
                                      str(port2) in w.url], 60)   # the one webhook, re-pointed at the new guard
