@@ -9,7 +9,8 @@ import os
 import re
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
-SECRET_ENV_VARS = ("SCORER_API_KEY", "RESPONDER_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "GEMINI_API_KEY")
+SECRET_ENV_VARS = ("SCORER_API_KEY", "RESPONDER_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "GEMINI_API_KEY",
+                   "RC1_GUARD_SECRET")
 MASK = "***"
 _KEYLIKE = re.compile(r"(^|[-_.])(key|apikey|api[-_]?key|token|access[-_]?token|secret|password|passwd|pwd|"
                       r"sig|signature|auth|authorization|credential|credentials|session)$", re.IGNORECASE)

@@ -49,13 +49,15 @@ def serving(cmd: list[str], ready_url: str, log_path: Path, timeout: float, **po
 
 
 @contextlib.contextmanager
-def mlflow_server(root: Path, timeout: float = 600.0, backend_store_uri: str | None = None):
+def mlflow_server(root: Path, timeout: float = 600.0, backend_store_uri: str | None = None,
+                  env: dict[str, str] | None = None):
     """Yield the server's URI; its artifacts (proxied: clients upload and download through the server) live in
-    root/artifacts, its runs in `backend_store_uri` (default: sqlite in root). Creating MLflow's tables on a fresh
+    root/artifacts, its runs in `backend_store_uri` (default: sqlite in root); `env`: the server's own settings
+    (MLFLOW_WEBHOOK_*), where the test's MLFLOW_ variables are not passed on. Creating MLflow's tables on a fresh
     PostgreSQL database took 96 s on a loaded 2-core machine, hence the generous timeout."""
     root.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}, **(env or {})}
     uri = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port),
            "--backend-store-uri", backend_store_uri or f"sqlite:///{root / 'server.db'}",
