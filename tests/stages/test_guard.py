@@ -163,7 +163,8 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
         good = chain(root)                       # a genuine passing dev chain
         # a version made by hand from the same weights, never evaluated (cheaper than a second chain)
         mv = client.get_model_version(MODEL, good)
-        bad = str(client.create_model_version(MODEL, mv.source, run_id=mv.run_id).version)
+        bad = str(client.create_model_version(MODEL, mv.source, run_id=mv.run_id,
+                                             model_id=mv.source.rsplit("/", 1)[-1]).version)
         _set_by_hand(uri, "RC1-dev", bad)        # while the guard is down
         port = free_port()
         guard = _start_guard(root, uri, port)
