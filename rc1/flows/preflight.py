@@ -20,6 +20,7 @@ from rc1.cli.options import arg, logged_params
 from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates, load_ppo_scale
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
+from rc1.core.outdir import claim_out_dir
 from rc1.checks.preflight import StepResult, round_summary, step_result
 from rc1.stages import (assert_not_simulated, build_pool, check_config, check_resources, check_weights, difficulty,
                         judge_robustness, materialize_shadow, probe_scorer, shadow_run, validate_pool)
@@ -199,10 +200,15 @@ def run(cfg: Config) -> dict:
         raise Rc1Error("prod mode refuses the heuristic judge: set SCORER_PROVIDER (and SCORER_BASE_URL, "
                        "SCORER_API_KEY, SCORER_MODEL) to a live OpenAI-compatible endpoint")
     c = Ctx(cfg, config_path)
+    claim_out_dir(c.out, "preflight", "--out-dir")   # a directory holding a user's files is refused, never written
     # two preflights never share working files: the second on the same --out-dir (or while the reports folder is
     # another's) is refused at once, one line
     with exclusive_dir(c.out, "--out-dir", "pass another --out-dir"), \
             exclusive_dir(REPORT_DIR, "the preflight reports folder"):
+        # an earlier preflight's working files go first: a step whose producer fails this time must find nothing,
+        # not the last dataset's pool (reuse restores them from the tracking store when the inputs are the same)
+        for stale in (c.shadow, c.pool, c.balanced):
+            stale.unlink(missing_ok=True)
         return _preflight(c, gates)
 
 

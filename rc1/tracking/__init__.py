@@ -455,10 +455,10 @@ def _restore_outputs(run: Run, outputs: dict[str, Path]) -> None:
             if want and got != want:
                 raise Rc1Error(f"run {run.info.run_id}: artifact {art} sha256 mismatch; rerun with --no-reuse")
             dest = Path(dest)
-            if local.is_dir():
-                if dest.exists():
-                    shutil.rmtree(dest)
-                shutil.copytree(local, dest)
+            if local.is_dir():   # never in place of a directory rc1 did not write (rc1.core.outdir)
+                from rc1.core.outdir import replace_out_dir
+
+                replace_out_dir(local, dest, run.data.tags.get("rc1.stage", "stage"), what=f"output {key}")
             else:
                 with atomic_open(dest, "wb") as out, open(local, "rb") as src:
                     shutil.copyfileobj(src, out)
