@@ -25,7 +25,7 @@ from rc1.quality.mix import mix_deviation
 from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, user_text
 from rc1.core.records import Seed
 from rc1.core.summary import check
-from rc1.core.text import TURN_OVERHEAD, count_tokens, words
+from rc1.core.text import TURN_OVERHEAD, count_tokens, guard_words, words
 
 
 @dataclass
@@ -61,9 +61,12 @@ class _Scan:
     leaks: list[dict] = field(default_factory=list)
 
 
-def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], list[list[str]], int]:
-    """(user words, the words of each system/user turn (what dedup shingles, per turn), token count)."""
+def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], list[str], list[list[str]], int]:
+    """(user words (diversity), their skeleton words (the leak check), the skeleton words of each system/user turn
+    (what dedup shingles, per turn), token count). Skeleton words (rc1.core.text.guard_words) are the words
+    themselves for ASCII text."""
     user: list[str] = []
+    guard: list[str] = []
     prompt: list[list[str]] = []
     n_tokens = 0
     for t in dialogue:
@@ -71,10 +74,12 @@ def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], 
         n_tokens += counter(content) + TURN_OVERHEAD
         if role in ("system", "user"):
             w = words(content)
-            prompt.append(w)
+            g = w if content.isascii() else guard_words(content)
+            prompt.append(g)
             if role == "user":
                 user += w
-    return user, prompt, n_tokens
+                guard += g
+    return user, guard, prompt, n_tokens
 
 
 @dataclass
@@ -138,12 +143,12 @@ def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequenc
         scan.styles[seed["style"]] += 1
         scan.templates[seed["template_id"]] += 1
         scan.clarify += bool(seed["needs_clarification"])
-        user_words, prompt_turns, n_tokens = _turn_features(seed["dialogue"], token_counter)
+        user_words, guard_words_, prompt_turns, n_tokens = _turn_features(seed["dialogue"], token_counter)
         scan.lengths.append(n_tokens)
         sample.offer((seed["task"], user_words))
         dups.add(seed["id"], prompt_turns)
         if index:
-            leaks += [asdict(leak) for leak in index.seed_leaks(seed, user_words)]
+            leaks += [asdict(leak) for leak in index.seed_leaks(seed, guard_words_)]
     scan.sample = sample
     if start:
         scan.added = dups.detach()
