@@ -224,6 +224,8 @@ class ScoringJudge:
             reply = self._call(req, idx)
             ms = reply.latency_ms
             try:
+                if reply.refused:   # answered, but refused unread (rc1.scoring.bounded_http): a malformed reply
+                    raise MalformedReply(reply.refused)
                 scores = parse_reply(reply.text, quoted)
             except MalformedReply as e:
                 self.calls.add_malformed()

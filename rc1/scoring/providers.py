@@ -42,6 +42,7 @@ PROVIDERS = (HEURISTIC, *HOSTED, *LOCAL)
 class Reply:
     text: str | None
     latency_ms: float
+    refused: str | None = None   # why an answered reply was refused unread (too large, an unknown encoding)
 
 
 class ProviderError(Exception):
@@ -119,7 +120,12 @@ class OpenAICompatibleProvider:
         self.name, self.model, self.base_url = name, model, base_url
         self._key = api_key
         self._settings = settings
-        self._client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=settings.timeout_s)
+        from rc1.scoring.bounded_http import bounded_client
+
+        # replies bounded: an overall deadline per call, a byte cap (raw and decompressed), redirects to this host only
+        self._client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=settings.timeout_s,
+                                     http_client=bounded_client(base_url, settings.max_reply_bytes,
+                                                                settings.concurrency_cap))
 
     def describe(self) -> dict[str, Any]:
         return {"provider": self.name, "model": self.model, "base_url": safe_url(self.base_url), "live": True,
@@ -144,12 +150,18 @@ class OpenAICompatibleProvider:
 
     def complete(self, req: JudgeRequest, sample_index: int, timeout: float | None = None) -> Reply:
         """timeout: this call's limit in seconds (the judge derives it from recent latency); None: timeout_s."""
+        from rc1.scoring.bounded_http import ReplyRefused
+
         oa = self._openai
         limit = timeout or self._settings.timeout_s
         kwargs = self.request_body(req)
         t0 = time.perf_counter()
         try:
             resp = self._client.chat.completions.create(**kwargs, timeout=limit)
+        except ReplyRefused as e:
+            if str(e).startswith("redirect"):   # an endpoint that sends us elsewhere: no retry, no score
+                raise Fatal(self._redact(str(e))) from None
+            return Reply(None, (time.perf_counter() - t0) * 1000.0, refused=self._redact(str(e)))
         except oa.RateLimitError as e:
             raise RateLimited(self._redact(f"HTTP 429: {e.message}"), parse_retry_after(e.response.headers), 429) from None
         except oa.APITimeoutError:
