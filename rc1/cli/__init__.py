@@ -24,7 +24,7 @@ from pathlib import Path
 import click
 
 from rc1.core.errors import GateFailed, Rc1Error
-from rc1.core.proc import Stopped, raise_stopped
+from rc1.core.proc import Stopped, clear_stop, raise_stopped
 from rc1.core.redaction import scrub
 
 _LOG_TAIL: deque[str] = deque(maxlen=200)
@@ -193,9 +193,10 @@ def main(argv: list[str] | None = None) -> None:
     # gain nothing from two, and on a shared machine two threads spin against the other jobs (measured: a 4-step dev
     # training 13 s at 1 thread, 31-33 s at 2, load average 3.3)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    # SIGTERM (a scheduler, `kill`) unwinds like Ctrl-C: the stage's MLflow run ends FAILED instead of RUNNING forever
+    # SIGTERM (a scheduler, `kill`) unwinds like Ctrl-C, and both are kept until obeyed (rc1.core.proc.check_stop): the
+    # stage's MLflow run ends KILLED instead of RUNNING forever, or of going on after an interrupt Python swallowed
     on_main = threading.current_thread() is threading.main_thread()
-    before = signal.signal(signal.SIGTERM, raise_stopped) if on_main else None
+    before = {sig: signal.signal(sig, raise_stopped) for sig in (signal.SIGTERM, signal.SIGINT)} if on_main else {}
     try:
         cli.main(args=argv, standalone_mode=False, prog_name="rc1")
     except GateFailed as e:
@@ -226,8 +227,9 @@ def main(argv: list[str] | None = None) -> None:
               file=sys.stderr)
         sys.exit(1)
     finally:
-        if on_main:
-            signal.signal(signal.SIGTERM, before)
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        clear_stop()
 
 
 def run() -> None:
@@ -248,7 +250,8 @@ def run() -> None:
         code = e.code
     code = _exit_status(code)
     try:
-        threading._shutdown()    # what the interpreter's own exit runs first: executors told to stop, threads joined
+        if code not in (130, 143):   # stopped by a signal: no wait for judge calls in flight (their runs ended KILLED)
+            threading._shutdown()    # what the interpreter's own exit runs first: executors told to stop, threads joined
     except BaseException:    # Ctrl-C while a thread is waited for: reported and passed over, as the interpreter does
         if sys.stderr is not None:
             with contextlib.suppress(Exception):

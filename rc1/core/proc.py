@@ -50,9 +50,39 @@ class Stopped(SystemExit):
     """This process got SIGTERM (raise_stopped, the handler of `rc1` and of run_tree): it unwinds, then exits 128 + 15."""
 
 
+# The signal that asked this process to stop, kept: the exception its handler raises can land where Python cannot
+# pass it on (a __del__, a weakref callback: "Exception ignored ... KeyboardInterrupt") and the stage would go on.
+# check_stop() raises it again at the next stage boundary, so a stop asked for is a stop.
+_stop_signal: int | None = None
+
+
+def _stop_exception(signum: int) -> BaseException:
+    return KeyboardInterrupt() if signum == signal.SIGINT else Stopped(128 + signum)
+
+
 def raise_stopped(signum, frame):
-    """A SIGTERM handler: unwind this process as Ctrl-C would (runs end, temporary files go), then exit 128 + 15."""
-    raise Stopped(128 + signum)
+    """A SIGTERM (and SIGINT) handler: unwind this process as Ctrl-C would (runs end KILLED, temporary files go),
+    then exit 128 + the signal (130 for SIGINT, 143 for SIGTERM)."""
+    global _stop_signal
+    _stop_signal = signum
+    raise _stop_exception(signum)
+
+
+def stop_requested() -> int | None:
+    """The signal that asked this process to stop, or None."""
+    return _stop_signal
+
+
+def check_stop() -> None:
+    """Raise the stop again if one was asked for (see _stop_signal)."""
+    if _stop_signal is not None:
+        raise _stop_exception(_stop_signal)
+
+
+def clear_stop() -> None:
+    """Forget a stop (the `rc1` command called in-process returns, and the next call starts afresh)."""
+    global _stop_signal
+    _stop_signal = None
 
 
 def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:

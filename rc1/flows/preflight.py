@@ -21,12 +21,13 @@ from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates, load_p
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.core.outdir import claim_out_dir
+from rc1.core.proc import check_stop
 from rc1.checks.preflight import StepResult, round_summary, step_result
 from rc1.stages import (assert_not_simulated, build_pool, check_config, check_resources, check_weights, difficulty,
                         judge_robustness, materialize_shadow, probe_scorer, shadow_run, validate_pool)
 from rc1.stages.shared import FromData, Gated, Moded, PoolSized, Reusable, Seeded
 from rc1.core.summary import render as render_summary
-from rc1.tracking import stage_run
+from rc1.tracking import stage_run, ui_hint, ui_url
 from rc1.tracking.queries import child_runs
 
 REPORT_DIR = Path("reports/preflight")
@@ -142,6 +143,7 @@ STEPS = [
 # ---- rounds ---------------------------------------------------------------------------------------
 def _run_step(step: Step, c: Ctx, round_no: int, gates) -> StepResult:
     mode, name = c.cfg.mode, step.name
+    check_stop()
     click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] round {round_no} · {name} …", err=True)
     try:
         result = step.run(c, round_no)
@@ -222,7 +224,8 @@ def _preflight(c: Ctx, gates) -> dict:
     from rc1.scoring.judge import make_judge
 
     who = {JUDGE_TAG: identity_digest(make_judge(cache=False).identity())}
-    with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode, **who}) as pf:
+    # a preflight whose round failed ends FAILED (red in the UI), its evidence logged all the same
+    with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode, **who}, refusal_fails=True) as pf:
         if mode == "dev":
             data = f"data from {c.cfg.data_dir}" if c.cfg.data_dir else "data from configs/data.yaml (offline: the bundled sample)"
             click.echo(f"[rc1 DEV] preflight in DEV mode: {data}, heuristic judge, tiny model. "
@@ -267,13 +270,11 @@ def _preflight(c: Ctx, gates) -> dict:
             write_json(REPORT_DIR / "round2.json", r2)
             pf.log_artifact(REPORT_DIR / "round2.json")
         run_id = pf.run_id
-    from rc1.tracking import ui_hint, ui_url
-
-    if not passed:
-        failing = (r2 or r1)["failing"]
-        click.echo(f"preflight run: {ui_url(run_id)}{ui_hint()}", err=True)   # not in the error: scrub drops #...
-        raise GateFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
-                         [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing])
+        if not passed:
+            failing = (r2 or r1)["failing"]
+            click.echo(f"preflight run: {ui_url(run_id)}{ui_hint()}", err=True)   # not in the error: scrub drops #...
+            raise GateFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
+                             [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing])
     waived = _waived(r1, r2)
     click.echo(render_summary(f"preflight {run_id} ({mode})",
                               ["PASSED both rounds" + (f" (waived in dev: {', '.join(waived)})" if waived else ""),
