@@ -93,7 +93,8 @@ def run(cfg: Config, progress: bool = True) -> dict:
     job = Ahead(_compute, pool_p, counter, target_d, tasks_l, cfg.seed, cfg.size, gate, progress, out_tmp, bal_tmp)
     from rc1.tracking import stage_run
 
-    with cleaned_up(job, out_tmp, bal_tmp), stage_run("difficulty", params, inputs={"pool": pool_p},
+    inputs = {"pool": pool_p, **({"tokenizer": Path(cfg.tokenizer)} if cfg.tokenizer else {})}   # contents, not names
+    with cleaned_up(job, out_tmp, bal_tmp), stage_run("difficulty", params, inputs=inputs,
                                                       outputs=outputs, reuse=cfg.reuse) as st:
         if st.reused:
             job.cancel()

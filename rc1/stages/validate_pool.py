@@ -149,6 +149,8 @@ def run(cfg: Config, progress: bool = True) -> dict:
     params = {**logged_params(cfg), "mix": mix_d, "tokenizer": cfg.tokenizer or "approx", "sample_size": SAMPLE_SIZE,
               "kl_sample_size": KL_SAMPLE_SIZE, **gate.model_dump()}
     inputs: dict[str, Any] = {"pool": pool_p}
+    if cfg.tokenizer:   # a tokenizer's files, not its directory's name
+        inputs["tokenizer"] = Path(cfg.tokenizer)
     if leak_check:
         inputs["shadow"] = Path(leak_check)
     if baseline_pool:
