@@ -49,7 +49,8 @@ def _setup_logging() -> None:
     root.addHandler(err)
     root.setLevel(logging.INFO)
     logging.getLogger("rc1").setLevel(logging.INFO)
-    for noisy in ("mlflow", "alembic", "urllib3", "httpx", "openai", "filelock", "datasets", "huggingface_hub"):
+    for noisy in ("mlflow", "alembic", "urllib3", "httpx", "httpx2", "httpcore2", "openai", "filelock", "datasets",
+                  "huggingface_hub"):   # httpx logs each request URL (a key in its query too) at INFO
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 

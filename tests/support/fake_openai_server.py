@@ -148,6 +148,7 @@ class FakeJudgeServer:
                  brace_bytes: int = 2_000_000, drip_s: float = 1.0, bomb_bytes: int = 1 << 30,
                  redirect_to: str | None = None):
         self.redirect_to = redirect_to
+        self.queries: list[str] = []       # the query string of each request received
         self.hostile, self.brace_bytes, self.drip_s, self.bomb_bytes = tuple(hostile), brace_bytes, drip_s, bomb_bytes
         self.stall_s = stall_s             # a stall: the reply comes, but after stall_s (a long-tail latency)
         self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64)
@@ -322,7 +323,10 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         headers = {k.lower(): v for k, v in self.headers.items()}
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        path, _, query = self.path.partition("?")
+        with srv._lock:
+            srv.queries.append(query)
+        if not path.rstrip("/").endswith("/chat/completions"):
             self._send(404, b'{"error": {"message": "not found"}}')
             return
         if srv.redirect_to:
