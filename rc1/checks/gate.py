@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from rc1.core.config import Gates, dotted_value
 from rc1.core.errors import Rc1Error
-from rc1.core.io import sha256_file
+from rc1.core.io import sha256_file, why_not_a_file
 
 
 class GateRefusal(Rc1Error):
@@ -79,8 +79,8 @@ def option_problems(shas: dict[str, str], given: dict[str, str | None], seeds: l
     for name, path in given.items():
         if path is None:
             continue
-        if not Path(path).is_file():
-            problems.append(f"--{name} {path}: file not found")
+        if why_not_a_file(path):
+            problems.append(f"--{name} {path}: {why_not_a_file(path)}")
         elif sha256_file(path) != shas.get(name):
             problems.append(f"--{name} {path} is not the {name} preflight checked (sha256 differs); "
                             f"rerun preflight with it")

@@ -55,6 +55,8 @@ def safe_url(url: str) -> str:
         return url
     try:
         parts = urlsplit(url)
+        if not parts.netloc:   # no host, so no user info either (sqlite:////abs/path, file:///...): as written
+            return url.split("#", 1)[0].split("?", 1)[0]
         host = parts.hostname or ""
         if ":" in host:   # IPv6
             host = f"[{host}]"

@@ -17,7 +17,7 @@ from rc1.core.config import TASKS, DataConfig, Source, TaskSources, load_data_co
 from rc1.data.files import DATA_FILES, read_task_file, task_file
 from rc1.data.hf import hub_online, load_hf
 from rc1.core.errors import Rc1Error
-from rc1.core.io import sha256_file, stat_fingerprint
+from rc1.core.io import sha256_file, stat_fingerprint, why_not_a_file
 from rc1.core.records import Task
 from rc1.core.text import strip_format_chars
 
@@ -123,8 +123,8 @@ def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConf
         raise Rc1Error(f"on_bad_record: {bad!r} is not 'error' or 'skip'")
     if data_dir is not None:
         path = task_file(data_dir, task)
-        if not path.is_file():
-            raise Rc1Error(f"{path}: file not found (--data-dir DIR needs DIR/{DATA_FILES[task]})")
+        if why_not_a_file(path):
+            raise Rc1Error(f"{path}: {why_not_a_file(path)} (--data-dir DIR needs DIR/{DATA_FILES[task]})")
         return _from_file(task, path, bad)
 
     sources = cfg.tasks[task].sources if task in cfg.tasks else [Source(kind="bundled")]

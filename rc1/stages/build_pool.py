@@ -19,7 +19,7 @@ from rc1.cli.options import arg, logged_params
 from rc1.core.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.core.errors import Rc1Error
-from rc1.core.io import iter_jsonl, read_json, sha256_dir, write_json
+from rc1.core.io import iter_jsonl, read_json, sha256_dir, why_not_a_file, write_json
 from rc1.data.pool import (DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool,
                            seed_lines)
 from rc1.quality.views import record_question
@@ -73,8 +73,8 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     shadow, templates_dir, on_bad_record = cfg.shadow, cfg.templates_dir, cfg.on_bad_record
     out_p = Path(cfg.out)
     pack = load_pack(templates_dir)
-    if shadow and not Path(shadow).is_file():
-        raise Rc1Error(f"--shadow {shadow}: file not found")
+    if shadow and why_not_a_file(shadow):
+        raise Rc1Error(f"--shadow {shadow}: {why_not_a_file(shadow)}")
     exclude = shadow_exclusions(shadow) if shadow else frozenset()
     leak = load_gates(cfg.gates).validate_pool
     spec = PoolSpec(n=n, mix=mix_d, max_turns=cfg.max_turns, clarify_rate=cfg.clarify_rate, tools=tools_t,
