@@ -32,8 +32,12 @@ CHUNK = 64 * 1024
 
 
 class ReplyRefused(Exception):
-    """The endpoint's reply was refused unread (too large, an unknown encoding, a redirect elsewhere): a bad reply,
-    not a network failure to retry."""
+    """The endpoint's reply was refused unread (too large, an unknown encoding): a bad reply, not a network failure to
+    retry."""
+
+
+class OffHostRedirect(ReplyRefused):
+    """The endpoint redirected the call to another scheme, host or port: not followed."""
 
 
 _deadline = threading.local()   # this thread's call: the monotonic time its deadline falls
@@ -115,6 +119,12 @@ class _Body(httpx.SyncByteStream):
             _deadline.at = None
 
     def __iter__(self) -> Iterator[bytes]:
+        try:
+            yield from self._decoded()
+        except zlib.error as e:
+            raise ReplyRefused(f"reply body does not decode as its content-encoding says ({e})") from None
+
+    def _decoded(self) -> Iterator[bytes]:
         got = raw = 0
         for chunk in self._chunks():
             raw += len(chunk)
@@ -193,7 +203,7 @@ def same_origin_only(base_url: str):
     def check(request) -> None:
         got = (request.url.scheme, request.url.host, request.url.port)
         if got != want:
-            raise ReplyRefused(f"redirect to {request.url.scheme}://{request.url.host}"
+            raise OffHostRedirect(f"redirect to {request.url.scheme}://{request.url.host}"
                                f"{':' + str(request.url.port) if request.url.port else ''} refused: only "
                                f"{origin.scheme}://{origin.host} is the configured endpoint")
     return check

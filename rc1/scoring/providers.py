@@ -17,6 +17,7 @@ import os
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from rc1.core.errors import Rc1Error
 from rc1.core.redaction import query_values, refuse_userinfo, safe_url, scrub
@@ -116,7 +117,7 @@ class OpenAICompatibleProvider:
     def __init__(self, name: str, base_url: str, api_key: str, model: str, settings: JudgeSettings):
         import openai
 
-        from urllib.parse import parse_qsl, urlsplit, urlunsplit
+        from rc1.scoring.bounded_http import bounded_client
 
         self._openai = openai
         self.name, self.model, self.base_url = name, model, base_url
@@ -127,8 +128,6 @@ class OpenAICompatibleProvider:
         query = dict(parse_qsl(parts.query, keep_blank_values=True))
         self._query_secrets = query_values(base_url)
         base_url = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
-        from rc1.scoring.bounded_http import bounded_client
-
         # replies bounded: an overall deadline per call, a byte cap (raw and decompressed), redirects to this host only
         self._client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=settings.timeout_s,
                                      default_query=query or None,
@@ -158,7 +157,7 @@ class OpenAICompatibleProvider:
 
     def complete(self, req: JudgeRequest, sample_index: int, timeout: float | None = None) -> Reply:
         """timeout: this call's limit in seconds (the judge derives it from recent latency); None: timeout_s."""
-        from rc1.scoring.bounded_http import ReplyRefused
+        from rc1.scoring.bounded_http import OffHostRedirect, ReplyRefused
 
         oa = self._openai
         limit = timeout or self._settings.timeout_s
@@ -166,9 +165,9 @@ class OpenAICompatibleProvider:
         t0 = time.perf_counter()
         try:
             resp = self._client.chat.completions.create(**kwargs, timeout=limit)
+        except OffHostRedirect as e:   # an endpoint that sends the call elsewhere: no retry, no score
+            raise Fatal(self._redact(str(e))) from None
         except ReplyRefused as e:
-            if str(e).startswith("redirect"):   # an endpoint that sends us elsewhere: no retry, no score
-                raise Fatal(self._redact(str(e))) from None
             return Reply(None, (time.perf_counter() - t0) * 1000.0, refused=self._redact(str(e)))
         except oa.RateLimitError as e:
             raise RateLimited(self._redact(f"HTTP 429: {e.message}"), parse_retry_after(e.response.headers), 429) from None
