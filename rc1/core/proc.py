@@ -69,14 +69,21 @@ def raise_stopped(signum, frame):
 
 
 def stop_requested() -> int | None:
-    """The signal that asked this process to stop, or None."""
-    return _stop_signal
+    """The signal that asked this process to stop, or None. A stop is kept while rc1's handler stays installed for
+    that signal: once whoever installed it restored another (the `rc1` command returned, a caller in-process
+    handled the stop), it was dealt with."""
+    global _stop_signal
+    sig = _stop_signal
+    if sig is not None and signal.getsignal(sig) is not raise_stopped:
+        _stop_signal = sig = None
+    return sig
 
 
 def check_stop() -> None:
     """Raise the stop again if one was asked for (see _stop_signal)."""
-    if _stop_signal is not None:
-        raise _stop_exception(_stop_signal)
+    sig = stop_requested()
+    if sig is not None:
+        raise _stop_exception(sig)
 
 
 def clear_stop() -> None:

