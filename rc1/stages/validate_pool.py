@@ -214,6 +214,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
             **result.metrics(),
             "n": d["n"], "distinct_1": d["distinct_1"], "ttr": d["ttr"], "zipf_slope": d["zipf_slope"],
             "templates": d["templates"], "needs_clarification_rate": d["needs_clarification_rate"],
+            "format_chars": d.get("format_chars", 0),
             "len_tokens_p50": d["len_tokens"]["p50"], "len_out_of_bounds_rate": d["len_tokens"]["out_of_bounds_rate"],
             "baseline_distinct_2": d["baseline"]["distinct_2"],
             **{f"mix_share.{t}": row["share"] for t, row in d["mix"].items()},

@@ -72,6 +72,7 @@ def test_disguised_shadow_questions_are_kept_out_of_the_pool_and_caught_as_leaks
     assert leaks[0]["value"] >= 10 and not leaks[0]["pass"]
     found = {json.loads(x)["seed_id"] for x in (store / "out" / "leaks.jsonl").read_text().splitlines()}
     assert {p["id"] for p in planted} <= found
+    assert read_json(store / "out" / "diversity_report.json")["format_chars"] > 50   # counted too
 
     # the balanced pool the gate trains on holds no twin
     assert run_cli(["difficulty", "--pool", "pool.jsonl", "--out", "out/m.jsonl", "--balanced", "out/b.jsonl",
