@@ -276,7 +276,7 @@ def run() -> None:
     code = _exit_status(code)
     try:
         if code not in (130, 143):   # stopped by a signal: no wait for judge calls in flight (their runs ended KILLED)
-            threading._shutdown()    # what the interpreter's own exit runs first: executors told to stop, threads joined
+            threading._shutdown()   # what the interpreter's exit runs first: executors told to stop, threads joined
     except BaseException:    # Ctrl-C while a thread is waited for: reported and passed over, as the interpreter does
         if sys.stderr is not None:
             with contextlib.suppress(Exception):

@@ -71,7 +71,8 @@ def check_out_dir(path: str | os.PathLike, kind: str, what: str = "--out") -> Pa
     found = _kind_of(p)
     legacy = found is None and not names.isdisjoint(LEGACY.get(kind, ()))
     if names and found != kind and not legacy:
-        held = f"a {found} output" if found else f"{len(names)} entr{'y' if len(names) == 1 else 'ies'} rc1 did not write"
+        entries = f"{len(names)} entr{'y' if len(names) == 1 else 'ies'}"
+        held = f"a {found} output" if found else f"{entries} rc1 did not write"
         raise Rc1Error(f"{what} {p}: exists and holds {held} (no {MARKER} of a {kind}); rc1 never deletes what it did "
                        f"not write: pass a new or empty directory")
     return p

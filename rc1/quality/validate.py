@@ -53,7 +53,7 @@ class _Scan:
     styles: Counter = field(default_factory=Counter)
     templates: Counter = field(default_factory=Counter)
     clarify: int = 0
-    format_chars: int = 0      # invisible format characters (Cf) in the system/user turns: folded by the guards, counted
+    format_chars: int = 0      # format characters (Cf) in the system/user turns: the guards fold them; counted
     lengths: array = field(default_factory=lambda: array("q"))
     sample: Reservoir | None = None        # user-turn words of a seeded sample of seeds
     dedup: dict = field(default_factory=dict)  # DuplicateFinder.summary()

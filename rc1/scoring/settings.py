@@ -56,8 +56,9 @@ class JudgeSettings(BaseModel):
     window: int = Field(20, ge=4, le=10_000, description="recent outcomes the 429 ratio is computed over")
     shrink_429_ratio: float = Field(0.20, gt=0, le=1, description="shrink concurrency above this 429 ratio")
     grow_after: int = Field(20, ge=1, le=10_000, description="clean outcomes before concurrency grows by one")
-    timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP call, at most (the adaptive timeout's ceiling): "
-                             "an overall deadline, connect and the whole body (rc1.scoring.bounded_http)")
+    timeout_s: float = Field(60.0, gt=0, le=3600,
+                             description="per HTTP call, at most (the adaptive timeout's ceiling): an overall "
+                             "deadline, connect and the whole body (rc1.scoring.bounded_http)")
     max_reply_bytes: int = Field(1 << 20, ge=1024, le=64 << 20, description="a reply body longer than this (raw, or "
                                  "once decompressed) is refused unread: one bad reply")
     timeout_p95_factor: float = Field(3.0, ge=1, le=100, description="adaptive timeout: p95 of recent replies x this")

@@ -18,7 +18,7 @@ from rc1_cli import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 GATES = str(REPO / "configs" / "gates.yaml")
-LOOKALIKE = str.maketrans("aeopcxyi", "\u0430\u0435\u043e\u0440\u0441\u0445\u0443\u0456")   # Cyrillic а е о р с х у і
+LOOKALIKE = str.maketrans("aeopcxyi", "\u0430\u0435\u043e\u0440\u0441\u0445\u0443\u0456")   # Cyrillic look-alikes
 
 
 def disguise(text: str, how: int) -> str:

@@ -51,7 +51,7 @@ def test_the_skeleton_folds_disguises_and_keeps_numbers():
 
     plain = "How many apples did Jane buy for 1,000 dollars?"
     assert guard_words(plain) == words(plain) and skeleton(plain) == plain.lower()   # ASCII: as before
-    for disguised in ("How ma\u200bny app\u00adles did Ja\u200dne buy for 1,000 dollars?",        # zero-width, soft hyphen
+    for disguised in ("How ma\u200bny app\u00adles did Ja\u200dne buy for 1,000 dollars?",   # zero-width, soft hyphen
                       "H\u043ew m\u0430ny \u0430pples did J\u0430ne buy f\u043er 1,000 d\u043ell\u0430rs?",  # Cyrillic
                       "Ho\u0301w ma\u0308ny apples did Jane buy for 1,000 dollars?",                # combining marks
                       "\u202eHow many apples did Jane\u3164buy for 1,000 dollars?"):               # bidi, filler
