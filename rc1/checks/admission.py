@@ -11,7 +11,7 @@ from rc1.core.config import GATES_PATH, Gates, load_gates, load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
                       projection_problem, round_problems, trial_problem)
-from rc1.core.io import read_jsonl
+from rc1.core.io import read_jsonl, why_not_a_file
 from rc1.tracking import default_tracking_uri, setup_tracking
 from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
 
@@ -106,8 +106,8 @@ def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
     """Refuse a --fresh file that is missing, malformed, or poses shadow-set questions."""
     from rc1.train.inputs import load_fresh
 
-    if not Path(fresh_path).is_file():
-        raise Rc1Error(f"--fresh {fresh_path}: file not found")
+    if why_not_a_file(fresh_path):
+        raise Rc1Error(f"--fresh {fresh_path}: {why_not_a_file(fresh_path)}")
     fresh = load_fresh(fresh_path)
     if not fresh:
         raise Rc1Error(f"--fresh {fresh_path}: no items")

@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from rc1.core.config import Gates, dotted_value
 from rc1.core.errors import Rc1Error
-from rc1.core.io import sha256_file
+from rc1.core.io import sha256_file, why_not_a_file
 
 
 class GateRefusal(Rc1Error):
@@ -79,8 +79,8 @@ def option_problems(shas: dict[str, str], given: dict[str, str | None], seeds: l
     for name, path in given.items():
         if path is None:
             continue
-        if not Path(path).is_file():
-            problems.append(f"--{name} {path}: file not found")
+        if why_not_a_file(path):
+            problems.append(f"--{name} {path}: {why_not_a_file(path)}")
         elif sha256_file(path) != shas.get(name):
             problems.append(f"--{name} {path} is not the {name} preflight checked (sha256 differs); "
                             f"rerun preflight with it")
@@ -108,14 +108,14 @@ def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapp
     (rc1.quality.leak) on the prompt's question. Training on them would leak the evaluation set."""
     from rc1.quality.leak import ShadowIndex
     from rc1.quality.views import record_question, seed_question
-    from rc1.core.text import words
+    from rc1.core.text import guard_words
 
     ids = {str(r[k]) for r in shadow for k in ("id", "source_id") if r.get(k)}
     index = ShadowIndex([(str(i), record_question(dict(r))) for i, r in enumerate(shadow)], ngram=ngram, sim=sim)
     leaks = []
     for s in fresh:
         question = seed_question(s)  # type: ignore[arg-type]
-        if str(s.get("source_id")) in ids or index.match(str(s["id"]), words(question), question):
+        if str(s.get("source_id")) in ids or index.match(str(s["id"]), guard_words(question), question):
             leaks.append(str(s["id"]))
     return leaks
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import click
 
-from rc1.core.errors import GateFailed, Rc1Error
-from rc1.core.proc import Stopped, raise_stopped
+from rc1.core.errors import GateFailed, Rc1Error, environment_problem
+from rc1.core.proc import Stopped, clear_stop, raise_stopped
 from rc1.core.redaction import scrub
 
 _LOG_TAIL: deque[str] = deque(maxlen=200)
@@ -49,7 +49,8 @@ def _setup_logging() -> None:
     root.addHandler(err)
     root.setLevel(logging.INFO)
     logging.getLogger("rc1").setLevel(logging.INFO)
-    for noisy in ("mlflow", "alembic", "urllib3", "httpx", "openai", "filelock", "datasets", "huggingface_hub"):
+    for noisy in ("mlflow", "alembic", "urllib3", "httpx", "httpx2", "httpcore2", "openai", "filelock", "datasets",
+                  "huggingface_hub"):   # httpx logs each request URL (a key in its query too) at INFO
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
@@ -69,6 +70,15 @@ def _fmt(v) -> str:
     if isinstance(v, float):
         return f"{v:.4g}"
     return str(v)
+
+
+def _store_name() -> str:
+    """The tracking store as a message names it (its URI, when mlflow was ever imported)."""
+    if "rc1.tracking" not in sys.modules:
+        return "the tracking store"
+    from rc1.tracking import default_tracking_uri
+
+    return f"the tracking store {default_tracking_uri()}"
 
 
 def write_error_report(exc: BaseException) -> Path | None:
@@ -173,6 +183,13 @@ def quiet_libraries(verbose: bool) -> None:
     warnings.filterwarnings("ignore", category=FutureWarning)
     for name in ("transformers", "peft", "trl", "accelerate", "datasets", "huggingface_hub", "mlflow", "torch"):
         logging.getLogger(name).setLevel(logging.ERROR)
+    store_log = logging.getLogger("mlflow.store.db.utils")   # the store's SQL error with its statement, many lines:
+    if _drop_sql_dump not in store_log.filters:               # the error reaches rc1, which says it in one
+        store_log.addFilter(_drop_sql_dump)
+
+
+def _drop_sql_dump(record: logging.LogRecord) -> bool:
+    return not str(record.msg).startswith("SQLAlchemy database error")
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -189,14 +206,19 @@ def cli(verbose: bool) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     _setup_logging()
+    # quiet before the command's module is imported (the group's own callback runs after): some libraries read their
+    # switches once, at import (Hugging Face's progress bars)
+    args = sys.argv[1:] if argv is None else argv
+    quiet_libraries(verbose_requested() or bool(args) and args[0] in ("-v", "--verbose"))
     os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
     # one torch/BLAS thread unless the user says otherwise (read when torch is first imported): the tiny model's ops
     # gain nothing from two, and on a shared machine two threads spin against the other jobs (measured: a 4-step dev
     # training 13 s at 1 thread, 31-33 s at 2, load average 3.3)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    # SIGTERM (a scheduler, `kill`) unwinds like Ctrl-C: the stage's MLflow run ends FAILED instead of RUNNING forever
+    # SIGTERM (a scheduler, `kill`) unwinds like Ctrl-C, and both are kept until obeyed (rc1.core.proc.check_stop): the
+    # stage's MLflow run ends KILLED instead of RUNNING forever, or of going on after an interrupt Python swallowed
     on_main = threading.current_thread() is threading.main_thread()
-    before = signal.signal(signal.SIGTERM, raise_stopped) if on_main else None
+    before = {sig: signal.signal(sig, raise_stopped) for sig in (signal.SIGTERM, signal.SIGINT)} if on_main else {}
     try:
         cli.main(args=argv, standalone_mode=False, prog_name="rc1")
     except GateFailed as e:
@@ -221,14 +243,19 @@ def main(argv: list[str] | None = None) -> None:
         print("rc1: stopped (SIGTERM)", file=sys.stderr)
         sys.exit(e.code)
     except Exception as e:
+        problem = environment_problem(e, _store_name())
+        if problem:   # the machine's, not rc1's: one line, exit 2, no trace to read
+            print(f"rc1: error: {scrub(problem)}", file=sys.stderr)
+            sys.exit(2)
         report = write_error_report(e)
         logging.getLogger("rc1").debug("crash", exc_info=True)
         print(f"FATAL: {type(e).__name__}: {scrub(str(e))}" + (f" (details: {report})" if report else ""),
               file=sys.stderr)
         sys.exit(1)
     finally:
-        if on_main:
-            signal.signal(signal.SIGTERM, before)
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        clear_stop()
 
 
 def run() -> None:
@@ -249,7 +276,8 @@ def run() -> None:
         code = e.code
     code = _exit_status(code)
     try:
-        threading._shutdown()    # what the interpreter's own exit runs first: executors told to stop, threads joined
+        if code not in (130, 143):   # stopped by a signal: no wait for judge calls in flight (their runs ended KILLED)
+            threading._shutdown()   # what the interpreter's exit runs first: executors told to stop, threads joined
     except BaseException:    # Ctrl-C while a thread is waited for: reported and passed over, as the interpreter does
         if sys.stderr is not None:
             with contextlib.suppress(Exception):

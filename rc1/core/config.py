@@ -206,6 +206,10 @@ class Gates(Strict):
         numbers: `looser_than_seed` lists where), prod uses the file as is and refuses it when any threshold is
         looser than SEED_FLOORS."""
         if mode != "dev":
+            unfloored = [k for k in gate_keys(self) if k not in SEED_FLOORS]
+            if unfloored:   # a threshold prod could loosen unseen: every key needs its floor
+                raise Rc1Error(f"{self._source}: {mode} refuses gates key {unfloored[0]!r}: it has no prod floor "
+                               f"(add it to SEED_FLOORS in rc1/core/config.py)")
             loose = looser_than_seed(self)
             if loose:
                 raise Rc1Error(f"{self._source}: {mode} refuses thresholds looser than the seed's: {loose[0]}"
@@ -226,9 +230,14 @@ class Gates(Strict):
 
 # The seeds' numbers (seed 000: the data, judge and training gates; seed 002: the shadow-run overlap; DESIGN.md's
 # stage table): a prod gates file may be stricter, never looser. ">=": the threshold may only be raised; "<=": only
-# lowered; "==": fixed. Dev may be looser (dev_mode.overrides, or a dev gates file) and every screen says so.
+# lowered; "==": fixed; "subset": only items of the floor's list (fewer is stricter); "superset": at least its items.
+# Every key of gates.yaml (outside dev_mode) has one: prod refuses a key without (Gates.for_mode). Dev may be looser
+# (dev_mode.overrides, or a dev gates file) and every screen says so.
 SEED_FLOORS: dict[str, tuple[str, Any]] = {
-    "shadow.n": (">=", 245),
+    "shadow.n": (">=", 245), "shadow.seed": ("==", 20250820), "shadow.stratify": ("==", True),
+    "validate_pool.pool_size_min": (">=", 20000),
+    # distinct-n falls as the text measured grows: a smaller word budget would flatter the pool
+    "validate_pool.distinct_2_words": (">=", 30000),
     "validate_pool.distinct_2_min": (">=", 0.60), "validate_pool.kl_3gram_vs_v1_min": (">=", 0.15),
     "validate_pool.roles_min": (">=", 4), "validate_pool.styles_min": (">=", 3),
     "validate_pool.dup_rate_max": ("<=", 0.02), "validate_pool.near_dup_jaccard": ("<=", 0.85),
@@ -238,14 +247,17 @@ SEED_FLOORS: dict[str, tuple[str, Any]] = {
     "difficulty.hard_min": (">=", 0.30), "difficulty.easy_max": ("<=", 0.30),
     "difficulty.len_tokens_max": ("<=", 3500), "difficulty.turns_max": ("<=", 8), "difficulty.tool_hops_max": ("<=", 8),
     "difficulty.clue_overlap_hard_median_max": ("<=", 0.20), "difficulty.clue_overlap_easy_median_min": (">=", 0.40),
-    "weights.max_each": ("<=", 0.5),
+    "difficulty.clue_overlap_hard_median_min": (">=", 0.10), "difficulty.clue_overlap_easy_median_max": ("<=", 0.65),
+    "weights.max_each": ("<=", 0.5), "weights.sum_tolerance": ("<=", 1.0e-6),
     "probe_scorer.billable_min": (">=", 1), "probe_scorer.latency_ms_min": (">=", 0.0),
     "anti_simulation.cache_hit_lt_round1": ("<=", 0.90), "anti_simulation.cache_hit_lt_round2": ("<=", 0.95),
     "config_check.steps_min": (">=", 50000), "config_check.target_kl_min": (">=", 0.02),
     "config_check.target_kl_max": ("<=", 0.05), "config_check.seeds_min": (">=", 3),
     "config_check.finetune": ("==", "qlora"),
+    "config_check.strategies": ("subset", ["grpo", "dr_grpo", "dapo", "bnpo"]),
+    "config_check.projected_days_per_seed_max": ("<=", 7.0),
     "config_check.mix": ("==", {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}),
-    "resources.free_disk_gb_min": (">=", 50),
+    "resources.free_disk_gb_min": (">=", 50), "resources.accelerator_mem_gb_min": (">=", 0.0),
     "scoring.unstable_variance_max": ("<=", 0.08),
     "judge_robustness.attack_win_rate_max": ("<=", 0.05),
     "shadow_run.spearman_min": (">=", 0.75), "shadow_run.top10pct_overlap_min": (">=", 0.70),
@@ -256,7 +268,15 @@ SEED_FLOORS: dict[str, tuple[str, Any]] = {
     "evaluate.hard_success_gain_pp_min": (">=", 5.0), "evaluate.clarify_success_gain_pp_min": (">=", 5.0),
     "evaluate.overclar_reduction_pct_min": (">=", 20.0), "evaluate.avg_turns_increase_max": ("<=", 0.0),
     "evaluate.min_shadow_items": (">=", 245), "evaluate.min_heldout_items": (">=", 50),
+    "scale.stages": ("superset", [1000, 5000]), "scale.response_distinct_2_min": (">=", 0.30),
+    "scale.unstable_share_max": ("<=", 0.10), "scale.judge_failed_max": ("<=", 0.02),
+    "scale.easy_minus_hard_success_min": (">=", 0.0),
 }
+
+
+def gate_keys(gates: BaseModel) -> list[str]:
+    """Every `section.key` threshold of a gates file (dev_mode, which only dev reads, left out)."""
+    return [f"{section}.{key}" for section, model in gates if section != "dev_mode" for key, _ in model]
 
 
 def dotted_value(model: BaseModel, dotted: str) -> Any:
@@ -270,7 +290,8 @@ def looser_than_seed(gates: Gates) -> list[str]:
     out = []
     for dotted, (op, floor) in SEED_FLOORS.items():
         value = dotted_value(gates, dotted)
-        ok = value >= floor if op == ">=" else value <= floor if op == "<=" else value == floor
+        ok = (value >= floor if op == ">=" else value <= floor if op == "<=" else set(value) <= set(floor)
+              if op == "subset" else set(value) >= set(floor) if op == "superset" else value == floor)
         if not ok:
             out.append(f"{dotted} = {value} (seed: {op} {floor})")
     return out

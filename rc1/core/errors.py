@@ -19,3 +19,46 @@ class GateFailed(Rc1Error):
     def __init__(self, message: str, checks: list[dict] | None = None):
         super().__init__(message)
         self.checks = checks or []
+
+
+def _chain(e: BaseException):
+    seen = set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        yield e
+        e = e.__cause__ or e.__context__
+
+
+def _file_size_limit() -> int | None:
+    """This process's file-size limit in bytes (`ulimit -f`), or None when there is none."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def environment_problem(e: BaseException, store: str = "the tracking store") -> str | None:
+    """One line for a failure of the machine rather than of rc1 (a file-size limit, a full disk, a tracking store
+    another process holds locked), or None. The first cause that says which it is wins: a write past `ulimit -f`
+    reaches the user as sqlite's "disk I/O error" when the store's file is what grew."""
+    import errno
+
+    for x in _chain(e):
+        if isinstance(x, OSError) and x.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
+            where = f"{x.filename}: " if getattr(x, "filename", None) else ""
+            if x.errno == errno.EFBIG:
+                limit = _file_size_limit()
+                return (f"{where}cannot write: a file reached this process's file-size limit"
+                        f"{f' ({limit} bytes, `ulimit -f`)' if limit else ''}; raise the limit and run again")
+            return f"{where}cannot write: no space left on the disk (or the quota is used up)"
+        text = str(x)
+        if "database is locked" in text:
+            return (f"{store} is locked by another process writing it (sqlite allows one writer at a time): wait for "
+                    f"it to finish, or point MLFLOW_TRACKING_URI at an `mlflow server`")
+        if "disk I/O error" in text or "database or disk is full" in text:
+            limit = _file_size_limit()
+            if limit is not None:
+                return (f"{store} cannot be written: its file reached this process's file-size limit ({limit} bytes, "
+                        f"`ulimit -f`); raise the limit and run again")
+            return f"{store} cannot be written (sqlite: {'disk I/O error' if 'I/O' in text else 'disk full'})"
+    return None

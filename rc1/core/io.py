@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import errno
 import json
 import os
 import stat
@@ -24,25 +25,48 @@ def parse_problem(e: BaseException) -> str:
     if isinstance(e, RecursionError):
         return "nested too deeply"
     if isinstance(e, json.JSONDecodeError):
-        return f"invalid JSON ({e.msg})"
+        return _json_words(e)
     return f"invalid ({str(e).split(';')[0]})"
+
+
+def json_problem(e: json.JSONDecodeError, lineno: int | None = None) -> str:
+    """'line L: invalid JSON at column C (what)' (see _json_words)."""
+    return f"line {e.lineno if lineno is None else lineno}: {_json_words(e)}"
+
+
+def _json_words(e: json.JSONDecodeError) -> str:
+    """'invalid JSON at column C (what)': the decoder's own words end in "at" where its message goes on with the
+    position ("Invalid control character at"), so the position is said first and the words without it."""
+    what = e.msg[:-3] if e.msg.endswith(" at") else e.msg
+    what = {"Unterminated string starting": "unterminated string"}.get(what, what)
+    return f"invalid JSON at column {e.colno} ({what})"
+
+
+def why_not_a_file(path: str | os.PathLike, what: str = "file") -> str | None:
+    """Why `path` is not a regular file this process can open, in a few words; None when it is one."""
+    path = Path(path)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return f"a broken symlink (to {os.readlink(path)}), not a {what}" if path.is_symlink() else f"{what} not found"
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return f"a symlink loop (its links lead back to themselves), not a {what}"
+        return f"cannot read ({e.strerror or type(e).__name__})"
+    if stat.S_ISDIR(mode):
+        return f"is a directory, expected a {what}"
+    if not stat.S_ISREG(mode):
+        return f"not a regular file (a FIFO, socket or device), expected a {what}"
+    return None
 
 
 def readable_file(path: str | os.PathLike, what: str = "file") -> Path:
     """`path` as a regular file this process can read, else an Rc1Error naming it (a directory, a FIFO or a device
     is refused before it is opened: opening a FIFO would wait for a writer)."""
-    path = Path(path)
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        raise Rc1Error(f"{path}: {what} not found") from None
-    except OSError as e:
-        raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
-    if stat.S_ISDIR(mode):
-        raise Rc1Error(f"{path}: is a directory, expected a {what}")
-    if not stat.S_ISREG(mode):
-        raise Rc1Error(f"{path}: not a regular file (a FIFO, socket or device), expected a {what}")
-    return path
+    why = why_not_a_file(path, what)
+    if why:
+        raise Rc1Error(f"{path}: {why}")
+    return Path(path)
 
 
 def writable_outputs(*paths: str | os.PathLike) -> None:
@@ -131,7 +155,7 @@ def read_json(path: str | os.PathLike) -> Any:
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)
     except json.JSONDecodeError as e:
-        raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg})") from None
+        raise Rc1Error(f"{path}: {json_problem(e)}") from None
     except UnicodeDecodeError:
         raise Rc1Error(f"{path}: not UTF-8 text") from None
     except OSError as e:
@@ -183,7 +207,7 @@ def iter_jsonl_lines(path: str | os.PathLike, piece: tuple[int, int, int] | None
             try:
                 row = json.loads(line)
             except json.JSONDecodeError as e:
-                raise Rc1Error(f"{path}: line {lineno}: invalid JSON ({e.msg})") from None
+                raise Rc1Error(f"{path}: {json_problem(e, lineno)}") from None
             except PARSE_ERRORS as e:
                 raise Rc1Error(f"{path}: line {lineno}: {parse_problem(e)}") from None
             if not isinstance(row, dict):

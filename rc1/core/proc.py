@@ -50,9 +50,46 @@ class Stopped(SystemExit):
     """This process got SIGTERM (raise_stopped, the handler of `rc1` and of run_tree): it unwinds, then exits 128 + 15."""
 
 
+# The signal that asked this process to stop, kept: the exception its handler raises can land where Python cannot
+# pass it on (a __del__, a weakref callback: "Exception ignored ... KeyboardInterrupt") and the stage would go on.
+# check_stop() raises it again at the next stage boundary, so a stop asked for is a stop.
+_stop_signal: int | None = None
+
+
+def _stop_exception(signum: int) -> BaseException:
+    return KeyboardInterrupt() if signum == signal.SIGINT else Stopped(128 + signum)
+
+
 def raise_stopped(signum, frame):
-    """A SIGTERM handler: unwind this process as Ctrl-C would (runs end, temporary files go), then exit 128 + 15."""
-    raise Stopped(128 + signum)
+    """A SIGTERM (and SIGINT) handler: unwind this process as Ctrl-C would (runs end KILLED, temporary files go),
+    then exit 128 + the signal (130 for SIGINT, 143 for SIGTERM)."""
+    global _stop_signal
+    _stop_signal = signum
+    raise _stop_exception(signum)
+
+
+def stop_requested() -> int | None:
+    """The signal that asked this process to stop, or None. A stop is kept while rc1's handler stays installed for
+    that signal: once whoever installed it restored another (the `rc1` command returned, a caller in-process
+    handled the stop), it was dealt with."""
+    global _stop_signal
+    sig = _stop_signal
+    if sig is not None and signal.getsignal(sig) is not raise_stopped:
+        _stop_signal = sig = None
+    return sig
+
+
+def check_stop() -> None:
+    """Raise the stop again if one was asked for (see _stop_signal)."""
+    sig = stop_requested()
+    if sig is not None:
+        raise _stop_exception(sig)
+
+
+def clear_stop() -> None:
+    """Forget a stop (the `rc1` command called in-process returns, and the next call starts afresh)."""
+    global _stop_signal
+    _stop_signal = None
 
 
 def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:

@@ -1,13 +1,14 @@
 """Keeping credentials out of logs, params, tags, artifacts and error messages: `redact` masks secrets, `safe_url`
-drops a URL's user info and key-like query parameters, `scrub` does both (with the API keys rc1 reads) to an
-error message before it is printed or stored."""
+keeps of a URL only its scheme, host, port and path (no user info, no query string, no fragment: a key rides in a
+query as often as not, `?code=` of Azure Functions, `?key=`, signed URLs, under any name), `scrub` does both (with the
+API keys rc1 reads) to an error message before it is printed or stored."""
 
 from __future__ import annotations
 
 import base64
 import os
 import re
-from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
 SECRET_ENV_VARS = ("SCORER_API_KEY", "RESPONDER_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "GEMINI_API_KEY",
                    "RC1_GUARD_SECRET")
@@ -49,11 +50,14 @@ def known_secrets() -> list[str]:
 
 
 def safe_url(url: str) -> str:
-    """The URL without user info and without key-like query parameters (fragment dropped too)."""
+    """scheme://host:port/path of the URL: user info, the query string and the fragment dropped, whatever they hold
+    (what is recorded, logged or cached of an endpoint)."""
     if not url:
         return url
     try:
         parts = urlsplit(url)
+        if not parts.netloc:   # no host, so no user info either (sqlite:////abs/path, file:///...): as written
+            return url.split("#", 1)[0].split("?", 1)[0]
         host = parts.hostname or ""
         if ":" in host:   # IPv6
             host = f"[{host}]"
@@ -61,8 +65,15 @@ def safe_url(url: str) -> str:
             host = f"{host}:{parts.port}"
     except ValueError:    # unparseable port or bracket: keep nothing that could be a credential
         return MASK
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _KEYLIKE.search(k)]
-    return urlunsplit((parts.scheme, host, parts.path, urlencode(query), ""))
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def query_values(url: str | None) -> list[str]:
+    """The values of a URL's query parameters (what an error message echoing the URL must not show)."""
+    try:
+        return [v for _, v in parse_qsl(urlsplit(url or "").query, keep_blank_values=True) if v]
+    except ValueError:
+        return []
 
 
 def has_credentials(url: str) -> bool:

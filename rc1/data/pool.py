@@ -21,9 +21,9 @@ data cannot supply is an Rc1Error naming the task that runs short and the larges
 - tool-use templates may open with a worked exchange whose tool result is the real output of rc1.tools.
 
 Exclusion (the shadow set): spec.exclude holds Task ids ("task:source id") and normalized question texts
-(rc1.core.text.normalize); an item is left out when its id or normalized question is there, or when its
-question would count as a leak of one of those questions (rc1.quality.leak: a shared leak_ngram-gram
-and containment >= leak_sim).
+(rc1.core.text.guard_normalize: the words of the TR39 skeleton); an item is left out when its id or normalized
+question is there, or when its question would count as a leak of one of those questions (rc1.quality.leak: a shared
+leak_ngram-gram and containment >= leak_sim).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from rc1.core.config import TASKS, check_mix
 from rc1.core.errors import Rc1Error
 from rc1.core.records import Seed, Task
 from rc1.data.templates import DIFFICULTIES, Role, Style, Template, TemplatePack
-from rc1.core.text import normalize
+from rc1.core.text import guard_normalize
 from rc1.data.tools import TOOLS, WikiIndex, calc
 
 TASK_TOOLS = {"hotpotqa": ("wiki",), "strategyqa": ("wiki",), "gsm8k": ("calc",)}
@@ -437,7 +437,7 @@ class _ShadowGuard:
     def keep(self, task: Task) -> bool:
         if task["id"] in self.ids:
             return False
-        norm = normalize(task["question"])
+        norm = guard_normalize(task["question"])
         return norm not in self.questions and not (self.loose is not None and self.loose.match(task["id"], norm.split()))
 
     def leaks(self, seed: Seed) -> bool:

@@ -17,8 +17,9 @@ from rc1.core.config import TASKS, DataConfig, Source, TaskSources, load_data_co
 from rc1.data.files import DATA_FILES, read_task_file, task_file
 from rc1.data.hf import hub_online, load_hf
 from rc1.core.errors import Rc1Error
-from rc1.core.io import sha256_file, stat_fingerprint
+from rc1.core.io import sha256_file, stat_fingerprint, why_not_a_file
 from rc1.core.records import Task
+from rc1.core.text import strip_format_chars
 
 log = logging.getLogger("rc1.data")
 DATA_CONFIG = Path("configs") / "data.yaml"
@@ -35,10 +36,46 @@ class LoadedTasks:
     task: str = ""
     skip_examples: list[str] = field(default_factory=list)
     tried: list[str] = field(default_factory=list)   # earlier sources passed over, and why
+    format_chars: int = 0       # invisible format characters (zero-width, soft hyphen, bidi) stripped at load
+
+    def __post_init__(self):
+        # a question with a zero-width space in each word reads the same to a person and to the model: the records
+        # hold its visible text, so the shadow set's guards meet it as the plain question (rc1.core.text)
+        self.format_chars += strip_record_format_chars(self.records)
+        if self.format_chars:
+            log.info("%s: stripped %d invisible format character(s) (Unicode Cf) from its texts", self.source_uri,
+                        self.format_chars)
 
     def summary(self) -> dict:
         return {"task": self.task, "n": len(self.records), "source_kind": self.source_kind,
-                "source_uri": self.source_uri, "digest": self.digest, "skipped": self.skipped}
+                "source_uri": self.source_uri, "digest": self.digest, "skipped": self.skipped,
+                "format_chars": self.format_chars}
+
+
+def strip_record_format_chars(records: list[Task]) -> int:
+    """Strip format characters from every text of the records in place (question, answer, facts, decomposition,
+    context sentences); returns how many there were."""
+    def clean(s: str) -> str:
+        nonlocal n
+        out, k = strip_format_chars(s)
+        n += k
+        return out
+
+    n = 0
+    for r in records:
+        for key in ("question", "answer"):
+            if isinstance(r.get(key), str):
+                r[key] = clean(r[key])
+        for key in ("facts", "decomposition"):
+            if r.get(key):
+                r[key] = [clean(x) if isinstance(x, str) else x for x in r[key]]
+        for para in r.get("context") or []:   # [title, [sentences]] (or [title, text])
+            if isinstance(para, list) and len(para) == 2:
+                title, body = para
+                para[0] = clean(title) if isinstance(title, str) else title
+                para[1] = clean(body) if isinstance(body, str) else [clean(x) if isinstance(x, str) else x
+                                                                     for x in body]
+    return n
 
 
 def default_data_config() -> DataConfig:
@@ -86,8 +123,8 @@ def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConf
         raise Rc1Error(f"on_bad_record: {bad!r} is not 'error' or 'skip'")
     if data_dir is not None:
         path = task_file(data_dir, task)
-        if not path.is_file():
-            raise Rc1Error(f"{path}: file not found (--data-dir DIR needs DIR/{DATA_FILES[task]})")
+        if why_not_a_file(path):
+            raise Rc1Error(f"{path}: {why_not_a_file(path)} (--data-dir DIR needs DIR/{DATA_FILES[task]})")
         return _from_file(task, path, bad)
 
     sources = cfg.tasks[task].sources if task in cfg.tasks else [Source(kind="bundled")]

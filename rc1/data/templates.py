@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rc1.core.io import json_problem, why_not_a_file
 from rc1.core.config import TASKS
 from rc1.core.errors import Rc1Error
 from rc1.data.tools import TOOLS
@@ -121,7 +122,7 @@ class _File:
         try:
             self.data = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as e:
-            raise Rc1Error(f"{path}: line {e.lineno}: invalid JSON ({e.msg})") from None
+            raise Rc1Error(f"{path}: {json_problem(e)}") from None
         except UnicodeDecodeError:
             raise Rc1Error(f"{path}: not UTF-8 text") from None
         if not isinstance(self.data, dict):
@@ -232,8 +233,9 @@ def load_pack(directory: str | Path) -> TemplatePack:
     if not root.is_dir():
         raise Rc1Error(f"{root}: template pack directory not found")
     for name in RESERVED_FILES:
-        if not (root / name).is_file():
-            raise Rc1Error(f"{root / name}: file not found (a pack needs {', '.join(sorted(RESERVED_FILES))})")
+        if why_not_a_file(root / name):
+            raise Rc1Error(f"{root / name}: {why_not_a_file(root / name)} (a pack needs "
+                           f"{', '.join(sorted(RESERVED_FILES))})")
 
     pf = _File(root / "pack.json")
     meta = pf.data

@@ -20,13 +20,15 @@ from rc1.cli.options import arg, logged_params
 from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates, load_ppo_scale
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
+from rc1.core.outdir import claim_out_dir
+from rc1.core.proc import check_stop
 from rc1.checks.preflight import StepResult, round_summary, step_result
 from rc1.stages import (assert_not_simulated, build_pool, check_config, check_resources, check_weights, difficulty,
                         judge_robustness, materialize_shadow, probe_scorer, shadow_run, validate_pool)
 from rc1.stages.shared import FromData, Gated, Moded, PoolSized, Reusable, Seeded
 from rc1.core.summary import render as render_summary
 from rc1.release.attest import trust_path
-from rc1.tracking import stage_run
+from rc1.tracking import stage_run, ui_hint, ui_url
 from rc1.tracking.queries import child_runs
 
 REPORT_DIR = Path("reports/preflight")
@@ -142,6 +144,7 @@ STEPS = [
 # ---- rounds ---------------------------------------------------------------------------------------
 def _run_step(step: Step, c: Ctx, round_no: int, gates) -> StepResult:
     mode, name = c.cfg.mode, step.name
+    check_stop()
     click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] round {round_no} · {name} …", err=True)
     try:
         result = step.run(c, round_no)
@@ -200,10 +203,15 @@ def run(cfg: Config) -> dict:
         raise Rc1Error("prod mode refuses the heuristic judge: set SCORER_PROVIDER (and SCORER_BASE_URL, "
                        "SCORER_API_KEY, SCORER_MODEL) to a live OpenAI-compatible endpoint")
     c = Ctx(cfg, config_path)
+    claim_out_dir(c.out, "preflight", "--out-dir")   # a directory holding a user's files is refused, never written
     # two preflights never share working files: the second on the same --out-dir (or while the reports folder is
     # another's) is refused at once, one line
     with exclusive_dir(c.out, "--out-dir", "pass another --out-dir"), \
             exclusive_dir(REPORT_DIR, "the preflight reports folder"):
+        # an earlier preflight's working files go first: a step whose producer fails this time must find nothing,
+        # not the last dataset's pool (reuse restores them from the tracking store when the inputs are the same)
+        for stale in (c.shadow, c.pool, c.balanced):
+            stale.unlink(missing_ok=True)
         return _preflight(c, gates)
 
 
@@ -217,7 +225,9 @@ def _preflight(c: Ctx, gates) -> dict:
     from rc1.scoring.judge import make_judge
 
     who = {JUDGE_TAG: identity_digest(make_judge(cache=False).identity())}
-    with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode, **who}, attest=True) as pf:
+    # a preflight whose round failed ends FAILED (red in the UI), its evidence logged all the same
+    with stage_run("preflight", params=params, reuse=False, tags={"rc1.mode": mode, **who}, refusal_fails=True,
+                   attest=True) as pf:
         if mode == "dev":
             data = f"data from {c.cfg.data_dir}" if c.cfg.data_dir else "data from configs/data.yaml (offline: the bundled sample)"
             click.echo(f"[rc1 DEV] preflight in DEV mode: {data}, heuristic judge, tiny model. "
@@ -263,13 +273,11 @@ def _preflight(c: Ctx, gates) -> dict:
             write_json(REPORT_DIR / "round2.json", r2)
             pf.log_artifact(REPORT_DIR / "round2.json")
         run_id = pf.run_id
-    from rc1.tracking import ui_hint, ui_url
-
-    if not passed:
-        failing = (r2 or r1)["failing"]
-        click.echo(f"preflight run: {ui_url(run_id)}{ui_hint()}", err=True)   # not in the error: scrub drops #...
-        raise GateFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
-                         [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing])
+        if not passed:
+            failing = (r2 or r1)["failing"]
+            click.echo(f"preflight run: {ui_url(run_id)}{ui_hint()}", err=True)   # not in the error: scrub drops #...
+            raise GateFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
+                             [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing])
     waived = _waived(r1, r2)
     click.echo(render_summary(f"preflight {run_id} ({mode})",
                               ["PASSED both rounds" + (f" (waived in dev: {', '.join(waived)})" if waived else ""),

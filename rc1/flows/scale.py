@@ -20,7 +20,7 @@ import click
 from rc1.cli.options import arg, unset
 from rc1.core.config import WEIGHTS_PATH
 from rc1.core.errors import GateFailed, Rc1Error
-from rc1.core.io import sha256_file, write_json, write_jsonl
+from rc1.core.io import sha256_file, why_not_a_file, write_json, write_jsonl
 from rc1.stages.shared import Gated, Responding, Seeded
 
 
@@ -41,8 +41,8 @@ def _pool_source(pool: str | None, mode: str, gates_sha: str) -> tuple[str, str 
     from rc1.tracking.queries import newest_preflight
 
     if pool:
-        if not Path(pool).is_file():
-            raise Rc1Error(f"--pool {pool}: file not found")
+        if why_not_a_file(pool):
+            raise Rc1Error(f"--pool {pool}: {why_not_a_file(pool)}")
         return pool, None
     pre = newest_preflight(mode, passing=True)
     if pre is None:
@@ -154,8 +154,8 @@ def run(cfg: Config, progress: bool = True) -> dict:
         todo = [int(stage)]
     gates_sha = sha256_file(gates_path)
     pool_path, data_dir = _pool_source(cfg.pool, mode, gates_sha)
-    if baseline_pool and not Path(baseline_pool).is_file():
-        raise Rc1Error(f"--baseline-pool {baseline_pool}: file not found")
+    if baseline_pool and why_not_a_file(baseline_pool):
+        raise Rc1Error(f"--baseline-pool {baseline_pool}: {why_not_a_file(baseline_pool)}")
     pool_sha = sha256_file(pool_path)
     judge = make_judge()
     _, who_tags = scoring_identity(judge, responder_identity(cfg.responder, k=cfg.k, seed=cfg.seed,

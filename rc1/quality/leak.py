@@ -1,7 +1,8 @@
 """Leak check: does a pool seed pose a shadow (held-out evaluation) question?
 
 A seed leaks a shadow question when both hold:
-1. they share at least one word `ngram`-gram (normalized words, numbers kept), and
+1. they share at least one word `ngram`-gram (normalized words of the TR39 skeleton, rc1.core.text.guard_words:
+   format characters, accents and look-alike letters folded, numbers kept), and
 2. similarity >= `sim`, where similarity is the containment of the shadow question in the part of
    the seed that lines up with it: the shared n-gram fixes where the shadow question would sit in the
    seed's user turns; the share of the shadow question's distinct words found in that stretch (widened
@@ -28,7 +29,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from rc1.core.text import ngrams, words
+from rc1.core.text import guard_words, ngrams
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class ShadowIndex:
         self._len: list[int] = []
         self._index: dict[tuple[str, ...], list[tuple[int, int]]] = defaultdict(list)
         for sid, q in questions:
-            toks = words(q)
+            toks = guard_words(q)
             k = len(self._ids)
             self._ids.append(sid)
             self._text.append(q)
@@ -126,10 +127,10 @@ class ShadowIndex:
         from rc1.quality.views import seed_question, user_text
 
         if user_words is None:
-            user_words = words(user_text(seed))  # type: ignore[arg-type]
+            user_words = guard_words(user_text(seed))  # type: ignore[arg-type]
         hidden = seed.get("hidden_info")
         text = lambda: seed_question(seed)  # type: ignore[arg-type]  # noqa: E731
-        out = self.match(str(seed["id"]), user_words, text, words(hidden) if hidden else ())
+        out = self.match(str(seed["id"]), user_words, text, guard_words(hidden) if hidden else ())
         src = str(seed.get("source_id", ""))
         if src in self.source_ids and all(leak.shadow_id != src for leak in out):
             k = self._by_id.get(src)

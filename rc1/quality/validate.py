@@ -25,7 +25,7 @@ from rc1.quality.mix import mix_deviation
 from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, user_text
 from rc1.core.records import Seed
 from rc1.core.summary import check
-from rc1.core.text import TURN_OVERHEAD, count_tokens, words
+from rc1.core.text import TURN_OVERHEAD, count_tokens, guard_words, strip_format_chars, words
 
 
 @dataclass
@@ -53,6 +53,7 @@ class _Scan:
     styles: Counter = field(default_factory=Counter)
     templates: Counter = field(default_factory=Counter)
     clarify: int = 0
+    format_chars: int = 0      # format characters (Cf) in the system/user turns: the guards fold them; counted
     lengths: array = field(default_factory=lambda: array("q"))
     sample: Reservoir | None = None        # user-turn words of a seeded sample of seeds
     dedup: dict = field(default_factory=dict)  # DuplicateFinder.summary()
@@ -61,20 +62,28 @@ class _Scan:
     leaks: list[dict] = field(default_factory=list)
 
 
-def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], list[list[str]], int]:
-    """(user words, the words of each system/user turn (what dedup shingles, per turn), token count)."""
+def _turn_features(dialogue, counter: Callable[[str], int]) -> tuple[list[str], list[str], list[list[str]], int, int]:
+    """(user words (diversity), their skeleton words (the leak check), the skeleton words of each system/user turn
+    (what dedup shingles, per turn), token count, format characters in those turns). Skeleton words
+    (rc1.core.text.guard_words) are the words themselves for ASCII text."""
     user: list[str] = []
+    guard: list[str] = []
     prompt: list[list[str]] = []
-    n_tokens = 0
+    n_tokens = n_format = 0
     for t in dialogue:
         role, content = t["role"], t["content"]
         n_tokens += counter(content) + TURN_OVERHEAD
         if role in ("system", "user"):
             w = words(content)
-            prompt.append(w)
+            g = w
+            if not content.isascii():
+                g = guard_words(content)
+                n_format += strip_format_chars(content)[1]
+            prompt.append(g)
             if role == "user":
                 user += w
-    return user, prompt, n_tokens
+                guard += g
+    return user, guard, prompt, n_tokens, n_format
 
 
 @dataclass
@@ -138,12 +147,13 @@ def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequenc
         scan.styles[seed["style"]] += 1
         scan.templates[seed["template_id"]] += 1
         scan.clarify += bool(seed["needs_clarification"])
-        user_words, prompt_turns, n_tokens = _turn_features(seed["dialogue"], token_counter)
+        user_words, guard_user, prompt_turns, n_tokens, n_format = _turn_features(seed["dialogue"], token_counter)
+        scan.format_chars += n_format
         scan.lengths.append(n_tokens)
         sample.offer((seed["task"], user_words))
         dups.add(seed["id"], prompt_turns)
         if index:
-            leaks += [asdict(leak) for leak in index.seed_leaks(seed, user_words)]
+            leaks += [asdict(leak) for leak in index.seed_leaks(seed, guard_user)]
     scan.sample = sample
     if start:
         scan.added = dups.detach()
@@ -165,6 +175,7 @@ def merge_scans(scans: list[_Scan], sig_files: Sequence[IO[bytes]]) -> _Scan | N
                              (out.templates, part.templates)):
             mine.update(theirs)  # keys keep the order they first occur in the pool (most_common's ties)
         out.clarify += part.clarify
+        out.format_chars += part.format_chars
         out.lengths.extend(part.lengths)
         out.sample.merge(part.sample)
         out.dups.extend(part.added, fh)
@@ -249,6 +260,7 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
         "templates": len(scan.templates),
         "template_counts": dict(scan.templates.most_common()),
         "needs_clarification_rate": scan.clarify / scan.n if scan.n else 0.0,
+        "format_chars": scan.format_chars,   # zero-width, soft hyphen, bidi marks in prompts (the guards fold them)
         "dedup": scan.dedup,
         "len_tokens": {**_quantiles(lengths), "min_allowed": g.len_tokens_min, "max_allowed": g.len_tokens_max,
                        "out_of_bounds": oob, "out_of_bounds_rate": oob / scan.n if scan.n else 0.0},

@@ -30,6 +30,7 @@ from tqdm import tqdm
 from rc1.core.config import DIMENSIONS, GATES_PATH
 from rc1.core.errors import Rc1Error
 from rc1.core.io import write_jsonl
+from rc1.core.proc import stop_requested
 from rc1.core.redaction import scrub
 from rc1.core.text import count_tokens
 from rc1.scoring.base import JudgeRequest, JudgeResult
@@ -198,7 +199,7 @@ class ScoringJudge:
                     bar.update(1)
             except BaseException:   # a stopped stage (Ctrl-C, SIGTERM): the calls in flight end, no queued one starts
                 self._stopped = True    # nor one whose thread waits for a slot
-                pool.shutdown(cancel_futures=True)
+                pool.shutdown(wait=False, cancel_futures=True)   # calls in flight end at their deadline, unwaited
                 raise
         bar.close()
 
@@ -224,6 +225,8 @@ class ScoringJudge:
             reply = self._call(req, idx)
             ms = reply.latency_ms
             try:
+                if reply.refused:   # answered, but refused unread (rc1.scoring.bounded_http): a malformed reply
+                    raise MalformedReply(reply.refused)
                 scores = parse_reply(reply.text, quoted)
             except MalformedReply as e:
                 self.calls.add_malformed()
@@ -251,6 +254,8 @@ class ScoringJudge:
         for attempt in range(1, s.max_attempts + 1):
             if self._circuit:
                 raise SampleFailed(self._circuit)
+            if self._stopped or stop_requested() is not None:   # the stage is being stopped: no further call
+                raise SampleFailed("stopped: no further calls")
             with self.concurrency.slot():
                 if self._circuit or self._stopped:   # decided while this thread waited for its slot
                     raise SampleFailed(self._circuit or "stopped: no further calls")

@@ -6,7 +6,7 @@ typed so the judge's retry layer can act on them: RateLimited (429, with Retry-A
 (5xx, timeouts, connection errors: back off and retry) and Fatal (auth, unknown model, bad request:
 no retry). The SDK's own retries are off (max_retries=0) so attempts do not multiply.
 API keys are held by the provider only: describe() and every error message leave them out
-(rc1.core.redaction: any letter case, URL-encoded, base64; URLs lose user info and key-like parameters).
+(rc1.core.redaction: any letter case, URL-encoded, base64; URLs keep only scheme, host, port and path).
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ import os
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from rc1.core.errors import Rc1Error
-from rc1.core.redaction import refuse_userinfo, safe_url, scrub
+from rc1.core.redaction import query_values, refuse_userinfo, safe_url, scrub
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.settings import JudgeSettings
 from rc1.scoring.spec import JUDGE_SPEC_VERSION, RESPONSE_SCHEMA, build_messages
@@ -42,6 +43,7 @@ PROVIDERS = (HEURISTIC, *HOSTED, *LOCAL)
 class Reply:
     text: str | None
     latency_ms: float
+    refused: str | None = None   # why an answered reply was refused unread (too large, an unknown encoding)
 
 
 class ProviderError(Exception):
@@ -115,11 +117,22 @@ class OpenAICompatibleProvider:
     def __init__(self, name: str, base_url: str, api_key: str, model: str, settings: JudgeSettings):
         import openai
 
+        from rc1.scoring.bounded_http import bounded_client
+
         self._openai = openai
         self.name, self.model, self.base_url = name, model, base_url
         self._key = api_key
         self._settings = settings
-        self._client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=settings.timeout_s)
+        # a key in the query (`?code=...`, Azure Functions style) goes with every request, and nowhere else
+        parts = urlsplit(base_url)
+        query = dict(parse_qsl(parts.query, keep_blank_values=True))
+        self._query_secrets = query_values(base_url)
+        base_url = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
+        # replies bounded: an overall deadline per call, a byte cap (raw and decompressed), redirects to this host only
+        self._client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=settings.timeout_s,
+                                     default_query=query or None,
+                                     http_client=bounded_client(base_url, settings.max_reply_bytes,
+                                                                settings.concurrency_cap))
 
     def describe(self) -> dict[str, Any]:
         return {"provider": self.name, "model": self.model, "base_url": safe_url(self.base_url), "live": True,
@@ -127,7 +140,7 @@ class OpenAICompatibleProvider:
 
     def _redact(self, text: str) -> str:
         """The key in any case, URL-encoded or base64, and credentials in URLs, masked."""
-        return scrub(text, self._key)
+        return scrub(text, self._key, *self._query_secrets)
 
     def endpoint(self) -> dict[str, str]:
         """Who answers (a cache key part): provider, base URL without credentials, model."""
@@ -144,12 +157,18 @@ class OpenAICompatibleProvider:
 
     def complete(self, req: JudgeRequest, sample_index: int, timeout: float | None = None) -> Reply:
         """timeout: this call's limit in seconds (the judge derives it from recent latency); None: timeout_s."""
+        from rc1.scoring.bounded_http import OffHostRedirect, ReplyRefused
+
         oa = self._openai
         limit = timeout or self._settings.timeout_s
         kwargs = self.request_body(req)
         t0 = time.perf_counter()
         try:
             resp = self._client.chat.completions.create(**kwargs, timeout=limit)
+        except OffHostRedirect as e:   # an endpoint that sends the call elsewhere: no retry, no score
+            raise Fatal(self._redact(str(e))) from None
+        except ReplyRefused as e:
+            return Reply(None, (time.perf_counter() - t0) * 1000.0, refused=self._redact(str(e)))
         except oa.RateLimitError as e:
             raise RateLimited(self._redact(f"HTTP 429: {e.message}"), parse_retry_after(e.response.headers), 429) from None
         except oa.APITimeoutError:

@@ -20,7 +20,8 @@ DEFAULT_UNSTABLE_VARIANCE = 0.08
 
 
 ENV_VARS = {"rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
-            "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM", "concurrency_cap": "SCORER_MAX_CONCURRENCY"}
+            "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM", "concurrency_cap": "SCORER_MAX_CONCURRENCY",
+            "max_reply_bytes": "SCORER_MAX_REPLY_BYTES"}
 
 
 class JudgeSettings(BaseModel):
@@ -55,7 +56,11 @@ class JudgeSettings(BaseModel):
     window: int = Field(20, ge=4, le=10_000, description="recent outcomes the 429 ratio is computed over")
     shrink_429_ratio: float = Field(0.20, gt=0, le=1, description="shrink concurrency above this 429 ratio")
     grow_after: int = Field(20, ge=1, le=10_000, description="clean outcomes before concurrency grows by one")
-    timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP call, at most (the adaptive timeout's ceiling)")
+    timeout_s: float = Field(60.0, gt=0, le=3600,
+                             description="per HTTP call, at most (the adaptive timeout's ceiling): an overall "
+                             "deadline, connect and the whole body (rc1.scoring.bounded_http)")
+    max_reply_bytes: int = Field(1 << 20, ge=1024, le=64 << 20, description="a reply body longer than this (raw, or "
+                                 "once decompressed) is refused unread: one bad reply")
     timeout_p95_factor: float = Field(3.0, ge=1, le=100, description="adaptive timeout: p95 of recent replies x this")
     timeout_min_s: float = Field(1.0, gt=0, le=3600, description="adaptive timeout: never below this")
     concurrency_cap: int = Field(64, ge=1, le=1024, description="the provider's concurrent-request limit: the "

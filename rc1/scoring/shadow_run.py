@@ -33,6 +33,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 from scipy import stats
 
+from rc1.core.io import why_not_a_file
 from rc1.scoring.answers import is_correct
 from rc1.core.config import DIMENSIONS, ShadowRunGate, run_mode
 from rc1.scoring.dialogue import analyze
@@ -321,8 +322,8 @@ def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple
     it does not find): a stage never imports another. It logs to the same tracking store, but not into the MLflow
     run `mlflow run` handed this stage (MLFLOW_RUN_ID): that one stays the calling stage's."""
     if scored:
-        if not Path(scored).is_file():
-            raise Rc1Error(f"--scored {scored}: file not found")
+        if why_not_a_file(scored):
+            raise Rc1Error(f"--scored {scored}: {why_not_a_file(scored)}")
         return Path(scored), f"file:{scored}"
     from rc1.core.proc import run_tree
     from rc1.scoring.identity import JUDGE_TAG, identity_digest

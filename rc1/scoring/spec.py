@@ -250,21 +250,64 @@ def _canonical(obj: dict) -> str:
     return json.dumps({_key(k): v for k, v in obj.items()}, sort_keys=True, default=str)
 
 
-def _judge_objects(text: str) -> list[dict]:
-    """Every complete JSON object in `text` (at any '{', nested ones included) with a dimension key, in any case
-    and with zero-width characters ignored, last first."""
-    decoder = json.JSONDecoder()
-    found, pos = [], len(text)
+_IN_OBJECT = re.compile(r'[{}"]')
+_IN_STRING = re.compile(r'["\\\x00-\x1f]')
+MAX_OBJECT_DEPTH = 3   # a verdict is one flat object; a wrapper around it two or three levels
+MAX_BRACES = 5000      # a reply opening more objects than this is not a verdict (a verdict opens one)
+
+
+def _object_spans(text: str, max_depth: int = MAX_OBJECT_DEPTH) -> list[tuple[int, int]]:
+    """(start, end) of every balanced `{...}` of `text` nesting at most `max_depth` objects deep, in one linear pass:
+    braces inside a JSON string (after a '{') do not count; a control character ends a string as JSON forbids it."""
+    spans: list[tuple[int, int]] = []
+    stack: list[list[int]] = []   # [start, depth of the deepest object closed inside]
+    pos = 0
     while True:
-        pos = text.rfind("{", 0, pos)
-        if pos < 0:
-            return found
+        if not stack:
+            pos = text.find("{", pos)
+            if pos < 0:
+                return spans
+            stack.append([pos, 0])
+            pos += 1
+            continue
+        m = _IN_OBJECT.search(text, pos)
+        if m is None:
+            return spans
+        ch, pos = m.group(), m.end()
+        if ch == "{":
+            stack.append([m.start(), 0])
+        elif ch == "}":
+            start, depth = stack.pop()
+            depth += 1
+            if stack:
+                stack[-1][1] = max(stack[-1][1], depth)
+            if depth <= max_depth:
+                spans.append((start, pos))
+        else:   # a string: on to its closing quote
+            while (s := _IN_STRING.search(text, pos)) is not None and s.group() == "\\":
+                pos = s.end() + 1
+            if s is None:
+                return spans
+            pos = s.end()
+
+
+def _judge_objects(text: str) -> list[dict]:
+    """Every complete JSON object in `text` (nested ones included, up to MAX_OBJECT_DEPTH deep) with a dimension key,
+    in any case and with zero-width characters ignored, last first. Linear in the reply: the braces are paired in one
+    pass and each object is decoded once (a reply of 2 MB of '{' costs that pass, not a decode at every brace); a
+    reply that names no dimension, or opens more than MAX_BRACES objects, holds none (found at C speed)."""
+    found: list[dict] = []
+    low = text.translate(_ZERO_WIDTH).lower()
+    if not any(d in low for d in DIMENSIONS) or text.count("{") > MAX_BRACES:
+        return found
+    for start, end in sorted(_object_spans(text), reverse=True):
         try:
-            obj, _ = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError:
+            obj = json.loads(text[start:end])
+        except (ValueError, RecursionError):
             continue
         if isinstance(obj, dict) and any(_key(k) in DIMENSIONS for k in obj):
             found.append(obj)
+    return found
 
 
 def _valid_scores(obj: dict) -> dict[str, float] | str:

@@ -19,14 +19,14 @@ from rc1.cli.options import arg, logged_params
 from rc1.core.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.core.errors import Rc1Error
-from rc1.core.io import iter_jsonl, read_json, sha256_dir, write_json
+from rc1.core.io import iter_jsonl, read_json, sha256_dir, why_not_a_file, write_json
 from rc1.data.pool import (DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool,
                            seed_lines)
 from rc1.quality.views import record_question
 from rc1.stages.shared import (BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted,
                                parse_n)
 from rc1.data.templates import DIFFICULTIES, load_pack
-from rc1.core.text import normalize
+from rc1.core.text import guard_normalize
 
 # the first part of the stream, built by the process that also plans the pool (before the fork), hashes the file and
 # appends the other part to it: 47% of the seeds evens out the two processes (at 30k on ../shared/data the first
@@ -58,7 +58,7 @@ def shadow_exclusions(path: str | Path) -> frozenset[str]:
             out.add(str(row["id"]))
         if row.get("source_id"):
             out.add(str(row["source_id"]))
-        out.add(normalize(q))
+        out.add(guard_normalize(q))
     if not out:
         raise Rc1Error(f"{path}: the shadow set is empty (nothing would be held out of the pool)")
     return frozenset(out)
@@ -73,8 +73,8 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     shadow, templates_dir, on_bad_record = cfg.shadow, cfg.templates_dir, cfg.on_bad_record
     out_p = Path(cfg.out)
     pack = load_pack(templates_dir)
-    if shadow and not Path(shadow).is_file():
-        raise Rc1Error(f"--shadow {shadow}: file not found")
+    if shadow and why_not_a_file(shadow):
+        raise Rc1Error(f"--shadow {shadow}: {why_not_a_file(shadow)}")
     exclude = shadow_exclusions(shadow) if shadow else frozenset()
     leak = load_gates(cfg.gates).validate_pool
     spec = PoolSpec(n=n, mix=mix_d, max_turns=cfg.max_turns, clarify_rate=cfg.clarify_rate, tools=tools_t,
@@ -136,6 +136,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
             "tool_seeds": stats.tool_seeds, "worked_seeds": stats.worked_seeds,
             **{f"excluded.{t}": c for t, c in stats.excluded.items()},
             **{f"skipped.{t}": lt.skipped for t, lt in loaded.items()},
+            **{f"format_chars.{t}": lt.format_chars for t, lt in loaded.items()},
             **{f"seeds_per_item.{t}": v for t, v in summary["seeds_per_item"].items()},
             **{f"pose.{t}.{d}": c for t, per in stats.poses.items() for d, c in per.items()},
             "seconds": seconds, "samples_per_s": summary["samples_per_s"] or 0.0,

@@ -20,6 +20,7 @@ import click
 from rc1.cli.options import arg, logged_params
 from rc1.core.errors import Rc1Error
 from rc1.core.io import sha256_dir, sha256_file, write_json
+from rc1.core.outdir import check_out_dir, replace_out_dir
 from rc1.stages.shared import Versioned
 from rc1.tracking import code_version
 
@@ -29,7 +30,8 @@ class Config(Versioned):
     """Write and log the reproducible package of a version (configs, templates, run ids, sha256s, environment)."""
 
     preflight: str | None = arg(None, "Bundle one preflight run (its run id) instead of a version.")
-    out: str | None = arg(None, "Where the bundle is written (unset: out/bundles/<subject>).")
+    out: str | None = arg(None, "Where the bundle is written (unset: out/bundles/<subject>): a new directory or an "
+                                "earlier bundle (a directory holding anything else is refused, never emptied).")
 
 
 def _git_commit() -> str | None:
@@ -114,7 +116,7 @@ def run(cfg: Config) -> dict:
         commands.append(gate_argv(runs["gate"].data.params))
     expect = {k: pre.data.tags[f"sha256.{k}"] for k in ("pool", "balanced", "shadow") if f"sha256.{k}" in pre.data.tags}
     label = "_".join(f"{k}-{v}" for k, v in subject.items())
-    dest = Path(cfg.out or Path("out/bundles") / label)
+    dest = check_out_dir(cfg.out or Path("out/bundles") / label, "bundle")   # before any run opens or file is written
     with tempfile.TemporaryDirectory() as d:
         staging = Path(d) / "bundle"
         for sub in BUNDLED_DIRS:
@@ -130,10 +132,7 @@ def run(cfg: Config) -> dict:
         params = {**logged_params(cfg), **subject, "out": str(dest)}
         with stage_run("bundle", params=params, reuse=False, tags=tags, run_name=f"bundle {label}") as st:
             sha = st.log_artifact(staging, name="bundle")
-        if dest.exists():
-            shutil.rmtree(dest)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copytree(staging, dest)
+        replace_out_dir(staging, dest, "bundle")
     if mv_version:
         set_version_tags(mv_version, {"rc1.bundle_run_id": st.run_id, "rc1.bundle_sha256": sha})
     return {"run_id": st.run_id, "path": str(dest), "sha256": sha, "manifest": m, "label": label}

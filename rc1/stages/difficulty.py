@@ -18,7 +18,7 @@ from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import TASKS, load_gates, parse_mix, run_mode
 from rc1.core.errors import Rc1Error
-from rc1.core.io import atomic_open, read_json, sha256_file, write_json, write_jsonl
+from rc1.core.io import atomic_open, read_json, sha256_file, why_not_a_file, write_json, write_jsonl
 from rc1.stages.shared import Gated, Reusable, Seeded, Targeted
 from rc1.data.templates import DIFFICULTIES as BUCKETS
 from rc1.core.text import make_token_counter
@@ -74,8 +74,8 @@ def run(cfg: Config, progress: bool = True) -> dict:
     target_d = parse_mix(cfg.target, what="--target", known=BUCKETS)
     tasks_l = parse_tasks(cfg.by_task)
     pool_p, out_p, bal_p, rep_p = Path(cfg.pool), Path(cfg.out), Path(cfg.balanced), Path(cfg.report)
-    if not pool_p.is_file():
-        raise Rc1Error(f"{cfg.pool}: pool file not found")
+    if why_not_a_file(pool_p, "pool file"):
+        raise Rc1Error(f"{cfg.pool}: {why_not_a_file(pool_p, 'pool file')}")
     if len({p.resolve() for p in (pool_p, out_p, bal_p, rep_p)}) < 4 or len({out_p.name, bal_p.name, rep_p.name}) < 3:
         raise Rc1Error("--pool, --out, --balanced and --report must be four different files (and file names)")
     if cfg.size is not None and cfg.size < 1:
@@ -93,7 +93,8 @@ def run(cfg: Config, progress: bool = True) -> dict:
     job = Ahead(_compute, pool_p, counter, target_d, tasks_l, cfg.seed, cfg.size, gate, progress, out_tmp, bal_tmp)
     from rc1.tracking import stage_run
 
-    with cleaned_up(job, out_tmp, bal_tmp), stage_run("difficulty", params, inputs={"pool": pool_p},
+    inputs = {"pool": pool_p, **({"tokenizer": Path(cfg.tokenizer)} if cfg.tokenizer else {})}   # contents, not names
+    with cleaned_up(job, out_tmp, bal_tmp), stage_run("difficulty", params, inputs=inputs,
                                                       outputs=outputs, reuse=cfg.reuse) as st:
         if st.reused:
             job.cancel()

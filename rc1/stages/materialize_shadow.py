@@ -60,7 +60,8 @@ def run(cfg: Config) -> dict[str, Any]:
         sha = sha256_file(out)
         counts = Counter(r["task"] for r in rows)
         per_task = {t: {"n": counts.get(t, 0), "source_kind": lt.source_kind, "source_uri": lt.source_uri,
-                        "digest": lt.digest, "records": len(lt.records), "skipped": lt.skipped}
+                        "digest": lt.digest, "records": len(lt.records), "skipped": lt.skipped,
+                        "format_chars": lt.format_chars}
                     for t, lt in loaded.items()}
         manifest = {"stage": "materialize_shadow", "file": out.name, "sha256": sha, "n": len(rows), "seed": seed,
                     "stratify": stratify, "mix": mix, "per_task": per_task, "ids": [r["id"] for r in rows],
@@ -70,7 +71,8 @@ def run(cfg: Config) -> dict[str, Any]:
         st.log_sources(loaded)
         st.log_config(data_cfg, "data.json")
         st.log_metrics({"n": len(rows), **{f"n.{t}": v["n"] for t, v in per_task.items()},
-                        **{f"skipped.{t}": v["skipped"] for t, v in per_task.items()}})
+                        **{f"skipped.{t}": v["skipped"] for t, v in per_task.items()},
+                        **{f"format_chars.{t}": v["format_chars"] for t, v in per_task.items()}})
         st.log_artifact(out)
         st.log_artifact(manifest_p)
         want = shadow_counts(n, mix, {t: len(lt.records) for t, lt in loaded.items()}) if stratify else None

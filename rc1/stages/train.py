@@ -24,6 +24,7 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, load_ppo_scale, run_mode
+from rc1.core.outdir import claim_out_dir
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
 from rc1.stages.shared import Freshened, PpoConfigured, StepCapped, Weighted
@@ -188,6 +189,8 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
         ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
         out_dir = Path("out") / "train" / f"{Path(config_path).stem}-seed{seed}-{ts}-{os.getpid()}"
     out_dir = Path(dist.broadcast(str(out_dir)))      # one output dir for all processes: the main one's
+    if not resume_from:   # a new run writes only into a new directory or an earlier training output (rc1.core.outdir)
+        claim_out_dir(out_dir, "train", "--out-dir")
 
     pool = load_pool(pool_path)
     train_pool, heldout = split_heldout(pool, ppo.sampling.heldout_frac)

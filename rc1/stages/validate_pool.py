@@ -15,7 +15,8 @@ from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import ValidatePoolGate, load_gates, parse_mix, run_mode
 from rc1.core.errors import Rc1Error
-from rc1.core.io import iter_jsonl, read_json, readable_file, sha256_dir, writable_outputs, write_json, write_jsonl
+from rc1.core.io import (iter_jsonl, read_json, readable_file, sha256_dir, why_not_a_file, writable_outputs, write_json,
+                         write_jsonl)
 from rc1.quality.baseline import V1_PACK, baseline_seeds
 from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SIZE, record_question
 from rc1.stages.shared import FromData, Gated, Reusable, Seeded
@@ -141,14 +142,16 @@ def run(cfg: Config, progress: bool = True) -> dict:
     if len({report_p.name, div_p.name, leaks_p.name}) < 3:
         raise Rc1Error("--report and --diversity-report need different file names")
     writable_outputs(report_p, div_p, leaks_p)   # before anything runs: no output is left behind by a later one
-    if baseline_pool and not Path(baseline_pool).is_file():
-        raise Rc1Error(f"--baseline-pool {baseline_pool}: file not found")
+    if baseline_pool and why_not_a_file(baseline_pool):
+        raise Rc1Error(f"--baseline-pool {baseline_pool}: {why_not_a_file(baseline_pool)}")
     shadow = load_shadow(leak_check) if leak_check else None
     counter = make_token_counter(cfg.tokenizer)
 
     params = {**logged_params(cfg), "mix": mix_d, "tokenizer": cfg.tokenizer or "approx", "sample_size": SAMPLE_SIZE,
               "kl_sample_size": KL_SAMPLE_SIZE, **gate.model_dump()}
     inputs: dict[str, Any] = {"pool": pool_p}
+    if cfg.tokenizer:   # a tokenizer's files, not its directory's name
+        inputs["tokenizer"] = Path(cfg.tokenizer)
     if leak_check:
         inputs["shadow"] = Path(leak_check)
     if baseline_pool:
@@ -211,6 +214,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
             **result.metrics(),
             "n": d["n"], "distinct_1": d["distinct_1"], "ttr": d["ttr"], "zipf_slope": d["zipf_slope"],
             "templates": d["templates"], "needs_clarification_rate": d["needs_clarification_rate"],
+            "format_chars": d.get("format_chars", 0),
             "len_tokens_p50": d["len_tokens"]["p50"], "len_out_of_bounds_rate": d["len_tokens"]["out_of_bounds_rate"],
             "baseline_distinct_2": d["baseline"]["distinct_2"],
             **{f"mix_share.{t}": row["share"] for t, row in d["mix"].items()},

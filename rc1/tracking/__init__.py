@@ -58,6 +58,7 @@ import rc1
 from rc1.core.config import run_mode
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
+from rc1.core.proc import Stopped, check_stop
 from rc1.tracking.queries import _search
 
 log = logging.getLogger("rc1")
@@ -495,10 +496,10 @@ def _restore_outputs(run: Run, outputs: dict[str, Path]) -> None:
             if want and got != want:
                 raise Rc1Error(f"run {run.info.run_id}: artifact {art} sha256 mismatch; rerun with --no-reuse")
             dest = Path(dest)
-            if local.is_dir():
-                if dest.exists():
-                    shutil.rmtree(dest)
-                shutil.copytree(local, dest)
+            if local.is_dir():   # never in place of a directory rc1 did not write (rc1.core.outdir)
+                from rc1.core.outdir import replace_out_dir
+
+                replace_out_dir(local, dest, run.data.tags.get("rc1.stage", "stage"), what=f"output {key}")
             else:
                 with atomic_open(dest, "wb") as out, open(local, "rb") as src:
                     shutil.copyfileobj(src, out)
@@ -515,6 +516,19 @@ def reused_params(prior: dict[str, str], run_id: str) -> dict[str, str]:
         elif existing[k] != v and f"reused.{k}" not in existing:
             out[f"reused.{k}"] = v
     return out
+
+
+def _end_stopped(run_id: str, e: BaseException) -> None:
+    """End the active run KILLED with the reason (tag rc1.stopped): a stage stopped by a signal never stays RUNNING and
+    never reads as finished. Best effort: the store may be what was interrupted."""
+    reason = "SIGINT (Ctrl-C)" if isinstance(e, KeyboardInterrupt) else f"signal {getattr(e, 'code', 143) - 128}"
+    with contextlib.suppress(Exception):
+        MlflowClient().set_tag(run_id, "rc1.stopped", reason)
+    try:
+        mlflow.end_run("KILLED")
+    except Exception:
+        with contextlib.suppress(Exception):
+            MlflowClient().set_terminated(run_id, "KILLED")
 
 
 def _reraise_verdict(run: Run) -> None:
@@ -547,6 +561,7 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
     (StageRun.attest); the signing key is looked up before the run opens, so a prod run without one is refused
     before it computes anything.
     """
+    check_stop()   # a stop asked for (and swallowed somewhere) starts no further stage
     inputs = inputs or {}
     outputs = {k: Path(v) for k, v in (outputs or {}).items()}
     writable_outputs(*outputs.values())   # before the run opens: no stage leaves some outputs behind a refused one
@@ -587,6 +602,7 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
                 yield st
         else:
             yield StageRun(stage, prior.info.run_id, reused=True)
+        check_stop()
         _reraise_verdict(prior)
         return
 
@@ -603,8 +619,12 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
         gate_error: GateFailed | None = None
         try:
             yield st
+            check_stop()   # stopped while it ran (the interrupt swallowed on the way): not a finished stage
         except GateFailed as e:  # a gate that ran and failed is a finished run with a verdict
             gate_error = e
+        except (KeyboardInterrupt, Stopped) as e:   # Ctrl-C, SIGTERM: KILLED, saying so; no output is recorded
+            _end_stopped(st.run_id, e)
+            raise
         for key_, path in outputs.items():
             if path.name in st.artifact_paths:
                 mlflow.set_tag(f"rc1.output.{key_}", st.artifact_paths[path.name])

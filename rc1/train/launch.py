@@ -14,6 +14,7 @@ from typing import Sequence
 
 import yaml
 
+from rc1.core.io import why_not_a_file
 from rc1.core.errors import Rc1Error
 
 # keys an accelerate config must state itself (accelerate's loader would default them, and any YAML would pass)
@@ -35,8 +36,8 @@ def read_accelerate_config(path: str | Path, owner: str | Path) -> AccelerateSpe
     p = Path(path)
     if p.is_dir():
         raise Rc1Error(f"{where}: is a directory, not an accelerate config")
-    if not p.is_file():
-        raise Rc1Error(f"{where}: file not found")
+    if why_not_a_file(p):
+        raise Rc1Error(f"{where}: {why_not_a_file(p)}")
     try:
         raw = yaml.safe_load(p.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError):

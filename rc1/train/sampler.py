@@ -27,7 +27,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from rc1.core.records import DIFFICULTIES, seed_difficulty
-from rc1.core.text import normalize
+from rc1.core.text import guard_normalize
 
 UNBUCKETED = "medium"   # what a seed without a difficulty bucket is drawn (and logged) as
 PLAIN_SYSTEM = ("You are a helpful assistant. Use the tools when they help, ask the user when a needed fact is "
@@ -55,7 +55,7 @@ def source_key(seed: Mapping[str, Any]) -> str:
     ids with the same text stay together too; pools without it fall back to the source id."""
     q = seed.get("source_question")
     if isinstance(q, str) and q.strip():
-        return "q:" + normalize(q)
+        return "q:" + guard_normalize(q)
     return "id:" + str(seed.get("source_id") or seed["id"])
 
 
@@ -72,9 +72,9 @@ def drop_heldout(items: Sequence[Mapping[str, Any]], heldout: Sequence[Mapping[s
     """`items` (fresh prompts for the sampler) without those whose source item, by id or by normalized question,
     is in the held-out split: a held-out question must not be trained on through another door."""
     ids = {str(h.get("source_id")) for h in heldout if h.get("source_id")}
-    texts = {normalize(h["source_question"]) for h in heldout if h.get("source_question")}
+    texts = {guard_normalize(h["source_question"]) for h in heldout if h.get("source_question")}
     return [s for s in items if str(s.get("source_id")) not in ids
-            and not (s.get("source_question") and normalize(s["source_question"]) in texts)]
+            and not (s.get("source_question") and guard_normalize(s["source_question"]) in texts)]
 
 
 def plain_seed(task: Mapping[str, Any]) -> dict:

@@ -61,6 +61,22 @@ def test_bundle_reproduces_the_preflight_pool(tmp_path, monkeypatch, clean_env, 
                                        filter_string="tags.`rc1.stage` = 'bundle'")
     assert "sha256.bundle" in bundle_run.data.tags
 
+    # issue 29: rc1 never deletes what it did not write. A directory holding a user's file, the working directory
+    # (a checkout's .git, mlruns/) and its parents are refused in one line; an earlier bundle is replaced
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("my notes")
+    capsys.readouterr()
+    for out in (mine, ".", str(tmp_path)):
+        assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "rc1: error: --out" in err and "Traceback" not in err, err
+    assert (mine / "notes.txt").read_text() == "my notes" and (orig / "mlruns.db").is_file()
+    assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(bundle)]) == 0
+    assert (bundle / "bundle.json").is_file() and (bundle / ".rc1-output").read_text().strip() == "bundle"
+    assert len(mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                  filter_string="tags.`rc1.stage` = 'bundle'")) == 2   # the refusals opened no run
+
     # the gates file preflight hashed has changed: a bundle of today's file would not reproduce it
     gates.write_text(gates.read_text() + "\n")
     capsys.readouterr()

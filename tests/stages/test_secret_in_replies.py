@@ -119,3 +119,28 @@ def test_a_responder_that_echoes_its_key_leaves_it_in_no_candidate_or_artifact(e
     assert _leaks(scorer_env) == []
     out = capsys.readouterr()
     assert not any(s in out.out + out.err for s in SPELLINGS)
+
+
+def test_a_key_in_the_base_url_query_is_sent_and_never_recorded(scorer_env, monkeypatch, fake_judge_server, capsys,
+                                                                caplog):
+    """Issue 29: SCORER_BASE_URL=...?code=<key> (Azure Functions style): the code goes with every request, and no
+    tag, param, artifact, cache row or message holds it (URLs are recorded as scheme, host, port and path)."""
+    import mlflow
+
+    code = "AzFnCode-0123456789abcdefXYZ"
+    monkeypatch.chdir(scorer_env)
+    srv = fake_judge_server()
+    for k, v in {"SCORER_PROVIDER": "openai-compatible", "SCORER_BASE_URL": f"{srv.url}?code={code}#frag",
+                 "SCORER_MODEL": "m", "SCORER_API_KEY": KEY, "RUN_MODE": "prod", "SCORER_RATE": "200",
+                 "SCORER_BURST": "10"}.items():
+        monkeypatch.setenv(k, v)
+    caplog.set_level(logging.DEBUG)
+    assert run_cli(["probe-scorer", "--n", "1", "--live", "--gates", GATES]) == 0
+    assert srv.queries and all(q == f"code={code}" for q in srv.queries)   # sent with each request
+    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                filter_string="tags.`rc1.stage` = 'probe_scorer'")
+    assert run.data.tags["scorer.base_url"] == srv.url
+    leaks = [str(p) for p in scorer_env.rglob("*") if p.is_file() and code.encode() in p.read_bytes()]
+    assert leaks == []
+    out = capsys.readouterr()
+    assert code not in out.out + out.err + caplog.text

@@ -28,6 +28,7 @@ def test_crash_in_training_is_fatal_with_an_error_report_then_failpack(tmp_path,
              for i in range(40)]
     Path("pool.jsonl").write_text("".join(json.dumps(s) + "\n" for s in seeds))
     Path("out/train/crash").mkdir(parents=True)
+    Path("out/train/crash/.rc1-output").write_text("train\n")   # an earlier training's directory (rc1.core.outdir)
     Path("out/train/crash/step_00002").write_text("not a checkpoint directory")
     with pytest.raises(SystemExit) as e:
         main(["train", "--config", "configs/ppo_dev.yaml", "--pool", "pool.jsonl", "--max-steps", "2",

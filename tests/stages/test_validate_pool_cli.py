@@ -202,3 +202,30 @@ def test_another_report_path_reuses_the_finished_run(store, capsys):
     assert run_cli(again) == 0
     assert "reusing finished run" in capsys.readouterr().out
     assert read_json(store / "elsewhere" / "report.json")["passed"] is True
+
+
+def test_prod_refuses_a_gates_file_loosening_the_issue_29_keys(store, capsys, monkeypatch):
+    """Issue 29: a prod gates file that loosened pool_size_min, distinct_2_words, both clue-overlap medians, the
+    strategies, the projection and scale.* let validate-pool pass a small pool; each is refused in one line."""
+    f = _files(store, make_pool(200))
+    monkeypatch.setenv("RUN_MODE", "prod")
+    text = Path(GATES).read_text()
+    for old, new, key in [("pool_size_min: 20000", "pool_size_min: 1", "validate_pool.pool_size_min"),
+                          ("distinct_2_words: 30000", "distinct_2_words: 100", "validate_pool.distinct_2_words"),
+                          ("clue_overlap_hard_median_min: 0.10", "clue_overlap_hard_median_min: 0.0",
+                           "difficulty.clue_overlap_hard_median_min"),
+                          ("clue_overlap_easy_median_max: 0.65", "clue_overlap_easy_median_max: 1.0",
+                           "difficulty.clue_overlap_easy_median_max"),
+                          ("strategies: [grpo, dr_grpo, dapo, bnpo]", "strategies: [grpo, rloo]",
+                           "config_check.strategies"),
+                          ("projected_days_per_seed_max: 7", "projected_days_per_seed_max: 70",
+                           "config_check.projected_days_per_seed_max"),
+                          ("judge_failed_max: 0.02", "judge_failed_max: 1.0", "scale.judge_failed_max")]:
+        assert old in text
+        (store / "loose.yaml").write_text(text.replace(old, new))
+        cmd = _cmd(f)
+        cmd[cmd.index("--gates") + 1] = str(store / "loose.yaml")
+        assert run_cli(cmd) == 2
+        err = capsys.readouterr().err
+        assert f"prod refuses thresholds looser than the seed's: {key} =" in err and err.count("\n") == 1, err
+    assert not (store / "out" / "validation_report.json").exists()

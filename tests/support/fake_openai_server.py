@@ -17,24 +17,48 @@ scores (a different model behind the same name); `bodies` keeps the request bodi
 attack: `gullible=True` replies with the first JSON verdict found in the dialogue (a judge that can be
 talked into a score), and with full marks when the surface fools it (`fooled_by_surface`: a short reply, a last line
 that mentions the gold answer); `quote_first=True` quotes that verdict before its own.
+Hostile replies (`hostile=("braces", "drip", "bomb")`, one per request in turn): a reply whose content is
+`brace_bytes` of "{", one whose body drips a byte every `drip_s`, and a gzip body that inflates to `bomb_bytes`
+(1 GiB in about 1 MB). `redirect_to=URL` answers every request with a 307 to URL.
 It binds 127.0.0.1 on an ephemeral port, serves from a thread, and stops itself after
 `max_lifetime_s` or refuses (503) beyond `max_requests`.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
 import random
 import re
+import struct
 import threading
 import time
+import zlib
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DIMENSIONS = ("correctness", "reasoning", "grounding", "clarification", "efficiency", "tool_use", "communication")
-FAULT_KINDS = ("ok", "429", "500", "timeout", "malformed", "partial", "range", "badjson", "401", "stall")
+FAULT_KINDS = ("ok", "429", "500", "timeout", "malformed", "partial", "range", "badjson", "401", "stall", "braces",
+               "drip", "bomb")
+
+
+@functools.lru_cache(maxsize=2)
+def gzip_bomb(inflated: int) -> bytes:
+    """A gzip stream of `inflated` zero bytes (about 1 MB per GiB): 1 MiB of zeros compressed once with the dictionary
+    reset after it (a full flush), so every 1 MiB block is the same bytes, repeated; the trailer's CRC is real."""
+    chunk = bytes(1 << 20)
+    n, rest = divmod(inflated, len(chunk))
+    z = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    block = z.compress(chunk) + z.flush(zlib.Z_FULL_FLUSH)
+    tail = z.compress(bytes(rest)) + z.flush()
+    crc = 0
+    for _ in range(n):
+        crc = zlib.crc32(chunk, crc)
+    crc = zlib.crc32(bytes(rest), crc)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+    return header + block * n + tail + struct.pack("<II", crc, inflated & 0xFFFFFFFF)
 
 
 class _Bucket:
@@ -120,7 +144,12 @@ class FakeJudgeServer:
                  timeout_delay_s: float = 2.0, seed: int = 0, reject_all_keys: bool = False, max_requests: int = 20000,
                  max_lifetime_s: float = 120.0, fixed_scores: dict[str, float] | None = None, echo_key: bool = False,
                  gullible: bool = False, quote_first: bool = False, echo_auth_reply: bool = False,
-                 p_stall: float = 0.0, stall_s: float = 20.0):
+                 p_stall: float = 0.0, stall_s: float = 20.0, hostile: tuple[str, ...] = (),
+                 brace_bytes: int = 2_000_000, drip_s: float = 1.0, bomb_bytes: int = 1 << 30,
+                 redirect_to: str | None = None):
+        self.redirect_to = redirect_to
+        self.queries: list[str] = []       # the query string of each request received
+        self.hostile, self.brace_bytes, self.drip_s, self.bomb_bytes = tuple(hostile), brace_bytes, drip_s, bomb_bytes
         self.stall_s = stall_s             # a stall: the reply comes, but after stall_s (a long-tail latency)
         self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64)
         self.echo_auth_reply = echo_auth_reply   # every 200 reply is text (not JSON) quoting the Authorization header
@@ -205,6 +234,8 @@ class FakeJudgeServer:
             if n > self.max_requests:
                 return n, "exhausted", 0.0
             kind = "401" if self.reject_all_keys else self.schedule.get(n)
+            if kind is None and self.hostile:
+                kind = self.hostile[(n - 1) % len(self.hostile)]
             if kind is None:
                 r = self._rng.random()
                 acc = 0.0
@@ -234,6 +265,12 @@ class FakeJudgeServer:
 class _Server(ThreadingHTTPServer):
     request_queue_size = 128   # a real server's listen backlog (http.server's 5 refuses a client's burst of connects)
 
+    def handle_error(self, request, client_address) -> None:
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):   # a client that hung up
+            super().handle_error(request, client_address)
+
 
 class _Handler(BaseHTTPRequestHandler):
     srv: FakeJudgeServer
@@ -255,13 +292,46 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
 
+    def _hostile(self, kind: str) -> None:
+        srv = self.srv
+        if kind == "bomb":
+            self._send(200, gzip_bomb(srv.bomb_bytes), {"Content-Encoding": "gzip"})
+            return
+        content = "{" * srv.brace_bytes if kind == "braces" else json.dumps({d: 0.5 for d in DIMENSIONS})
+        body = json.dumps({"id": "chatcmpl-hostile", "object": "chat.completion", "created": 0, "model": "fake",
+                           "choices": [{"index": 0, "finish_reason": "stop",
+                                        "message": {"role": "assistant", "content": content}}]}).encode()
+        if kind == "braces":
+            self._send(200, body)
+            return
+        try:   # drip: a valid reply, one byte every drip_s, until the client gives up or the server stops
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            for i in range(len(body)):
+                self.wfile.write(body[i:i + 1])
+                self.wfile.flush()
+                if srv._stop.wait(srv.drip_s):
+                    break
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+
     def do_POST(self) -> None:  # noqa: N802
         srv = self.srv
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         headers = {k.lower(): v for k, v in self.headers.items()}
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        path, _, query = self.path.partition("?")
+        with srv._lock:
+            srv.queries.append(query)
+        if not path.rstrip("/").endswith("/chat/completions"):
             self._send(404, b'{"error": {"message": "not found"}}')
+            return
+        if srv.redirect_to:
+            srv._count("redirect", headers)
+            self._send(307, b"", {"Location": srv.redirect_to.rstrip("/") + "/chat/completions"})
             return
         n, kind, wait = srv._decide()
         srv._count(kind, headers)
@@ -301,6 +371,9 @@ class _Handler(BaseHTTPRequestHandler):
             srv._stop.wait(srv.stall_s)
         if kind == "badjson":
             self._send(200, b'{"id": "x", "choices": [ this is not json')
+            return
+        if kind in ("braces", "drip", "bomb"):
+            self._hostile(kind)
             return
         try:
             body = json.loads(raw or b"{}")

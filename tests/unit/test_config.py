@@ -116,3 +116,51 @@ def test_scorer_env_numbers_are_bounded(monkeypatch):
         monkeypatch.delenv(var)
     monkeypatch.setenv("SCORER_RATE", "2.5")
     assert JudgeSettings.from_env().rate == 2.5
+
+
+def _looser(op: str, floor):
+    """A value of a gates key looser than its seed floor."""
+    if op == "subset":
+        return [*floor, "rloo"]
+    if op == "superset":
+        return floor[:-1]
+    if op == "==":
+        return (not floor) if isinstance(floor, bool) else {"hotpotqa": 0.5, "strategyqa": 0.25, "gsm8k": 0.25} \
+            if isinstance(floor, dict) else "lora" if isinstance(floor, str) else floor + 1
+    step = 1 if isinstance(floor, int) and not isinstance(floor, bool) else max(abs(floor) * 0.1, 0.01)
+    return floor - step if op == ">=" else floor + step
+
+
+def test_every_gates_key_has_a_prod_floor_that_prod_enforces(tmp_path):
+    """Issue 29: walks every key of configs/gates.yaml (outside dev_mode): each has a SEED_FLOORS entry, and a gates
+    file loosening it past the floor is refused in prod naming the key (or is not a valid gates file at all); a key
+    with no floor is refused in prod too."""
+    import yaml
+
+    from rc1.core.config import SEED_FLOORS, gate_keys
+
+    gates = load_gates("configs/gates.yaml")
+    keys = gate_keys(gates)
+    assert keys and [k for k in keys if k not in SEED_FLOORS] == []
+    raw = yaml.safe_load(Path("configs/gates.yaml").read_text())
+    for key in keys:
+        section, _, name = key.partition(".")
+        edited = {**raw, section: {**raw[section], name: _looser(*SEED_FLOORS[key])}}
+        path = tmp_path / "loose.yaml"
+        path.write_text(yaml.safe_dump(edited))
+        try:
+            loose = load_gates(path)
+        except Rc1Error:
+            continue   # the file's own bounds already refuse it
+        with pytest.raises(Rc1Error, match=f"looser than the seed's: {key} ="):
+            loose.for_mode("prod")
+        loose.for_mode("dev")   # dev may be looser
+    # a key without a floor (say a new gate added without one) is refused in prod
+    SEED_FLOORS_SAVED = dict(SEED_FLOORS)
+    try:
+        del SEED_FLOORS["scale.judge_failed_max"]
+        with pytest.raises(Rc1Error, match="gates key 'scale.judge_failed_max': it has no prod floor"):
+            gates.for_mode("prod")
+    finally:
+        SEED_FLOORS.clear()
+        SEED_FLOORS.update(SEED_FLOORS_SAVED)

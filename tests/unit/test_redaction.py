@@ -33,9 +33,11 @@ def test_redact_every_spelling():
     assert redact("abc", "ab") == "abc"   # too short to be a key: ordinary text stays
 
 
-def test_safe_url_strips_userinfo_and_keylike_query():
+def test_safe_url_keeps_scheme_host_port_and_path_only():
     url = "https://user:pw@api.example.com:8443/v1?api_key=SECRET&x-goog-api-key=S2&token=T&sig=G&region=eu#frag"
-    assert safe_url(url) == "https://api.example.com:8443/v1?region=eu"
+    assert safe_url(url) == "https://api.example.com:8443/v1"
+    azure = "https://fn.azurewebsites.net/api/judge"
+    assert safe_url(f"{azure}?code=abc123XYZ==") == azure
     assert safe_url("postgresql://rc1:hunter2@db:5432/mlflow") == "postgresql://db:5432/mlflow"
     text = "cannot reach http://u:p@h/v1?key=abc and postgresql://a:b@db/x"
     assert scrub(text) == "cannot reach http://h/v1 and postgresql://db/x"

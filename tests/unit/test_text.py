@@ -43,3 +43,17 @@ def test_token_counter_default_and_bad_tokenizer_path(tmp_path):
     assert make_token_counter(None) is count_tokens
     with pytest.raises(Rc1Error, match="cannot load a tokenizer"):
         make_token_counter(str(tmp_path / "no-such-tokenizer"))
+
+
+def test_the_skeleton_folds_disguises_and_keeps_numbers():
+    """Issue 29: what the shadow set's guards compare (rc1.core.text.guard_words)."""
+    from rc1.core.text import guard_words, skeleton, words
+
+    plain = "How many apples did Jane buy for 1,000 dollars?"
+    assert guard_words(plain) == words(plain) and skeleton(plain) == plain.lower()   # ASCII: as before
+    for disguised in ("How ma\u200bny app\u00adles did Ja\u200dne buy for 1,000 dollars?",   # zero-width, soft hyphen
+                      "H\u043ew m\u0430ny \u0430pples did J\u0430ne buy f\u043er 1,000 d\u043ell\u0430rs?",  # Cyrillic
+                      "Ho\u0301w ma\u0308ny apples did Jane buy for 1,000 dollars?",                # combining marks
+                      "\u202eHow many apples did Jane\u3164buy for 1,000 dollars?"):               # bidi, filler
+        assert guard_words(disguised) == words(plain), disguised
+    assert guard_words("1,000 and 10") != guard_words("l,OOO and lO") and guard_words("2024")[0] == "2024"
