@@ -242,7 +242,7 @@ def _ppo(root: Path, name: str, change: Callable[[dict], None]) -> str:
 
 
 C = {
-    "config_check.steps_min": (lambda c: c["ppo"].update(steps=49_999), {"steps"}),
+    "config_check.episodes_min": (lambda c: c["ppo"].update(episodes=49_999), {"episodes"}),
     "config_check.target_kl_min": (lambda c: c["ppo"].update(target_kl=0.019), {"target_kl"}),
     "config_check.target_kl_max": (lambda c: c["ppo"].update(target_kl=0.051), {"target_kl"}),
     "config_check.seeds_min": (lambda c: c.update(seeds=c["seeds"][:2]), {"seeds"}),

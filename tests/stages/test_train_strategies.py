@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 def strategy_config(root: Path, name: str, extra: str = "") -> str:
     """ppo_dev.yaml with `name`, a checkpoint every step (so step 1 can be resumed), and `extra` ppo settings."""
     dev = (REPO / "configs" / "ppo_dev.yaml").read_text()
-    cfg = dev.replace("strategy: dapo", f"strategy: {name}").replace("save_every: 2", "save_every: 1")
+    cfg = dev.replace("strategy: dapo", f"strategy: {name}").replace("save_every_episodes: 8", "save_every_episodes: 4")
     if "rollout_backend" in extra:   # one rollout_backend key (YAML would keep the last of two)
         cfg = "".join(line for line in cfg.splitlines(keepends=True) if not line.startswith("  rollout_backend:"))
     cfg = cfg.replace("  temperature: 0.9\n", "  temperature: 0.9\n" + extra)

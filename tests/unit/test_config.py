@@ -15,8 +15,8 @@ CONFIGS = Path(__file__).parents[2] / "configs"
 def test_shipped_configs_load():
     gates = load_gates(CONFIGS / "gates.yaml")
     assert gates.validate_pool.distinct_2_min == 0.60 and gates.validate_pool.leak_count_max == 0
-    assert gates.for_mode("dev").config_check.steps_min == 1
-    assert gates.for_mode("prod").config_check.steps_min == 50000
+    assert gates.for_mode("dev").config_check.episodes_min == 1
+    assert gates.for_mode("prod").config_check.episodes_min == 50000
     assert load_ppo_scale(CONFIGS / "ppo_scale.yaml").mix["hotpotqa"] == 0.45
     assert abs(sum(load_weights(CONFIGS / "weights.json").as_dict().values()) - 1) < 1e-9
     assert "bundled" in [s.kind for s in load_data_config(CONFIGS / "data.yaml").tasks["gsm8k"].sources]
@@ -72,8 +72,8 @@ def test_cli_exit_2_with_one_line_for_a_bad_config(tmp_path, monkeypatch, capsys
     # non-finite numbers and lax coercions
     ("ppo_scale.yaml", "learning_rate: ", "learning_rate: .inf #", "ppo.learning_rate"),
     ("ppo_scale.yaml", "temperature: ", "temperature: .nan #", "ppo.temperature"),
-    ("ppo_scale.yaml", "steps: ", "steps: true #", "ppo.steps"),
-    ("ppo_scale.yaml", "steps: ", "steps: 2.5 #", "ppo.steps"),
+    ("ppo_scale.yaml", "episodes: ", "episodes: true #", "ppo.episodes"),
+    ("ppo_scale.yaml", "episodes: ", "episodes: 2.5 #", "ppo.episodes"),
     ("ppo_scale.yaml", "batch_size: ", "batch_size: '8' #", "ppo.batch_size"),
     ("gates.yaml", "distinct_2_min: 0.60", "distinct_2_min: .inf", "validate_pool.distinct_2_min"),
     ("gates.yaml", "corr_improve_pct_min: 10.0", "corr_improve_pct_min: -.inf", "shadow_run.corr_improve_pct_min"),

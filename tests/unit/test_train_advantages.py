@@ -55,9 +55,9 @@ def setup(tmp_path_factory, monkeypatch_module):
     monkeypatch_module.setenv("OMP_NUM_THREADS", "1")
     cfg = load_ppo_scale(REPO / "configs/ppo_dev.yaml").model_dump()
     cfg["ppo"].update(batch_size=2, group_size=G, max_new_tokens=16)
-    cfg["checkpoint"]["save_every"] = 100
+    cfg["checkpoint"]["save_every_episodes"] = 10000
     cfg["sampling"].update(difficulty={"easy": 0.5, "medium": 0.0, "hard": 0.5},
-                           seed_pool_schedule=[{"step": 0, "ratio": 1.0}])
+                           seed_pool_schedule=[{"from_episode": 0, "ratio": 1.0}])
     ppo = PPOScale.model_validate(cfg)
     pool = [seed(1, "hard"), seed(2, "easy")]
     base = resolve_base("tiny", corpus_from_seeds(pool), seed=0, cache_dir=root / "models")
