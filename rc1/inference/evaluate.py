@@ -80,6 +80,7 @@ class TokenBackend:
             for i, ids in zip(rows, self._generate([rendered[i] for i in rows], [turns[i] for i in rows])):
                 msg = parse_response(self.tok, ids, prefix=rendered[i], tools=list(tools))
                 out[i] = {"role": "assistant", "content": msg.get("content") or "",
+                          **({"reasoning_content": msg["reasoning_content"]} if msg.get("reasoning_content") else {}),
                           **({"tool_calls": msg["tool_calls"]} if msg.get("tool_calls") else {}),
                           "budget": turns[i].stats()}
         return out  # type: ignore[return-value]
@@ -185,7 +186,7 @@ class TransformersBackend(TokenBackend):
                     if r is not None:
                         new[r].append(t)
                         turns[r].feed(t)
-                        if turns[r].done:   # its end-of-turn token, or its answer budget used up
+                        if t in self.eos_ids or turns[r].stopped:   # its end-of-turn token, or its answer budget used up
                             live[j] = None
                 alive = [j for j, r in enumerate(live) if r is not None]
                 if not alive or step + 1 == self.max_new_tokens:

@@ -135,8 +135,17 @@ def _call_name_args(call: dict) -> tuple[str, dict]:
     return str(fn.get("name", "")), args if isinstance(args, dict) else {"raw": args}
 
 
+def with_reasoning(msg: dict) -> str:
+    """An assistant message's content with its reasoning (TRL's parsed `reasoning_content`) as the `<think>` block
+    before it, the way the chat template renders it: what the turn said, the reasoning included (the judge and the
+    answer extraction strip `<think>` blocks: rc1.scoring.dialogue.strip_think)."""
+    content, reasoning = msg.get("content") or "", msg.get("reasoning_content")
+    return f"<think>\n{reasoning}\n</think>\n\n{content}" if isinstance(reasoning, str) and reasoning else content
+
+
 def to_rc1_dialogue(prompt: list[dict], completion: list[dict]) -> list[dict]:
-    """TRL's prompt + completion messages -> one rc1 dialogue (rc1.dialogue's convention).
+    """TRL's prompt + completion messages -> one rc1 dialogue (rc1.dialogue's convention); an assistant turn's
+    reasoning stays in its content as a `<think>` block (with_reasoning).
 
     An assistant message's ask_user calls become "assistant asks / user answers" turns; its other calls stay a
     tool-calling assistant turn followed by their tool results. Results follow their calls in order.
@@ -155,7 +164,7 @@ def to_rc1_dialogue(prompt: list[dict], completion: list[dict]) -> list[dict]:
             results.append(str(completion[i].get("content") or ""))
             i += 1
         results += ["error: no result"] * (len(calls) - len(results))
-        content = msg.get("content") or ""
+        content = with_reasoning(msg)
         is_ask = [c[0] == ASK_USER and asked(c[1].get("question")) for c in calls]
         tool_pairs = [(c, r) for c, r, ask in zip(calls, results, is_ask) if not ask]
         asks = [(c, r) for c, r, ask in zip(calls, results, is_ask) if ask]
