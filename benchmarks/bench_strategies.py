@@ -48,6 +48,7 @@ def strategy_config(work: Path, args, name: str) -> Path:
     import yaml
 
     cfg = yaml.safe_load((REPO / "configs" / "ppo_dev.yaml").read_text())
+    cfg.pop("generation", None)   # ppo_dev.yaml's thinking budget is for its 32 new tokens
     cfg["trainer"] = {"strategy": name}
     cfg["model"].update(base=args.base, finetune=args.finetune)
     if args.base != "tiny":
