@@ -116,3 +116,59 @@ def test_scorer_env_numbers_are_bounded(monkeypatch):
         monkeypatch.delenv(var)
     monkeypatch.setenv("SCORER_RATE", "2.5")
     assert JudgeSettings.from_env().rate == 2.5
+
+
+@pytest.mark.parametrize("old, new, named", [
+    ("  episodes: 50000 ", "  steps: 60000 ", "ppo.steps was renamed: use ppo.episodes"),
+    ("  save_every_episodes: 3200 ", "  save_every: 1000 ", "checkpoint.save_every was renamed: use "
+                                                           "checkpoint.save_every_episodes"),
+    ("{from_episode: 20000,", "{step: 20000,", "sampling.seed_pool_schedule.step was renamed: use from_episode"),
+])
+def test_a_config_in_the_old_units_is_refused_naming_the_new_key(tmp_path, old, new, named):
+    """A user's old config counted optimizer steps under `steps`: read as episodes it would train 32x less. It is
+    refused in one line naming the file, the new key and its unit, never read in the old unit."""
+    text = (CONFIGS / "ppo_scale.yaml").read_text()
+    assert old in text
+    bad = tmp_path / "old.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(Rc1Error) as e:
+        load_ppo_scale(bad)
+    assert str(e.value).startswith(f"{bad}: key ") and named in str(e.value) and "\n" not in str(e.value)
+    gates = tmp_path / "gates.yaml"
+    gates.write_text((CONFIGS / "gates.yaml").read_text().replace("  episodes_min: 50000", "  steps_min: 50000"))
+    with pytest.raises(Rc1Error, match="config_check.steps_min was renamed: use config_check.episodes_min"):
+        load_gates(gates)
+
+
+def test_episodes_convert_to_optimizer_steps_once():
+    """One conversion (rc1.train.units): episodes / (prompts x completions per step), rounded up, for the job, the
+    checkpoint cadence and the seed-pool schedule alike; the sampler runs the schedule in steps."""
+    from rc1.train.sampler import SamplerSpec
+    from rc1.train.units import optimizer_steps, schedule
+
+    ppo = load_ppo_scale(CONFIGS / "ppo_scale.yaml")
+    s = schedule(ppo)
+    assert (s.episodes, s.episodes_per_step, s.steps, s.save_every_steps) == (50000, 32, 1563, 100)
+    assert s.pool_schedule == ((0, 0.5), (625, 0.35), (1250, 0.2))
+    assert SamplerSpec.from_config(ppo).schedule == list(s.pool_schedule)
+    assert [optimizer_steps(ppo, e) for e in (0, 1, 32, 33)] == [0, 1, 1, 2]
+    assert s.params() == {"rc1.episodes": 50000, "rc1.episodes_per_step": 32, "rc1.optimizer_steps": 1563,
+                          "rc1.save_every_steps": 100}
+    trial = schedule(load_ppo_scale(CONFIGS / "ppo_trial.yaml"))
+    assert (trial.episodes, trial.steps) == (5000, 157)   # seed 002: 5k samples, ~156 rounds of 32
+
+
+def test_a_thinking_budget_needs_both_halves_a_budget_that_fits_and_rc1s_generate(tmp_path):
+    import yaml
+
+    base = yaml.safe_load((CONFIGS / "ppo_scale.yaml").read_text())
+    for change, message in (
+            (lambda c: c["generation"].pop("answer_budget"), "thinking_budget and answer_budget go together"),
+            (lambda c: c["generation"].update(thinking_budget=300), "exceed ppo.max_new_tokens 320"),
+            (lambda c: c["ppo"].update(rollout_backend="vllm"), "ppo.rollout_backend vllm does not run it")):
+        cfg = yaml.safe_load(yaml.safe_dump(base))
+        change(cfg)
+        path = tmp_path / "ppo.yaml"
+        path.write_text(yaml.safe_dump(cfg))
+        with pytest.raises(Rc1Error, match=message):
+            load_ppo_scale(path)
