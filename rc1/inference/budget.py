@@ -136,11 +136,14 @@ def for_tokenizer(tok, generation, eos_ids: Iterable[int | None] = ()) -> Thinki
     if limited and (open_id is None or close_id is None):
         raise Rc1Error(f"generation.thinking_budget: the tokenizer has no single {OPEN}/{CLOSE} tokens, so it has no "
                        f"reasoning to limit; unset generation.thinking_budget and answer_budget for this model")
+    eos = {int(i) for i in eos_ids if i is not None} | ({int(tok.eos_token_id)} if tok.eos_token_id is not None else set())
     closing: tuple[int, ...] = ()
     if limited:
-        closing = (*tok.encode(generation.closing, add_special_tokens=False), close_id,
-                   *tok.encode("\n\n", add_special_tokens=False))
-    eos = {int(i) for i in eos_ids if i is not None} | ({int(tok.eos_token_id)} if tok.eos_token_id is not None else set())
+        sentence = tok.encode(generation.closing, add_special_tokens=False)
+        if {open_id, close_id, *eos} & set(sentence):   # it would reopen, close early or end the turn unanswered
+            raise Rc1Error(f"generation.closing {generation.closing!r} holds {OPEN}, {CLOSE} or an end-of-turn token; "
+                           f"write it as plain text (rc1 adds {CLOSE} after it)")
+        closing = (*sentence, close_id, *tok.encode("\n\n", add_special_tokens=False))
     return ThinkingBudget(thinking=generation.thinking_budget if limited else None,
                           answer=generation.answer_budget if limited else None, open_id=open_id, close_id=close_id,
                           turn_start_id=single_token(tok, TURN_START), closing_ids=closing, eos_ids=frozenset(eos))

@@ -131,3 +131,14 @@ def test_a_model_that_opens_its_reasoning_itself_is_followed(tiny):
     assert turn.stopped and turn.stats().answer_tokens == 3
     closed = budget.turn(tok.encode("<|im_start|>assistant\n<think>\nok\n</think>\n\n", add_special_tokens=False))
     assert not closed.thinking and closed.opened and close in budget.closing_ids
+
+
+def test_a_closing_that_holds_a_special_token_is_refused(tiny):
+    """A closing with `</think>` or an end-of-turn token in it would close early or end the turn without an answer."""
+    from rc1.core.errors import Rc1Error
+    from rc1.inference.budget import for_tokenizer
+
+    _, tok = tiny
+    for text in ("Done.</think>", "Stop.<|im_end|>", "<think>again"):
+        with pytest.raises(Rc1Error, match="generation.closing .* holds <think>, </think> or an end-of-turn token"):
+            for_tokenizer(tok, GenerationCfg(thinking_budget=4, answer_budget=4, closing=text))
