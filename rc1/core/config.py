@@ -540,9 +540,6 @@ class PPOScale(Strict):
             raise ValueError("ppo.lora_generation merged needs model.finetune: lora (a 4-bit base cannot hold the "
                              "merged weights and give the exact base back)")
         g = self.generation
-        if g.budgeted and self.ppo.rollout_backend != "transformers":
-            raise ValueError(f"generation.thinking_budget is applied by rc1's logits processor in transformers' generate; "
-                             f"ppo.rollout_backend {self.ppo.rollout_backend} does not run it (use transformers)")
         if g.budgeted and g.thinking_budget + g.answer_budget > self.ppo.max_new_tokens:
             raise ValueError(f"generation.thinking_budget + answer_budget ({g.thinking_budget} + {g.answer_budget}) "
                              f"exceed ppo.max_new_tokens {self.ppo.max_new_tokens}, the episode's tokens: no turn could "

@@ -417,12 +417,15 @@ def _rc1_trainer_class(strategy_name: str, generating: Callable = lambda model: 
             model = self.accelerator.unwrap_model(self.model)
             call = GenerateCall(self.rc1_budget) if self.rc1_budget is not None else None
             with generating(model), budgeted(model, call):
-                completion_ids, logprobs = super()._generate_single_turn(*args, **kwargs)
-            if call is not None:
-                completion_ids = call.trim(completion_ids)
-                if self.model.training:
-                    self.rc1_batch.setdefault("turns", []).extend(call.stats())
-            return completion_ids, logprobs
+                out = super()._generate_single_turn(*args, **kwargs)
+            if call is None:
+                return out
+            # GRPOTrainer returns (completion ids, logprobs), RLOOTrainer the completion ids
+            completion_ids, rest = (out[0], out[1:]) if isinstance(out, tuple) else (out, None)
+            completion_ids = call.trim(completion_ids)
+            if self.model.training:
+                self.rc1_batch.setdefault("turns", []).extend(call.stats())
+            return completion_ids if rest is None else (completion_ids, *rest)
 
         def _generate_and_score_completions(self, inputs):
             if self.model.training:

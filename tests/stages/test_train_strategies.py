@@ -15,7 +15,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from rc1.stages import train
-from rc1.core.config import load_ppo_scale
+from rc1.core.config import GenerationCfg, load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.train.rollout import Device, rollout_plan
 from rc1.train.strategy import STRATEGIES, trainer_settings
@@ -128,6 +128,10 @@ def test_rollout_backends_refuse_in_prod_and_fall_back_in_dev(ws, capsys):
         rollout_plan(cb, "prod", cuda=False)
     dev = rollout_plan(cb, "dev", cuda=False)
     assert (dev.requested, dev.effective) == ("continuous_batching", "transformers") and "DEV" in dev.warning
+    # where it runs it does not apply ppo_dev.yaml's thinking budget (rc1's logits processor in generate): refused
+    with pytest.raises(Rc1Error, match=r"ppo.rollout_backend=continuous_batching does not run it"):
+        rollout_plan(cb, "prod", cuda=True, cb=True)
+    cb = cb.model_copy(update={"generation": GenerationCfg()})
     assert rollout_plan(cb, "prod", cuda=True, cb=True).effective == "continuous_batching"
     from rc1.train.engine import grpo_settings
 

@@ -159,16 +159,24 @@ def test_episodes_convert_to_optimizer_steps_once():
 
 
 def test_a_thinking_budget_needs_both_halves_a_budget_that_fits_and_rc1s_generate(tmp_path):
+    """The budget is rc1's logits processor in transformers' generate: a backend that would really run instead
+    (continuous batching, vLLM where they can run) is refused; where they cannot, dev falls back to generate."""
     import yaml
+
+    from rc1.train.rollout import rollout_plan
 
     base = yaml.safe_load((CONFIGS / "ppo_scale.yaml").read_text())
     for change, message in (
             (lambda c: c["generation"].pop("answer_budget"), "thinking_budget and answer_budget go together"),
-            (lambda c: c["generation"].update(thinking_budget=300), "exceed ppo.max_new_tokens 320"),
-            (lambda c: c["ppo"].update(rollout_backend="vllm"), "ppo.rollout_backend vllm does not run it")):
+            (lambda c: c["generation"].update(thinking_budget=300), "exceed ppo.max_new_tokens 320")):
         cfg = yaml.safe_load(yaml.safe_dump(base))
         change(cfg)
         path = tmp_path / "ppo.yaml"
         path.write_text(yaml.safe_dump(cfg))
         with pytest.raises(Rc1Error, match=message):
             load_ppo_scale(path)
+    ppo = load_ppo_scale(CONFIGS / "ppo_scale.yaml")
+    vllm = ppo.model_copy(update={"ppo": ppo.ppo.model_copy(update={"rollout_backend": "vllm"})})
+    with pytest.raises(Rc1Error, match="ppo.rollout_backend=vllm does not run it"):
+        rollout_plan(vllm, "prod", cuda=True, vllm=True, cb=True)
+    assert rollout_plan(vllm, "dev", cuda=False, vllm=False, cb=True).effective == "transformers"
