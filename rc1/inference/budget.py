@@ -9,8 +9,8 @@ its end-of-turn token, so TRL's mask_truncated_completions sees it as truncated 
 
 `TurnBudget` is fed each token a turn generates and says which token is forced next and when the turn must stop; it
 also counts what the metrics report (think/budget_hit_rate, think/mean_tokens, answer/mean_tokens). The adapters:
-`hf_generate_kwargs` (transformers `generate`: a LogitsProcessor and a StoppingCriteria; training rollouts and the
-served model), `TransformersBackend._decode` and `LlamaCppGenerator` (rc1 evaluate) call `forced`/`feed` themselves.
+`GenerateCall` (transformers `generate`: a LogitsProcessor and a StoppingCriteria; training rollouts and the served
+model), `TransformersBackend._decode` and `LlamaCppGenerator` (rc1 evaluate) call `forced`/`feed` themselves.
 Without a budget the same object only counts (a turn is never forced or cut).
 
 Whether a turn starts inside its reasoning is read from the prompt: the Qwen3 thinking models' chat template opens
@@ -51,10 +51,6 @@ class ThinkingBudget:
     turn_start_id: int | None
     closing_ids: tuple[int, ...]    # forced at the thinking budget: the closing sentence, `</think>`, a blank line
     eos_ids: frozenset[int]
-
-    @property
-    def limited(self) -> bool:
-        return self.thinking is not None
 
     def turn(self, prompt_ids: Sequence[int]) -> "TurnBudget":
         """The state of a turn that continues `prompt_ids` (left padding ignored)."""
