@@ -200,12 +200,9 @@ def summarize_turns(turns: Sequence[TurnStats]) -> dict[str, float]:
             "answer/mean_tokens": sum(t.answer_tokens for t in turns) / n}
 
 
-def unanswered(episode: Sequence[dict], cut: bool) -> bool:
-    """Whether an episode (rc1 dialogue turns after the prompt) ended without a final answer: its last turn was cut
+def unanswered(stats, cut: bool) -> bool:
+    """Whether an episode (its rc1.scoring.dialogue.analyze stats) ended without a final answer: its last turn was cut
     before its end-of-turn token, or it has no final answer turn (out of turns mid tool call, or only reasoning)."""
-    from rc1.scoring.dialogue import analyze
-
-    stats = analyze(list(episode))
     return cut or not stats.answered or not stats.final_text
 
 

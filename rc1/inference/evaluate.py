@@ -340,13 +340,12 @@ def item_row(item: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], spl
     ended without a final answer (rc1.inference.budget.unanswered)."""
     from rc1.inference.budget import unanswered
 
-    prefix = len(item.get("dialogue") or [])
-    stats = analyze(list(dialogue), prefix)
+    stats = analyze(list(dialogue), len(item.get("dialogue") or []))
     needs = bool(item.get("needs_clarification", False))
     return {
         "think_tokens": [t.think_tokens for t in turns], "answer_tokens": [t.answer_tokens for t in turns],
         "budget_hits": sum(t.budget_hit for t in turns),
-        "truncated": unanswered(list(dialogue)[prefix:], bool(turns) and turns[-1].cut),
+        "truncated": unanswered(stats, bool(turns) and turns[-1].cut),
         "id": str(item["id"]), "split": split, "task": item["task"], "difficulty": difficulty or "unknown",
         "needs_clarification": needs, "clarifications": stats.clarifications, "tool_calls": stats.tool_calls,
         "turns": stats.turns, "final_answer": stats.final_answer,

@@ -304,6 +304,7 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
     scores its own rollouts; the replay history and the step's statistics are built from the whole global batch
     (`gather` across the training processes), so every process plans the same next batch and logs the same numbers."""
     from rc1.inference.budget import unanswered
+    from rc1.scoring.dialogue import analyze
 
     def rc1_reward(prompts, completions, seed_json, step, source, log_metric=None, completion_ids=None, **_):
         seeds = [json.loads(s) for s in seed_json]
@@ -316,7 +317,7 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
         asked_here = [sum(1 for c in (comp if isinstance(comp, list) else []) for tc in c.get("tool_calls") or []
                           if (tc.get("function") or tc).get("name") == ASK_USER) for comp in completions]
         cut = [not ids or int(ids[-1]) not in ends for ids in (completion_ids or [[]] * len(completions))]
-        ended = gather([(c, unanswered(ep, c)) for c, ep in zip(cut, episodes)])
+        ended = gather([(c, unanswered(analyze(ep), c)) for c, ep in zip(cut, episodes)])
         batch["episodes"] = {"episodes/truncated_rate": sum(u for _, u in ended) / max(1, len(ended)),
                              "episodes/truncated_masked": float(sum(c for c, _ in ended)) if masked else 0.0}
         rows = gather([(str(s["id"]), int(st), seed_difficulty(s, fallback=UNBUCKETED), r, a, str(k))
