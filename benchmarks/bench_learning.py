@@ -86,6 +86,7 @@ def run(kind: str, args, base: str, train: list[dict], heldout: list[dict]) -> d
 
     set_seed(args.seed)
     cfg = yaml.safe_load((REPO / "configs" / "ppo_dev.yaml").read_text())
+    cfg.pop("generation", None)   # no thinking budget: the learning signal alone (ppo_dev.yaml's is for 32 tokens)
     cfg["model"].update(base=base, lora_r=8, lora_alpha=16,
                         target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
     cfg["ppo"].update(batch_size=args.prompts, group_size=args.group, max_new_tokens=args.new_tokens, max_turns=1,

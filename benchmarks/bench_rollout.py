@@ -51,6 +51,10 @@ VARIANTS = {
     "transformers+merged": ("transformers", {"lora_generation": "merged"}),
     "transformers+compile": ("transformers", {"compile_generation": True}),
     "transformers+merged+compile": ("transformers", {"lora_generation": "merged", "compile_generation": True}),
+    # the thinking budget's path (rc1.inference.budget: a logits processor and a stopping criterion in generate): the
+    # random model never closes <think>, so every row reasons half the new tokens, takes the forced closing and
+    # answers until the budget cuts it, about as many tokens as the plain variant
+    "transformers+budget": ("transformers", {"thinking_budget": "half"}),
     "continuous_batching": ("continuous_batching", {}),
     "continuous_batching+graphs": ("continuous_batching", {"cuda_graphs": True}),
     "continuous_batching+graphs+merged": ("continuous_batching", {"cuda_graphs": True, "lora_generation": "merged"}),
@@ -138,6 +142,11 @@ def variant_config(args, backend: str, extra: dict) -> Path:
     cfg = yaml.safe_load((REPO / "configs" / "ppo_dev.yaml").read_text())
     cfg["model"].update(base="unused", finetune=args.finetune, lora_r=16, lora_alpha=32,
                         target_modules=ALL_PROJECTIONS if args.shape != "tiny" else cfg["model"]["target_modules"])
+    extra = dict(extra)
+    cfg.pop("generation", None)   # ppo_dev.yaml's budget is for 32 new tokens: the variants count, not cut ...
+    if extra.pop("thinking_budget", None):   # ... but the budget's own variant: half reasoning, the rest answer
+        cfg["generation"] = {"thinking_budget": args.new_tokens // 2,
+                             "answer_budget": max(1, args.new_tokens // 2 - 48)}   # 48: room for the closing
     cfg["ppo"].update(batch_size=args.prompts, group_size=args.group, max_new_tokens=args.new_tokens,
                       max_turns=1, rollout_backend=backend, **extra)
     path = Path(tempfile.mkdtemp()) / "ppo.yaml"

@@ -48,13 +48,14 @@ def strategy_config(work: Path, args, name: str) -> Path:
     import yaml
 
     cfg = yaml.safe_load((REPO / "configs" / "ppo_dev.yaml").read_text())
+    cfg.pop("generation", None)   # ppo_dev.yaml's thinking budget is for its 32 new tokens
     cfg["trainer"] = {"strategy": name}
     cfg["model"].update(base=args.base, finetune=args.finetune)
     if args.base != "tiny":
         cfg["model"].update(lora_r=16, lora_alpha=32, target_modules=ALL_PROJECTIONS)
     cfg["ppo"].update(batch_size=args.prompts, group_size=args.group, max_new_tokens=args.new_tokens,
                       max_turns=1 if name == "rloo" else cfg["ppo"]["max_turns"])
-    cfg["checkpoint"].update(save_every=1000)
+    cfg["checkpoint"].update(save_every_episodes=100000)
     path = work / f"ppo_{name}.yaml"
     path.write_text(yaml.safe_dump(cfg))
     return path

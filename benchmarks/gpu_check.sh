@@ -74,11 +74,12 @@ step() {
 
 if [ "$part" = rollout ] || [ "$part" = all ]; then
   # the variants in order of what they tell: today's path first (the baseline), then the ones not measured yet (the
-  # compiled decode on a static cache: the candidate for the 5x bar; the last H200 run's budget ended before it), then
-  # the ones measured before (benchmarks/results: transformers+merged 1.63x, continuous batching + graphs 1.40x)
+  # compiled decode on a static cache: the candidate for the 5x bar; the last H200 run's budget ended before it; then
+  # the thinking budget's logits processor on today's path, what prod trains with), then the ones measured before
+  # (benchmarks/results: transformers+merged 1.63x, continuous batching + graphs 1.40x)
   step bench_rollout 120 python3 benchmarks/bench_rollout.py --shape "$shape" --new-tokens "$new_tokens" --prompts 8 --group 4 \
     --workdir "$work/models" --timeout 150 --json "$out/bench_rollout.json" \
-    --variants transformers,transformers+merged+compile,transformers+compile,vllm,transformers+merged,continuous_batching+graphs+merged,continuous_batching+graphs,continuous_batching
+    --variants transformers,transformers+merged+compile,transformers+compile,transformers+budget,vllm,transformers+merged,continuous_batching+graphs+merged,continuous_batching+graphs,continuous_batching
 fi
 
 if [ "$part" = train ] || [ "$part" = all ]; then

@@ -14,6 +14,7 @@ from rc1.checks.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_
 from rc1.core.io import read_jsonl, why_not_a_file
 from rc1.tracking import default_tracking_uri, setup_tracking
 from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
+from rc1.train.units import optimizer_steps
 
 
 def find_preflight(mode: str):
@@ -79,12 +80,14 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
     # the default gates file counts as given when it is here: a threshold edited since preflight makes it stale
     given_gates = gates_path or (GATES_PATH if Path(GATES_PATH).is_file() else None)
     ppo = load_ppo_scale(files["config"])
-    # --max-steps is held to the schedule of the config that trains: with --trial, the trial config's
+    # --max-steps (optimizer steps) is held to the schedule of the config that trains: with --trial, the trial config's
     trains = load_ppo_scale(files["trial_config"]) if trial and ppo.trial and "trial_config" in files else ppo
     shas = {k: v for k, v in tags.items() if k.startswith("sha256.")}
     problems = option_problems({k[len("sha256."):]: v for k, v in shas.items()},
                                {"config": config_path, "gates": given_gates}, seeds, ppo.seeds,
-                               mode=mode, max_steps=max_steps, config_steps=trains.ppo.steps,
+                               mode=mode, max_steps=max_steps,
+                               config_steps=optimizer_steps(trains, trains.ppo.episodes),
+                               config_episodes=trains.ppo.episodes,
                                steps_of="trial config" if trains is not ppo else "checked config")
     if config_path and problems and Path(config_path).is_file():
         strategy = load_ppo_scale(config_path).trainer.strategy

@@ -67,15 +67,17 @@ def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: G
 
 def option_problems(shas: dict[str, str], given: dict[str, str | None], seeds: list[int] | None,
                     config_seeds: list[int], *, mode: str = "dev", max_steps: int | None = None,
-                    config_steps: int | None = None, steps_of: str = "checked config") -> list[str]:
+                    config_steps: int | None = None, config_episodes: int | None = None,
+                    steps_of: str = "checked config") -> list[str]:
     """Gate options that would train with something preflight did not check: a --config/--gates file whose
     sha256 differs from the one preflight hashed (`given`: name -> local path or None when not given), --seed
-    values other than the checked config's seeds, or, in prod, a --max-steps other than the checked config's
-    ppo.steps (dev keeps it for quick runs)."""
+    values other than the checked config's seeds, or, in prod, a --max-steps (optimizer steps) other than the
+    `config_steps` the checked config's ppo.episodes make (dev keeps it for quick runs)."""
     problems = []
     if mode == "prod" and max_steps and max_steps != config_steps:
-        problems.append(f"--max-steps {max_steps} differs from the {steps_of}'s ppo.steps {config_steps} "
-                        "(prod trains the schedule preflight checked; a short run is `rc1 gate --trial`)")
+        problems.append(f"--max-steps {max_steps} differs from the {config_steps} optimizer steps the {steps_of}'s "
+                        f"ppo.episodes {config_episodes} make (prod trains the schedule preflight checked; a short run "
+                        "is `rc1 gate --trial`)")
     for name, path in given.items():
         if path is None:
             continue

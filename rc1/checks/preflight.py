@@ -23,19 +23,23 @@ def config_checks(ppo: PPOScale, gates: Gates) -> list[dict]:
         check("simulate", ppo.simulate, False, ppo.simulate is False),
         check("live_mode", ppo.live_mode, True, ppo.live_mode is True),
         check("mix", ppo.mix, g.mix, mix_ok),
-        check("steps", ppo.ppo.steps, f">= {g.steps_min}", ppo.ppo.steps >= g.steps_min),
+        check("episodes", ppo.ppo.episodes, f">= {g.episodes_min}", ppo.ppo.episodes >= g.episodes_min),
         check("target_kl", ppo.ppo.target_kl, f"[{g.target_kl_min}, {g.target_kl_max}]",
               g.target_kl_min <= ppo.ppo.target_kl <= g.target_kl_max),
         check("seeds", len(ppo.seeds), f">= {g.seeds_min}", len(set(ppo.seeds)) >= g.seeds_min),
         check("finetune", ppo.model.finetune, g.finetune, ppo.model.finetune == g.finetune),
         check("use_overclar_penalty", ppo.use_overclar_penalty, True, ppo.use_overclar_penalty is True),
         check("strategy", ppo.trainer.strategy, g.strategies, ppo.trainer.strategy in g.strategies),
+        # truncated completions carry no gradient (DAPO's overlong filtering): prod trains only so
+        check("mask_truncated_completions", ppo.ppo.mask_truncated_completions, True,
+              ppo.ppo.mask_truncated_completions is True),
     ]
 
 
 ENGINE_SETTINGS = ("model.finetune", "model.lora_r", "model.target_modules", "ppo.max_turns", "ppo.lora_generation",
                    "ppo.compile_generation", "ppo.cache_implementation", "ppo.cuda_graphs",
-                   "ppo.gradient_checkpointing", "ppo.vllm_mode")
+                   "ppo.gradient_checkpointing", "ppo.vllm_mode", "ppo.mask_truncated_completions",
+                   "generation.thinking_budget", "generation.answer_budget", "generation.closing")
 
 
 def engine_settings(trial: PPOScale, ppo: PPOScale) -> list[tuple[str, Any, Any]]:
@@ -45,10 +49,10 @@ def engine_settings(trial: PPOScale, ppo: PPOScale) -> list[tuple[str, Any, Any]
 
 def trial_checks(ppo: PPOScale, trial: PPOScale) -> list[dict]:
     """A full config's trial must be the same job at a smaller scale: same base model, task mix and mode, and the same
-    training engine (strategy, rollout backend, ENGINE_SETTINGS), so that its evaluation and its s/step speak for the
-    full job."""
+    training engine (strategy, rollout backend, ENGINE_SETTINGS: the thinking budget among them), so that its
+    evaluation and its s/step speak for the full job."""
     return [
-        check("trial.steps", trial.ppo.steps, f"< {ppo.ppo.steps}", trial.ppo.steps < ppo.ppo.steps),
+        check("trial.episodes", trial.ppo.episodes, f"< {ppo.ppo.episodes}", trial.ppo.episodes < ppo.ppo.episodes),
         check("trial.model", trial.model.base, ppo.model.base, trial.model.base == ppo.model.base),
         check("trial.mix", trial.mix, ppo.mix, trial.mix == ppo.mix),
         check("trial.run_mode", trial.run_mode, ppo.run_mode, trial.run_mode == ppo.run_mode),

@@ -1,7 +1,7 @@
 """Pydantic models for every file under configs/, and one loader that turns any problem into a
 single line naming the file, the key and what was wrong (Rc1Error, exit 2).
 
-Strict: no lax coercion (`steps: true` or `steps: 2.5` is not an integer, `"0.1"` is not a number,
+Strict: no lax coercion (`episodes: true` or `episodes: 2.5` is not an integer, `"0.1"` is not a number,
 `yes` is not a string), no non-finite number (`.inf`, `.nan`) anywhere, and thresholds that would
 switch a check off are refused (e.g. weights.sum_tolerance above 1e-3)."""
 
@@ -39,6 +39,26 @@ WEIGHTS_PATH = "configs/weights.json"   # the reward's dimension weights
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+# Keys renamed when their unit was put in their name (issue 27): a config that still uses one is refused in one line
+# naming the new key, never read in the old unit. Episodes are rollouts generated (the seeds' TRL-legacy PPOConfig
+# `steps` counted samples); optimizer steps are what they make (rc1.train.units).
+RENAMED = {
+    "ppo": {"steps": "ppo.episodes (rollouts generated: the seed's `steps` counted samples, not optimizer steps)"},
+    "checkpoint": {"save_every": "checkpoint.save_every_episodes (a checkpoint every this many rollouts generated)"},
+    "sampling.seed_pool_schedule": {"step": "from_episode (the seed-pool ratio from this many rollouts generated)"},
+    "config_check": {"steps_min": "config_check.episodes_min (ppo.episodes: rollouts generated)"},
+}
+
+
+def refuse_renamed(data: Any, section: str) -> Any:
+    """A model's raw input, or ValueError naming the key of RENAMED[section] it still uses and its new name."""
+    if isinstance(data, dict):
+        for old, new in RENAMED[section].items():
+            if old in data:
+                raise ValueError(f"{section}.{old} was renamed: use {new}")
+    return data
 
 
 # ---------------------------------------------------------------- gates.yaml
@@ -103,7 +123,7 @@ class AntiSimulationGate(Strict):
 
 
 class ConfigCheckGate(Strict):
-    steps_min: int = Field(gt=0)
+    episodes_min: int = Field(gt=0)   # ppo.episodes: rollouts generated (the seed's `steps`), not optimizer steps
     target_kl_min: float = Field(ge=0)
     target_kl_max: float = Field(gt=0)
     seeds_min: int = Field(ge=1)
@@ -120,6 +140,11 @@ class ConfigCheckGate(Strict):
         _ordered(self.target_kl_min, self.target_kl_max, "target_kl_min/target_kl_max")
         check_mix(self.mix, what="mix", known=TASKS)
         return self
+
+    @model_validator(mode="before")
+    @classmethod
+    def _renamed(cls, data):
+        return refuse_renamed(data, "config_check")
 
 
 class ResourcesGate(Strict):
@@ -251,7 +276,7 @@ SEED_FLOORS: dict[str, tuple[str, Any]] = {
     "weights.max_each": ("<=", 0.5), "weights.sum_tolerance": ("<=", 1.0e-6),
     "probe_scorer.billable_min": (">=", 1), "probe_scorer.latency_ms_min": (">=", 0.0),
     "anti_simulation.cache_hit_lt_round1": ("<=", 0.90), "anti_simulation.cache_hit_lt_round2": ("<=", 0.95),
-    "config_check.steps_min": (">=", 50000), "config_check.target_kl_min": (">=", 0.02),
+    "config_check.episodes_min": (">=", 50000), "config_check.target_kl_min": (">=", 0.02),
     "config_check.target_kl_max": ("<=", 0.05), "config_check.seeds_min": (">=", 3),
     "config_check.finetune": ("==", "qlora"),
     "config_check.strategies": ("subset", ["grpo", "dr_grpo", "dapo", "bnpo"]),
@@ -342,7 +367,9 @@ class ModelCfg(Strict):
 
 
 class PPOCfg(Strict):
-    steps: int = Field(gt=0)
+    # rollouts generated per seed (episodes: one completion, every turn of it, scored once): the seeds' `steps`, which
+    # TRL's legacy PPOConfig counted in samples. The optimizer steps they make: rc1.train.units.optimizer_steps
+    episodes: int = Field(gt=0)
     learning_rate: float = Field(gt=0)
     clip_range: float = Field(gt=0, lt=1)
     target_kl: float = Field(gt=0)
@@ -370,6 +397,15 @@ class PPOCfg(Strict):
     # transformers backend: torch.compile the decode step (a static KV cache, CUDA graphs; CUDA only, the CPU ignores
     # it); the first rollouts of a shape pay the compile
     compile_generation: bool = False
+    # truncated completions (cut by a length limit before their end-of-turn token) carry no gradient (TRL's
+    # mask_truncated_completions, DAPO's overlong filtering); counted every step (episodes/truncated_masked). Prod
+    # requires it (config_check); the tiny dev model never ends a turn, so ppo_dev.yaml turns it off
+    mask_truncated_completions: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _renamed(cls, data):
+        return refuse_renamed(data, "ppo")
 
     @model_validator(mode="after")
     def _vllm_alias(self):
@@ -412,8 +448,13 @@ class TrainerCfg(Strict):
 
 
 class ScheduleStep(Strict):
-    step: int = Field(ge=0)
+    from_episode: int = Field(ge=0)   # in force once this many rollouts were generated
     ratio: float = Field(ge=0, le=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _renamed(cls, data):
+        return refuse_renamed(data, "sampling.seed_pool_schedule")
 
 
 class SamplingCfg(Strict):
@@ -421,7 +462,7 @@ class SamplingCfg(Strict):
     seed_pool_schedule: list[ScheduleStep] = Field(min_length=1)
     replay_cap: float = Field(ge=0, le=1)
     heldout_frac: float = Field(0.05, ge=0, lt=1)   # pool seeds kept out of training for `rc1 evaluate --heldout pool`
-    heldout_eval_items: int = Field(8, ge=1)        # fixed held-out slice scored every save_every steps (eval/reward)
+    heldout_eval_items: int = Field(8, ge=1)        # fixed held-out slice scored before every checkpoint (eval/reward)
 
     @field_validator("difficulty")
     @classmethod
@@ -436,8 +477,36 @@ class RewardCfg(Strict):
 
 
 class CheckpointCfg(Strict):
-    save_every: int = Field(gt=0)
+    save_every_episodes: int = Field(gt=0)   # a checkpoint (and the held-out eval/reward before it) per this many rollouts
     keep_last: int = Field(ge=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _renamed(cls, data):
+        return refuse_renamed(data, "checkpoint")
+
+
+# The Qwen3 technical report's closing of a reasoning that reached its budget (rc1.inference.budget), then `</think>`
+DEFAULT_CLOSING = ("\n\nConsidering the limited time by the user, I have to give the solution based on the thinking "
+                   "directly now.\n")
+
+
+class GenerationCfg(Strict):
+    """Per assistant turn, the same in training rollouts, `rc1 evaluate` and the served model (rc1.inference.budget)."""
+
+    thinking_budget: int | None = Field(None, gt=0)   # tokens of reasoning; at the budget rc1 closes it
+    answer_budget: int | None = Field(None, gt=0)     # tokens after `</think>`; a longer answer is cut (truncated)
+    closing: str = Field(DEFAULT_CLOSING, min_length=1)   # forced, then `</think>`, when reasoning reaches its budget
+
+    @model_validator(mode="after")
+    def _both(self):
+        if (self.thinking_budget is None) != (self.answer_budget is None):
+            raise ValueError("thinking_budget and answer_budget go together: set both or neither")
+        return self
+
+    @property
+    def budgeted(self) -> bool:
+        return self.thinking_budget is not None
 
 
 class EvaluateCfg(Strict):
@@ -461,6 +530,7 @@ class PPOScale(Strict):
     # of the same preflight passed its evaluation (`rc1 gate --trial` trains the trial config)
     trial: str | None = None
     evaluate: EvaluateCfg = Field(default_factory=EvaluateCfg)
+    generation: GenerationCfg = Field(default_factory=GenerationCfg)
     # how the gate starts each seed's training: in its own process, or through `accelerate launch` with this
     # accelerate config (configs/accelerate/*.yaml: DDP, DeepSpeed ZeRO-2, FSDP, ...; preflight hashes the file)
     launcher: Literal["inprocess", "accelerate"] = "inprocess"
@@ -490,6 +560,11 @@ class PPOScale(Strict):
         if self.ppo.lora_generation == "merged" and self.model.finetune == "qlora":
             raise ValueError("ppo.lora_generation merged needs model.finetune: lora (a 4-bit base cannot hold the "
                              "merged weights and give the exact base back)")
+        g = self.generation
+        if g.budgeted and g.thinking_budget + g.answer_budget > self.ppo.max_new_tokens:
+            raise ValueError(f"generation.thinking_budget + answer_budget ({g.thinking_budget} + {g.answer_budget}) "
+                             f"exceed ppo.max_new_tokens {self.ppo.max_new_tokens}, the episode's tokens: no turn could "
+                             f"use both")
         return self
 
 

@@ -107,12 +107,14 @@ def _gate(cfg: Config, workdir: Path) -> dict:
             g.log_metrics({f"heldout_reward.seed_{seed}": res.get("best_reward")})
         g.log_json({"preflight_run_id": pre.info.run_id, "trained": trained}, "gate_summary.json")
         measured = [r["sec_per_step"] for r in trained if r.get("sec_per_step")]
+        projected = None
         if measured:   # the full config's job at the s/step this gate measured (rc1.train.projection)
             proj = project(load_ppo_scale(files["config"]), load_ppo_scale(train_config),
                            sum(measured) / len(measured), launcher.num_processes if launcher else 1)
             g.log_metrics(proj.metrics())
-            click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] projected {proj.line(files['config'].name)}", err=True)
-        result = {"run_id": g.run_id, "preflight_run_id": pre.info.run_id, "trained": trained}
+            projected = proj.line(files["config"].name)
+            click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] projected {projected}", err=True)
+        result = {"run_id": g.run_id, "preflight_run_id": pre.info.run_id, "trained": trained, "projected": projected}
         if cfg.evaluate:
             # the RC1 verdict is recorded on the evaluate run and decides `promote`; the gate itself
             # succeeded once training ran, so a failing verdict is reported, not raised
@@ -150,6 +152,8 @@ def gate_summary(result: dict, mode: str, trial: bool) -> str:
     lines = [summary.registered_line(result["trained"], MODEL_NAME),
              summary.best_line(result["trained"], holder, alias=alias),
              summary.verdict_line(ev.get("passed") if ev else None, ev.get("checks") or (), mode)]
+    if result.get("projected"):   # the full job at this gate's measured s/step, in episodes and optimizer steps
+        lines.append(f"projected {result['projected']}")
     if ev and not trial:
         lines.append(f"next: rc1 promote --alias {alias}" + ("" if ev.get("passed") else
                                                              " (it will refuse: the verdict is FAIL)"))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from rc1.core.config import EvaluateGate
@@ -49,15 +49,20 @@ class GenerationBackend(Protocol):
 class TokenBackend:
     """A GenerationBackend around token-level greedy generation: renders each conversation with the tokenizer's
     chat template, hands the prompt ids to `_generate` in chunks of `batch_size` (sorted by length: similar
-    lengths, less padding) and parses each reply with TRL's response parser (the one training uses)."""
+    lengths, less padding) and parses each reply with TRL's response parser (the one training uses).
 
-    def __init__(self, tokenizer, max_new_tokens: int, batch_size: int = 1):
-        from trl.chat_template_utils import add_response_schema
+    Every turn runs under the thinking budget of `generation` (a ppo config's section; None: counted, never forced:
+    rc1.inference.budget), the implementation training rollouts and the served model run; each reply carries its
+    turn's counts under "budget" (a TurnStats, which run_episodes takes off the message)."""
 
-        self.tok = tokenizer
-        if getattr(tokenizer, "response_template", None) is None and getattr(tokenizer, "response_schema", None) is None:
-            add_response_schema(tokenizer)
+    def __init__(self, tokenizer, max_new_tokens: int, batch_size: int = 1, generation=None,
+                 eos_ids: Sequence[int | None] = ()):
+        from rc1.inference.budget import for_tokenizer
+        from rc1.train.chat import prepare
+
+        self.tok = prepare(tokenizer)
         self.max_new_tokens, self.batch_size = max_new_tokens, max(1, int(batch_size))
+        self.budget = for_tokenizer(tokenizer, generation, eos_ids)
 
     def generate_batch(self, prompts, tools) -> list[dict]:
         from trl.chat_template_utils import parse_response
@@ -68,18 +73,26 @@ class TokenBackend:
         rendered = self.tok.apply_chat_template([list(m) for m in prompts], tools=list(tools),
                                                 add_generation_prompt=True, tokenize=True, return_dict=False)
         out: list[dict | None] = [None] * len(rendered)
+        turns = [self.budget.turn(ids) for ids in rendered]
         order = sorted(range(len(rendered)), key=lambda i: len(rendered[i]))
         for k in range(0, len(order), self.batch_size):
             rows = order[k:k + self.batch_size]
-            for i, ids in zip(rows, self._generate([rendered[i] for i in rows])):
+            for i, ids in zip(rows, self._generate([rendered[i] for i in rows], [turns[i] for i in rows])):
                 msg = parse_response(self.tok, ids, prefix=rendered[i], tools=list(tools))
                 out[i] = {"role": "assistant", "content": msg.get("content") or "",
-                          **({"tool_calls": msg["tool_calls"]} if msg.get("tool_calls") else {})}
+                          **({"reasoning_content": msg["reasoning_content"]} if msg.get("reasoning_content") else {}),
+                          **({"tool_calls": msg["tool_calls"]} if msg.get("tool_calls") else {}),
+                          "budget": turns[i].stats()}
         return out  # type: ignore[return-value]
 
-    def _generate(self, prompt_ids: list[list[int]]) -> list[list[int]]:
-        """New token ids per prompt (up to and including its end-of-turn token)."""
+    def _generate(self, prompt_ids: list[list[int]], turns: list | None = None) -> list[list[int]]:
+        """New token ids per prompt (up to and including its end-of-turn token, or up to where its turn's budget,
+        rc1.inference.budget.TurnBudget, stopped it); each token is the turn's forced one when it has one, and is
+        fed to it (`turns`: one per prompt; unset, new ones)."""
         raise NotImplementedError
+
+    def _turns(self, prompt_ids: list[list[int]], turns: list | None) -> list:
+        return list(turns) if turns is not None else [self.budget.turn(p) for p in prompt_ids]
 
 
 class LlamaCppBackend(TokenBackend):
@@ -87,12 +100,14 @@ class LlamaCppBackend(TokenBackend):
     rc1.inference.llamacpp.LlamaCppGenerator on a GGUF export) runs prompt by prompt; the prompt ids come from the Hugging
     Face tokenizer and chat template, so both backends see the same ids."""
 
-    def __init__(self, generator: Callable[[list[int], int], list[int]], tokenizer, max_new_tokens: int):
-        super().__init__(tokenizer, max_new_tokens)
+    def __init__(self, generator: Callable[..., list[int]], tokenizer, max_new_tokens: int, generation=None):
+        super().__init__(tokenizer, max_new_tokens, generation=generation,
+                         eos_ids=sorted(getattr(generator, "eos", ())))
         self.generator = generator
 
-    def _generate(self, prompt_ids: list[list[int]]) -> list[list[int]]:
-        return [self.generator(list(p), self.max_new_tokens) for p in prompt_ids]
+    def _generate(self, prompt_ids: list[list[int]], turns: list | None = None) -> list[list[int]]:
+        return [self.generator(list(p), self.max_new_tokens, turn)
+                for p, turn in zip(prompt_ids, self._turns(prompt_ids, turns))]
 
 
 PREFILL_ROWS = 8        # prompts per prefill forward (right-padded; sorted lengths keep the padding small)
@@ -105,16 +120,17 @@ class TransformersBackend(TokenBackend):
     prefilled PREFILL_ROWS at a time, the batch decoded together in one preallocated cache), each row cut at its own
     end-of-turn token."""
 
-    def __init__(self, model, tokenizer, max_new_tokens: int, batch_size: int = 1):
-        super().__init__(tokenizer, max_new_tokens, batch_size)
-        self.model = model
-        self.prefixes = PrefixStore(PREFIX_STORE_SIZE)
+    def __init__(self, model, tokenizer, max_new_tokens: int, batch_size: int = 1, generation=None):
         eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
         eos = eos if eos is not None else tokenizer.eos_token_id
-        self.eos_ids = set(eos if isinstance(eos, (list, tuple)) else [eos]) - {None}
+        eos_ids = set(eos if isinstance(eos, (list, tuple)) else [eos]) - {None}
+        super().__init__(tokenizer, max_new_tokens, batch_size, generation=generation, eos_ids=sorted(eos_ids))
+        self.model = model
+        self.prefixes = PrefixStore(PREFIX_STORE_SIZE)
+        self.eos_ids = set(self.budget.eos_ids)
         _check_plain_greedy(model)
 
-    def _generate(self, prompt_ids: list[list[int]]) -> list[list[int]]:
+    def _generate(self, prompt_ids: list[list[int]], turns: list | None = None) -> list[list[int]]:
         """New token ids per prompt, each up to and including its first end-of-turn token (as if generated alone).
 
         Each prompt but its last token is prefilled (_prefill). The rows' keys/values after their shared prefix (all
@@ -141,13 +157,15 @@ class TransformersBackend(TokenBackend):
                 mask[r, ..., width - n:width + 1] = True   # the row's prefilled ids and its last prompt token
             token = torch.tensor([[p[-1]] for p in prompt_ids], dtype=torch.long, device=device)
             position = torch.tensor([[len(p) - 1] for p in prompt_ids], dtype=torch.long, device=device)
-            return self._decode(cache, mask.to(device), width, token, position, SharedPrefixes(prefixes))
+            return self._decode(cache, mask.to(device), width, token, position, SharedPrefixes(prefixes),
+                                self._turns(prompt_ids, turns))
 
-    def _decode(self, cache, mask, width: int, token, position, shared) -> list[list[int]]:
+    def _decode(self, cache, mask, width: int, token, position, shared, turns) -> list[list[int]]:
         """Greedy steps for the batch: each step's token is the argmax of its logits, as generate(do_sample=False)
-        takes it; attention is rc1.inference.batch_cache.shared_prefix_attention (each row's shared prefix, then its own cache).
-        A row leaves the batch at its end-of-turn token; the finished rows are dropped from the cache once they are a
-        quarter of it, so the last long rows do not carry them."""
+        takes it, or the token its turn's budget forces (rc1.inference.budget); attention is
+        rc1.inference.batch_cache.shared_prefix_attention (each row's shared prefix, then its own cache).
+        A row leaves the batch at its end-of-turn token or when its budget stops it; the finished rows are dropped from
+        the cache once they are a quarter of it, so the last long rows do not carry them."""
         import torch
 
         from rc1.inference.batch_cache import decode_attention
@@ -158,12 +176,17 @@ class TransformersBackend(TokenBackend):
             for step in range(self.max_new_tokens):
                 out = self.model(input_ids=token, attention_mask=mask[..., :width + step + 1], position_ids=position,
                                  past_key_values=cache, use_cache=True, logits_to_keep=1, shared_prefixes=shared)
-                nxt = out.logits[:, -1, :].float().argmax(dim=-1)
-                for j, t in enumerate(nxt.tolist()):
+                picked = out.logits[:, -1, :].float().argmax(dim=-1).tolist()
+                for j, r in enumerate(live):
+                    forced = turns[r].forced() if r is not None else None
+                    picked[j] = picked[j] if forced is None else forced
+                nxt = torch.tensor(picked, dtype=torch.long, device=token.device)
+                for j, t in enumerate(picked):
                     r = live[j]
                     if r is not None:
                         new[r].append(t)
-                        if t in self.eos_ids:
+                        turns[r].feed(t)
+                        if t in self.eos_ids or turns[r].stopped:   # its end-of-turn token, or its answer budget used up
                             live[j] = None
                 alive = [j for j, r in enumerate(live) if r is not None]
                 if not alive or step + 1 == self.max_new_tokens:
@@ -267,14 +290,16 @@ class _Episode:
     messages: list[dict]
     completion: list[dict]
     done: bool = False
+    turns: list = field(default_factory=list)   # TurnStats of each assistant turn (rc1.inference.budget)
 
 
 def run_episodes(backend: GenerationBackend, seeds: Sequence[Mapping[str, Any]], max_turns: int,
-                 progress: Callable[[int], None] | None = None) -> list[list[dict]]:
+                 progress: Callable[[int], None] | None = None, turns: list | None = None) -> list[list[dict]]:
     """Multi-turn episodes of every seed, turn by turn: all open episodes generate in one backend call, then
     their tool calls run in the environment; an episode ends with its first assistant turn without tool calls
     or after `max_turns` assistant turns. Returns per seed its prefix followed by the episode (rc1's dialogue
-    convention). `progress(k)` is called when k episodes have ended."""
+    convention). `progress(k)` is called when k episodes have ended; `turns`, when given, receives per seed the
+    TurnStats of its assistant turns (what the thinking budget did, rc1.inference.budget)."""
     tools = tool_schemas()
     eps = []
     for seed in seeds:
@@ -287,6 +312,9 @@ def run_episodes(backend: GenerationBackend, seeds: Sequence[Mapping[str, Any]],
             break
         replies = backend.generate_batch([e.messages for e in open_eps], tools)
         for e, msg in zip(open_eps, replies):
+            if "budget" in msg:
+                msg = dict(msg)
+                e.turns.append(msg.pop("budget"))
             e.messages.append(msg)
             e.completion.append(msg)
             if not msg.get("tool_calls") or turn == max_turns - 1:
@@ -299,15 +327,25 @@ def run_episodes(backend: GenerationBackend, seeds: Sequence[Mapping[str, Any]],
                 e.completion.append(tool_msg)
         if progress is not None:
             progress(sum(e.done for e in eps))
+    if turns is not None:
+        turns.extend(e.turns for e in eps)
     return [list(e.seed.get("dialogue") or []) + to_rc1_dialogue([], e.completion) for e in eps]
 
 
 # ---------------------------------------------------------------- per-item rows and summaries
 def item_row(item: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], split: str,
-             difficulty: str | None) -> dict:
+             difficulty: str | None, turns: Sequence = ()) -> dict:
+    """One evaluated item: its episode's behaviour and success, and (`turns`: its TurnStats) what the thinking budget
+    did: reasoning and answer tokens per turn, turns whose reasoning hit the budget, `truncated` when the episode
+    ended without a final answer (rc1.inference.budget.unanswered)."""
+    from rc1.inference.budget import unanswered
+
     stats = analyze(list(dialogue), len(item.get("dialogue") or []))
     needs = bool(item.get("needs_clarification", False))
     return {
+        "think_tokens": [t.think_tokens for t in turns], "answer_tokens": [t.answer_tokens for t in turns],
+        "budget_hits": sum(t.budget_hit for t in turns),
+        "truncated": unanswered(stats, bool(turns) and turns[-1].cut),
         "id": str(item["id"]), "split": split, "task": item["task"], "difficulty": difficulty or "unknown",
         "needs_clarification": needs, "clarifications": stats.clarifications, "tool_calls": stats.tool_calls,
         "turns": stats.turns, "final_answer": stats.final_answer,
@@ -329,9 +367,10 @@ def run_items(backend: GenerationBackend, items: Sequence[tuple[str, Mapping, st
         def advance(done: int) -> None:
             bar.update(start + done - bar.n)
 
-        dialogues = run_episodes(backend, [item for _, item, _ in items], max_turns, advance)
-    return [{**item_row(item, dialogue, split, diff), "dialogue": dialogue}
-            for (split, item, diff), dialogue in zip(items, dialogues)]
+        turns: list = []
+        dialogues = run_episodes(backend, [item for _, item, _ in items], max_turns, advance, turns)
+    return [{**item_row(item, dialogue, split, diff, t), "dialogue": dialogue}
+            for (split, item, diff), dialogue, t in zip(items, dialogues, turns)]
 
 
 def _rate(rows: Sequence[Mapping], key: str) -> float | None:
@@ -354,7 +393,20 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "clarify_success": _rate(clar, "success"), "n_clarify": len(clar),
         "overclar_rate": _rate(plain, "overclarified"), "n_no_clarify": len(plain),
         "avg_turns": sum(r["turns"] for r in rows) / len(rows) if rows else None,
+        **thinking_summary(rows),
     }
+
+
+def thinking_summary(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What the thinking budget did over the rows: the per-turn metrics (rc1.inference.budget.summarize_turns), the
+    share of episodes that ended without a final answer, and every turn's reasoning tokens (the report's histogram)."""
+    think = [n for r in rows for n in r.get("think_tokens", [])]
+    answer = [n for r in rows for n in r.get("answer_tokens", [])]
+    turns = max(1, len(think))
+    return {"think/budget_hit_rate": sum(r.get("budget_hits", 0) for r in rows) / turns,
+            "think/mean_tokens": sum(think) / turns, "answer/mean_tokens": sum(answer) / turns,
+            "episodes/truncated_rate": _rate(rows, "truncated") if rows and "truncated" in rows[0] else None,
+            "think_tokens_per_turn": think}
 
 
 def _pp(a: float | None, b: float | None) -> float | None:
@@ -433,7 +485,8 @@ def build_report(policy_rows: Sequence[Mapping], base_rows: Sequence[Mapping], g
 def flat_metrics(report: EvalReport) -> dict[str, float]:
     out: dict[str, float] = {}
     for who, s in (("policy", report.policy), ("base", report.base)):
-        for k in ("success", "hard_success", "clarify_success", "overclar_rate", "avg_turns", "n"):
+        for k in ("success", "hard_success", "clarify_success", "overclar_rate", "avg_turns", "n",
+                  "think/budget_hit_rate", "think/mean_tokens", "answer/mean_tokens", "episodes/truncated_rate"):
             if s.get(k) is not None:
                 out[f"{who}.{k}"] = float(s[k])
         for cell, v in s["success_by_task_difficulty"].items():

@@ -49,15 +49,27 @@ class LlamaCppGenerator:
         self.eos = {int(self.llm.token_eos()), *(int(i) for i in eos_ids if i is not None)}
         self.n_ctx = n_ctx
 
-    def __call__(self, prompt_ids: Sequence[int], max_new_tokens: int) -> list[int]:
+    def __call__(self, prompt_ids: Sequence[int], max_new_tokens: int, turn=None) -> list[int]:
+        """New ids; `turn` (rc1.inference.budget.TurnBudget) forces tokens and stops the turn as the thinking budget
+        says (a logits processor: llama.cpp then picks the forced token), and is fed every token."""
         if len(prompt_ids) >= self.n_ctx:
             raise Rc1Error(f"prompt of {len(prompt_ids)} tokens does not fit llama.cpp's context of {self.n_ctx}")
-        budget = min(max_new_tokens, self.n_ctx - len(prompt_ids))
+        limit = min(max_new_tokens, self.n_ctx - len(prompt_ids))
+
+        def force(input_ids, scores):
+            token = turn.forced() if turn is not None else None
+            if token is not None:
+                scores[:] = -float("inf")
+                scores[token] = 0.0
+            return scores
+
         out: list[int] = []
         for tok in self.llm.generate(list(prompt_ids), top_k=1, top_p=1.0, min_p=0.0, temp=0.0,
-                                     repeat_penalty=1.0, reset=True):
+                                     repeat_penalty=1.0, reset=True, logits_processor=[force]):
             out.append(int(tok))
-            if tok in self.eos or len(out) >= budget:
+            if turn is not None:
+                turn.feed(int(tok))
+            if tok in self.eos or len(out) >= limit or (turn is not None and turn.done):
                 break
         return out
 

@@ -91,6 +91,27 @@ def success_plot(policy: Mapping[str, Any], base: Mapping[str, Any]) -> str:
     return _paired_bars(cells, values, "success", "Success by task x difficulty", width=0.75, rotation=35)
 
 
+def thinking_plot(policy: Mapping[str, Any], base: Mapping[str, Any]) -> str | None:
+    """How long each assistant turn reasoned (tokens inside <think>), policy next to base, with the thinking budget's
+    hit rate and the share of episodes that ended without a final answer in the title; None when no turn was counted
+    (an evaluation from before the thinking budget)."""
+    series = {who: s.get("think_tokens_per_turn") for who, s in (("policy", policy), ("base", base))}
+    series = {who: v for who, v in series.items() if v}
+    if not series:
+        return None
+    fig, ax = _figure(6.5, 3.0)
+    top = max(max(v) for v in series.values())
+    ax.hist(list(series.values()), bins=min(30, max(1, top + 1)), range=(0, top + 1), label=list(series))
+    ax.set_xlabel("reasoning tokens per turn")
+    ax.set_ylabel("turns")
+    rates = ", ".join(f"{who}: {_fmt(s.get('think/budget_hit_rate'))} of turns hit the budget, "
+                      f"{_fmt(s.get('episodes/truncated_rate'))} of episodes truncated"
+                      for who, s in (("policy", policy), ("base", base)) if who in series)
+    ax.set_title(f"Thinking length ({rates})", fontsize="small")
+    ax.legend()
+    return _png(fig)
+
+
 def _paired_bars(labels: Sequence[str], values: Mapping[str, Sequence[float]], ylabel: str, title: str,
                  width: float, rotation: int) -> str:
     """Policy's bar next to base's for each label, on a 0-1 scale."""
@@ -287,9 +308,12 @@ def render_report(inp: ReportInput) -> str:
                   base.get("success_by_task_difficulty", {}).get(c),
                   deltas.get("success_by_task_difficulty_pp", {}).get(c)) for c in cells]
     summary_rows = [(k, policy.get(k), base.get(k)) for k in
-                    ("n", "success", "hard_success", "clarify_success", "overclar_rate", "avg_turns")]
+                    ("n", "success", "hard_success", "clarify_success", "overclar_rate", "avg_turns",
+                     "think/budget_hit_rate", "think/mean_tokens", "answer/mean_tokens", "episodes/truncated_rate")]
     plots: list[tuple[str, str | None, str]] = [
         ("Success by task and difficulty", success_plot(policy, base), ""),
+        ("Thinking length per turn", thinking_plot(policy, base),
+         "the evaluation counted no reasoning tokens (it predates the thinking budget)"),
         ("Over-clarification and turns", behaviour_plot(policy, base), "")]
     for metric, title in CURVES:
         plots.append((title, curve_plot(inp.curves, metric, title), f"no train run logged {metric}"))

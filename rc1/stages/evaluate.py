@@ -251,13 +251,14 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
                 turns, new_tokens, batch = ppo.ppo.max_turns, ppo.ppo.max_new_tokens, ppo.evaluate.batch_size
                 if backend == "llamacpp":
                     gen_p, gen_b, tok, info = _llamacpp_generators(mv, Path(d))
-                    policy_be = LlamaCppBackend(gen_p, tok, new_tokens)
-                    base_be = LlamaCppBackend(gen_b, tok, new_tokens)
+                    policy_be = LlamaCppBackend(gen_p, tok, new_tokens, ppo.generation)
+                    base_be = LlamaCppBackend(gen_b, tok, new_tokens, ppo.generation)
                     st.set_tags({"rc1.gguf_outtype": info["gguf_outtype"]})
                 else:
                     policy, base, tok, info = _load_policy_and_base(mv, Path(d))
-                    policy_be = TransformersBackend(policy, tok, new_tokens, batch)
-                    base_be = TransformersBackend(base, tok, new_tokens, batch)
+                    # the thinking budget the version trained with, as the served model applies it
+                    policy_be = TransformersBackend(policy, tok, new_tokens, batch, ppo.generation)
+                    base_be = TransformersBackend(base, tok, new_tokens, batch, ppo.generation)
                 # input_sha256.model: the weights evaluated, verified against the train run's sha256 tag; promote
                 # requires it to equal that tag
                 st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.eval_items": len(items),

@@ -157,7 +157,9 @@ class Versioned:
 
 @dataclass
 class StepCapped:
-    max_steps: int | None = arg(None, "Cap on optimizer steps per seed (0 or unset: the config's ppo.steps).")
+    max_steps: int | None = arg(None, "Cap in optimizer steps per seed, each training on ppo.batch_size x group_size "
+                                      "episodes (0 or unset: the steps the config's ppo.episodes make; prod gate: only "
+                                      "those).")
 
 
 @dataclass

@@ -90,9 +90,10 @@ def hf_mlflow_env() -> Iterator[None]:
                 os.environ[k] = v
 
 
-def export_policy(ckpt: Path, dst: Path, base: str, base_info: dict) -> Path:
+def export_policy(ckpt: Path, dst: Path, base: str, base_info: dict, generation: dict | None = None) -> Path:
     """The registrable part of a checkpoint as an MLflow Model (rc1.tracking.policy_model): the LoRA adapter on
-    its base (transformers flavor, PEFT), the checkpoint's tokenizer/chat template, and rc1's files beside it."""
+    its base (transformers flavor, PEFT), the checkpoint's tokenizer/chat template, and rc1's files beside it
+    (`generation`: the thinking budget the served model applies, rc1.tracking.served)."""
     from peft import PeftModel
 
     from rc1.tracking.policy_model import save_policy_model
@@ -107,7 +108,7 @@ def export_policy(ckpt: Path, dst: Path, base: str, base_info: dict) -> Path:
     model = PeftModel.from_pretrained(load_model(base, dtype=dtype), str(ckpt)).eval()
     info = write_json(dst.parent / "rc1_base.json", base_info)
     files = {"rc1_base.json": info, **{n: ckpt / n for n in RC1_FILES if (ckpt / n).is_file()}}
-    return save_policy_model(model, tok, dst, base=base, rc1_files=files)
+    return save_policy_model(model, tok, dst, base=base, rc1_files=files, generation=generation)
 
 
 def _resume_meta(resume_from: str, **given: Any) -> tuple[Path, Path, dict, dict]:
@@ -149,9 +150,10 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
 def _train(cfg: Config, parent_tags: dict | None) -> dict:
     config_path, seed, pool_path, max_steps, out_dir = cfg.config, cfg.seed, cfg.pool, cfg.max_steps, cfg.out_dir
     resume_from, fresh_path, weights_path, gates_path = cfg.resume_from, cfg.fresh, cfg.weights, cfg.gates
+    from rc1.inference.budget import require_budget
     from rc1.scoring.judge import make_judge
     from rc1.scoring.reward import RewardModel, RewardParams, checked_weights
-    from rc1.train import dist, engine
+    from rc1.train import dist, engine, units
     from rc1.train.sampler import drop_heldout, split_heldout
     from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
     from rc1.tracking.registry import MODEL_NAME, claim_alias, log_policy_model, register_logged_model
@@ -176,15 +178,17 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     if not config_path:
         raise Rc1Error(f"--resume-from {resume_from}: the interrupted run recorded no config; pass --config")
     ppo = load_ppo_scale(config_path)
+    mode = os.environ.get("RUN_MODE") or ppo.run_mode
+    require_budget(ppo, config_path, mode)
     weights = checked_weights(weights_path, load_gates(gates_path or GATES_PATH))   # validated as preflight does
     fresh_items = load_fresh(fresh_path)             # bad input refuses before anything heavy is loaded
-    mode = os.environ.get("RUN_MODE") or ppo.run_mode
     rollouts = engine.rollout_plan(ppo, mode)        # refuses vLLM without CUDA+vllm in prod
     process, processes = dist.world()
     engine.prompts_per_process(ppo, processes)       # the global batch must split evenly
     seed = int(seed if seed is not None else ppo.seeds[0])
     pool_path = pool_path or default_pool(mode)
-    steps = int(max_steps or ppo.ppo.steps)
+    plan_steps = units.schedule(ppo)
+    steps = int(max_steps or plan_steps.steps)       # optimizer steps: --max-steps caps what ppo.episodes make
     if out_dir is None:
         ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
         out_dir = Path("out") / "train" / f"{Path(config_path).stem}-seed{seed}-{ts}-{os.getpid()}"
@@ -224,7 +228,8 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
         provenance.update({"rc1.gate_run_id": gate.info.run_id,
                            "rc1.preflight_run_id": gate.data.tags.get("rc1.preflight_run_id", "")})
     parent_tags = {**{k: v for k, v in (parent_tags or {}).items() if k not in GATE_LINK}, **provenance}
-    params = {**logged_params(cfg), "rc1.config": config_path, "rc1.seed": seed, "rc1.pool": str(pool_path), "rc1.max_steps": steps,
+    params = {**logged_params(cfg), **plan_steps.params(), "rc1.config": config_path, "rc1.seed": seed,
+              "rc1.pool": str(pool_path), "rc1.max_steps": steps,
               "rc1.base": ppo.model.base, "rc1.resume_from": str(resume_dir or ""), "rc1.out_dir": str(out_dir),
               "rc1.n_pool_train": len(train_pool), "rc1.n_heldout": len(heldout), "rc1.n_heldout_eval": len(evalset),
               "rc1.n_fresh": len(fresh), "rc1.strategy": ppo.trainer.strategy,
@@ -276,14 +281,17 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
             st.set_tags({"rc1.stopped_early": "true"})
             return result
         if res.best_dir is None:
-            raise Rc1Error(f"run {st.run_id}: no checkpoint was saved (max_steps {steps} < save_every "
-                           f"{ppo.checkpoint.save_every}?); nothing to register")
+            raise Rc1Error(f"run {st.run_id}: no checkpoint was saved ({steps} optimizer steps < the "
+                           f"{plan_steps.save_every_steps} that checkpoint.save_every_episodes "
+                           f"{ppo.checkpoint.save_every_episodes} makes?); nothing to register")
         base_info = {"base": ppo.model.base, "tiny": is_tiny(ppo.model.base),
                      "base_sha256": sha256_dir(base) if is_tiny(ppo.model.base) else None}
         # the best checkpoint as an MLflow 3 LoggedModel of this run; the version is made from it (source
         # models:/<model_id>), and the run's signed statement holds its digest (rc1.tracking.registry)
         with tempfile.TemporaryDirectory() as d:
-            model_dir = export_policy(Path(res.best_dir), Path(d) / "model", base, base_info)
+            from rc1.tracking.served import generation_settings
+
+            model_dir = export_policy(Path(res.best_dir), Path(d) / "model", base, base_info, generation_settings(ppo))
             model_id, _ = log_policy_model(st, model_dir)
         st.log_metrics(best, model_id=model_id)
         if is_tiny(ppo.model.base):   # the tiny base is built here, not downloadable: keep it with the run

@@ -5,7 +5,11 @@ reference to its base model, plus rc1's own files beside it.
                                    peft_adaptor: peft) + python_function; chat signature and input example
     model/peft/                    the LoRA adapter (adapter_config.json, adapter_model.safetensors)
     model/components/tokenizer/    tokenizer + chat template
-    model/rc1/                     rc1_base.json (base name, tiny?, base sha256), rc1_state.json, trainer_state.json
+    model/rc1/                     rc1_base.json (base name, tiny?, base sha256), rc1_state.json, trainer_state.json,
+                                   generation.json (the thinking budget and turn length the version trained with)
+
+The python_function flavor is rc1's (rc1.tracking.served): `mlflow models serve` and `mlflow.pyfunc.load_model`
+generate with the thinking budget, as `rc1 evaluate` does; `mlflow.transformers.load_model` gives the plain pipeline.
 
 The base model's weights are not copied: a base given as a local directory (the tiny dev model under out/models,
 or a downloaded checkpoint) is referenced by its absolute path (MLflow's `local_base_model_path`; pass
@@ -23,6 +27,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 RC1_DIR = "rc1"
+SERVED_LOADER = "rc1.tracking.served"   # the python_function flavor's loader module
 RUNTIME_PACKAGES = ("transformers", "torch", "peft", "accelerate")
 
 
@@ -47,9 +52,15 @@ CHAT_EXAMPLE = {"messages": [{"role": "system", "content": "You are a careful as
                 "max_tokens": 64}
 
 
-def save_policy_model(model, tokenizer, dst: str | Path, *, base: str, rc1_files: dict[str, Path]) -> Path:
-    """Save a PeftModel + tokenizer as an MLflow Model at `dst` (transformers flavor), rc1's files under rc1/."""
+def save_policy_model(model, tokenizer, dst: str | Path, *, base: str, rc1_files: dict[str, Path],
+                      generation: dict | None = None) -> Path:
+    """Save a PeftModel + tokenizer as an MLflow Model at `dst` (transformers flavor, rc1's python_function), rc1's
+    files under rc1/ with `generation` (rc1.tracking.served.generation_settings) as rc1/generation.json."""
     import mlflow.transformers
+    from mlflow.models import Model
+
+    from rc1.core.io import write_json
+    from rc1.tracking.served import GENERATION_FILE
 
     dst = Path(dst)
     base_path = str(Path(base).resolve()) if Path(base).is_dir() else None
@@ -59,6 +70,11 @@ def save_policy_model(model, tokenizer, dst: str | Path, *, base: str, rc1_files
     (dst / RC1_DIR).mkdir(exist_ok=True)
     for name, src in rc1_files.items():
         shutil.copy2(src, dst / RC1_DIR / name)
+    write_json(dst / RC1_DIR / GENERATION_FILE, generation or {})
+    # serving generates as `rc1 evaluate` does (the thinking budget): rc1's loader behind the python_function flavor
+    mlmodel = Model.load(str(dst / "MLmodel"))
+    mlmodel.flavors["python_function"]["loader_module"] = SERVED_LOADER
+    mlmodel.save(str(dst / "MLmodel"))
     return dst
 
 

@@ -4,6 +4,8 @@ transformers' own MLflowCallback, which reports into whatever run the caller has
 TRL 1.x has no PPOTrainer. GRPOTrainer optimises the PPO-clip objective with a group-relative baseline
 instead of a value head; `PPO_TO_GRPO` is how ppo_scale.yaml's PPO names map onto it (the README prints it).
 
+Units: the ppo config counts episodes (rollouts generated); TRL runs optimizer steps (rc1.train.units converts, once).
+
 Data: the dataset holds one row per prompt slot (max_steps x batch_size); a slot becomes a prompt only when
 the data loader reads it (`datasets` transform), drawn by rc1.train.sampler from the step's plan, so the
 low-performer replay can see the rewards of earlier steps. TRL's sampler reads the slots in order
@@ -21,7 +23,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from rc1.core.config import PPOScale
 from rc1.core.errors import Rc1Error
@@ -46,15 +48,23 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
      "rollout batch per step)"),
     ("ppo.group_size", "num_generations", "completions per prompt; their mean reward is the baseline (no value head)"),
     ("ppo.max_new_tokens", "max_completion_length", "tokens the policy generates over the whole multi-turn episode"),
+    ("generation.thinking_budget / answer_budget", "rc1 (logits processor in generate)", "per assistant turn: at the "
+     "thinking budget rc1 forces a closing sentence + </think>; an answer at its budget is cut (rc1.inference.budget)"),
+    ("ppo.mask_truncated_completions", "mask_truncated_completions", "a completion cut before its end-of-turn token "
+     "carries no gradient (DAPO's overlong filtering); counted as episodes/truncated_masked"),
     ("ppo.max_turns", "max_tool_calling_iterations = max_turns - 1", "assistant turns per episode; each tool or "
      "ask_user round buys one more"),
     ("ppo.temperature", "temperature", "same (sampling temperature of the rollouts)"),
-    ("ppo.steps", "max_steps", "optimizer steps (`--max-steps` caps it)"),
+    ("ppo.episodes", "max_steps = ceil(episodes / (batch_size x group_size))", "rollouts generated, the seeds' "
+     "`steps` (TRL's legacy PPOConfig counted samples); `--max-steps` caps the optimizer steps (rc1.train.units)"),
+    ("sampling.seed_pool_schedule[].from_episode", "rc1 sampler, from step ceil(from_episode / episodes per step)",
+     "the seed-pool ratio in force once that many rollouts were generated"),
     ("reward.difficulty_beta", "scale_rewards = \"none\"", "advantage = reward - group mean, not divided by the "
      "group's std: a per-prompt factor (1 + beta(I_hard - I_easy)) would cancel under TRL's default \"group\" "
      "scaling; unscaled, a hard group's advantages are (1+beta)/(1-beta) times an easy group's with the same raw "
      "rewards (Dr. GRPO's setting)"),
-    ("checkpoint.save_every", "save_steps, eval_steps", "Trainer checkpoints, moved to step_XXXXX/ with a sha256 "
+    ("checkpoint.save_every_episodes", "save_steps = eval_steps = ceil(save_every_episodes / episodes per step)",
+     "Trainer checkpoints, moved to step_XXXXX/ with a sha256 "
      "manifest; before each save TRL evaluates the fixed held-out slice (sampling.heldout_eval_items prompts x "
      "group_size rollouts, same reward) -> eval/reward, which picks best/"),
     ("checkpoint.keep_last", "rc1 rotation (save_total_limit unset)", "best/ entries are copies and never rotate"),
@@ -138,9 +148,13 @@ def prompts_per_process(ppo: PPOScale, processes: int) -> int:
 def grpo_settings(ppo: PPOScale, *, out_dir: str | Path, seed: int, max_steps: int, report_to: Sequence[str],
                   on: Device | None = None, with_eval: bool = True, processes: int = 1,
                   backend: str = "transformers") -> dict[str, Any]:
-    """GRPOConfig keyword arguments from the PPO settings (see PPO_TO_GRPO); `processes` training processes share
-    each global batch of ppo.batch_size prompts; `backend` is the rollout backend that runs (rc1.train.rollout)."""
+    """GRPOConfig keyword arguments from the PPO settings (see PPO_TO_GRPO); `max_steps` optimizer steps; `processes`
+    training processes share each global batch of ppo.batch_size prompts; `backend` is the rollout backend that runs
+    (rc1.train.rollout)."""
+    from rc1.train.units import schedule
+
     p = ppo.ppo
+    save_every = schedule(ppo).save_every_steps
     dev = on or device()
     per_process = prompts_per_process(ppo, processes) * p.group_size
     rollouts: dict[str, Any] = {}
@@ -169,12 +183,13 @@ def grpo_settings(ppo: PPOScale, *, out_dir: str | Path, seed: int, max_steps: i
         temperature=p.temperature,
         shuffle_dataset=False,
         scale_rewards="none",
+        mask_truncated_completions=p.mask_truncated_completions,
         eval_strategy="steps" if with_eval else "no",
-        eval_steps=ppo.checkpoint.save_every,
+        eval_steps=save_every,
         per_device_eval_batch_size=per_process,
         logging_steps=1,
         save_strategy="steps",
-        save_steps=ppo.checkpoint.save_every,
+        save_steps=save_every,
         save_total_limit=None,
         save_only_model=False,
         report_to=list(report_to),
@@ -264,7 +279,7 @@ HELDOUT = "heldout"
 
 
 def heldout_slice(heldout: Sequence[dict], n: int) -> list[dict]:
-    """The fixed held-out prompts scored every save_every steps: the first `n` by id (the same in every run)."""
+    """The fixed held-out prompts scored before every checkpoint: the first `n` by id (the same in every run)."""
     return sorted(heldout, key=lambda s: str(s["id"]))[:n]
 
 
@@ -280,13 +295,18 @@ def eval_dataset(seeds: Sequence[dict]):
 
 # ---------------------------------------------------------------- reward
 def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: dict,
-                     gather: Callable[[list], list] = list) -> Callable:
+                     gather: Callable[[list], list] = list, ends: set[int] | frozenset[int] = frozenset(),
+                     masked: bool = False) -> Callable:
     """TRL reward function: rc1 dialogue per rollout -> RewardModel (judge, weights, penalty, difficulty weighting).
-    `batch["asked"]` receives the number of ask_user calls per rollout of the last training batch. Each process scores
-    its own rollouts; the replay history and the step's statistics are built from the whole global batch (`gather`
-    across the training processes), so every process plans the same next batch and logs the same numbers."""
+    `batch["asked"]` receives the number of ask_user calls per rollout of the last training batch, `batch["episodes"]`
+    the share of its episodes that ended without a final answer (cut before an end token in `ends`, TRL's rule, or
+    no answer turn) and how many cut ones carried no gradient (`masked`: mask_truncated_completions). Each process
+    scores its own rollouts; the replay history and the step's statistics are built from the whole global batch
+    (`gather` across the training processes), so every process plans the same next batch and logs the same numbers."""
+    from rc1.inference.budget import unanswered
+    from rc1.scoring.dialogue import analyze
 
-    def rc1_reward(prompts, completions, seed_json, step, source, log_metric=None, **_):
+    def rc1_reward(prompts, completions, seed_json, step, source, log_metric=None, completion_ids=None, **_):
         seeds = [json.loads(s) for s in seed_json]
         episodes = [to_rc1_dialogue([], c if isinstance(c, list) else [{"role": "assistant", "content": str(c)}])
                     for c in completions]
@@ -296,6 +316,10 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
             return rewards
         asked_here = [sum(1 for c in (comp if isinstance(comp, list) else []) for tc in c.get("tool_calls") or []
                           if (tc.get("function") or tc).get("name") == ASK_USER) for comp in completions]
+        cut = [not ids or int(ids[-1]) not in ends for ids in (completion_ids or [[]] * len(completions))]
+        ended = gather([(c, unanswered(analyze(ep), c)) for c, ep in zip(cut, episodes)])
+        batch["episodes"] = {"episodes/truncated_rate": sum(u for _, u in ended) / max(1, len(ended)),
+                             "episodes/truncated_masked": float(sum(c for c, _ in ended)) if masked else 0.0}
         rows = gather([(str(s["id"]), int(st), seed_difficulty(s, fallback=UNBUCKETED), r, a, str(k))
                        for s, st, r, a, k in zip(seeds, step, rewards, asked_here, source)])
         groups: dict[tuple[int, str], list[float]] = defaultdict(list)
@@ -355,27 +379,66 @@ class TrainState:
                    best_metric=d.get("best_metric"), eval_reward=d.get("eval_reward"))
 
 
+@contextlib.contextmanager
+def budgeted(model, call) -> Iterator[None]:
+    """`model.generate` applies the thinking budget of `call` (rc1.inference.budget.GenerateCall) inside the block:
+    TRL calls generate itself, so its arguments are added there; the model's own method is back afterwards."""
+    if call is None:
+        yield
+        return
+    own = vars(model).get("generate")
+    inner = model.generate
+    extra = call.kwargs()
+    model.generate = lambda *a, **kw: inner(*a, **{**extra, **kw})
+    try:
+        yield
+    finally:
+        if own is None:
+            del model.generate
+        else:
+            model.generate = own
+
+
 def _rc1_trainer_class(strategy_name: str, generating: Callable = lambda model: contextlib.nullcontext()):
-    """TRL's trainer for the strategy (GRPOTrainer or RLOOTrainer), unchanged but for two things: it keeps each
+    """TRL's trainer for the strategy (GRPOTrainer or RLOOTrainer), unchanged but for three things: it keeps each
     training batch's advantages (per rollout, with its prompt's difficulty and how often it asked the user) so rc1 can
-    log what the update actually weighs, and its rollouts generate inside `generating(model)` (ppo.lora_generation)."""
+    log what the update actually weighs; its rollouts generate inside `generating(model)` (ppo.lora_generation); and
+    each turn's generate applies the thinking budget `rc1_budget` (rc1.inference.budget), whose per-turn counts of a
+    training batch are kept in rc1_batch["turns"]."""
+    from rc1.inference.budget import GenerateCall, TurnStats, summarize_turns
+
     _, base = trl_classes(strategy_name)
 
     class Rc1Trainer(base):
         rc1_batch: dict = {}
         rc1_gather: Callable[[list], list] = staticmethod(list)   # across the training processes (rc1.train.dist)
+        rc1_budget = None   # a ThinkingBudget (rc1.inference.budget.for_tokenizer)
 
         def _generate_single_turn(self, *args, **kwargs):
-            with generating(self.accelerator.unwrap_model(self.model)):
-                return super()._generate_single_turn(*args, **kwargs)
+            model = self.accelerator.unwrap_model(self.model)
+            call = GenerateCall(self.rc1_budget) if self.rc1_budget is not None else None
+            with generating(model), budgeted(model, call):
+                out = super()._generate_single_turn(*args, **kwargs)
+            if call is None:
+                return out
+            # GRPOTrainer returns (completion ids, logprobs), RLOOTrainer the completion ids
+            completion_ids, rest = (out[0], out[1:]) if isinstance(out, tuple) else (out, None)
+            completion_ids = call.trim(completion_ids)
+            if self.model.training:
+                self.rc1_batch.setdefault("turns", []).extend(call.stats())
+            return completion_ids if rest is None else (completion_ids, *rest)
 
         def _generate_and_score_completions(self, inputs):
+            if self.model.training:
+                self.rc1_batch["turns"] = []
             out = super()._generate_and_score_completions(inputs)
             if self.model.training:
                 adv = out["advantages"].detach().float().cpu().reshape(len(inputs), -1).mean(dim=1).tolist()
                 rows = self.rc1_gather([(float(a), str(x.get("difficulty"))) for a, x in zip(adv, inputs)])
                 self.rc1_batch["advantages"] = [a for a, _ in rows]
                 self.rc1_batch["difficulty"] = [d for _, d in rows]
+                turns = self.rc1_gather([tuple(vars(t).values()) for t in self.rc1_batch.get("turns", [])])
+                self.rc1_batch["think"] = summarize_turns([TurnStats(*t) for t in turns]) if turns else {}
             return out
 
     return Rc1Trainer
@@ -438,6 +501,9 @@ def _rc1_callback_class():
                 "rc1.sec_per_step": self.sec_per_step[-1] if self.sec_per_step else None, "rc1.reward": reward,
                 **{f"rc1.{k.replace('/', '.')}": v for k, v in self.reward_stats.items()},
                 **{f"rc1.{k}": v for k, v in advantage_stats(getattr(self.trainer, "rc1_batch", {})).items()},
+                # the thinking budget and truncation (rc1.inference.budget), under TRL-style names
+                **getattr(self.trainer, "rc1_batch", {}).get("think", {}),
+                **getattr(self.trainer, "rc1_batch", {}).get("episodes", {}),
             }
             m = {k: float(v) for k, v in m.items() if isinstance(v, (int, float)) and math.isfinite(float(v))}
             if state.is_world_process_zero:   # every process computed the same (gathered) numbers
@@ -485,6 +551,8 @@ def make_trainer(ppo: PPOScale, *, base: str, reward_funcs: list, train_dataset,
     environment), not yet trained: what `train` runs and what benchmarks/bench_rollout.py times."""
     from rc1.train.tiny import load_tokenizer
 
+    from rc1.inference.budget import for_tokenizer
+
     plan = finetune or finetune_plan(ppo, mode)
     rollouts = rollouts or rollout_plan(ppo, mode)
     name = ppo.trainer.strategy
@@ -494,11 +562,14 @@ def make_trainer(ppo: PPOScale, *, base: str, reward_funcs: list, train_dataset,
     cfg = config_cls(**trainer_settings(name, settings) | {"generation_kwargs": generation_kwargs})
     tools = ({"environment_factory": env_factory(ppo.ppo.max_turns)}
              if environment and STRATEGIES[name].trainer != "rloo" else {})
+    tok = load_tokenizer(base)
     trainer = _rc1_trainer_class(name, lora_generation(ppo))(
         model=base, reward_funcs=reward_funcs, args=cfg, train_dataset=train_dataset,
-        eval_dataset=eval_dataset(eval_rows) if eval_rows else None, processing_class=load_tokenizer(base),
+        eval_dataset=eval_dataset(eval_rows) if eval_rows else None, processing_class=tok,
         callbacks=list(callbacks), peft_config=plan.peft_config, quantization_config=plan.quantization_config,
         **tools)
+    # the thinking budget of every rollout turn; without one, its counts (think/*, answer/*) all the same
+    trainer.rc1_budget = for_tokenizer(tok, ppo.generation, trainer.eos_token_ids)
     if ppo.ppo.compile_generation and rollouts.effective == "transformers":   # TRL turns generate's compile off
         trainer.generation_config.disable_compile = False
         trainer.generation_config.cache_implementation = ppo.ppo.cache_implementation or "static"
@@ -546,7 +617,9 @@ def train(ppo: PPOScale, *, base: str, pool: Sequence[dict], seed: int, out_dir:
     data = SlotData(sampler, st.history, max_steps)
     reward_stats: dict = {}
     batch: dict = {}
-    reward_func = make_reward_func(reward_model, st.history, reward_stats, batch, gather=dist.gather)
+    ends: set[int] = set()   # what ends a completion (TRL's eos ids and pad), known once the trainer is built
+    reward_func = make_reward_func(reward_model, st.history, reward_stats, batch, gather=dist.gather, ends=ends,
+                                   masked=ppo.ppo.mask_truncated_completions)
     store = CheckpointStore(out_dir)
     cb = _rc1_callback_class()(store=store, state=st, ppo=ppo, log_metrics=log_metrics,
                                metrics_path=out_dir / "metrics.jsonl", reward_stats=reward_stats,
@@ -557,6 +630,7 @@ def train(ppo: PPOScale, *, base: str, pool: Sequence[dict], seed: int, out_dir:
                            rollouts=rollouts, processes=processes)
     trainer.rc1_batch = batch
     trainer.rc1_gather = dist.gather
+    ends.update(int(i) for i in [*trainer.eos_token_ids, trainer.processing_class.pad_token_id] if i is not None)
     cb.trainer = trainer
     use_step_bar(trainer, f"train seed {seed}")   # one bar per run (step, reward, kl), not a printed dict per step
     torch.manual_seed(seed)

@@ -136,7 +136,9 @@ def _call_name_args(call: dict) -> tuple[str, dict]:
 
 
 def to_rc1_dialogue(prompt: list[dict], completion: list[dict]) -> list[dict]:
-    """TRL's prompt + completion messages -> one rc1 dialogue (rc1.dialogue's convention).
+    """TRL's prompt + completion messages -> one rc1 dialogue (rc1.dialogue's convention). An assistant message's
+    reasoning (TRL's parsed `reasoning_content`) is kept as `reasoning` on the first turn made of it: recorded with the
+    dialogue, never shown to the judge (rc1.scoring.spec.dialogue_data reads role, content and tool calls only).
 
     An assistant message's ask_user calls become "assistant asks / user answers" turns; its other calls stay a
     tool-calling assistant turn followed by their tool results. Results follow their calls in order.
@@ -156,20 +158,22 @@ def to_rc1_dialogue(prompt: list[dict], completion: list[dict]) -> list[dict]:
             i += 1
         results += ["error: no result"] * (len(calls) - len(results))
         content = msg.get("content") or ""
+        reasoning = msg.get("reasoning_content")
+        thought = {"reasoning": reasoning} if isinstance(reasoning, str) and reasoning else {}
         is_ask = [c[0] == ASK_USER and asked(c[1].get("question")) for c in calls]
         tool_pairs = [(c, r) for c, r, ask in zip(calls, results, is_ask) if not ask]
         asks = [(c, r) for c, r, ask in zip(calls, results, is_ask) if ask]
         if not calls:
-            out.append({"role": "assistant", "content": content})
+            out.append({"role": "assistant", "content": content, **thought})
             continue
         if tool_pairs:
-            out.append({"role": "assistant", "content": content,
+            out.append({"role": "assistant", "content": content, **thought,
                         "tool_calls": [{"name": n, "arguments": a} for (n, a), _ in tool_pairs]})
             out.extend({"role": "tool", "name": n, "content": r} for (n, _), r in tool_pairs)
-            content = ""
+            content, thought = "", {}
         for (_, args), reply in asks:
             question = args["question"].strip()
-            out.append({"role": "assistant", "content": question})
+            out.append({"role": "assistant", "content": question, **thought})
             out.append({"role": "user", "content": reply})
-            content = ""
+            content, thought = "", {}
     return out

@@ -1,12 +1,14 @@
-"""How long the full training job takes, projected from the seconds per step a gate measured.
+"""How long the full training job takes, projected from the seconds per optimizer step a gate measured (or from the
+H200 measurements below, for a config no trial has measured yet).
 
-A step's time is dominated by generating its rollouts (87% at 512 new tokens at the 4B shape on an H200). Decoding
-reads every weight once per new token, whatever the batch, so its time grows with the new tokens per completion (the
-decode steps) far more than with the batch; the forward and backward passes grow with the rollout tokens per step
-(prompts x group x new tokens). A measurement made on one config is carried to another by the larger of the two
-ratios, and never below what was measured: an upper bound (a trial of 32 prompts x 128 tokens has the rollout tokens
-of 8 prompts x 512, but a quarter of its decode steps). A gate trains its seeds one after another, each on the launcher's processes (one GPU
-each).
+A job is `ppo.episodes` rollouts, i.e. the optimizer steps rc1.train.units makes of them. A step's time is dominated
+by generating its rollouts (87% at 512 new tokens at the 4B shape on an H200). Decoding reads every weight once per new
+token, whatever the batch, so its time grows with the new tokens per completion (the decode steps) far more than with
+the batch; the forward and backward passes grow with the rollout tokens per step (prompts x group x new tokens). A
+measurement made on one shape is carried to another by the larger of the two ratios, and never below what was
+measured: an upper bound (a trial of 32 prompts x 128 tokens has the rollout tokens of 8 prompts x 512, but a quarter
+of its decode steps). From several measurements the smallest of those upper bounds holds. A gate trains its seeds one
+after another, each on the launcher's processes (one GPU each).
 """
 
 from __future__ import annotations
@@ -14,19 +16,46 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rc1.core.config import PPOScale
+from rc1.train.units import optimizer_steps
 
 
-def rollout_tokens(ppo: PPOScale) -> int:
-    """The most tokens one optimizer step generates: prompts x completions per prompt x new tokens."""
-    p = ppo.ppo
-    return p.batch_size * p.group_size * p.max_new_tokens
+@dataclass(frozen=True)
+class Shape:
+    """What a step's time depends on: prompts x completions per prompt x new tokens per completion."""
+
+    batch_size: int
+    group_size: int
+    max_new_tokens: int
+
+    @property
+    def rollout_tokens(self) -> int:
+        """The most tokens one optimizer step generates."""
+        return self.batch_size * self.group_size * self.max_new_tokens
+
+
+def shape(ppo: PPOScale) -> Shape:
+    return Shape(ppo.ppo.batch_size, ppo.ppo.group_size, ppo.ppo.max_new_tokens)
+
+
+@dataclass(frozen=True)
+class Measured:
+    shape: Shape
+    sec_per_step: float
+    where: str
+
+
+# `rc1 train` at the Qwen3-4B shape on one H200, transformers generate, LoRA r16, 8 prompts x 4 (../shared/GPU.md,
+# benchmarks/results/h200_*.json): what a config is projected from before its trial measured it
+H200 = (Measured(Shape(8, 4, 128), 19.4, "H200, 4B shape, transformers generate, 8 x 4 x 128 new tokens"),
+        Measured(Shape(8, 4, 512), 70.1, "H200, 4B shape, transformers generate, 8 x 4 x 512 new tokens"))
 
 
 @dataclass(frozen=True)
 class Projection:
     measured_sec_per_step: float
     sec_per_step: float          # carried to the projected config
-    steps: int
+    episodes: int                # ppo.episodes of the projected config
+    steps: int                   # the optimizer steps they make
     seeds: int
     processes: int
 
@@ -35,30 +64,49 @@ class Projection:
         return self.steps * self.sec_per_step / 86400
 
     @property
+    def hours_per_seed(self) -> float:
+        return self.days_per_seed * 24
+
+    @property
     def wall_hours(self) -> float:
-        return self.days_per_seed * 24 * self.seeds
+        return self.hours_per_seed * self.seeds
 
     @property
     def gpu_hours(self) -> float:
         return self.wall_hours * self.processes
 
-    def metrics(self) -> dict[str, float]:
-        return {"rc1.measured_sec_per_step": self.measured_sec_per_step,
-                "rc1.projected_sec_per_step": self.sec_per_step,
-                "rc1.projected_days_per_seed": self.days_per_seed,
-                "rc1.projected_wall_hours": self.wall_hours,
-                "rc1.projected_gpu_hours": self.gpu_hours}
+    def metrics(self, prefix: str = "rc1.") -> dict[str, float]:
+        return {f"{prefix}measured_sec_per_step": self.measured_sec_per_step,
+                f"{prefix}projected_sec_per_step": self.sec_per_step,
+                f"{prefix}projected_optimizer_steps": float(self.steps),
+                f"{prefix}projected_days_per_seed": self.days_per_seed,
+                f"{prefix}projected_hours_per_seed": self.hours_per_seed,
+                f"{prefix}projected_wall_hours": self.wall_hours,
+                f"{prefix}projected_gpu_hours": self.gpu_hours}
 
     def line(self, name: str) -> str:
-        return (f"{name}: {self.steps} steps x {self.sec_per_step:.3g} s/step x {self.seeds} seed(s) on "
-                f"{self.processes} process(es) = {self.days_per_seed:.3g} days per seed, {self.wall_hours:.3g} h wall, "
-                f"{self.gpu_hours:.3g} GPU-hours (measured {self.measured_sec_per_step:.3g} s/step)")
+        return (f"{name}: {self.episodes} episodes = {self.steps} optimizer steps x {self.sec_per_step:.3g} s/step = "
+                f"{self.hours_per_seed:.3g} h per seed ({self.days_per_seed:.3g} days); {self.seeds} seed(s) on "
+                f"{self.processes} process(es): {self.wall_hours:.3g} h wall, {self.gpu_hours:.3g} GPU-hours "
+                f"(measured {self.measured_sec_per_step:.3g} s/step)")
 
 
-def project(full: PPOScale, measured: PPOScale, sec_per_step: float, processes: int = 1) -> Projection:
-    """The full config's job from `sec_per_step` measured while training `measured` (the same config or its trial)."""
+def carried(full: Shape, measured: Shape) -> float:
+    """The factor a step measured at `measured` is carried by to `full` (an upper bound, never below 1)."""
     # never below 1: what a step spends per completion (the judge's calls, the optimizer) does not shrink with tokens
-    ratio = max(1.0, rollout_tokens(full) / rollout_tokens(measured),
-                full.ppo.max_new_tokens / measured.ppo.max_new_tokens)
-    return Projection(measured_sec_per_step=sec_per_step, sec_per_step=sec_per_step * ratio, steps=full.ppo.steps,
+    return max(1.0, full.rollout_tokens / measured.rollout_tokens, full.max_new_tokens / measured.max_new_tokens)
+
+
+def project(full: PPOScale, measured: PPOScale | Shape, sec_per_step: float, processes: int = 1) -> Projection:
+    """The full config's job from `sec_per_step` measured while training `measured` (the same config, its trial, or
+    a shape measured elsewhere)."""
+    at = measured if isinstance(measured, Shape) else shape(measured)
+    return Projection(measured_sec_per_step=sec_per_step, sec_per_step=sec_per_step * carried(shape(full), at),
+                      episodes=full.ppo.episodes, steps=optimizer_steps(full, full.ppo.episodes),
                       seeds=len(full.seeds), processes=processes)
+
+
+def reference(full: PPOScale, measurements=H200) -> tuple[Projection, Measured]:
+    """The full config's job on the reference hardware: the smallest upper bound its measurements give."""
+    return min(((project(full, m.shape, m.sec_per_step), m) for m in measurements),
+               key=lambda pm: pm[0].sec_per_step)

@@ -94,6 +94,10 @@ def rollout_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, vllm: bool 
     cb = _transformers_at_least(CONTINUOUS_BATCHING_MIN_TRANSFORMERS) if cb is None else cb
     missing = backend_missing(want, cuda, vllm, cb)
     if missing is None:
+        if ppo.generation.budgeted and want != "transformers":   # where it runs, it would not apply the budget
+            raise Rc1Error(f"generation.thinking_budget is applied by rc1's logits processor in transformers' generate; "
+                           f"ppo.rollout_backend={want} does not run it (use rollout_backend: transformers, or unset "
+                           f"the budget)")
         return RolloutPlan(want, want)
     what = f"ppo.rollout_backend={want}" + (f" (vllm_mode {p.vllm_mode})" if want == "vllm" else "")
     if mode == "prod":

@@ -2,7 +2,8 @@
 
 Each step draws `batch_size` prompts from three sources:
 - pool:   the difficulty-balanced seed pool (balanced.jsonl), buckets drawn {easy .2, medium .4, hard .4}; the share
-          follows the seed-pool ratio schedule (0.50 from step 0, 0.35 from 20k, 0.20 from 40k);
+          follows the seed-pool ratio schedule (0.50 from episode 0, 0.35 from 20k, 0.20 from 40k; as optimizer steps
+          here: rc1.train.units);
 - replay: low performers, i.e. seeds (from any source) whose mean group reward so far is in the bottom
           `low_quantile` of the seeds seen; at most `replay_cap` (30%) of every batch, and never more than the
           non-pool share;
@@ -100,9 +101,12 @@ class SamplerSpec:
 
     @classmethod
     def from_config(cls, ppo, **over: Any) -> "SamplerSpec":
+        """The config's sampling; its seed-pool schedule (in episodes) as optimizer steps (rc1.train.units)."""
+        from rc1.train import units
+
         s = ppo.sampling
         return cls(batch_size=ppo.ppo.batch_size, difficulty=dict(s.difficulty),
-                   schedule=[(x.step, x.ratio) for x in s.seed_pool_schedule], replay_cap=s.replay_cap, **over)
+                   schedule=list(units.schedule(ppo).pool_schedule), replay_cap=s.replay_cap, **over)
 
 
 @dataclass

@@ -2,9 +2,11 @@
 
 The Hugging Face hub is unreachable offline and in tests, so dev mode trains a tiny Qwen3ForCausalLM built from a
 config, with a byte-level BPE tokenizer trained here (with the `tokenizers` library) on text the project makes (the
-pool's dialogues and contexts). The tokenizer carries Qwen's special tokens and TRL's Qwen3 chat template verbatim,
-so TRL recognises it: `add_response_schema` parses `<tool_call>` blocks and the training template stays
-prefix-preserving across tool turns, exactly as with a real Qwen3 base model.
+pool's dialogues and contexts). The tokenizer carries Qwen's special tokens (`<think>` and `</think>` among them) and
+the chat template of a Qwen3 thinking model (rc1.train.chat.THINKING_TEMPLATE: TRL's Qwen3 training template whose
+generation prompt opens `<think>`, as Qwen3-4B-Thinking-2507's does), with TRL's Qwen3 response parser: `<tool_call>`
+blocks and the reasoning parse as with the real base model, and every turn starts inside its reasoning, so the thinking
+budget (rc1.inference.budget) acts on the tiny model exactly as on the real one.
 
 `resolve_base(name)` is the one code path: "tiny" (or "rc1-tiny") builds/caches the tiny model, anything else is a local
 directory or a hub name loaded with from_pretrained (on a GPU machine: the real base model).
@@ -86,7 +88,9 @@ def train_tokenizer(corpus: list[str], vocab_size: int = TINY_SHAPE["vocab_size"
     """A byte-level BPE (as Qwen's) trained on `corpus`, wrapped as a fast tokenizer with Qwen's special tokens."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
-    from trl.chat_template_utils import qwen3_chat_template
+    from trl.chat_template_utils import qwen3_template
+
+    from rc1.train.chat import thinking_template
 
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
@@ -96,7 +100,8 @@ def train_tokenizer(corpus: list[str], vocab_size: int = TINY_SHAPE["vocab_size"
     tok.train_from_iterator([_BUILTIN_TEXT, *corpus], trainer=trainer)
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token=None, eos_token=IM_END, pad_token=PAD,
                                    unk_token=None, additional_special_tokens=SPECIAL_TOKENS[3:])
-    fast.chat_template = qwen3_chat_template   # verbatim: the template TRL's tool parsing and training recognise
+    fast.chat_template = thinking_template()   # a Qwen3 thinking model's: every assistant turn opens <think>
+    fast.response_template = qwen3_template     # TRL's Qwen3 parser: reasoning, content and tool calls apart
     fast.padding_side = "left"   # GRPOTrainer generates with left padding
     fast.model_max_length = TINY_SHAPE["max_position_embeddings"]
     return fast
@@ -138,7 +143,7 @@ def build_tiny(out_dir: str | Path, corpus: list[str], seed: int = 0, shape: dic
 def tiny_dir(corpus: list[str], seed: int = 0, cache_dir: str | Path | None = None, shape: dict | None = None) -> Path:
     """The cached tiny model for this corpus and seed, building it on first use."""
     digest = sha256_text(json.dumps({"corpus": corpus, "seed": seed, "shape": {**TINY_SHAPE, **(shape or {})},
-                                     "v": 1}, sort_keys=True))[:16]
+                                     "v": 2}, sort_keys=True))[:16]
     out = Path(cache_dir or os.environ.get("RC1_MODEL_CACHE") or DEFAULT_CACHE) / f"tiny-{digest}"
     if not (out / "config.json").is_file():
         build_tiny(out, corpus, seed=seed, shape=shape)
@@ -162,7 +167,9 @@ def load_tokenizer(name_or_path: str):
     tok.padding_side = "left"
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
-    return tok
+    from rc1.train.chat import prepare
+
+    return prepare(tok)
 
 
 def load_model(name_or_path: str, quantization_config=None, dtype=None):

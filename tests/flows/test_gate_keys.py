@@ -242,7 +242,7 @@ def _ppo(root: Path, name: str, change: Callable[[dict], None]) -> str:
 
 
 C = {
-    "config_check.steps_min": (lambda c: c["ppo"].update(steps=49_999), {"steps"}),
+    "config_check.episodes_min": (lambda c: c["ppo"].update(episodes=49_999), {"episodes"}),
     "config_check.target_kl_min": (lambda c: c["ppo"].update(target_kl=0.019), {"target_kl"}),
     "config_check.target_kl_max": (lambda c: c["ppo"].update(target_kl=0.051), {"target_kl"}),
     "config_check.seeds_min": (lambda c: c.update(seeds=c["seeds"][:2]), {"seeds"}),
@@ -255,8 +255,33 @@ C = {
 
 
 def test_shipped_prod_config_passes_check_config(project, capsys):
-    assert failing(capsys, ["check-config", "--config", str(REPO / "configs" / "ppo_scale.yaml"), "--mode", "prod",
-                            "--gates", str(REPO / "configs" / "gates.yaml")]) == (0, set())
+    """The bar: the shipped ppo_scale.yaml passes prod's config_check (its episodes rule among them), and the projection
+    it prints from the H200 figures is at most 24 h per seed."""
+    capsys.readouterr()
+    assert run_cli(["check-config", "--config", str(REPO / "configs" / "ppo_scale.yaml"), "--mode", "prod",
+                    "--gates", str(REPO / "configs" / "gates.yaml")]) == 0
+    err = capsys.readouterr().err
+    assert "FAIL" not in err
+    line = re.search(r"config_check: projected on the reference \(H200[^)]*\): ppo_scale\.yaml: 50000 episodes = "
+                     r"1563 optimizer steps x 48\.5 s/step = ([\d.]+) h per seed", err)
+    assert line and float(line.group(1)) <= 24, err
+
+
+def test_a_prod_config_without_a_thinking_budget_is_refused_in_one_line(project, capsys, monkeypatch):
+    """512 new tokens on Qwen3-4B-Thinking-2507 and no thinking budget: its episodes would end inside <think>.
+    `rc1 check-config` (preflight's config_check) and `rc1 train` in prod refuse it before anything loads."""
+    path = _ppo(project, "no_budget", lambda c: (c.pop("generation"), c["ppo"].update(max_new_tokens=512)))
+    expect = (f"rc1: error: {path}: Qwen/Qwen3-4B-Thinking-2507 reasons in <think> blocks and "
+              "generation.thinking_budget is unset: with ppo.max_new_tokens 512")
+    capsys.readouterr()
+    assert run_cli(["check-config", "--config", path, "--mode", "prod", "--gates",
+                    str(REPO / "configs" / "gates.yaml")]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(expect), line
+    monkeypatch.setenv("RUN_MODE", "prod")
+    assert run_cli(["train", "--config", path, "--pool", "no_pool.jsonl"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(expect), line
 
 
 @pytest.mark.parametrize("key", sorted(C))

@@ -132,7 +132,7 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert "would leak the evaluation set" in capsys.readouterr().err
         # options that would train with what preflight never checked
         other = Path("configs/ppo_other.yaml")
-        other.write_text(Path("configs/ppo_dev.yaml").read_text().replace("steps: 4", "steps: 5"))
+        other.write_text(Path("configs/ppo_dev.yaml").read_text().replace("episodes: 16", "episodes: 20"))
         assert run_cli(["gate", "--mode", "dev", "--config", str(other)]) == 2
         assert "is not the config preflight checked" in capsys.readouterr().err
         assert run_cli(["gate", "--mode", "dev", "--seed", "1"]) == 2

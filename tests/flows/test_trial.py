@@ -37,10 +37,10 @@ def project(tmp_path, monkeypatch):
         shutil.copytree(REPO / d, root / d)
     # trained the way a team trains on GPUs: each seed through `accelerate launch` (here 2 CPU processes, gloo)
     dev = (root / "configs" / "ppo_dev.yaml").read_text() + LAUNCH
-    # prod-like: the dev job with a trial it must pass first; the trial is the same job in fewer steps, one seed
+    # prod-like: the dev job with a trial it must pass first; the trial is the same job in fewer episodes, one seed
     (root / "configs" / "ppo_prodlike.yaml").write_text(dev + "\ntrial: configs/ppo_dev_trial.yaml\n")
     (root / "configs" / "ppo_dev_trial.yaml").write_text(
-        dev.replace("  steps: 4\n", "  steps: 2\n").replace("seeds: [20250820, 20250821, 20250822]", "seeds: [20250820]"))
+        dev.replace("  episodes: 16 ", "  episodes: 8 ").replace("seeds: [20250820, 20250821, 20250822]", "seeds: [20250820]"))
     monkeypatch.chdir(root)
     for var in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID", "RUN_MODE", "SCORER_PROVIDER",
                 "REWARD_LIVE_MODE"):
@@ -98,21 +98,22 @@ def test_full_training_waits_for_a_passing_trial(project, capsys):
 
 @pytest.mark.slow
 def test_prod_max_steps_is_held_to_the_schedule_that_trains(project, capsys):
-    """`rc1 gate --mode prod --trial --max-steps N` trains the trial config, so N is checked against the trial config's
-    ppo.steps, not the full config's: the trial's own steps pass that check, the full config's steps (which would run
-    the trial 2x longer than preflight checked it) are refused. No training: the refusal comes first (this dev preflight
+    """`rc1 gate --mode prod --trial --max-steps N` trains the trial config, so N (optimizer steps) is checked against the
+    steps the trial config's ppo.episodes make, not the full config's: the trial's own steps pass that check, the full
+    config's steps (which would run the trial 2x longer than preflight checked it) are refused. No training: the refusal comes first (this dev preflight
     relabelled prod fails prod's metric rechecks too, in the same one line)."""
     pre = prod_labelled_preflight(capsys, "configs/ppo_prodlike.yaml")
     try:
         lines = {}
-        for steps in ("2", "4"):   # the trial config's ppo.steps, the full config's
+        for steps in ("2", "4"):   # the optimizer steps of the trial config's 8 episodes, of the full config's 16
             capsys.readouterr()
             assert run_cli(["gate", "--mode", "prod", "--trial", "--max-steps", steps]) == 2
             # one line from rc1 (MLflow's own download bars aside)
             (lines[steps],) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
             assert lines[steps].startswith(f"rc1: error: gate refused: preflight {pre.info.run_id} cannot be used: ")
         assert "--max-steps" not in lines["2"], lines["2"]
-        assert "--max-steps 4 differs from the trial config's ppo.steps 2" in lines["4"], lines["4"]
+        assert "--max-steps 4 differs from the 2 optimizer steps the trial config's ppo.episodes 8 make" in lines["4"], \
+            lines["4"]
         assert not _gates()
     finally:
         import os
@@ -134,13 +135,13 @@ def test_full_training_is_refused_when_its_trial_projects_too_long(project, caps
     dev = (REPO / "configs" / "ppo_dev.yaml").read_text()
     Path("configs/ppo_inproc.yaml").write_text(dev + "\ntrial: configs/ppo_inproc_trial.yaml\n")
     Path("configs/ppo_inproc_trial.yaml").write_text(
-        dev.replace("  steps: 4\n", "  steps: 2\n").replace("seeds: [20250820, 20250821, 20250822]", "seeds: [20250820]"))
+        dev.replace("  episodes: 16 ", "  episodes: 8 ").replace("seeds: [20250820, 20250821, 20250822]", "seeds: [20250820]"))
     assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", "configs/ppo_inproc.yaml",
                     "--gates", "configs/gates_fast.yaml"]) == 0, capsys.readouterr().err
     capsys.readouterr()
     assert run_cli(["gate", "--mode", "dev", "--trial", "--max-steps", "1", "--no-evaluate",
                     "--gates", "configs/gates_fast.yaml"]) == 0
-    assert "projected ppo_inproc.yaml: 4 steps x" in capsys.readouterr().err
+    assert "projected ppo_inproc.yaml: 16 episodes = 4 optimizer steps x" in capsys.readouterr().err
     (trial,) = _gates()
     days = trial.data.metrics["rc1.projected_days_per_seed"]
     assert days > 1e-11
@@ -171,22 +172,38 @@ def test_the_trial_runs_the_full_jobs_engine(project, capsys, key, value):
 
 
 def test_the_projection_carries_a_trials_step_to_the_full_shape_as_an_upper_bound():
-    """Decoding reads every weight once per new token whatever the batch: ppo_trial.yaml's 32 prompts x 128 new tokens
-    have ppo_scale.yaml's rollout tokens per step (8 x 512) but a quarter of its decode steps, so the trial's s/step is
-    carried x4, not x1; a trial of a larger batch at the same length is never carried below what it measured."""
+    """Decoding reads every weight once per new token whatever the batch: 32 prompts x 128 new tokens have the rollout
+    tokens of 8 x 512 but a quarter of its decode steps, so a step measured there is carried x4 to 8 x 512, not x1; a
+    trial of a larger batch at the same length is never carried below what it measured. The job is ppo.episodes, i.e.
+    the optimizer steps they make (ppo_scale.yaml: 50000 episodes of 32 per step)."""
     from rc1.core.config import load_ppo_scale
-    from rc1.train.projection import project
+    from rc1.train.projection import Shape, project
 
     full = load_ppo_scale(REPO / "configs" / "ppo_scale.yaml")
     trial = load_ppo_scale(REPO / "configs" / "ppo_trial.yaml")
-    p = project(full, trial, 10.0)
-    assert p.sec_per_step == pytest.approx(40.0)
-    assert p.days_per_seed == pytest.approx(60000 * 40.0 / 86400)
+    long_full = full.model_copy(update={"ppo": full.ppo.model_copy(update={"max_new_tokens": 512})})
+    assert project(long_full, Shape(32, 4, 128), 10.0).sec_per_step == pytest.approx(40.0)
+    p = project(full, trial, 10.0)   # the trial: the full job's batch at 256 of its 320 new tokens
+    assert p.sec_per_step == pytest.approx(12.5) and p.steps == 1563 and p.episodes == 50000
+    assert p.days_per_seed == pytest.approx(1563 * 12.5 / 86400)
     wide = trial.model_copy(update={"ppo": trial.ppo.model_copy(update={"batch_size": 64, "max_new_tokens": 512})})
-    assert project(full, wide, 10.0).sec_per_step == pytest.approx(10.0)   # the tokens' ratio alone: 1.25 s
+    assert project(full, wide, 10.0).sec_per_step == pytest.approx(10.0)   # both ratios below 1
     assert project(full, full, 10.0).sec_per_step == pytest.approx(10.0)
     longer = trial.model_copy(update={"ppo": trial.ppo.model_copy(update={"max_new_tokens": 2048})})
-    assert project(full, longer, 10.0).sec_per_step == pytest.approx(10.0)   # both ratios alone: 2.5 s
+    assert project(full, longer, 10.0).sec_per_step == pytest.approx(10.0)
+
+
+def test_the_shipped_job_projects_within_a_day_per_seed_on_the_measured_h200():
+    """The bar: ppo_scale.yaml from the H200 figures (../shared/GPU.md: 19.4 s/step at 8 x 4 x 128, 70.1 s/step at
+    8 x 4 x 512, transformers generate) is at most 24 h per seed: the 128-token measurement carried x2.5 to 320 tokens,
+    48.5 s/step x 1563 optimizer steps."""
+    from rc1.core.config import load_ppo_scale
+    from rc1.train.projection import H200, reference
+
+    full = load_ppo_scale(REPO / "configs" / "ppo_scale.yaml")
+    proj, where = reference(full)
+    assert where is H200[0] and proj.sec_per_step == pytest.approx(48.5)
+    assert proj.steps == 1563 and proj.hours_per_seed == pytest.approx(1563 * 48.5 / 3600) and proj.hours_per_seed <= 24
 
 
 def test_a_projection_that_is_not_a_number_does_not_pass():

@@ -136,15 +136,28 @@ def test_llamacpp_logits_and_greedy_tokens_match_pytorch(ws, tmp_path, capsys):
         print(f"\n[llama.cpp vs PyTorch, f32 GGUF] max |logit difference| over {len(prompts)} prompts: {worst:.2e}")
     assert worst < 1e-3
 
-    torch_backend = TransformersBackend(model, tok, max_new_tokens=24)
-    cpp_gen = LlamaCppGenerator(path)
-    for ids in prompts:
-        a, b = torch_backend._generate([list(ids)])[0], cpp_gen(list(ids), 24)
+    def same_greedy(ids, a, b):
         if a != b:   # only a near-tie of PyTorch's own top two logits may flip the greedy choice
             k = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
             with torch.no_grad():
                 top2 = torch.topk(model(torch.tensor([list(ids) + a[:k]])).logits[0, -1], 2).values
             assert float(top2[0] - top2[1]) < 1e-3, (a, b)
+
+    torch_backend = TransformersBackend(model, tok, max_new_tokens=24)
+    cpp_gen = LlamaCppGenerator(path)
+    for ids in prompts:
+        same_greedy(ids, torch_backend._generate([list(ids)])[0], cpp_gen(list(ids), 24))
+    # the thinking budget (ppo_dev.yaml's) on llama.cpp as on PyTorch: the same implementation, the same tokens
+    from rc1.core.config import load_ppo_scale
+
+    budgeted = TransformersBackend(model, tok, max_new_tokens=32, generation=load_ppo_scale("configs/ppo_dev.yaml")
+                                   .generation)
+    for ids in prompts:
+        turn = budgeted.budget.turn(ids)
+        a, b = budgeted._generate([list(ids)])[0], cpp_gen(list(ids), 32, turn)
+        assert turn.hit and turn.think_tokens == 6 and b[6:6 + len(budgeted.budget.closing_ids)] == list(
+            budgeted.budget.closing_ids)
+        same_greedy(ids, a, b)
 
 
 def test_evaluate_on_llamacpp_logs_the_same_report_as_pytorch(ws, tmp_path):
@@ -170,6 +183,9 @@ def test_evaluate_on_llamacpp_logs_the_same_report_as_pytorch(ws, tmp_path):
     a, b = report(cpp), report(pt)
     assert set(a) == set(b) and set(a["policy"]) == set(b["policy"]) and set(a["deltas"]) == set(b["deltas"])
     assert a["policy"]["n"] == b["policy"]["n"] == 3
+    # the thinking budget on llama.cpp too: measured and logged as for PyTorch (the tiny policy never closes <think>)
+    assert cpp.data.metrics["policy.think/budget_hit_rate"] == pt.data.metrics["policy.think/budget_hit_rate"] == 1.0
+    assert "policy.episodes/truncated_rate" in cpp.data.metrics
     mv = client.get_model_version("rc1-policy", ws["version"])
     assert mv.tags["rc1.evaluate_llamacpp_run_id"] == cpp.info.run_id
     assert mv.tags["rc1.evaluate_run_id"] == pt.info.run_id

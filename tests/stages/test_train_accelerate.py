@@ -19,7 +19,7 @@ from mlflow.tracking import MlflowClient
 
 from rc1.train.launch import launch_train
 from rc1.stages import train
-from rc1.core.config import load_ppo_scale
+from rc1.core.config import GenerationCfg, load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json
 from rc1.train.launch import accelerate_command, read_accelerate_config
@@ -201,6 +201,7 @@ def test_vllm_is_refused_in_prod_without_cuda_or_vllm(tmp_path, monkeypatch, cap
     # dev: off, loudly (transformers generate); with CUDA and vllm present: on, mapped onto GRPOConfig
     plan = rollout_plan(ppo, "dev", cuda=False, vllm=False)
     assert plan.effective == "transformers" and "transformers generate" in plan.warning
+    ppo = ppo.model_copy(update={"generation": GenerationCfg()})   # vLLM does not run the thinking budget
     assert rollout_plan(ppo, "prod", cuda=True, vllm=True).vllm is True
     from rc1.train.engine import grpo_settings
     from rc1.train.rollout import Device

@@ -109,6 +109,15 @@ def test_training_leaves_a_finished_run_with_metrics(ws):
         assert key in metrics, key
     assert any(k.startswith("rc1.reward.") and k.split(".")[-1] in ("easy", "medium", "hard") for k in metrics)
     assert any(k.startswith("rc1.adv_abs.") for k in metrics)
+    # units: the config's episodes and the optimizer steps they make (16 rollouts of 2 prompts x 2 = 4 steps)
+    assert params["rc1.episodes"] == "16" and params["rc1.optimizer_steps"] == "4" and params["rc1.max_steps"] == "4"
+    # the thinking budget every step: the tiny policy never closes <think>, so every turn is closed by rc1 (100%,
+    # logged) and still answers, within ppo_dev.yaml's answer_budget 8
+    for key in ("think/budget_hit_rate", "think/mean_tokens", "answer/mean_tokens", "episodes/truncated_rate",
+                "episodes/truncated_masked"):
+        assert len(MlflowClient().get_metric_history(run.info.run_id, key)) == STEPS, key
+    assert metrics["think/budget_hit_rate"] == 1.0 and metrics["think/mean_tokens"] == 6.0
+    assert 0 < metrics["answer/mean_tokens"] <= 8 and metrics["episodes/truncated_masked"] == 0   # dev: not masked
     # best/ is chosen by the held-out eval/reward measured before each save, not by the training batches' reward
     evals = {m.step: m.value for m in MlflowClient().get_metric_history(run.info.run_id, "eval/reward")}
     assert sorted(evals) == list(range(2, STEPS + 1, 2)) and params["rc1.n_heldout_eval"] == str(
@@ -163,13 +172,45 @@ def test_registered_version_is_an_mlflow_model_that_generates(ws):
     assert isinstance(reply["choices"][0]["message"]["content"], str)
 
 
-def test_mlflow_models_serve_answers_a_chat_request(ws):
+def rollout_turns(ws, messages: list[dict], tmp: Path) -> dict[str, list[int]]:
+    """The first turn's new token ids for `messages` from the registered `best` (ppo_dev.yaml's thinking budget), as
+    the training rollouts generate it (rc1's GRPO trainer, its generate, the adapter's weights loaded, greedy) and as
+    `rc1 evaluate` generates it (its batched backend on the version as evaluate loads it)."""
+    from datasets import Dataset
+    from peft import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
+    from rc1.core.config import load_ppo_scale
+    from rc1.inference.evaluate import TransformersBackend
+    from rc1.stages.evaluate import _load_policy_and_base
+    from rc1.tracking.registry import version_weights
+    from rc1.train import engine
+
+    ppo = load_ppo_scale(ws["root"] / "configs" / "ppo_dev.yaml")
+    mv = MlflowClient().get_model_version_by_alias("rc1-policy", "best")
+    policy, _, tok, _ = _load_policy_and_base(mv, tmp / "evaluate")
+    ids = tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=True, return_dict=False)
+    (evaluated,) = TransformersBackend(policy, tok, ppo.ppo.max_new_tokens, 1, ppo.generation)._generate([ids])
+    base, adapter, _, _ = version_weights(mv, tmp / "train")
+    trainer = engine.make_trainer(ppo, base=base, reward_funcs=[lambda completions, **_: [0.0] * len(completions)],
+                                  train_dataset=Dataset.from_dict({"prompt": [messages]}), seed=0, out_dir=tmp / "t",
+                                  max_steps=1, generation_kwargs={"do_sample": False}, environment=False)
+    set_peft_model_state_dict(trainer.model, load_file(str(adapter / "adapter_model.safetensors")))
+    (trained,), _ = trainer._generate_single_turn([ids], None, {}, 1)
+    return {"prompt": ids, "train": trained, "evaluate": evaluated, "tok": tok}
+
+
+def test_mlflow_models_serve_answers_a_chat_request(ws, tmp_path):
     """The registered version behind a real `mlflow models serve` on 127.0.0.1: one chat request in the format the
-    policy was trained on, the assistant's reply out."""
+    policy was trained on, the assistant's reply out. The thinking budget is the same in training, evaluation and
+    serving: the tiny policy never closes <think>, so each of the three closes it at ppo_dev.yaml's thinking_budget
+    and answers within answer_budget, and under greedy decoding the three give the same tokens."""
     import os
     import sys
     import urllib.error
     import urllib.request
+
+    from trl.chat_template_utils import parse_response
 
     from mlflow_server import free_port, serving
 
@@ -178,8 +219,8 @@ def test_mlflow_models_serve_answers_a_chat_request(ws):
     cmd = [sys.executable, "-m", "mlflow", "models", "serve", "-m", "models:/rc1-policy@best", "--env-manager",
            "local", "-h", "127.0.0.1", "-p", str(port), "-w", "1"]
     body = {"messages": [{"role": "system", "content": "You are a careful assistant."},
-                         {"role": "user", "content": "Tom has 3 apples and buys 5 more. How many apples?"}],
-            "max_tokens": 8}
+                         {"role": "user", "content": "Tom has 3 apples and buys 5 more. How many apples?"}]}
+    # no max_tokens: the served turn has the version's own limit (ppo.max_new_tokens), as in evaluate and training
     with serving(cmd, f"{url}/ping", ws["root"] / "serve.log", 300, cwd=ws["root"],
                  env={**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}):
         req = urllib.request.Request(f"{url}/invocations", data=json.dumps(body).encode(),
@@ -193,6 +234,16 @@ def test_mlflow_models_serve_answers_a_chat_request(ws):
     assert completion["object"] == "chat.completion"
     (choice,) = completion["choices"]
     assert choice["message"]["role"] == "assistant" and isinstance(choice["message"]["content"], str)
+    # the same budget, the same tokens: training rollouts, `rc1 evaluate`'s backend and the served model
+    turns = rollout_turns(ws, body["messages"], tmp_path)
+    assert turns["train"] == turns["evaluate"]
+    served = completion["rc1"]
+    assert served["budget_hit"] and served["think_tokens"] == 6 and 0 < served["answer_tokens"] <= 8   # ppo_dev.yaml
+    assert completion["usage"]["completion_tokens"] == len(turns["evaluate"])
+    expected = parse_response(turns["tok"], turns["evaluate"], prefix=turns["prompt"])
+    assert choice["message"]["reasoning_content"] == expected["reasoning_content"]
+    assert choice["message"]["content"] == (expected.get("content") or "")
+    assert "Time is up." in expected["reasoning_content"]   # ppo_dev.yaml's closing, forced at the budget
 
 
 def ungated_version(ws) -> dict:
@@ -237,6 +288,11 @@ def test_evaluate_then_promote_refuses_what_the_chain_does_not_hold(ws, capsys):
     report = failed["report"]
     assert {"success_by_task_difficulty", "clarify_success", "overclar_rate", "avg_turns"} <= set(report["policy"])
     assert "hard_success_gain_pp" in report["deltas"]
+    # the same budget in evaluation, measured and logged for the policy and the base (both never close <think>)
+    ev = MlflowClient().get_run(failed["run_id"]).data.metrics
+    assert ev["policy.think/budget_hit_rate"] == ev["base.think/budget_hit_rate"] == 1.0
+    assert ev["policy.think/mean_tokens"] == 6.0 and 0 < ev["policy.answer/mean_tokens"] <= 8
+    assert 0 <= ev["policy.episodes/truncated_rate"] <= 1 and len(report["policy"]["think_tokens_per_turn"]) >= 6
     assert run_cli(["promote", "--version", version]) == 2
     err = capsys.readouterr().err
     assert "not promoted: broken link" in err and "preflight run p1: not found" in err and "failed the RC1 gates" in err

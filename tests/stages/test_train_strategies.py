@@ -15,7 +15,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from rc1.stages import train
-from rc1.core.config import load_ppo_scale
+from rc1.core.config import GenerationCfg, load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.train.rollout import Device, rollout_plan
 from rc1.train.strategy import STRATEGIES, trainer_settings
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 def strategy_config(root: Path, name: str, extra: str = "") -> str:
     """ppo_dev.yaml with `name`, a checkpoint every step (so step 1 can be resumed), and `extra` ppo settings."""
     dev = (REPO / "configs" / "ppo_dev.yaml").read_text()
-    cfg = dev.replace("strategy: dapo", f"strategy: {name}").replace("save_every: 2", "save_every: 1")
+    cfg = dev.replace("strategy: dapo", f"strategy: {name}").replace("save_every_episodes: 8", "save_every_episodes: 4")
     if "rollout_backend" in extra:   # one rollout_backend key (YAML would keep the last of two)
         cfg = "".join(line for line in cfg.splitlines(keepends=True) if not line.startswith("  rollout_backend:"))
     cfg = cfg.replace("  temperature: 0.9\n", "  temperature: 0.9\n" + extra)
@@ -128,6 +128,10 @@ def test_rollout_backends_refuse_in_prod_and_fall_back_in_dev(ws, capsys):
         rollout_plan(cb, "prod", cuda=False)
     dev = rollout_plan(cb, "dev", cuda=False)
     assert (dev.requested, dev.effective) == ("continuous_batching", "transformers") and "DEV" in dev.warning
+    # where it runs it does not apply ppo_dev.yaml's thinking budget (rc1's logits processor in generate): refused
+    with pytest.raises(Rc1Error, match=r"ppo.rollout_backend=continuous_batching does not run it"):
+        rollout_plan(cb, "prod", cuda=True, cb=True)
+    cb = cb.model_copy(update={"generation": GenerationCfg()})
     assert rollout_plan(cb, "prod", cuda=True, cb=True).effective == "continuous_batching"
     from rc1.train.engine import grpo_settings
 

@@ -29,6 +29,7 @@ def sequential_episode(model, tok, seed, max_turns, max_new_tokens):
                                  max_new_tokens=max_new_tokens, pad_token_id=tok.pad_token_id)
         msg = parse_response(tok, out[0, len(prompt_ids):].tolist(), prefix=prompt_ids, tools=tools)
         msg = {"role": "assistant", "content": msg.get("content") or "",
+               **({"reasoning_content": msg["reasoning_content"]} if msg.get("reasoning_content") else {}),
                **({"tool_calls": msg["tool_calls"]} if msg.get("tool_calls") else {})}
         messages.append(msg)
         completion.append(msg)

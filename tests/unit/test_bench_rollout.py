@@ -19,7 +19,7 @@ def test_bench_rollout_smoke_on_cpu(tmp_path):
     out = tmp_path / "rollout.json"
     proc = subprocess.run([sys.executable, str(REPO / "benchmarks" / "bench_rollout.py"), "--new-tokens", "8",
                            "--prompts", "2", "--group", "2", "--workdir", str(tmp_path / "models"), "--json", str(out),
-                           "--variants", "transformers,transformers+merged,continuous_batching"],
+                           "--variants", "transformers,transformers+merged,transformers+budget,continuous_batching"],
                           capture_output=True, text=True, timeout=600, cwd=tmp_path,
                           env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -28,7 +28,7 @@ def test_bench_rollout_smoke_on_cpu(tmp_path):
     assert "skipped: ppo.rollout_backend=continuous_batching but CUDA missing" in lines["continuous_batching"]
     assert "best without vllm:" in proc.stdout
     results = {r["variant"]: r for r in json.loads(out.read_text())["results"]}
-    for name in ("transformers", "transformers+merged"):
+    for name in ("transformers", "transformers+merged", "transformers+budget"):
         r = results[name]
         assert r["completions"] == 4 and 0 < r["tokens"] <= 4 * 8
         assert r["bandwidth_source"] == "cpu (measured copy)" and 0 < r["fraction_of_bound"] < 1

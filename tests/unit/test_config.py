@@ -15,8 +15,8 @@ CONFIGS = Path(__file__).parents[2] / "configs"
 def test_shipped_configs_load():
     gates = load_gates(CONFIGS / "gates.yaml")
     assert gates.validate_pool.distinct_2_min == 0.60 and gates.validate_pool.leak_count_max == 0
-    assert gates.for_mode("dev").config_check.steps_min == 1
-    assert gates.for_mode("prod").config_check.steps_min == 50000
+    assert gates.for_mode("dev").config_check.episodes_min == 1
+    assert gates.for_mode("prod").config_check.episodes_min == 50000
     assert load_ppo_scale(CONFIGS / "ppo_scale.yaml").mix["hotpotqa"] == 0.45
     assert abs(sum(load_weights(CONFIGS / "weights.json").as_dict().values()) - 1) < 1e-9
     assert "bundled" in [s.kind for s in load_data_config(CONFIGS / "data.yaml").tasks["gsm8k"].sources]
@@ -72,8 +72,8 @@ def test_cli_exit_2_with_one_line_for_a_bad_config(tmp_path, monkeypatch, capsys
     # non-finite numbers and lax coercions
     ("ppo_scale.yaml", "learning_rate: ", "learning_rate: .inf #", "ppo.learning_rate"),
     ("ppo_scale.yaml", "temperature: ", "temperature: .nan #", "ppo.temperature"),
-    ("ppo_scale.yaml", "steps: ", "steps: true #", "ppo.steps"),
-    ("ppo_scale.yaml", "steps: ", "steps: 2.5 #", "ppo.steps"),
+    ("ppo_scale.yaml", "episodes: ", "episodes: true #", "ppo.episodes"),
+    ("ppo_scale.yaml", "episodes: ", "episodes: 2.5 #", "ppo.episodes"),
     ("ppo_scale.yaml", "batch_size: ", "batch_size: '8' #", "ppo.batch_size"),
     ("gates.yaml", "distinct_2_min: 0.60", "distinct_2_min: .inf", "validate_pool.distinct_2_min"),
     ("gates.yaml", "corr_improve_pct_min: 10.0", "corr_improve_pct_min: -.inf", "shadow_run.corr_improve_pct_min"),
@@ -164,3 +164,67 @@ def test_every_gates_key_has_a_prod_floor_that_prod_enforces(tmp_path):
     finally:
         SEED_FLOORS.clear()
         SEED_FLOORS.update(SEED_FLOORS_SAVED)
+
+
+@pytest.mark.parametrize("old, new, named", [
+    ("  episodes: 50000 ", "  steps: 60000 ", "ppo.steps was renamed: use ppo.episodes"),
+    ("  save_every_episodes: 3200 ", "  save_every: 1000 ", "checkpoint.save_every was renamed: use "
+                                                           "checkpoint.save_every_episodes"),
+    ("{from_episode: 20000,", "{step: 20000,", "sampling.seed_pool_schedule.step was renamed: use from_episode"),
+])
+def test_a_config_in_the_old_units_is_refused_naming_the_new_key(tmp_path, old, new, named):
+    """A user's old config counted optimizer steps under `steps`: read as episodes it would train 32x less. It is
+    refused in one line naming the file, the new key and its unit, never read in the old unit."""
+    text = (CONFIGS / "ppo_scale.yaml").read_text()
+    assert old in text
+    bad = tmp_path / "old.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(Rc1Error) as e:
+        load_ppo_scale(bad)
+    assert str(e.value).startswith(f"{bad}: key ") and named in str(e.value) and "\n" not in str(e.value)
+    gates = tmp_path / "gates.yaml"
+    gates.write_text((CONFIGS / "gates.yaml").read_text().replace("  episodes_min: 50000", "  steps_min: 50000"))
+    with pytest.raises(Rc1Error, match="config_check.steps_min was renamed: use config_check.episodes_min"):
+        load_gates(gates)
+
+
+def test_episodes_convert_to_optimizer_steps_once():
+    """One conversion (rc1.train.units): episodes / (prompts x completions per step), rounded up, for the job, the
+    checkpoint cadence and the seed-pool schedule alike; the sampler runs the schedule in steps."""
+    from rc1.train.sampler import SamplerSpec
+    from rc1.train.units import optimizer_steps, schedule
+
+    ppo = load_ppo_scale(CONFIGS / "ppo_scale.yaml")
+    s = schedule(ppo)
+    assert (s.episodes, s.episodes_per_step, s.steps, s.save_every_steps) == (50000, 32, 1563, 100)
+    assert s.pool_schedule == ((0, 0.5), (625, 0.35), (1250, 0.2))
+    assert SamplerSpec.from_config(ppo).schedule == list(s.pool_schedule)
+    assert [optimizer_steps(ppo, e) for e in (0, 1, 32, 33)] == [0, 1, 1, 2]
+    assert s.params() == {"rc1.episodes": 50000, "rc1.episodes_per_step": 32, "rc1.optimizer_steps": 1563,
+                          "rc1.save_every_steps": 100}
+    trial = schedule(load_ppo_scale(CONFIGS / "ppo_trial.yaml"))
+    assert (trial.episodes, trial.steps) == (5000, 157)   # seed 002: 5k samples, ~156 rounds of 32
+
+
+def test_a_thinking_budget_needs_both_halves_a_budget_that_fits_and_rc1s_generate(tmp_path):
+    """The budget is rc1's logits processor in transformers' generate: a backend that would really run instead
+    (continuous batching, vLLM where they can run) is refused; where they cannot, dev falls back to generate."""
+    import yaml
+
+    from rc1.train.rollout import rollout_plan
+
+    base = yaml.safe_load((CONFIGS / "ppo_scale.yaml").read_text())
+    for change, message in (
+            (lambda c: c["generation"].pop("answer_budget"), "thinking_budget and answer_budget go together"),
+            (lambda c: c["generation"].update(thinking_budget=300), "exceed ppo.max_new_tokens 320")):
+        cfg = yaml.safe_load(yaml.safe_dump(base))
+        change(cfg)
+        path = tmp_path / "ppo.yaml"
+        path.write_text(yaml.safe_dump(cfg))
+        with pytest.raises(Rc1Error, match=message):
+            load_ppo_scale(path)
+    ppo = load_ppo_scale(CONFIGS / "ppo_scale.yaml")
+    vllm = ppo.model_copy(update={"ppo": ppo.ppo.model_copy(update={"rollout_backend": "vllm"})})
+    with pytest.raises(Rc1Error, match="ppo.rollout_backend=vllm does not run it"):
+        rollout_plan(vllm, "prod", cuda=True, vllm=True, cb=True)
+    assert rollout_plan(vllm, "dev", cuda=False, vllm=False, cb=True).effective == "transformers"

@@ -53,7 +53,7 @@ def test_options_must_hash_as_preflight_checked(tmp_path):
     assert option_problems(shas, same, [1, 2, 3], [3, 2, 1]) == []
     assert option_problems(shas, {"config": None, "gates": None}, None, [1, 2, 3]) == []
     other = tmp_path / "other.yaml"
-    other.write_text("steps: 1")
+    other.write_text("episodes: 1")
     (problem,) = option_problems(shas, {"config": str(other), "gates": None}, None, [1])
     assert problem.startswith(f"--config {other} is not the config preflight checked")
     assert "--gates nope.yaml: file not found" in option_problems(shas, {"gates": "nope.yaml"}, None, [1])
@@ -62,8 +62,10 @@ def test_options_must_hash_as_preflight_checked(tmp_path):
     # --max-steps: a quick dev run, but in prod only the checked schedule trains
     assert option_problems(shas, same, None, [1], mode="dev", max_steps=1, config_steps=2000) == []
     assert option_problems(shas, same, None, [1], mode="prod", max_steps=2000, config_steps=2000) == []
-    (problem,) = option_problems(shas, same, None, [1], mode="prod", max_steps=1, config_steps=2000)
-    assert problem.startswith("--max-steps 1 differs from the checked config's ppo.steps 2000")
+    (problem,) = option_problems(shas, same, None, [1], mode="prod", max_steps=1, config_steps=2000,
+                                 config_episodes=64000)
+    assert problem.startswith("--max-steps 1 differs from the 2000 optimizer steps the checked config's ppo.episodes "
+                              "64000 make")
 
 
 def test_metrics_are_rechecked_against_current_thresholds(tmp_path):

@@ -19,15 +19,17 @@ def test_shipped_prod_config_passes_the_prod_config_check():
 def test_config_check_catches_each_violation():
     ppo = load_ppo_scale(CONFIGS / "ppo_scale.yaml")
     bad = ppo.model_copy(update={"simulate": True, "live_mode": False, "use_overclar_penalty": False,
-                                 "seeds": [1, 1, 2], "ppo": ppo.ppo.model_copy(update={"steps": 10, "target_kl": 0.1}),
+                                 "seeds": [1, 1, 2], "ppo": ppo.ppo.model_copy(update={"episodes": 10, "target_kl": 0.1,
+                                                                                 "mask_truncated_completions": False}),
                                  "model": ppo.model.model_copy(update={"finetune": "lora"})})
     failing = {n for n, c in _by_name(config_checks(bad, GATES)).items() if not c["pass"]}
-    assert failing == {"simulate", "live_mode", "use_overclar_penalty", "seeds", "steps", "target_kl", "finetune"}
+    assert failing == {"simulate", "live_mode", "use_overclar_penalty", "seeds", "episodes", "target_kl", "finetune",
+                       "mask_truncated_completions"}
 
 
 def test_dev_waives_only_what_gates_yaml_lists_and_keeps_the_real_value():
     checks = [{"name": "live_mode", "value": False, "threshold": True, "pass": False},
-              {"name": "steps", "value": 4, "threshold": ">= 1", "pass": True}]
+              {"name": "episodes", "value": 16, "threshold": ">= 1", "pass": True}]
     dev = step_result("config_check", checks, GATES, "dev")
     assert dev.passed and dev.waived == ["config_check.live_mode"]
     assert dev.checks[0]["value"] is False and dev.checks[0]["pass"] is False

@@ -14,7 +14,9 @@ def rows(success_hard: bool) -> list[dict]:
     for i, (task, diff) in enumerate([("hotpotqa", "hard"), ("strategyqa", "hard"), ("gsm8k", "easy"),
                                       ("hotpotqa", "medium")]):
         out.append({"id": str(i), "task": task, "difficulty": diff, "split": "shadow", "success": success_hard or diff != "hard",
-                    "needs_clarification": i == 3, "overclarified": False, "turns": 2})
+                    "needs_clarification": i == 3, "overclarified": False, "turns": 2,
+                    # what the thinking budget did (rc1.inference.evaluate.item_row): two turns, the first at its budget
+                    "think_tokens": [128, 40 + i], "answer_tokens": [10, 30], "budget_hits": 1, "truncated": i == 0})
     return out
 
 
@@ -69,8 +71,13 @@ def test_markup_carries_verdict_checks_plots_chain_and_samples():
     assert "id='verified'" in html   # the signed chain's verdict (test_the_page_says_whether_the_signed_chain_holds)
     for name in ("hard_success_gain_pp", "clarify_success_gain_pp", "overclar_reduction_pct", "avg_turns_increase"):
         assert name in html
-    # success, behaviour, reward, loss, lr, KL curves, the reward distribution, the judge's dimensions; no entropy
-    assert html.count("<img ") == 8
+    # success, thinking length, behaviour, reward, loss, lr, KL curves, the reward distribution, the judge's
+    # dimensions; no entropy
+    assert html.count("<img ") == 9
+    # the thinking-length histogram next to success by difficulty, and the budget's numbers beside the success rates
+    assert html.index("Success by task and difficulty</h3>") < html.index("Thinking length per turn</h3>") \
+        < html.index("Over-clarification and turns</h3>")
+    assert "<td>think/budget_hit_rate</td><td>0.5</td>" in html and "<td>episodes/truncated_rate</td><td>0.25</td>" in html
     assert html.count("class='muted empty'>No data: ") == 2   # held-out reward and entropy: said, not hidden
     assert "no train run logged rc1.entropy" in html
     assert "ab" * 32 in html and "gated=true" in html and "RC1 verdict fail" in html
@@ -99,7 +106,7 @@ def test_chromium_shows_the_verdict_the_chain_the_samples_and_loads_every_plot(t
     out = tmp_path / "rc1_report.html"
     out.write_text(render_report(page(False)), encoding="utf-8")
     dom = dump_dom(out)
-    assert 'data-plots="8/8"' in dom
+    assert 'data-plots="9/9"' in dom
     assert re.search(r'id="verdict"[^>]*>FAIL<', dom)
     assert dom.count('class="sample"') == 6 and "FINISHED; mode=dev, RC1 verdict fail" in dom
     png = screenshot(out, tmp_path / "shot.png")

@@ -22,24 +22,48 @@ def test_tiny_is_a_qwen3_with_qwen_special_tokens(tiny):
     assert model.config.model_type == "qwen3"
     assert (model.config.hidden_size, model.config.num_hidden_layers) == (64, 2)
     assert tok.eos_token == IM_END and tok.pad_token == "<|endoftext|>" and tok.padding_side == "left"
-    for special in ("<|im_start|>", "<tool_call>", "</tool_call>", "<tool_response>"):
+    for special in ("<|im_start|>", "<tool_call>", "</tool_call>", "<tool_response>", "<think>", "</think>"):
         assert len(tok(special, add_special_tokens=False)["input_ids"]) == 1, special
     assert model.config.vocab_size == len(tok)
     assert tok.decode(tok("Paris is the capital")["input_ids"]) == "Paris is the capital"
 
 
 def test_chat_template_renders_tools_and_trl_parses_tool_calls(tiny):
-    from trl.chat_template_utils import add_response_schema, parse_response, supports_tool_calling
+    """A Qwen3 thinking model's template: every assistant turn opens <think>; TRL's Qwen3 parser (saved with the
+    tokenizer) reads the reasoning, the answer and the tool calls apart; the template is prefix-preserving (TRL trains
+    multi-turn with it as it is)."""
+    from trl.chat_template_utils import is_chat_template_prefix_preserving, parse_response, supports_tool_calling
 
     tok = load_tokenizer(str(tiny))
-    assert supports_tool_calling(tok)
+    assert supports_tool_calling(tok) and is_chat_template_prefix_preserving(tok)
     prompt = tok.apply_chat_template([{"role": "user", "content": "What is 2*3?"}], tools=[calc],
                                      add_generation_prompt=True, tokenize=False)
-    assert '"name": "calc"' in prompt and prompt.endswith("<|im_start|>assistant\n")
-    add_response_schema(tok)   # TRL recognises the template (it is TRL's Qwen3 template)
-    reply = '<tool_call>\n{"name": "calc", "arguments": {"expression": "2*3"}}\n</tool_call><|im_end|>'
+    assert '"name": "calc"' in prompt and prompt.endswith("<|im_start|>assistant\n<think>\n")
+    reply = 'times\n</think>\n\n<tool_call>\n{"name": "calc", "arguments": {"expression": "2*3"}}\n</tool_call><|im_end|>'
     parsed = parse_response(tok, tok(reply)["input_ids"], prefix=tok(prompt)["input_ids"], tools=[calc])
     assert parsed["tool_calls"][0]["function"] == {"name": "calc", "arguments": {"expression": "2*3"}}
+    assert parsed["reasoning_content"] == "times" and parsed["content"] == ""
+
+
+def test_a_thinking_template_trl_does_not_know_is_prepared_for_training(tiny):
+    """Qwen3-4B-Thinking-2507's template is Qwen3's with `<think>` opened in the generation prompt: TRL has no parser
+    and no training variant for it. rc1.train.chat.prepare gives such a tokenizer the prefix-preserving thinking
+    template and TRL's Qwen3 parser; a template TRL knows is left as TRL sets it."""
+    from trl.chat_template_utils import is_chat_template_prefix_preserving, qwen3_chat_template
+
+    from rc1.train.chat import prepare, thinking_template
+
+    tok = load_tokenizer(str(tiny))
+    tok.response_template = None
+    tok.chat_template = qwen3_chat_template.replace("{{- '<|im_start|>assistant\\n' }}",
+                                                    "{{- '<|im_start|>assistant\\n<think>\\n' }}")
+    assert tok.chat_template != qwen3_chat_template and not is_chat_template_prefix_preserving(tok)
+    prepare(tok)
+    assert tok.chat_template == thinking_template() and tok.response_template is not None
+    assert is_chat_template_prefix_preserving(tok)
+    tok.response_template, tok.chat_template = None, qwen3_chat_template   # TRL's own: its parser, its template
+    prepare(tok)
+    assert tok.chat_template == qwen3_chat_template and tok.response_template is not None
 
 
 def test_build_is_cached_and_deterministic(tiny, tmp_path):

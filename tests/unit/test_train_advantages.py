@@ -55,9 +55,10 @@ def setup(tmp_path_factory, monkeypatch_module):
     monkeypatch_module.setenv("OMP_NUM_THREADS", "1")
     cfg = load_ppo_scale(REPO / "configs/ppo_dev.yaml").model_dump()
     cfg["ppo"].update(batch_size=2, group_size=G, max_new_tokens=16)
-    cfg["checkpoint"]["save_every"] = 100
+    cfg.pop("generation")   # the reward -> advantage path alone (the thinking budget: test_thinking_budget.py)
+    cfg["checkpoint"]["save_every_episodes"] = 10000
     cfg["sampling"].update(difficulty={"easy": 0.5, "medium": 0.0, "hard": 0.5},
-                           seed_pool_schedule=[{"step": 0, "ratio": 1.0}])
+                           seed_pool_schedule=[{"from_episode": 0, "ratio": 1.0}])
     ppo = PPOScale.model_validate(cfg)
     pool = [seed(1, "hard"), seed(2, "easy")]
     base = resolve_base("tiny", corpus_from_seeds(pool), seed=0, cache_dir=root / "models")
@@ -102,9 +103,10 @@ BIAS = 3.0
 
 
 def ask_bias(setup, strength):
-    """sequence_bias that makes the tiny model write one ask_user tool call (first token: `strength`)."""
+    """sequence_bias that makes the tiny model close its reasoning (the template opened <think>) and write one
+    ask_user tool call (first token: `strength`)."""
     tok = load_tokenizer(setup["base"])
-    call = '<tool_call>\n{"name": "ask_user", "arguments": {"question": "Which?"}}\n</tool_call><|im_end|>'
+    call = '</think>\n\n<tool_call>\n{"name": "ask_user", "arguments": {"question": "Which?"}}\n</tool_call><|im_end|>'
     ids = tok(call, add_special_tokens=False)["input_ids"]
     return [[ids[:1], strength]] + [[ids[:k], 50.0] for k in range(2, len(ids) + 1)]
 
