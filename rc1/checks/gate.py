@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from rc1.core.config import Gates, dotted_value
 from rc1.core.errors import Rc1Error
@@ -67,15 +67,17 @@ def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: G
 
 def option_problems(shas: dict[str, str], given: dict[str, str | None], seeds: list[int] | None,
                     config_seeds: list[int], *, mode: str = "dev", max_steps: int | None = None,
-                    config_steps: int | None = None, steps_of: str = "checked config") -> list[str]:
+                    config_steps: int | None = None, steps_of: str = "checked config",
+                    shell: Callable[[str], str] = str) -> list[str]:
     """Gate options that would train with something preflight did not check: a --config/--gates file whose
     sha256 differs from the one preflight hashed (`given`: name -> local path or None when not given), --seed
     values other than the checked config's seeds, or, in prod, a --max-steps other than the checked config's
     ppo.steps (dev keeps it for quick runs)."""
     problems = []
     if mode == "prod" and max_steps and max_steps != config_steps:
+        trial = shell("rc1 gate --mode prod --trial")
         problems.append(f"--max-steps {max_steps} differs from the {steps_of}'s ppo.steps {config_steps} "
-                        "(prod trains the schedule preflight checked; a short run is `rc1 gate --trial`)")
+                        f"(prod trains the schedule preflight checked; a short run is `{trial}`)")
     for name, path in given.items():
         if path is None:
             continue
@@ -83,7 +85,7 @@ def option_problems(shas: dict[str, str], given: dict[str, str | None], seeds: l
             problems.append(f"--{name} {path}: file not found")
         elif sha256_file(path) != shas.get(name):
             problems.append(f"--{name} {path} is not the {name} preflight checked (sha256 differs); "
-                            f"rerun preflight with it")
+                            f"rerun preflight with it: `{shell(f'rc1 preflight --mode {mode} --{name} {path}')}`")
     if seeds and sorted(set(seeds)) != sorted(set(config_seeds)):
         problems.append(f"--seed {','.join(map(str, seeds))} differs from the checked config's seeds "
                         f"{','.join(map(str, config_seeds))}")
@@ -120,7 +122,8 @@ def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapp
     return leaks
 
 
-def trial_problem(trials: Sequence[Mapping[str, Any]], preflight_run_id: str) -> str | None:
+def trial_problem(trials: Sequence[Mapping[str, Any]], preflight_run_id: str,
+                  trial_cmd: str = "rc1 gate --trial") -> str | None:
     """Why full training may not start yet (None: the newest trial gate run of this preflight passed its evaluation;
     an older pass does not count, or trials could be rerun until one passes by chance).
     `trials`: the finished trial gate runs of that preflight, newest first, as {run_id, verdict}."""
@@ -128,12 +131,13 @@ def trial_problem(trials: Sequence[Mapping[str, Any]], preflight_run_id: str) ->
         return None
     if not trials:
         return (f"full training needs a passing trial of preflight {preflight_run_id}, and there is none: "
-                f"run `rc1 gate --trial` first")
+                f"run `{trial_cmd}` first")
     return (f"full training needs a passing trial of preflight {preflight_run_id}: the newest trial, gate run "
             f"{trials[0]['run_id']}, did not pass its evaluation (verdict {trials[0]['verdict'] or 'none'})")
 
 
-def projection_problem(trials: Sequence[Mapping[str, Any]], max_days: float, config_name: str) -> str | None:
+def projection_problem(trials: Sequence[Mapping[str, Any]], max_days: float, config_name: str,
+                       trial_cmd: str = "rc1 gate --trial") -> str | None:
     """Why the full config may not train on its projected time (None: the newest trial, the one whose verdict counts
     in trial_problem, measured its s/step and projects at most `max_days` days per seed). `trials` as in
     trial_problem."""
@@ -142,7 +146,7 @@ def projection_problem(trials: Sequence[Mapping[str, Any]], max_days: float, con
     t = trials[0]
     if t.get("projected_days_per_seed") is None:
         return (f"the newest trial of this preflight, gate run {t['run_id']}, recorded no rc1.projected_days_per_seed "
-                f"(it measured no s/step); rerun `rc1 gate --trial`")
+                f"(it measured no s/step); rerun `{trial_cmd}`")
     if not t["projected_days_per_seed"] <= max_days:   # NaN (a projection that measured nothing) is no pass
         return (f"{config_name} would take {t['projected_days_per_seed']:.3g} days per seed at the s/step trial gate "
                 f"run {t['run_id']} measured, above config_check.projected_days_per_seed_max {max_days:g} (a faster "

@@ -61,7 +61,7 @@ def safe_url(url: str) -> str:
     except ValueError:    # unparseable port or bracket: keep nothing that could be a credential
         return MASK
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _KEYLIKE.search(k)]
-    if url[len(parts.scheme) + 1:].startswith("//"):   # urlunsplit drops an empty authority: sqlite:////abs -> sqlite://abs
+    if url[len(parts.scheme) + 1:].startswith("//"):   # urlunsplit drops an empty authority (sqlite:////abs)
         return f"{parts.scheme}://{host}{parts.path}" + (f"?{urlencode(query)}" if query else "")
     return urlunsplit((parts.scheme, host, parts.path, urlencode(query), ""))
 

@@ -141,7 +141,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
 def gate_summary(result: dict, mode: str, trial: bool) -> str:
     """The gate's closing lines: the versions, which took `best` (or `trial-best`) and why, the verdict, the UI."""
     from rc1.core import summary
-    from rc1.tracking import ui_hint, ui_url
+    from rc1.tracking import shell_command, ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME, alias_version
 
     alias = TRIAL_BEST if trial else BEST
@@ -151,7 +151,7 @@ def gate_summary(result: dict, mode: str, trial: bool) -> str:
              summary.best_line(result["trained"], holder, alias=alias),
              summary.verdict_line(ev.get("passed") if ev else None, ev.get("checks") or (), mode)]
     if ev and not trial:
-        lines.append(f"next: rc1 promote --alias {alias}" + ("" if ev.get("passed") else
+        lines.append(f"next: {shell_command(f'rc1 promote --alias {alias}')}" + ("" if ev.get("passed") else
                                                              " (it will refuse: the verdict is FAIL)"))
     return summary.render(f"gate {result['run_id']} ({mode})", lines, ui_url(result["run_id"]), ui_hint())
 

@@ -261,7 +261,7 @@ def _preflight(c: Ctx, gates) -> dict:
             write_json(REPORT_DIR / "round2.json", r2)
             pf.log_artifact(REPORT_DIR / "round2.json")
         run_id = pf.run_id
-    from rc1.tracking import ui_hint, ui_url
+    from rc1.tracking import shell_command, ui_hint, ui_url
 
     if not passed:
         failing = (r2 or r1)["failing"]
@@ -271,7 +271,8 @@ def _preflight(c: Ctx, gates) -> dict:
     waived = _waived(r1, r2)
     click.echo(render_summary(f"preflight {run_id} ({mode})",
                               ["PASSED both rounds" + (f" (waived in dev: {', '.join(waived)})" if waived else ""),
-                               f"next: rc1 gate --mode {mode}"], ui_url(run_id), ui_hint()), err=True)
+                               f"next: {shell_command(f'rc1 gate --mode {mode}')}"], ui_url(run_id), ui_hint()),
+               err=True)
     return {"run_id": run_id, "passed": True, "paths": {"pool": str(c.pool), "balanced": str(c.balanced),
                                                           "shadow": str(c.shadow)}}
 

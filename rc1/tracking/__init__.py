@@ -205,6 +205,27 @@ def ui_hint() -> str:
     return "" if uri.startswith(("http://", "https://")) else f" (after `mlflow ui --backend-store-uri {uri}`)"
 
 
+def _store_path(uri: str) -> Path | None:
+    """The database file of a sqlite URI (relative ones against the working directory), else None."""
+    if not uri.startswith("sqlite:///"):
+        return None
+    return Path(uri.removeprefix("sqlite:///").split("?", 1)[0]).resolve()
+
+
+def shell_command(command: str) -> str:
+    """`command` as a hint to paste into a shell: prefixed with MLFLOW_TRACKING_URI=<the store in use> when a plain
+    shell here would reach another store (`mlflow run` hands its URI to rc1 through the environment; a shell without
+    it gets rc1's embedded store), so the command finds what this one found."""
+    import shlex
+
+    uri = default_tracking_uri()
+    default = f"sqlite:///{STORE_DIR / 'mlflow.db'}"
+    here = _store_path(uri)
+    if here is not None and here == _store_path(default):
+        return command
+    return f"MLFLOW_TRACKING_URI={shlex.quote(uri)} {command}"
+
+
 def code_version() -> str:
     """sha256 of rc1's own source (library, stages, flows): the 'code version' part of a reuse key."""
     return sha256_text(sha256_dir(Path(rc1.__file__).parent, "**/*.py"))[:16]
