@@ -21,9 +21,9 @@ from rc1.core.config import DIMENSIONS
 Curve = Sequence[tuple[int, float]]
 
 # the training curves the report draws, one line per seed (metric histories of the gate's train runs)
-CURVES = (("rc1.reward", "Training reward per seed"), ("eval/reward", "Held-out reward per seed"),
-          ("rc1.loss", "Loss per seed"), ("rc1.lr", "Learning rate per seed"), ("rc1.entropy", "Entropy per seed"),
-          ("rc1.kl", "KL to the reference per seed"))
+CURVES = (("reward", "Training reward per seed"), ("eval/reward", "Held-out reward per seed"),
+          ("loss", "Loss per seed"), ("learning_rate", "Learning rate per seed"), ("entropy", "Entropy per seed"),
+          ("kl", "KL to the reference per seed"))
 BUCKETS = ("easy", "medium", "hard")
 SAMPLE_RULE = ("Six items chosen by a fixed rule: for each task in turn, first the items where policy and base "
                "differ in success, then the rest, each in (split, id) order; two per task, more from the others "
