@@ -29,6 +29,7 @@ class Projection:
     steps: int
     seeds: int
     processes: int
+    device: str = "cpu"          # what trains: cuda (a GPU per process) or cpu
 
     @property
     def days_per_seed(self) -> float:
@@ -39,26 +40,32 @@ class Projection:
         return self.days_per_seed * 24 * self.seeds
 
     @property
-    def gpu_hours(self) -> float:
+    def device_hours(self) -> float:
+        """Hours of the devices that train: GPU-hours on CUDA (one GPU per process), CPU process-hours on a CPU."""
         return self.wall_hours * self.processes
+
+    @property
+    def device_word(self) -> str:
+        return "GPU-hours" if self.device == "cuda" else f"{self.device.upper()} process-hours"
 
     def metrics(self) -> dict[str, float]:
         return {"rc1.measured_sec_per_step": self.measured_sec_per_step,
                 "rc1.projected_sec_per_step": self.sec_per_step,
                 "rc1.projected_days_per_seed": self.days_per_seed,
                 "rc1.projected_wall_hours": self.wall_hours,
-                "rc1.projected_gpu_hours": self.gpu_hours}
+                "rc1.projected_device_hours": self.device_hours}
 
     def line(self, name: str) -> str:
         return (f"{name}: {self.steps} steps x {self.sec_per_step:.3g} s/step x {self.seeds} seed(s) on "
                 f"{self.processes} process(es) = {self.days_per_seed:.3g} days per seed, {self.wall_hours:.3g} h wall, "
-                f"{self.gpu_hours:.3g} GPU-hours (measured {self.measured_sec_per_step:.3g} s/step)")
+                f"{self.device_hours:.3g} {self.device_word} (measured {self.measured_sec_per_step:.3g} s/step)")
 
 
-def project(full: PPOScale, measured: PPOScale, sec_per_step: float, processes: int = 1) -> Projection:
+def project(full: PPOScale, measured: PPOScale, sec_per_step: float, processes: int = 1,
+            device: str = "cpu") -> Projection:
     """The full config's job from `sec_per_step` measured while training `measured` (the same config or its trial)."""
     # never below 1: what a step spends per completion (the judge's calls, the optimizer) does not shrink with tokens
     ratio = max(1.0, rollout_tokens(full) / rollout_tokens(measured),
                 full.ppo.max_new_tokens / measured.ppo.max_new_tokens)
     return Projection(measured_sec_per_step=sec_per_step, sec_per_step=sec_per_step * ratio, steps=full.ppo.steps,
-                      seeds=len(full.seeds), processes=processes)
+                      seeds=len(full.seeds), processes=processes, device=device)
