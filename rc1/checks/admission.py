@@ -11,7 +11,7 @@ from rc1.core.config import GATES_PATH, Gates, load_gates, load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
                       projection_problem, round_problems, trial_problem)
-from rc1.core.io import read_jsonl
+from rc1.core.io import read_json, read_jsonl
 from rc1.tracking import default_tracking_uri, setup_tracking, shell_command
 from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
 
@@ -96,7 +96,7 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
         problems.append(f"{files['config'].name} names no trial config (key `trial`): prod trains the full job only "
                         f"after its trial measured s/step within config_check.projected_days_per_seed_max")
     gates = load_gates(files["gates"]).for_mode(mode)
-    problems += preflight_problems(tags, pre.data.metrics, gates)
+    problems += preflight_problems(tags, read_json(files["round_metrics"]) if "round_metrics" in files else None, gates)
     problems += judge_problems(tags)
     if problems:
         raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems))

@@ -25,9 +25,13 @@ RECHECKS = [
     ("round2.shadow_run.top10pct_overlap", "shadow_run.top10pct_overlap_min", operator.ge),
     ("round2.shadow_run.corr_improve_pct", "shadow_run.corr_improve_pct_min", operator.ge),
 ]
-# the files preflight hashed and logged (tags sha256.<name>, rc1.artifact.<name>); the gate trains with them
-SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates", "trial_config", "accelerate_config")
+# the files preflight hashed and logged (tags sha256.<name>, rc1.artifact.<name>); the gate trains with them, and
+# rechecks the preflight's numbers from its table of round metrics (round_metrics.json)
+SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates", "trial_config", "accelerate_config",
+             "round_metrics")
 REQUIRED = ("pool", "shadow", "weights", "config", "gates")
+# those that are data, as the dataset inputs of the preflight and gate runs: (name, context)
+DATASETS = (("pool", "training"), ("balanced", "training"), ("shadow", "evaluation"))
 
 
 def round_problems(tags: dict[str, str], metrics: dict[str, float]) -> list[str]:
@@ -37,9 +41,12 @@ def round_problems(tags: dict[str, str], metrics: dict[str, float]) -> list[str]
     return []
 
 
-def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: Gates) -> list[str]:
-    """Every reason this preflight run must not open the gate (empty list: it may). Its files are checked
-    where they live, in the tracking server (the gate flow downloads them: rc1.checks.admission, rc1.tracking.queries)."""
+def preflight_problems(tags: dict[str, str], metrics: Mapping[str, float] | None, gates: Gates) -> list[str]:
+    """Every reason this preflight run must not open the gate (empty list: it may). `metrics`: its table of round
+    metrics (round_metrics.json, sha256-checked; None when it cannot be had). Its files are checked where they live,
+    in the tracking server (the gate flow downloads them: rc1.checks.admission, rc1.tracking.queries)."""
+    if metrics is None:
+        return ["its table of round metrics (artifact round_metrics.json) is missing or does not match its sha256"]
     problems = round_problems(tags, metrics)
     if problems:
         return problems

@@ -88,7 +88,7 @@ def verify_chain(mv):
     from rc1.release import chain
     from rc1.core.config import load_gates
     from rc1.core.io import sha256_file
-    from rc1.tracking.queries import find_run
+    from rc1.tracking.queries import find_run, round_metrics
     from rc1.tracking.registry import evaluation_of, model_artifact
 
     train = _view(find_run(mv.run_id))
@@ -106,7 +106,10 @@ def verify_chain(mv):
         links.append(chain.gate_link(_view(find_run(train.tags.get("rc1.gate_run_id"))), train))
         artifact = model_artifact(mv)
         if gates is not None:
-            links += [chain.preflight_link(_view(pre_run), train, gates),
+            pre_view = _view(pre_run)
+            if pre_view is not None:   # its numbers from the sha256-checked table, not the run's metrics
+                pre_view.metrics = round_metrics(pre_run)
+            links += [chain.preflight_link(pre_view, train, gates),
                       chain.evaluate_link(ev, train, gates, gates_sha, artifact,
                                           shadow_sha=chain.logged_sha(pre_run.data.tags, "shadow"), report=report,
                                           report_problem=report_problem),
