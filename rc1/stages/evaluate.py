@@ -19,7 +19,7 @@ from rc1.core.config import load_gates, load_ppo_scale, run_mode
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
 from rc1.release.report import log_rc1_report, refresh_rc1_report, render_rc1_report
-from rc1.stages.shared import Gated, PpoConfigured, Versioned
+from rc1.stages.shared import Gated, PpoConfigured, SystemMetered, Versioned
 from rc1.tracking import setup_tracking, stage_run
 from rc1.train.quiet import quiet_trl_deprecations
 
@@ -27,7 +27,7 @@ BACKENDS = ("transformers", "llamacpp")
 
 
 @dataclass
-class Config(Gated, PpoConfigured, Versioned):
+class Config(Gated, PpoConfigured, Versioned, SystemMetered):
     """Evaluate a registered policy version against its base model; record the RC1 verdict."""
 
     shadow: str = arg("auto", "Shadow set JSONL (auto: the version's preflight's, else the newest passing "
@@ -197,7 +197,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
     from rc1.tracking.registry import MODEL_NAME, set_version_tags
 
     shadow, heldout, n, gates_path, backend = cfg.shadow, cfg.heldout, cfg.n, cfg.gates, cfg.backend
-    config_path = cfg.config or _train_file(train_run, "config", "rc1.config", fetched)
+    config_path = cfg.config or _train_file(train_run, "config", "config", fetched)
     if not config_path:
         raise Rc1Error(f"version {mv.version}: its training config is neither in the tracking server nor here; "
                        f"pass --config")
@@ -206,14 +206,15 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
 
     items: list = []
     digests: dict[str, str] = {}   # input_sha256.<split>: promote requires the preflight's shadow set, the train run's split
+    files: dict[str, Path] = {}    # the splits as files: the run's dataset inputs
     shadow = shadow if shadow not in ("", "auto", None) else _default_shadow(train_run, mode, fetched)
     if shadow and shadow != "none":
         items += _as_items(_load_records(shadow), "shadow", n)
-        digests["shadow"] = sha256_file(shadow)
+        digests["shadow"], files["shadow"] = sha256_file(shadow), Path(shadow)
     if heldout and heldout != "none":
         if heldout == "pool":
             logged = train_run.data.tags.get("rc1.artifact.heldout")
-            path = _train_file(train_run, "heldout", "rc1.pool", fetched)
+            path = _train_file(train_run, "heldout", "pool", fetched)
             if path is None:
                 raise Rc1Error(f"--heldout pool: the training pool of version {mv.version} is neither in the "
                                f"tracking server nor here")
@@ -223,10 +224,10 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
                     else split_heldout(load_pool(path), ppo.sampling.heldout_frac)[1])
             items += _as_items(held, "heldout", n) if held else []
             if logged:
-                digests["heldout"] = sha256_file(path)
+                digests["heldout"], files["heldout"] = sha256_file(path), Path(path)
         else:
             items += _as_items(_load_records(heldout), "heldout", n)
-            digests["heldout"] = sha256_file(heldout)
+            digests["heldout"], files["heldout"] = sha256_file(heldout), Path(heldout)
     if not items:
         raise Rc1Error("nothing to evaluate: no shadow set (--shadow) and an empty held-out split (--heldout)")
     per_split = {split: sum(1 for s, _, _ in items if s == split) for split in ("shadow", "heldout")}
@@ -241,8 +242,10 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
         # input_sha256.gates / .config: promote accepts this run only under the gates file the version's preflight
         # hashed and the ppo config (turns, max new tokens) the version trained with
         with stage_run("evaluate", params=params, inputs={"gates": gates_path, "config": str(config_path)}, reuse=False,
-                       run_name=f"evaluate v{mv.version}", tags=tags) as st:
+                       run_name=f"evaluate v{mv.version}", tags=tags, system_metrics=cfg.system_metrics) as st:
             result["run_id"] = st.run_id
+            for split, path in files.items():
+                st.log_dataset(path, split, "evaluation", digests[split])
             st.log_metrics({f"rc1.eval_items.{k}": v for k, v in per_split.items()})
             with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
                 turns, new_tokens, batch = ppo.ppo.max_turns, ppo.ppo.max_new_tokens, ppo.evaluate.batch_size

@@ -31,7 +31,7 @@ def test_main_entry_point_is_quiet_and_ends_with_the_summary(tmp_path):
     uri = f"sqlite:///{project / 'mlruns' / 'mlflow.db'}"
     env.update(MLFLOW_TRACKING_URI=uri, OMP_NUM_THREADS="1", RC1_CACHE_DIR=str(tmp_path / "cache"),
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
-    res = subprocess.run([*COMMAND.split(), "-P", "n=2000", "-P", "max-steps=2"], cwd=project, env=env,
+    res = subprocess.run([*COMMAND.split(), "-P", "n=2000", "-P", "max_steps=2"], cwd=project, env=env,
                          capture_output=True, text=True, timeout=1500)
     console = res.stdout + res.stderr
     assert res.returncode == 0, console[-4000:]
@@ -53,6 +53,6 @@ def test_main_entry_point_is_quiet_and_ends_with_the_summary(tmp_path):
                                       filter_string=f"tags.`mlflow.parentRunId` = '{main.info.run_id}'")
         assert {r.data.tags["rc1.stage"] for r in children} == {"preflight", "gate"}
         assert main.info.status == "FINISHED" and main.data.metrics["rc1_verdict"] == 0.0
-        assert main.data.params["max-steps"] == "2"   # as `mlflow run` logged its -P, hyphens and all
+        assert main.data.params["max_steps"] == "2"   # as `mlflow run` logged its -P: the name rc1 logs it under too
     finally:
         mlflow.set_tracking_uri(None)
