@@ -148,6 +148,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
 def gate_summary(result: dict, mode: str, trial: bool) -> str:
     """The gate's closing lines: the versions, which took `best` (or `trial-best`) and why, the verdict, the UI."""
     from rc1.core import summary
+    from rc1.release.report import report_line
     from rc1.tracking import shell_command, ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME, alias_version
 
@@ -157,6 +158,8 @@ def gate_summary(result: dict, mode: str, trial: bool) -> str:
     lines = [summary.registered_line(result["trained"], MODEL_NAME),
              summary.best_line(result["trained"], holder, alias=alias),
              summary.verdict_line(ev.get("passed") if ev else None, ev.get("checks") or (), mode)]
+    if ev.get("run_id"):   # the evaluate run's page: verdict, policy vs base, curves, sample dialogues, the chain
+        lines.append(report_line(ev["run_id"]))
     if ev and not trial:
         lines.append(f"next: {shell_command(f'rc1 promote --alias {alias}')}" + ("" if ev.get("passed") else
                                                              " (it will refuse: the verdict is FAIL)"))

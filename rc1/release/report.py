@@ -330,11 +330,23 @@ def render_rc1_report(evaluate_run_id: str, mv, evaluation: Mapping[str, Any], m
         evaluate_run_id=evaluate_run_id, samples=samples, evaluate_url=ui_url(evaluate_run_id)))
 
 
+REPORT_FILE = "rc1_report.html"
+
+
+def report_line(evaluate_run_id: str) -> str:
+    """The closing summary's line naming the report: where its file is, and its page in the MLflow UI (from the
+    tracking URI in use)."""
+    from rc1.tracking import artifact_location, ui_url
+
+    return (f"RC1 report: {artifact_location(evaluate_run_id, REPORT_FILE)} "
+            f"(UI: {ui_url(evaluate_run_id, artifact=REPORT_FILE)})")
+
+
 def log_rc1_report(evaluate_run_id: str, page: str) -> str:
     """Write rc1_report.html into the evaluate run (replacing an earlier one) and tag its sha256; returns it."""
     from rc1.tracking.pages import replace_run_file
 
-    return replace_run_file(evaluate_run_id, "rc1_report.html", page)
+    return replace_run_file(evaluate_run_id, REPORT_FILE, page)
 
 
 def refresh_rc1_report(evaluate_run_id: str) -> None:

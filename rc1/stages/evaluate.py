@@ -16,6 +16,7 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import load_gates, load_ppo_scale, run_mode
+from rc1.core.console import no_bar
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
 from rc1.release.report import log_rc1_report, refresh_rc1_report, render_rc1_report
@@ -265,7 +266,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
                 from tqdm import tqdm
 
                 with tqdm(total=2 * len(items), desc=f"evaluate v{mv.version} (policy, then base)", unit=" episodes",
-                          disable=not progress, leave=False) as bar:   # one bar for the stage
+                          disable=no_bar(progress), leave=False) as bar:   # one bar for the stage
                     policy_rows = run_items(policy_be, items, turns, bar=bar)
                     base_rows = run_items(base_be, items, turns, bar=bar)
                 report = build_report(policy_rows, base_rows, gates.evaluate)
@@ -306,6 +307,7 @@ def _final_report(result: dict, parent_tags: dict | None) -> None:
 
 def show(res: dict) -> None:
     from rc1.core import summary
+    from rc1.release.report import report_line
     from rc1.tracking import ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME
 
@@ -313,5 +315,8 @@ def show(res: dict) -> None:
     line = summary.verdict_line(res.get("passed"), res.get("checks") or (), run_mode())
     if backend != "transformers":
         line += " (recorded; promote reads the transformers evaluation)"
+    lines = [line]
+    if res.get("run_id"):
+        lines.append(report_line(res["run_id"]))
     click.echo(summary.render(f"evaluate {res.get('run_id')} [{backend}]: {MODEL_NAME} version {res['version']}",
-                              [line], ui_url(res["run_id"]) if res.get("run_id") else None, ui_hint()))
+                              lines, ui_url(res["run_id"]) if res.get("run_id") else None, ui_hint()))

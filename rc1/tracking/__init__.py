@@ -188,15 +188,33 @@ def mark_model_training(client: MlflowClient, exp) -> None:
         client.set_experiment_tag(exp.experiment_id, EXPERIMENT_KIND_TAG, EXPERIMENT_KIND)
 
 
-def ui_url(run_id: str | None = None, experiment_id: str | None = None) -> str:
-    """The MLflow UI's address of a run (else of the experiment's runs table), in the model-training view. With a
-    tracking server it is the server's own page; with the embedded store, the page `mlflow ui` serves by default."""
+def ui_url(run_id: str | None = None, experiment_id: str | None = None, artifact: str | None = None) -> str:
+    """The MLflow UI's address of a run (else of the experiment's runs table; with `artifact`, of that artifact in the
+    run's artifact view), in the model-training view. With a tracking server it is the server's own page; with the
+    embedded store, the page `mlflow ui` serves by default."""
     uri = mlflow.get_tracking_uri() if mlflow.get_tracking_uri() else default_tracking_uri()
     base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else UI_DEFAULT
     if experiment_id is None:
         experiment_id = MlflowClient().get_run(run_id).info.experiment_id if run_id else setup_tracking()
     page = f"runs/{run_id}" if run_id else "runs"
+    if run_id and artifact:
+        page += f"/artifacts/{artifact}"
     return f"{base}/#/experiments/{experiment_id}/{page}?{UI_VIEW}"
+
+
+def artifact_location(run_id: str, artifact: str) -> str:
+    """Where a run's artifact can be opened: its file (relative to here when it is below) in a local artifact store,
+    else its runs:/ URI (`mlflow artifacts download -u runs:/...` fetches it through the tracking server)."""
+    from mlflow.utils.uri import is_local_uri
+
+    root = MlflowClient().get_run(run_id).info.artifact_uri
+    if not is_local_uri(root):
+        return f"runs:/{run_id}/{artifact}"
+    path = Path(root.removeprefix("file://")) / artifact
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def ui_hint() -> str:
