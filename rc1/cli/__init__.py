@@ -159,7 +159,9 @@ QUIET_ENV = {"MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false", "MLFLOW_LOGGING_LE
 
 
 def verbose_requested() -> bool:
-    return os.environ.get("RC1_VERBOSE", "").lower() in ("1", "true", "yes")
+    from rc1.core.console import verbose
+
+    return verbose()
 
 
 def quiet_libraries(verbose: bool) -> None:

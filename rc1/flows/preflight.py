@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -18,6 +19,7 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates, load_ppo_scale
+from rc1.core.console import bars
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.checks.gate import DATASETS, RECHECKS
@@ -142,16 +144,25 @@ STEPS = [
 
 # ---- rounds ---------------------------------------------------------------------------------------
 def _run_step(step: Step, c: Ctx, round_no: int, gates) -> StepResult:
+    """Run one step. On a terminal its start is announced (its bars follow); without one, its end: one line per
+    finished step (rc1.core.console)."""
     mode, name = c.cfg.mode, step.name
-    click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] round {round_no} · {name} …", err=True)
+    prefix = f"[rc1{' DEV' if mode == 'dev' else ''}] round {round_no} · "
+    live = bars()
+    if live:
+        click.echo(f"{prefix}{name} …", err=True)
+    started = time.perf_counter()
     try:
         result = step.run(c, round_no)
-        return step_result(name, result.get("checks", []), gates, mode)
+        res = step_result(name, result.get("checks", []), gates, mode)
     except GateFailed as e:
-        return step_result(name, e.checks or [{"name": name, "value": str(e), "threshold": "-", "pass": False}],
-                           gates, mode)
+        res = step_result(name, e.checks or [{"name": name, "value": str(e), "threshold": "-", "pass": False}],
+                          gates, mode)
     except Rc1Error as e:
-        return step_result(name, [], gates, mode, error=str(e))
+        res = step_result(name, [], gates, mode, error=str(e))
+    if not live:
+        click.echo(f"{prefix}{_step_line(res)} ({time.perf_counter() - started:.1f} s)", err=True)
+    return res
 
 
 def _run_round(round_no: int, c: Ctx, gates) -> dict:
@@ -179,14 +190,22 @@ def _run_round(round_no: int, c: Ctx, gates) -> dict:
         return summary
 
 
+def _step_line(s: StepResult | dict) -> str:
+    """'ok  build_pool', 'ok  shadow_run (waived in dev: shadow_run.spearman)', 'FAIL validate_pool': a waived check
+    is no failure, so its step reads ok and names it."""
+    s = s if isinstance(s, dict) else {"step": s.step, "passed": s.passed, "waived": s.waived, "error": s.error}
+    extra = f" (waived in dev: {', '.join(s['waived'])})" if s["waived"] else ""
+    return f"{'ok ' if s['passed'] else 'FAIL'} {s['step']}{extra}" + (f": {s['error']}" if s["error"] else "")
+
+
 def _print_summary(summary: dict) -> None:
-    """One line per step; the failing checks' table is printed once, by the CLI, from GateFailed."""
+    """The round's verdict and, on a terminal, one line per step (without one, each step's line came as it ended);
+    the failing checks' table is printed once, by the CLI, from GateFailed."""
     state = "PASSED" if summary["passed"] else "FAILED"
     click.echo(f"[rc1{' DEV' if summary['mode'] == 'dev' else ''}] preflight round {summary['round']}: {state}", err=True)
-    for s in summary["steps"]:
-        mark = "ok " if s["passed"] else "FAIL"
-        extra = f" (waived in dev: {', '.join(s['waived'])})" if s["waived"] else ""
-        click.echo(f"    {mark} {s['step']}{extra}" + (f": {s['error']}" if s["error"] else ""), err=True)
+    if bars():
+        for s in summary["steps"]:
+            click.echo(f"    {_step_line(s)}", err=True)
 
 
 def run(cfg: Config) -> dict:

@@ -56,7 +56,8 @@ def ws(tmp_path_factory):
         mp.delenv("MLFLOW_RUN_ID", raising=False)
         mp.delenv("MLFLOW_EXPERIMENT_ID", raising=False)
         for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
-                     "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
+                     "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1",
+                     "RC1_PROGRESS": "1"}.items():   # the bar as a terminal shows it (no terminal here)
             mp.setenv(k, v)
         # the gate launches training inside its own run: that is what makes a train run (and its version) gated
         out, err = io.StringIO(), io.StringIO()
