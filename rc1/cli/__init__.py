@@ -243,12 +243,15 @@ def run() -> None:
     notebooks) returns or raises as before."""
     import atexit
 
+    adopted = os.environ.get("MLFLOW_RUN_ID")   # the run `mlflow run` opened for this process (rc1 adopts it)
     try:
         main()
         code = 0
     except SystemExit as e:
         code = e.code
     code = _exit_status(code)
+    if adopted and code:
+        _record_exit(adopted, code)
     try:
         threading._shutdown()    # what the interpreter's own exit runs first: executors told to stop, threads joined
     except BaseException:    # Ctrl-C while a thread is waited for: reported and passed over, as the interpreter does
@@ -260,6 +263,16 @@ def run() -> None:
     if not _flush_outputs():
         code = 120   # what the interpreter exits with when its own flush fails: the output is not all there
     os._exit(code)
+
+
+def _record_exit(run_id: str, code: int) -> None:
+    """`mlflow run` reports any failure of its command as exit 1; rc1's own status (2: refused or a gate failed, 1: a
+    crash) goes on the run as the tag rc1.exit_code (`mlflow runs describe --run-id ID`). Best effort: the store may be
+    what failed."""
+    with contextlib.suppress(Exception):
+        from mlflow.tracking import MlflowClient
+
+        MlflowClient().set_tag(run_id, "rc1.exit_code", str(code))
 
 
 def _exit_status(code) -> int:
