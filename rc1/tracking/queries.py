@@ -68,12 +68,22 @@ def trial_gates(preflight_run_id: str) -> list[dict]:
 # its params and dataset inputs name where it came from instead, runs:/<run id>/<artifact path>. The map travels to
 # the processes a gate launches in ORIGINS_ENV (rc1.tracking.gate_launch_env).
 ORIGINS_ENV = "RC1_ARTIFACT_ORIGINS"
-_origins: dict[str, str] = json.loads(os.environ.get(ORIGINS_ENV) or "{}")
+
+
+def _inherited_origins() -> dict[str, str]:
+    try:
+        got = json.loads(os.environ.get(ORIGINS_ENV) or "{}")
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in got.items()} if isinstance(got, dict) else {}
+
+
+_origins: dict[str, str] = _inherited_origins()
 
 
 def origin_of(value: object) -> str | None:
     """runs:/<run id>/<artifact> for a local file fetch_artifact downloaded (a path string or Path), else None."""
-    if not isinstance(value, (str, Path)) or not str(value) or "://" in str(value) or ":/" in str(value):
+    if not isinstance(value, (str, Path)) or not 0 < len(str(value)) < 4096 or ":/" in str(value):
         return None
     return _origins.get(str(Path(value).resolve()))
 
