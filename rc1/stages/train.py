@@ -257,8 +257,8 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
         # the split eval/reward is measured on (and evaluate's held-out items): from this run's artifacts
         st.log_dataset(out_dir / HELDOUT, "heldout", "evaluation", held_sha,
                        source=f"runs:/{st.run_id}/training/{HELDOUT}")
-        # rc1's callback is the one reporter: transformers' MLflowCallback logged every TRL key a second time beside
-        # rc1's (reward and rc1.reward) and ~220 TrainingArguments as params; the whole config is config/ppo.json
+        # rc1's callback is the one reporter (TRL's metrics under TRL's names, rc1's under rc1.*): transformers'
+        # MLflowCallback logged ~220 TrainingArguments as params; the whole config is config/ppo.json
         with hf_mlflow_env(), quiet_trl_deprecations():
             res = fit(log_metrics=st.log_metrics, report_to=[])
         sps = res.sec_per_step[1:] or res.sec_per_step   # the first step includes warm-up
