@@ -84,6 +84,7 @@ def test_main_entry_point_is_quiet_ends_with_the_summary_and_reads_as_mlflow(tmp
     assert re.search(r"round 2 · ok  shadow_run \(waived in dev: [^)]*shadow_run\.", console)
     assert not [line for line in console.splitlines() if re.search(r"\bFAIL\b", line) and "verdict" not in line]
     assert "GPU-hours" not in console and "CPU process-hours" in console   # the device that trained
+    assert "win rate vs wrong" not in console   # the attack suite's per-kind table: `rc1 --verbose judge-robustness`
     summary = console[console.rindex("── gate "):]
     assert "`best` = version" in summary and "by held-out reward" in summary
     assert "RC1 verdict: FAIL (expected in dev" in summary and "failing: " in summary
