@@ -98,8 +98,8 @@ def main() -> int:
             m = MlflowClient().get_run(res["run_id"]).data
             row = {"strategy": name, "finetune": m.tags.get("rc1.finetune_effective"),
                    "device": m.tags.get("rc1.device"), "dtype": m.tags.get("rc1.dtype"),
-                   "sec_per_step": m.metrics.get("rc1.sec_per_step"), "loss": m.metrics.get("rc1.loss"),
-                   "reward": m.metrics.get("rc1.reward"), "kl": m.metrics.get("rc1.kl"),
+                   "sec_per_step": m.metrics.get("rc1.sec_per_step"), "loss": m.metrics.get("loss"),
+                   "reward": m.metrics.get("reward"), "kl": m.metrics.get("kl"),
                    "peak_mem_gb": (torch.cuda.max_memory_allocated() / 1e9 if torch.cuda.is_available()
                                    else m.metrics.get("rc1.mem_used_mb", 0) / 1e3),
                    "wall_s": time.perf_counter() - t}

@@ -11,8 +11,8 @@ from rc1.core.config import GATES_PATH, Gates, load_gates, load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
                       projection_problem, round_problems, trial_problem)
-from rc1.core.io import read_jsonl, why_not_a_file
-from rc1.tracking import default_tracking_uri, setup_tracking
+from rc1.core.io import read_json, read_jsonl, why_not_a_file
+from rc1.tracking import default_tracking_uri, setup_tracking, shell_command
 from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
 from rc1.train.units import optimizer_steps
 
@@ -25,12 +25,12 @@ def find_preflight(mode: str):
         other = newest_preflight("dev" if mode == "prod" else "prod")
         hint = f" (there is a {other.data.tags.get('rc1.mode')} preflight {other.info.run_id}, which a {mode} gate never accepts)" if other else ""
         raise GateRefusal(f"no {mode} preflight in {default_tracking_uri()}{hint}; "
-                          f"run `mlflow run . -e preflight -P mode={mode} --env-manager local` first")
+                          f"run `{shell_command(f'rc1 preflight --mode {mode}')}` first")
     if newest.info.status == "RUNNING":
         raise GateRefusal(f"the newest {mode} preflight {newest.info.run_id} is still running")
     if "rc1.round1_pass" not in newest.data.tags:
         raise GateRefusal(f"the newest {mode} preflight {newest.info.run_id} did not finish "
-                          f"(status {newest.info.status}); rerun preflight")
+                          f"(status {newest.info.status}); run `{shell_command(f'rc1 preflight --mode {mode}')}`")
     return newest
 
 
@@ -88,7 +88,8 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
                                mode=mode, max_steps=max_steps,
                                config_steps=optimizer_steps(trains, trains.ppo.episodes),
                                config_episodes=trains.ppo.episodes,
-                               steps_of="trial config" if trains is not ppo else "checked config")
+                               steps_of="trial config" if trains is not ppo else "checked config",
+                               shell=shell_command)
     if config_path and problems and Path(config_path).is_file():
         strategy = load_ppo_scale(config_path).trainer.strategy
         if strategy != ppo.trainer.strategy:
@@ -98,7 +99,7 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
         problems.append(f"{files['config'].name} names no trial config (key `trial`): prod trains the full job only "
                         f"after its trial measured s/step within config_check.projected_days_per_seed_max")
     gates = load_gates(files["gates"]).for_mode(mode)
-    problems += preflight_problems(tags, pre.data.metrics, gates)
+    problems += preflight_problems(tags, read_json(files["round_metrics"]) if "round_metrics" in files else None, gates)
     problems += judge_problems(tags)
     if problems:
         raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems))
@@ -133,8 +134,10 @@ def training_config(pre, files: dict[str, Path], trial: bool, gates: Gates) -> t
         return files["trial_config"], list(load_ppo_scale(files["trial_config"]).seeds)
     if ppo.trial:
         trials = trial_gates(pre.info.run_id)
-        problem = (projection_problem(trials, gates.config_check.projected_days_per_seed_max, files["config"].name)
-                   or trial_problem(trials, pre.info.run_id))
+        trial_cmd = shell_command(f"rc1 gate --mode {pre.data.tags.get('rc1.mode', 'prod')} --trial")
+        problem = (projection_problem(trials, gates.config_check.projected_days_per_seed_max, files["config"].name,
+                                      trial_cmd)
+                   or trial_problem(trials, pre.info.run_id, trial_cmd))
         if problem:
             raise GateRefusal(problem)
     return files["config"], list(ppo.seeds)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from rc1.core.config import Gates, dotted_value
 from rc1.core.errors import Rc1Error
@@ -25,9 +25,13 @@ RECHECKS = [
     ("round2.shadow_run.top10pct_overlap", "shadow_run.top10pct_overlap_min", operator.ge),
     ("round2.shadow_run.corr_improve_pct", "shadow_run.corr_improve_pct_min", operator.ge),
 ]
-# the files preflight hashed and logged (tags sha256.<name>, rc1.artifact.<name>); the gate trains with them
-SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates", "trial_config", "accelerate_config")
+# the files preflight hashed and logged (tags sha256.<name>, rc1.artifact.<name>); the gate trains with them, and
+# rechecks the preflight's numbers from its table of round metrics (round_metrics.json)
+SHA_NAMES = ("pool", "balanced", "shadow", "weights", "config", "gates", "trial_config", "accelerate_config",
+             "round_metrics")
 REQUIRED = ("pool", "shadow", "weights", "config", "gates")
+# those that are data, as the dataset inputs of the preflight and gate runs: (name, context)
+DATASETS = (("pool", "training"), ("balanced", "training"), ("shadow", "evaluation"))
 
 
 def round_problems(tags: dict[str, str], metrics: dict[str, float]) -> list[str]:
@@ -37,9 +41,12 @@ def round_problems(tags: dict[str, str], metrics: dict[str, float]) -> list[str]
     return []
 
 
-def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: Gates) -> list[str]:
-    """Every reason this preflight run must not open the gate (empty list: it may). Its files are checked
-    where they live, in the tracking server (the gate flow downloads them: rc1.checks.admission, rc1.tracking.queries)."""
+def preflight_problems(tags: dict[str, str], metrics: Mapping[str, float] | None, gates: Gates) -> list[str]:
+    """Every reason this preflight run must not open the gate (empty list: it may). `metrics`: its table of round
+    metrics (round_metrics.json, sha256-checked; None when it cannot be had). Its files are checked where they live,
+    in the tracking server (the gate flow downloads them: rc1.checks.admission, rc1.tracking.queries)."""
+    if metrics is None:
+        return ["its table of round metrics (artifact round_metrics.json) is missing or does not match its sha256"]
     problems = round_problems(tags, metrics)
     if problems:
         return problems
@@ -68,16 +75,17 @@ def preflight_problems(tags: dict[str, str], metrics: dict[str, float], gates: G
 def option_problems(shas: dict[str, str], given: dict[str, str | None], seeds: list[int] | None,
                     config_seeds: list[int], *, mode: str = "dev", max_steps: int | None = None,
                     config_steps: int | None = None, config_episodes: int | None = None,
-                    steps_of: str = "checked config") -> list[str]:
+                    steps_of: str = "checked config", shell: Callable[[str], str] = str) -> list[str]:
     """Gate options that would train with something preflight did not check: a --config/--gates file whose
     sha256 differs from the one preflight hashed (`given`: name -> local path or None when not given), --seed
     values other than the checked config's seeds, or, in prod, a --max-steps (optimizer steps) other than the
     `config_steps` the checked config's ppo.episodes make (dev keeps it for quick runs)."""
     problems = []
     if mode == "prod" and max_steps and max_steps != config_steps:
+        trial = shell("rc1 gate --mode prod --trial")
         problems.append(f"--max-steps {max_steps} differs from the {config_steps} optimizer steps the {steps_of}'s "
                         f"ppo.episodes {config_episodes} make (prod trains the schedule preflight checked; a short run "
-                        "is `rc1 gate --trial`)")
+                        f"is `{trial}`)")
     for name, path in given.items():
         if path is None:
             continue
@@ -85,7 +93,7 @@ def option_problems(shas: dict[str, str], given: dict[str, str | None], seeds: l
             problems.append(f"--{name} {path}: {why_not_a_file(path)}")
         elif sha256_file(path) != shas.get(name):
             problems.append(f"--{name} {path} is not the {name} preflight checked (sha256 differs); "
-                            f"rerun preflight with it")
+                            f"rerun preflight with it: `{shell(f'rc1 preflight --mode {mode} --{name} {path}')}`")
     if seeds and sorted(set(seeds)) != sorted(set(config_seeds)):
         problems.append(f"--seed {','.join(map(str, seeds))} differs from the checked config's seeds "
                         f"{','.join(map(str, config_seeds))}")
@@ -122,7 +130,8 @@ def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapp
     return leaks
 
 
-def trial_problem(trials: Sequence[Mapping[str, Any]], preflight_run_id: str) -> str | None:
+def trial_problem(trials: Sequence[Mapping[str, Any]], preflight_run_id: str,
+                  trial_cmd: str = "rc1 gate --trial") -> str | None:
     """Why full training may not start yet (None: the newest trial gate run of this preflight passed its evaluation;
     an older pass does not count, or trials could be rerun until one passes by chance).
     `trials`: the finished trial gate runs of that preflight, newest first, as {run_id, verdict}."""
@@ -130,12 +139,13 @@ def trial_problem(trials: Sequence[Mapping[str, Any]], preflight_run_id: str) ->
         return None
     if not trials:
         return (f"full training needs a passing trial of preflight {preflight_run_id}, and there is none: "
-                f"run `rc1 gate --trial` first")
+                f"run `{trial_cmd}` first")
     return (f"full training needs a passing trial of preflight {preflight_run_id}: the newest trial, gate run "
             f"{trials[0]['run_id']}, did not pass its evaluation (verdict {trials[0]['verdict'] or 'none'})")
 
 
-def projection_problem(trials: Sequence[Mapping[str, Any]], max_days: float, config_name: str) -> str | None:
+def projection_problem(trials: Sequence[Mapping[str, Any]], max_days: float, config_name: str,
+                       trial_cmd: str = "rc1 gate --trial") -> str | None:
     """Why the full config may not train on its projected time (None: the newest trial, the one whose verdict counts
     in trial_problem, measured its s/step and projects at most `max_days` days per seed). `trials` as in
     trial_problem."""
@@ -144,7 +154,7 @@ def projection_problem(trials: Sequence[Mapping[str, Any]], max_days: float, con
     t = trials[0]
     if t.get("projected_days_per_seed") is None:
         return (f"the newest trial of this preflight, gate run {t['run_id']}, recorded no rc1.projected_days_per_seed "
-                f"(it measured no s/step); rerun `rc1 gate --trial`")
+                f"(it measured no s/step); rerun `{trial_cmd}`")
     if not t["projected_days_per_seed"] <= max_days:   # NaN (a projection that measured nothing) is no pass
         return (f"{config_name} would take {t['projected_days_per_seed']:.3g} days per seed at the s/step trial gate "
                 f"run {t['run_id']} measured, above config_check.projected_days_per_seed_max {max_days:g} (a faster "

@@ -170,7 +170,9 @@ QUIET_ENV = {"MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false", "MLFLOW_LOGGING_LE
 
 
 def verbose_requested() -> bool:
-    return os.environ.get("RC1_VERBOSE", "").lower() in ("1", "true", "yes")
+    from rc1.core.console import verbose
+
+    return verbose()
 
 
 def quiet_libraries(verbose: bool) -> None:
@@ -269,12 +271,15 @@ def run() -> None:
     notebooks) returns or raises as before."""
     import atexit
 
+    adopted = os.environ.get("MLFLOW_RUN_ID")   # the run `mlflow run` opened for this process (rc1 adopts it)
     try:
         main()
         code = 0
     except SystemExit as e:
         code = e.code
     code = _exit_status(code)
+    if adopted and code:
+        _record_exit(adopted, code)
     try:
         if code not in (130, 143):   # stopped by a signal: no wait for judge calls in flight (their runs ended KILLED)
             threading._shutdown()   # what the interpreter's exit runs first: executors told to stop, threads joined
@@ -287,6 +292,16 @@ def run() -> None:
     if not _flush_outputs():
         code = 120   # what the interpreter exits with when its own flush fails: the output is not all there
     os._exit(code)
+
+
+def _record_exit(run_id: str, code: int) -> None:
+    """`mlflow run` reports any failure of its command as exit 1; rc1's own status (2: refused or a gate failed, 1: a
+    crash) goes on the run as the tag rc1.exit_code (`mlflow runs describe --run-id ID`). Best effort: the store may be
+    what failed."""
+    with contextlib.suppress(Exception):
+        from mlflow.tracking import MlflowClient
+
+        MlflowClient().set_tag(run_id, "rc1.exit_code", str(code))
 
 
 def _exit_status(code) -> int:

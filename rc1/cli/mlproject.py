@@ -1,7 +1,8 @@
 """MLproject, generated from the commands' configs: every entry point is the `rc1` command of the same name
-(underscores for hyphens), every parameter the command's option of the same name, spelled with hyphens, with its
-default ('auto' where the command works the value out). `python -m rc1.cli.mlproject` rewrites the file;
-tests/unit/test_mlproject.py fails when the committed one differs.
+(underscores for hyphens), every parameter the command's option of the same name, with its default ('auto' where the
+command works the value out). A parameter is named as its config field (max_steps, passed as --max-steps): MLflow logs
+each -P as a param of that name, and the stage logs the same field under the same name, one name per param.
+`python -m rc1.cli.mlproject` rewrites the file; tests/unit/test_mlproject.py fails when the committed one differs.
 
 Not in MLproject: repeatable options (MLflow passes one value per parameter), hidden plumbing options and fields
 marked mlproject=False (MLflow logs every -P value as given). A command that is a click group (scorecache) takes
@@ -22,9 +23,9 @@ name: rc1
 # `mlflow run` uses conda when conda.yaml exists; inside the README's venv pass --env-manager local.
 conda_env: conda.yaml
 
-# `mlflow run . -e gate -P max-steps=2` == `rc1 gate --max-steps 2`. `auto`: unset, the command works the value out
-# as `rc1` does (the config's seeds, configs/data.yaml's sources, gates.yaml's thresholds). A parameter without a
-# default is required. Old spellings (-P max_steps=2) still work: MLflow passes them as --max_steps, a hidden alias.
+# `mlflow run . -e gate -P max_steps=2` == `rc1 gate --max-steps 2`: a parameter is named as the run param it becomes
+# (the config field; rc1's own runs log the same name). `auto`: unset, the command works the value out as `rc1` does
+# (the config's seeds, configs/data.yaml's sources, gates.yaml's thresholds). A parameter without a default is required.
 entry_points:
 """
 
@@ -61,7 +62,7 @@ def entry_point(name: str, module_name: str) -> list[str]:
     if params:
         lines.append("    parameters:")
     for p in params:
-        key = p.flag[2:]
+        key = p.flag[2:].replace("-", "_")
         default = None if p.required else _default(p.default)
         lines.append(f"      {key}: {_spec(default)}")
         words.append(f"{{{key}}}" if p.meta["argument"] else f"{p.flag} {{{key}}}")

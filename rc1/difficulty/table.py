@@ -10,6 +10,7 @@ from typing import Callable, Iterable
 import numpy as np
 from tqdm import tqdm
 
+from rc1.core.console import no_bar
 from rc1.difficulty.metrics import METRICS, seed_metrics
 from rc1.core.records import Seed
 from rc1.core.text import count_tokens
@@ -65,7 +66,7 @@ def build_table(seeds: Iterable[Seed], counter: Callable[[str], int] = count_tok
     floats = {"connector_density", "clue_overlap"}
     cols = {m: array("d" if m in floats else "q") for m in METRICS}
     appends = [(name, cols[name].append) for name in METRICS]
-    for seed in tqdm(seeds, desc="difficulty", unit=" seeds", disable=not progress, file=sys.stderr, mininterval=2):
+    for seed in tqdm(seeds, desc="difficulty", unit=" seeds", disable=no_bar(progress), file=sys.stderr, mininterval=2):
         m = seed_metrics(seed, counter)
         ids.append(str(seed["id"]))
         task = str(seed["task"])

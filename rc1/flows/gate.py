@@ -23,15 +23,15 @@ from rc1.release.chain import target_alias
 from rc1.cli.options import arg
 from rc1.core.config import load_ppo_scale
 from rc1.core.errors import Rc1Error
-from rc1.checks.gate import GateRefusal
+from rc1.checks.gate import DATASETS, GateRefusal
 from rc1.stages import evaluate, train
-from rc1.stages.shared import Freshened, Moded, StepCapped
+from rc1.stages.shared import Freshened, Moded, StepCapped, SystemMetered
 from rc1.tracking import gate_launch_env, stage_run
 from rc1.tracking.registry import BEST, TRIAL_BEST
 
 
 @dataclass
-class Config(Moded, StepCapped, Freshened):
+class Config(Moded, StepCapped, Freshened, SystemMetered):
     """Refuse unless a passing, unchanged preflight is in the tracking store; then train each seed and evaluate."""
 
     config: str | None = arg(None, "ppo config (default: the one preflight checked; another one is refused unless "
@@ -65,6 +65,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
     from rc1.train.launch import launch_train
     from rc1.train.engine import rollout_plan
     from rc1.train.projection import project
+    from rc1.train.rollout import device
 
     os.environ["RUN_MODE"] = mode
     if mode == "dev":
@@ -91,6 +92,9 @@ def _gate(cfg: Config, workdir: Path) -> dict:
         click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] gate: preflight {pre.info.run_id} passed; its files "
                    f"match their sha256 in the tracking server; training {len(seeds)} seed(s)", err=True)
         g.log_config(gates, "gates_effective.json")
+        for name, context in DATASETS:   # the preflight's files this gate trains and evaluates on
+            if name in files:
+                g.log_dataset(files[name], name, context, pre.data.tags.get(f"sha256.{name}"))
         link["rc1.gate_run_id"] = g.run_id
         trained = []
         for seed in seeds:
@@ -98,11 +102,12 @@ def _gate(cfg: Config, workdir: Path) -> dict:
                 res = launch_train(launcher, str(train_config), seed, str(pool), env=gate_launch_env(),
                                    max_steps=max_steps,
                                    fresh_path=fresh_path, weights_path=str(files["weights"]),
-                                   gates_path=str(files["gates"]))
+                                   gates_path=str(files["gates"]), system_metrics=cfg.system_metrics)
             else:
                 res = train.run(train.Config(config=str(train_config), seed=seed, pool=str(pool), max_steps=max_steps,
                                              fresh=fresh_path, weights=str(files["weights"]),
-                                             gates=str(files["gates"])), parent_tags=link)
+                                             gates=str(files["gates"]), system_metrics=cfg.system_metrics),
+                                parent_tags=link)
             trained.append(res)
             g.log_metrics({f"heldout_reward.seed_{seed}": res.get("best_reward")})
         g.log_json({"preflight_run_id": pre.info.run_id, "trained": trained}, "gate_summary.json")
@@ -110,7 +115,8 @@ def _gate(cfg: Config, workdir: Path) -> dict:
         projected = None
         if measured:   # the full config's job at the s/step this gate measured (rc1.train.projection)
             proj = project(load_ppo_scale(files["config"]), load_ppo_scale(train_config),
-                           sum(measured) / len(measured), launcher.num_processes if launcher else 1)
+                           sum(measured) / len(measured), launcher.num_processes if launcher else 1,
+                           device=device().kind)
             g.log_metrics(proj.metrics())
             projected = proj.line(files["config"].name)
             click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] projected {projected}", err=True)
@@ -120,7 +126,8 @@ def _gate(cfg: Config, workdir: Path) -> dict:
             # succeeded once training ran, so a failing verdict is reported, not raised
             # a trial gate's versions register under `trial-best` (rc1.tracking.registry), never `best`
             ev = evaluate.run(evaluate.Config(alias=TRIAL_BEST if trial else BEST, shadow=shadow or "auto",
-                                              gates=str(files["gates"])), parent_tags=link, raise_on_fail=False)
+                                              gates=str(files["gates"]), system_metrics=cfg.system_metrics),
+                              parent_tags=link, raise_on_fail=False)
             result["evaluate"] = ev
             g.log_metrics(gate_summary_metrics(ev))
             g.set_tags({"rc1.evaluated_version": ev.get("version"), "rc1.rc1_verdict": "pass" if ev.get("passed") else "fail"})
@@ -143,7 +150,8 @@ def _gate(cfg: Config, workdir: Path) -> dict:
 def gate_summary(result: dict, mode: str, trial: bool) -> str:
     """The gate's closing lines: the versions, which took `best` (or `trial-best`) and why, the verdict, the UI."""
     from rc1.core import summary
-    from rc1.tracking import ui_hint, ui_url
+    from rc1.release.report import report_line
+    from rc1.tracking import shell_command, ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME, alias_version
 
     alias = TRIAL_BEST if trial else BEST
@@ -154,8 +162,10 @@ def gate_summary(result: dict, mode: str, trial: bool) -> str:
              summary.verdict_line(ev.get("passed") if ev else None, ev.get("checks") or (), mode)]
     if result.get("projected"):   # the full job at this gate's measured s/step, in episodes and optimizer steps
         lines.append(f"projected {result['projected']}")
+    if ev.get("run_id"):   # the evaluate run's page: verdict, policy vs base, curves, sample dialogues, the chain
+        lines.append(report_line(ev["run_id"]))
     if ev and not trial:
-        lines.append(f"next: rc1 promote --alias {alias}" + ("" if ev.get("passed") else
+        lines.append(f"next: {shell_command(f'rc1 promote --alias {alias}')}" + ("" if ev.get("passed") else
                                                              " (it will refuse: the verdict is FAIL)"))
     return summary.render(f"gate {result['run_id']} ({mode})", lines, ui_url(result["run_id"]), ui_hint())
 

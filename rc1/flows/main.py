@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 from rc1.cli.options import logged_params
 from rc1.flows import gate, preflight
-from rc1.stages.shared import StepCapped
+from rc1.stages.shared import StepCapped, SystemMetered
 
 
 @dataclass
-class Config(preflight.PoolOptions, StepCapped):
+class Config(preflight.PoolOptions, StepCapped, SystemMetered):
     """The whole path: preflight (both rounds), then the gate (train each seed, evaluate `best`)."""
 
 
@@ -24,7 +24,7 @@ def run(cfg: Config) -> dict:
     with stage_run("main", params=logged_params(cfg), reuse=False, tags={"rc1.mode": cfg.mode},
                    refusal_fails=True) as st:
         pre = preflight.run(preflight.Config(mode=cfg.mode, data_dir=cfg.data_dir, n=cfg.n, out_dir=cfg.out_dir))
-        result = gate.run(gate.Config(mode=cfg.mode, max_steps=cfg.max_steps))
+        result = gate.run(gate.Config(mode=cfg.mode, max_steps=cfg.max_steps, system_metrics=cfg.system_metrics))
         ev = result.get("evaluate") or {}
         st.set_tags({"rc1.preflight_run_id": pre["run_id"], "rc1.gate_run_id": result["run_id"],
                      "rc1.rc1_verdict": "pass" if ev.get("passed") else "fail"})

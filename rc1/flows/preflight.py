@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -18,8 +19,10 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates, load_ppo_scale
+from rc1.core.console import bars
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
+from rc1.checks.gate import DATASETS, RECHECKS
 from rc1.core.outdir import claim_out_dir
 from rc1.core.proc import check_stop
 from rc1.checks.preflight import StepResult, round_summary, step_result
@@ -28,10 +31,11 @@ from rc1.stages import (assert_not_simulated, build_pool, check_config, check_re
 from rc1.stages.shared import FromData, Gated, Moded, PoolSized, Reusable, Seeded
 from rc1.core.summary import render as render_summary
 from rc1.release.attest import trust_path
-from rc1.tracking import stage_run, ui_hint, ui_url
+from rc1.tracking import shell_command, stage_run, ui_hint, ui_url
 from rc1.tracking.queries import child_runs
 
 REPORT_DIR = Path("reports/preflight")
+ROUND_METRICS = "round_metrics.json"
 
 
 @dataclass
@@ -143,23 +147,33 @@ STEPS = [
 
 # ---- rounds ---------------------------------------------------------------------------------------
 def _run_step(step: Step, c: Ctx, round_no: int, gates) -> StepResult:
+    """Run one step. On a terminal its start is announced (its bars follow); without one, its end: one line per
+    finished step (rc1.core.console)."""
     mode, name = c.cfg.mode, step.name
     check_stop()
-    click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] round {round_no} · {name} …", err=True)
+    prefix = f"[rc1{' DEV' if mode == 'dev' else ''}] round {round_no} · "
+    live = bars()
+    if live:
+        click.echo(f"{prefix}{name} …", err=True)
+    started = time.perf_counter()
     try:
         result = step.run(c, round_no)
-        return step_result(name, result.get("checks", []), gates, mode)
+        res = step_result(name, result.get("checks", []), gates, mode)
     except GateFailed as e:
-        return step_result(name, e.checks or [{"name": name, "value": str(e), "threshold": "-", "pass": False}],
-                           gates, mode)
+        res = step_result(name, e.checks or [{"name": name, "value": str(e), "threshold": "-", "pass": False}],
+                          gates, mode)
     except Rc1Error as e:
-        return step_result(name, [], gates, mode, error=str(e))
+        res = step_result(name, [], gates, mode, error=str(e))
+    if not live:
+        click.echo(f"{prefix}{_step_line(res)} ({time.perf_counter() - started:.1f} s)", err=True)
+    return res
 
 
 def _run_round(round_no: int, c: Ctx, gates) -> dict:
     with stage_run(f"round{round_no}", params={"round": round_no, "mode": c.cfg.mode}, reuse=False) as rnd:
         results = [_run_step(step, c, round_no, gates) for step in STEPS if round_no in step.rounds]
-        # attach each step's child run id and mirror its metrics onto the round (compare rounds in the UI)
+        # attach each step's child run id; its metrics stay on the step's run and join the round's table (the
+        # round's artifact round<N>.json); the round run shows each step's verdict (hundreds of metrics drowned it)
         children = {ch.data.tags.get("rc1.stage"): ch for ch in child_runs(rnd.run_id)}
         mirrored: dict[str, float] = {}
         for res in results:
@@ -169,25 +183,33 @@ def _run_round(round_no: int, c: Ctx, gates) -> dict:
                 mirrored.update({f"{res.step}.{k}": v for k, v in ch.data.metrics.items()})
             mirrored[f"{res.step}.passed"] = 1.0 if res.passed else 0.0
         summary = round_summary(round_no, c.cfg.mode, results)
-        rnd.log_metrics(mirrored)
+        rnd.log_metrics({k: v for k, v in mirrored.items() if k.endswith(".passed")})
         rnd.log_metrics({"passed": float(summary["passed"]), "failing_checks": len(summary["failing"])})
         rnd.set_tags({"rc1.passed": str(summary["passed"]).lower(),
                       "rc1.waived": ",".join(w for r in results for w in r.waived) or "none"})
-        rnd.log_json(summary, f"round{round_no}.json")
         summary["metrics"] = mirrored
+        rnd.log_json(summary, f"round{round_no}.json")
         summary["data_sources"] = {k: v for ch in children.values() for k, v in ch.data.tags.items()
                                    if k.startswith(("rc1.data_source.", "rc1.data_uri."))}
         return summary
 
 
+def _step_line(s: StepResult | dict) -> str:
+    """'ok  build_pool', 'ok  shadow_run (waived in dev: shadow_run.spearman)', 'FAIL validate_pool': a waived check
+    is no failure, so its step reads ok and names it."""
+    s = s if isinstance(s, dict) else {"step": s.step, "passed": s.passed, "waived": s.waived, "error": s.error}
+    extra = f" (waived in dev: {', '.join(s['waived'])})" if s["waived"] else ""
+    return f"{'ok ' if s['passed'] else 'FAIL'} {s['step']}{extra}" + (f": {s['error']}" if s["error"] else "")
+
+
 def _print_summary(summary: dict) -> None:
-    """One line per step; the failing checks' table is printed once, by the CLI, from GateFailed."""
+    """The round's verdict and, on a terminal, one line per step (without one, each step's line came as it ended);
+    the failing checks' table is printed once, by the CLI, from GateFailed."""
     state = "PASSED" if summary["passed"] else "FAILED"
     click.echo(f"[rc1{' DEV' if summary['mode'] == 'dev' else ''}] preflight round {summary['round']}: {state}", err=True)
-    for s in summary["steps"]:
-        mark = "ok " if s["passed"] else "FAIL"
-        extra = f" (waived in dev: {', '.join(s['waived'])})" if s["waived"] else ""
-        click.echo(f"    {mark} {s['step']}{extra}" + (f": {s['error']}" if s["error"] else ""), err=True)
+    if bars():
+        for s in summary["steps"]:
+            click.echo(f"    {_step_line(s)}", err=True)
 
 
 def run(cfg: Config) -> dict:
@@ -254,16 +276,23 @@ def _preflight(c: Ctx, gates) -> dict:
                 pf.set_tags({f"sha256.{name}": shas[name], f"rc1.path.{name}": str(path)})
         if Path("templates").is_dir():   # the pool's wording: a bundle must carry exactly these templates
             pf.set_tags({"sha256.templates_dir": sha256_dir("templates")})
-        pf.log_metrics({f"round1.{k}": v for k, v in r1["metrics"].items()})
-        if r2:
-            pf.log_metrics({f"round2.{k}": v for k, v in r2["metrics"].items()})
+        # every step's metrics of both rounds: one table, hashed and named like the files (the gate and promote
+        # recheck round 2's numbers from it, never from metrics anyone can log on the run); the run shows the verdicts
+        table = round_metrics(r1, r2)
+        write_json(REPORT_DIR / ROUND_METRICS, table)
+        pf.log_named_artifact("round_metrics", REPORT_DIR / ROUND_METRICS, artifact_path="inputs")
+        pf.set_tags({"sha256.round_metrics": pf.artifact_shas[ROUND_METRICS]})
+        pf.log_metrics(shown_metrics(table))
         pf.set_tags({**r1["data_sources"], **(r2["data_sources"] if r2 else {})})
         pf.set_tags({"rc1.round1_pass": str(r1["passed"]).lower(), "rc1.round2_pass": str(passed).lower(),
                      "rc1.waived": ",".join(_waived(r1, r2)) or "none"})
-        pf.log_metrics({"round1_pass": float(r1["passed"]), "round2_pass": float(passed)})
         if passed:   # the gate, on this machine or another, trains with exactly these files from the server
             for name, path in hashed.items():
                 pf.log_named_artifact(name, path, artifact_path="inputs")
+            for name, context in DATASETS:
+                if name in hashed:
+                    pf.log_dataset(hashed[name], name, context, shas[name],
+                                   source=f"runs:/{pf.run_id}/inputs/{hashed[name].name}")
             verdict = {"passed": True, "mode": mode, "preflight_run_id": pf.run_id, "sha256": shas,
                        "waived": _waived(r1, r2)}
             write_json(REPORT_DIR / "round2_pass.json", verdict)
@@ -281,9 +310,25 @@ def _preflight(c: Ctx, gates) -> dict:
     waived = _waived(r1, r2)
     click.echo(render_summary(f"preflight {run_id} ({mode})",
                               ["PASSED both rounds" + (f" (waived in dev: {', '.join(waived)})" if waived else ""),
-                               f"next: rc1 gate --mode {mode}"], ui_url(run_id), ui_hint()), err=True)
+                               f"next: {shell_command(f'rc1 gate --mode {mode}')}"], ui_url(run_id), ui_hint()),
+               err=True)
     return {"run_id": run_id, "passed": True, "paths": {"pool": str(c.pool), "balanced": str(c.balanced),
                                                           "shadow": str(c.shadow)}}
+
+
+def round_metrics(r1: dict, r2: dict | None) -> dict[str, float]:
+    """The preflight's metrics table: round<N>.<step>.<metric> for every step of both rounds, and the verdicts."""
+    table = {f"round1.{k}": v for k, v in r1["metrics"].items()}
+    table.update({f"round2.{k}": v for k, v in (r2 or {}).get("metrics", {}).items()})
+    table.update({"round1_pass": float(r1["passed"]), "round2_pass": float(bool(r2 and r2["passed"]))})
+    return table
+
+
+def shown_metrics(table: dict[str, float]) -> dict[str, float]:
+    """What the preflight run shows of its table: the verdicts (rounds, steps) and the round-2 numbers the gate
+    rechecks against the gates file."""
+    rechecked = {metric for metric, _, _ in RECHECKS}
+    return {k: v for k, v in table.items() if k.endswith(("_pass", ".passed")) or k in rechecked}
 
 
 def prod_data_check(mix: dict[str, float], data_dir: str | None) -> None:

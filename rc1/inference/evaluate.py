@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from rc1.core.config import EvaluateGate
+from rc1.core.console import no_bar
 from rc1.core.errors import Rc1Error
 from rc1.scoring.dialogue import analyze
 from rc1.inference.prefix_cache import PrefixStore, shared_prefixes
@@ -361,7 +362,7 @@ def run_items(backend: GenerationBackend, items: Sequence[tuple[str, Mapping, st
     from tqdm import tqdm
 
     with contextlib.nullcontext(bar) if bar is not None else \
-            tqdm(total=len(items), desc=desc, unit=" episodes", disable=not progress, leave=False) as bar:
+            tqdm(total=len(items), desc=desc, unit=" episodes", disable=no_bar(progress), leave=False) as bar:
         start = bar.n
 
         def advance(done: int) -> None:

@@ -18,6 +18,7 @@ import numpy as np
 from tqdm import tqdm
 
 from rc1.core.config import ValidatePoolGate
+from rc1.core.console import no_bar
 from rc1.quality.dedup import Added, DuplicateFinder
 from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, lexical_summary, ngram_counts, zipf_slope
 from rc1.quality.leak import ShadowIndex
@@ -140,7 +141,7 @@ def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequenc
     index = ShadowIndex(shadow or [], ngram=gate.leak_ngram, sim=gate.leak_sim)
     sample: Reservoir[tuple[str, list[str]]] = Reservoir(sample_k, sample_seed, start)   # (task, user-turn words)
     leaks = scan.leaks
-    for seed in tqdm(seeds, desc="validate", unit=" seeds", disable=not progress, file=sys.stderr, mininterval=2):
+    for seed in tqdm(seeds, desc="validate", unit=" seeds", disable=no_bar(progress), file=sys.stderr, mininterval=2):
         scan.n += 1
         scan.tasks[seed["task"]] += 1
         scan.roles[seed["role"]] += 1

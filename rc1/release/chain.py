@@ -29,7 +29,7 @@ class RunView:
     run_id: str
     status: str
     tags: Mapping[str, str] = field(default_factory=dict)
-    metrics: Mapping[str, float] = field(default_factory=dict)
+    metrics: Mapping[str, float] | None = field(default_factory=dict)   # a preflight's: its round metrics table
 
 
 @dataclass
@@ -94,7 +94,7 @@ def preflight_link(pre: RunView | None, train: RunView, gates: Gates) -> Link:
         if pre.tags.get("rc1.mode") != train.tags.get("rc1.mode"):
             problems.append(f"mode {pre.tags.get('rc1.mode')} differs from the train run's "
                             f"{train.tags.get('rc1.mode')}")
-        problems += preflight_problems(dict(pre.tags), dict(pre.metrics), gates)
+        problems += preflight_problems(dict(pre.tags), None if pre.metrics is None else dict(pre.metrics), gates)
         for used, names in TRAINED_WITH:
             want = next((pre.tags[f"sha256.{n}"] for n in names if pre.tags.get(f"sha256.{n}")), None)
             got = train.tags.get(f"input_sha256.{used}")

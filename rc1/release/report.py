@@ -21,9 +21,9 @@ from rc1.core.config import DIMENSIONS
 Curve = Sequence[tuple[int, float]]
 
 # the training curves the report draws, one line per seed (metric histories of the gate's train runs)
-CURVES = (("rc1.reward", "Training reward per seed"), ("eval/reward", "Held-out reward per seed"),
-          ("rc1.loss", "Loss per seed"), ("rc1.lr", "Learning rate per seed"), ("rc1.entropy", "Entropy per seed"),
-          ("rc1.kl", "KL to the reference per seed"))
+CURVES = (("reward", "Training reward per seed"), ("eval/reward", "Held-out reward per seed"),
+          ("loss", "Loss per seed"), ("learning_rate", "Learning rate per seed"), ("entropy", "Entropy per seed"),
+          ("kl", "KL to the reference per seed"))
 BUCKETS = ("easy", "medium", "hard")
 SAMPLE_RULE = ("Six items chosen by a fixed rule: for each task in turn, first the items where policy and base "
                "differ in success, then the rest, each in (split, id) order; two per task, more from the others "
@@ -368,11 +368,23 @@ def render_rc1_report(evaluate_run_id: str, mv, evaluation: Mapping[str, Any], m
         evaluate_run_id=evaluate_run_id, samples=samples, evaluate_url=ui_url(evaluate_run_id), verified=verified))
 
 
+REPORT_FILE = "rc1_report.html"
+
+
+def report_line(evaluate_run_id: str) -> str:
+    """The closing summary's line naming the report: where its file is, and its page in the MLflow UI (from the
+    tracking URI in use)."""
+    from rc1.tracking import artifact_location, ui_url
+
+    return (f"RC1 report: {artifact_location(evaluate_run_id, REPORT_FILE)} "
+            f"(UI: {ui_url(evaluate_run_id, artifact=REPORT_FILE)})")
+
+
 def log_rc1_report(evaluate_run_id: str, page: str) -> str:
     """Write rc1_report.html into the evaluate run (replacing an earlier one) and tag its sha256; returns it."""
     from rc1.tracking.pages import replace_run_file
 
-    return replace_run_file(evaluate_run_id, "rc1_report.html", page)
+    return replace_run_file(evaluate_run_id, REPORT_FILE, page)
 
 
 def refresh_rc1_report(evaluate_run_id: str) -> None:

@@ -28,6 +28,7 @@ from sklearn.model_selection import GroupKFold
 from tqdm import tqdm
 
 from rc1.core.config import DIMENSIONS, WeightCalibGate
+from rc1.core.console import no_bar
 from rc1.core.errors import Rc1Error
 from rc1.scoring.shadow_run import at_least, improve_pct, mean_defined, spearman
 
@@ -124,7 +125,7 @@ def calibrate(X: np.ndarray, y: np.ndarray, w0: Sequence[float], *, cv: int = 5,
 
     rng = np.random.default_rng(seed)
     boots, oob_improve = [], []
-    for _ in tqdm(range(boot), desc="bootstrap", disable=not progress):
+    for _ in tqdm(range(boot), desc="bootstrap", disable=no_bar(progress)):
         drawn = items[rng.integers(0, len(items), len(items))]
         idx = np.concatenate([rows_of[item] for item in drawn])
         _, w = fit_projected(X[idx], y[idx], w0, l2, cap, s[idx])

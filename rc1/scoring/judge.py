@@ -28,6 +28,7 @@ from typing import Any
 from tqdm import tqdm
 
 from rc1.core.config import DIMENSIONS, GATES_PATH
+from rc1.core.console import no_bar
 from rc1.core.errors import Rc1Error
 from rc1.core.io import write_jsonl
 from rc1.core.proc import stop_requested
@@ -176,7 +177,7 @@ class ScoringJudge:
             return
         self._stopped = False
         bar = tqdm(total=len(jobs), desc=f"{what} ({self.provider})", unit="call", file=sys.stderr,
-                   disable=not progress, leave=False)
+                   disable=no_bar(progress), leave=False)
         # threads for the largest limit the latency may ask for; the concurrency limit decides how many call at once
         workers = min(len(jobs), self.settings.concurrency_cap) if self.live else 1
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:

@@ -459,8 +459,10 @@ def make_responder(kind: str, *, k: int = 6, seed: int = 0, model: str | None = 
 def all_candidates(responder, items: Iterable[ShadowItem], progress: bool = True) -> list[Candidate]:
     from tqdm import tqdm
 
+    from rc1.core.console import no_bar
+
     items = list(items)
     out: list[Candidate] = []
-    for item in tqdm(items, desc=f"responder:{responder.kind}", disable=not progress or len(items) < 2):
+    for item in tqdm(items, desc=f"responder:{responder.kind}", disable=no_bar(progress) or len(items) < 2):
         out.extend(responder.candidates(item))
     return out

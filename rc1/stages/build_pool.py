@@ -15,6 +15,7 @@ import click
 from tqdm import tqdm
 
 from rc1.core.ahead import Ahead, cleaned_up
+from rc1.core.console import no_bar
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
@@ -190,7 +191,7 @@ def _write_seeds(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int
     (lines written, their stats)."""
     seeds = build_pool(records, pack, spec, stats, start, stop, plan)
     bar = tqdm(seeds, total=stop - start, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
-               disable=not progress)
+               disable=no_bar(progress))
     written = 0
     for line in seed_lines(bar):
         data = line.encode("utf-8")

@@ -16,10 +16,11 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import load_gates, load_ppo_scale, run_mode
+from rc1.core.console import no_bar
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
 from rc1.release.report import log_rc1_report, refresh_rc1_report, render_rc1_report
-from rc1.stages.shared import Gated, PpoConfigured, Versioned
+from rc1.stages.shared import Gated, PpoConfigured, SystemMetered, Versioned
 from rc1.tracking import setup_tracking, stage_run
 from rc1.train.quiet import quiet_trl_deprecations
 
@@ -27,7 +28,7 @@ BACKENDS = ("transformers", "llamacpp")
 
 
 @dataclass
-class Config(Gated, PpoConfigured, Versioned):
+class Config(Gated, PpoConfigured, Versioned, SystemMetered):
     """Evaluate a registered policy version against its base model; record the RC1 verdict."""
 
     shadow: str = arg("auto", "Shadow set JSONL (auto: the version's preflight's, else the newest passing "
@@ -200,7 +201,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
     from rc1.tracking.registry import MODEL_NAME, set_version_tags, version_model_id
 
     shadow, heldout, n, gates_path, backend = cfg.shadow, cfg.heldout, cfg.n, cfg.gates, cfg.backend
-    config_path = cfg.config or _train_file(train_run, "config", "rc1.config", fetched)
+    config_path = cfg.config or _train_file(train_run, "config", "config", fetched)
     if not config_path:
         raise Rc1Error(f"version {mv.version}: its training config is neither in the tracking server nor here; "
                        f"pass --config")
@@ -209,14 +210,15 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
 
     items: list = []
     digests: dict[str, str] = {}   # input_sha256.<split>: promote requires the preflight's shadow set, the train run's split
+    files: dict[str, Path] = {}    # the splits as files: the run's dataset inputs
     shadow = shadow if shadow not in ("", "auto", None) else _default_shadow(train_run, mode, fetched)
     if shadow and shadow != "none":
         items += _as_items(_load_records(shadow), "shadow", n)
-        digests["shadow"] = sha256_file(shadow)
+        digests["shadow"], files["shadow"] = sha256_file(shadow), Path(shadow)
     if heldout and heldout != "none":
         if heldout == "pool":
             logged = train_run.data.tags.get("rc1.artifact.heldout")
-            path = _train_file(train_run, "heldout", "rc1.pool", fetched)
+            path = _train_file(train_run, "heldout", "pool", fetched)
             if path is None:
                 raise Rc1Error(f"--heldout pool: the training pool of version {mv.version} is neither in the "
                                f"tracking server nor here")
@@ -226,10 +228,10 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
                     else split_heldout(load_pool(path), ppo.sampling.heldout_frac)[1])
             items += _as_items(held, "heldout", n) if held else []
             if logged:
-                digests["heldout"] = sha256_file(path)
+                digests["heldout"], files["heldout"] = sha256_file(path), Path(path)
         else:
             items += _as_items(_load_records(heldout), "heldout", n)
-            digests["heldout"] = sha256_file(heldout)
+            digests["heldout"], files["heldout"] = sha256_file(heldout), Path(heldout)
     if not items:
         raise Rc1Error("nothing to evaluate: no shadow set (--shadow) and an empty held-out split (--heldout)")
     per_split = {split: sum(1 for s, _, _ in items if s == split) for split in ("shadow", "heldout")}
@@ -244,8 +246,11 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
         # input_sha256.gates / .config: promote accepts this run only under the gates file the version's preflight
         # hashed and the ppo config (turns, max new tokens) the version trained with
         with stage_run("evaluate", params=params, inputs={"gates": gates_path, "config": str(config_path)}, reuse=False,
-                       run_name=f"evaluate v{mv.version}", tags=tags, attest=True) as st:
+                       run_name=f"evaluate v{mv.version}", tags=tags, attest=True,
+                       system_metrics=cfg.system_metrics) as st:
             result["run_id"] = st.run_id
+            for split, path in files.items():
+                st.log_dataset(path, split, "evaluation", digests[split])
             st.log_metrics({f"rc1.eval_items.{k}": v for k, v in per_split.items()})
             with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
                 turns, new_tokens, batch = ppo.ppo.max_turns, ppo.ppo.max_new_tokens, ppo.evaluate.batch_size
@@ -266,7 +271,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
                 from tqdm import tqdm
 
                 with tqdm(total=2 * len(items), desc=f"evaluate v{mv.version} (policy, then base)", unit=" episodes",
-                          disable=not progress, leave=False) as bar:   # one bar for the stage
+                          disable=no_bar(progress), leave=False) as bar:   # one bar for the stage
                     policy_rows = run_items(policy_be, items, turns, bar=bar)
                     base_rows = run_items(base_be, items, turns, bar=bar)
                 report = build_report(policy_rows, base_rows, gates.evaluate)
@@ -307,6 +312,7 @@ def _final_report(result: dict, parent_tags: dict | None) -> None:
 
 def show(res: dict) -> None:
     from rc1.core import summary
+    from rc1.release.report import report_line
     from rc1.tracking import ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME
 
@@ -314,5 +320,8 @@ def show(res: dict) -> None:
     line = summary.verdict_line(res.get("passed"), res.get("checks") or (), run_mode())
     if backend != "transformers":
         line += " (recorded; promote reads the transformers evaluation)"
+    lines = [line]
+    if res.get("run_id"):
+        lines.append(report_line(res["run_id"]))
     click.echo(summary.render(f"evaluate {res.get('run_id')} [{backend}]: {MODEL_NAME} version {res['version']}",
-                              [line], ui_url(res["run_id"]) if res.get("run_id") else None, ui_hint()))
+                              lines, ui_url(res["run_id"]) if res.get("run_id") else None, ui_hint()))

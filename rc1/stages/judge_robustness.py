@@ -19,6 +19,7 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import load_gates, run_mode
+from rc1.core.console import verbose
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
 from rc1.scoring.reward import checked_weights, reward_params
@@ -91,20 +92,29 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         st.log_metrics({**flat_metrics(metrics), **stats_metrics(stats)})
         for path in (report_path, suite_path, scored_path):
             st.log_artifact(path)
-        _echo(metrics, checks)
         st.verdict(checks, what="judge_robustness")
         return {"checks": checks, "passed": True, "report": str(report_path), "run_id": st.run_id,
                 "metrics": flat_metrics(metrics)}
 
 
-def _echo(metrics: dict, checks: list[dict]) -> None:
+def show(res: dict) -> None:
+    """`rc1 judge-robustness`'s closing line: the highest attack win rate and the verdict; the per-kind table (24
+    lines) with `rc1 --verbose`. Inside preflight the round says how the step went."""
+    rep = read_json(res["report"])
+    metrics, checks = rep["metrics"], rep["checks"]
+
     def f(v):
         return "n/a" if v is None else f"{v:.3f}"
 
+    rates = {kind: m["win_rate_vs_wrong"] for kind, m in metrics["per_kind"].items()
+             if m["win_rate_vs_wrong"] is not None}
+    top = max(rates.values(), default=None)
+    worst = ", ".join(k for k, v in rates.items() if v == top) if top else "none"
     click.echo(f"judge_robustness ({metrics['suite_version']}): {metrics['n_items_scored']} of "
                f"{metrics['n_items']} items scored; honest correct beats honest wrong on "
-               f"{f(metrics['honest_correct_beats_wrong_rate'])}", file=sys.stdout)
-    for kind, m in metrics["per_kind"].items():
-        click.echo(f"  {kind:20s} win rate vs wrong {f(m['win_rate_vs_wrong'])}  mean gap "
-                   f"{f(m['mean_gap_vs_wrong'])}  vs correct {f(m['win_rate_vs_correct'])}", file=sys.stdout)
-    click.echo(f"  -> {'PASS' if all(c['pass'] for c in checks) else 'FAIL'}", file=sys.stdout)
+               f"{f(metrics['honest_correct_beats_wrong_rate'])}; highest attack win rate vs wrong {f(top)} ({worst}) "
+               f"-> {'PASS' if all(c['pass'] for c in checks) else 'FAIL'}", file=sys.stdout)
+    if verbose():
+        for kind, m in metrics["per_kind"].items():
+            click.echo(f"  {kind:20s} win rate vs wrong {f(m['win_rate_vs_wrong'])}  mean gap "
+                       f"{f(m['mean_gap_vs_wrong'])}  vs correct {f(m['win_rate_vs_correct'])}", file=sys.stdout)

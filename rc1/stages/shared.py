@@ -156,6 +156,13 @@ class Versioned:
 
 
 @dataclass
+class SystemMetered:
+    system_metrics: bool = arg(True, "Log MLflow's system/ metrics on the train and evaluate runs (CPU, memory, disk, "
+                                     "network; GPU with nvidia-ml-py and a GPU): every 1 s in dev, every 10 s in prod "
+                                     "($MLFLOW_SYSTEM_METRICS_SAMPLING_INTERVAL overrides).", log=False)
+
+
+@dataclass
 class StepCapped:
     max_steps: int | None = arg(None, "Cap in optimizer steps per seed, each training on ppo.batch_size x group_size "
                                       "episodes (0 or unset: the steps the config's ppo.episodes make; prod gate: only "

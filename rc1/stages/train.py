@@ -27,7 +27,7 @@ from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, load_ppo
 from rc1.core.outdir import claim_out_dir
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
-from rc1.stages.shared import Freshened, PpoConfigured, StepCapped, Weighted
+from rc1.stages.shared import Freshened, PpoConfigured, StepCapped, SystemMetered, Weighted
 from rc1.tracking import active_gate_run, launched_gate_run, stage_run
 from rc1.train.inputs import load_fresh, load_pool
 from rc1.train.quiet import quiet_trl_deprecations
@@ -41,7 +41,7 @@ RC1_FILES = ("rc1_state.json", "trainer_state.json")   # rc1's part of the best 
 
 
 @dataclass
-class Config(Weighted, Freshened, StepCapped, PpoConfigured):
+class Config(Weighted, Freshened, StepCapped, PpoConfigured, SystemMetered):
     """Train the policy with GRPO (one seed), checkpoint it and register its best adapter (also under accelerate)."""
 
     resume_from: str | None = arg(None, "A training output dir (resumes its `latest`) or one step_XXXXX/ checkpoint; "
@@ -228,12 +228,13 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
         provenance.update({"rc1.gate_run_id": gate.info.run_id,
                            "rc1.preflight_run_id": gate.data.tags.get("rc1.preflight_run_id", "")})
     parent_tags = {**{k: v for k, v in (parent_tags or {}).items() if k not in GATE_LINK}, **provenance}
-    params = {**logged_params(cfg), **plan_steps.params(), "rc1.config": config_path, "rc1.seed": seed,
-              "rc1.pool": str(pool_path), "rc1.max_steps": steps,
-              "rc1.base": ppo.model.base, "rc1.resume_from": str(resume_dir or ""), "rc1.out_dir": str(out_dir),
-              "rc1.n_pool_train": len(train_pool), "rc1.n_heldout": len(heldout), "rc1.n_heldout_eval": len(evalset),
-              "rc1.n_fresh": len(fresh), "rc1.strategy": ppo.trainer.strategy,
-              "rc1.config_sha256": sha256_file(config_path)}
+    # each option under its own name, as resolved (one name per param: no rc1.seed beside seed); what the run worked
+    # out besides, unprefixed; the files' sha256 are the input_sha256.<name> tags
+    params = {**logged_params(cfg), "config": config_path, "seed": seed, "pool": str(pool_path), "max_steps": steps,
+              "out_dir": str(out_dir), **({"resume_from": str(resume_dir)} if resume_dir else {}),
+              "base": ppo.model.base, "n_pool_train": len(train_pool), "n_heldout": len(heldout),
+              "n_heldout_eval": len(evalset), "n_fresh": len(fresh), "strategy": ppo.trainer.strategy,
+              **plan_steps.params()}
     if gate is not None and gate.data.tags.get("rc1.gate_kind"):
         parent_tags["rc1.gate_kind"] = gate.data.tags["rc1.gate_kind"]
     tags = {**parent_tags, "rc1.seed": seed, "rc1.mode": mode, "rc1.finetune": plan.requested,
@@ -252,16 +253,20 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     inputs = {"pool": str(pool_path), "config": config_path, "weights": weights_path,
               **({"gates": gates_path} if gates_path else {}), **({"fresh": fresh_path} if fresh_path else {})}
     with stage_run("train", params=params, inputs=inputs, reuse=False, run_name=f"train seed={seed}",
-                   tags=tags, parent_run_id=launched.info.run_id if launched else None, attest=True) as st:
+                   tags=tags, parent_run_id=launched.info.run_id if launched else None, attest=True,
+                   system_metrics=cfg.system_metrics) as st:
         st.log_config(ppo, "ppo.json")
         # what evaluate needs on any machine: the config file and the held-out split, from the tracking server
         st.log_named_artifact("config", config_path)
         write_jsonl(out_dir / HELDOUT, heldout)
-        st.log_named_artifact("heldout", out_dir / HELDOUT, artifact_path="training")
+        held_sha = st.log_named_artifact("heldout", out_dir / HELDOUT, artifact_path="training")
         st.log_json([{"ppo": a, "grpo": b, "note": c} for a, b, c in engine.PPO_TO_GRPO], "ppo_to_grpo.json")
         st.log_file_input(pool_path, "pool", context="training")
-        # rc1's callback is the one reporter: transformers' MLflowCallback logged every TRL key a second time beside
-        # rc1's (reward and rc1.reward) and ~220 TrainingArguments as params; the whole config is config/ppo.json
+        # the split eval/reward is measured on (and evaluate's held-out items): from this run's artifacts
+        st.log_dataset(out_dir / HELDOUT, "heldout", "evaluation", held_sha,
+                       source=f"runs:/{st.run_id}/training/{HELDOUT}")
+        # rc1's callback is the one reporter (TRL's metrics under TRL's names, rc1's under rc1.*): transformers'
+        # MLflowCallback logged ~220 TrainingArguments as params; the whole config is config/ppo.json
         with hf_mlflow_env(), quiet_trl_deprecations():
             res = fit(log_metrics=st.log_metrics, report_to=[])
         sps = res.sec_per_step[1:] or res.sec_per_step   # the first step includes warm-up

@@ -59,7 +59,7 @@ from rc1.core.config import run_mode
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
 from rc1.core.proc import Stopped, check_stop
-from rc1.tracking.queries import _search
+from rc1.tracking.queries import ORIGINS_ENV, _search, origin_of, origins
 
 log = logging.getLogger("rc1")
 
@@ -198,21 +198,60 @@ def mark_model_training(client: MlflowClient, exp) -> None:
         client.set_experiment_tag(exp.experiment_id, EXPERIMENT_KIND_TAG, EXPERIMENT_KIND)
 
 
-def ui_url(run_id: str | None = None, experiment_id: str | None = None) -> str:
-    """The MLflow UI's address of a run (else of the experiment's runs table), in the model-training view. With a
-    tracking server it is the server's own page; with the embedded store, the page `mlflow ui` serves by default."""
+def ui_url(run_id: str | None = None, experiment_id: str | None = None, artifact: str | None = None) -> str:
+    """The MLflow UI's address of a run (else of the experiment's runs table; with `artifact`, of that artifact in the
+    run's artifact view), in the model-training view. With a tracking server it is the server's own page; with the
+    embedded store, the page `mlflow ui` serves by default."""
     uri = mlflow.get_tracking_uri() if mlflow.get_tracking_uri() else default_tracking_uri()
     base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else UI_DEFAULT
     if experiment_id is None:
         experiment_id = MlflowClient().get_run(run_id).info.experiment_id if run_id else setup_tracking()
     page = f"runs/{run_id}" if run_id else "runs"
+    if run_id and artifact:
+        page += f"/artifacts/{artifact}"
     return f"{base}/#/experiments/{experiment_id}/{page}?{UI_VIEW}"
+
+
+def artifact_location(run_id: str, artifact: str) -> str:
+    """Where a run's artifact can be opened: its file (relative to here when it is below) in a local artifact store,
+    else its runs:/ URI (`mlflow artifacts download -u runs:/...` fetches it through the tracking server)."""
+    from mlflow.utils.uri import is_local_uri
+
+    root = MlflowClient().get_run(run_id).info.artifact_uri
+    if not is_local_uri(root):
+        return f"runs:/{run_id}/{artifact}"
+    path = Path(root.removeprefix("file://")) / artifact
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def ui_hint() -> str:
     """How to open the UI on this store: nothing to start for a tracking server, `mlflow ui` for the embedded one."""
     uri = mlflow.get_tracking_uri() or default_tracking_uri()
     return "" if uri.startswith(("http://", "https://")) else f" (after `mlflow ui --backend-store-uri {uri}`)"
+
+
+def _store_path(uri: str) -> Path | None:
+    """The database file of a sqlite URI (relative ones against the working directory), else None."""
+    if not uri.startswith("sqlite:///"):
+        return None
+    return Path(uri.removeprefix("sqlite:///").split("?", 1)[0]).resolve()
+
+
+def shell_command(command: str) -> str:
+    """`command` as a hint to paste into a shell: prefixed with MLFLOW_TRACKING_URI=<the store in use> when a plain
+    shell here would reach another store (`mlflow run` hands its URI to rc1 through the environment; a shell without
+    it gets rc1's embedded store), so the command finds what this one found."""
+    import shlex
+
+    uri = default_tracking_uri()
+    default = f"sqlite:///{STORE_DIR / 'mlflow.db'}"
+    here = _store_path(uri)
+    if here is not None and here == _store_path(default):
+        return command
+    return f"MLFLOW_TRACKING_URI={shlex.quote(uri)} {command}"
 
 
 def code_version() -> str:
@@ -261,7 +300,7 @@ def gate_launch_env() -> dict[str, str]:
     token = secrets.token_hex(32)
     mlflow.set_tag(LAUNCH_TOKEN_TAG, sha256_text(token))
     return {LAUNCH_GATE_ENV: gate.info.run_id, LAUNCH_TOKEN_ENV: token,
-            "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}
+            "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri(), ORIGINS_ENV: json.dumps(origins())}
 
 
 def launched_gate_run() -> Run | None:
@@ -317,14 +356,20 @@ class StageRun:
 
     # -- logging ------------------------------------------------------
     def log_params(self, params: dict[str, Any]) -> None:
-        # `mlflow run` has already logged the MLproject parameters on the run we adopt; MLflow forbids
-        # changing a param, so a value rc1 resolved differently (out -> out/dev) goes in as <key>.effective
+        # `mlflow run` has already logged the MLproject parameters on the run we adopt, as given (mode=auto); MLflow
+        # forbids changing a param, and a second key would spell one param twice: a value rc1 resolved differently
+        # goes into the tag rc1.resolved.<key>
         existing = mlflow.get_run(self.run_id).data.params
-        clean = {}
+        clean, resolved = {}, {}
         for k, v in params.items():
             v = _param_value(v)
-            clean[f"{k}.effective" if k in existing and existing[k] != v else k] = v
+            if k not in existing:
+                clean[k] = v
+            elif existing[k] != v:
+                resolved[f"rc1.resolved.{k}"] = v
         mlflow.log_params(clean)
+        if resolved:
+            self.set_tags(resolved)
 
     def log_metrics(self, metrics: dict[str, float], step: int | None = None, model_id: str | None = None) -> None:
         """`model_id`: also linked to that LoggedModel (MLflow 3's model-centric view)."""
@@ -373,20 +418,31 @@ class StageRun:
         data = model.model_dump(mode="json") if hasattr(model, "model_dump") else model
         return self.log_json(data, name, artifact_path="config")
 
-    def log_file_input(self, path: str | Path, name: str, context: str = "input", sha: str | None = None) -> str:
-        """mlflow.log_input for a file, with the file's sha256 as digest (not a 10k-row pandas digest). The file of
-        the stage's input `name` has its digest from the start of the run (the one in the reuse key): hashing a
-        13 GB pool again took half a minute."""
+    def log_dataset(self, path: str | Path, name: str, context: str, sha: str | None = None,
+                    source: str | None = None) -> str:
+        """mlflow.log_input for a file (rc1.tracking.datasets): its sha256 as digest (not a 10k-row pandas digest),
+        its source where it lasts (`source`, else the run artifact it was downloaded from, else its path). The file
+        of the stage's input `name` has its digest from the start of the run (the one in the reuse key): hashing a
+        13 GB pool again took half a minute. Returns the sha256."""
+        from rc1.tracking.datasets import log_input
+
         path = Path(path)
         known = self.input_files.get(name)
         sha = sha or (known[1] if known and known[0] == path else sha256_file(path))
-        _log_input(name, source_uri=str(path.resolve()), digest=sha, context=context)
+        log_input(name, source or origin_of(path) or str(path.resolve()), sha, context)
+        return sha
+
+    def log_file_input(self, path: str | Path, name: str, context: str = "input", sha: str | None = None) -> str:
+        """log_dataset, and the run's tag input_sha256.<name> (what promote compares; signed with the run)."""
+        sha = self.log_dataset(path, name, context, sha)
         self.set_tags({f"input_sha256.{name}": sha})
         return sha
 
     def log_source_input(self, name: str, source_uri: str, digest: str, context: str = "input") -> None:
         """mlflow.log_input for a non-file source (a Hugging Face dataset)."""
-        _log_input(name, source_uri=source_uri, digest=digest, context=context)
+        from rc1.tracking.datasets import log_input
+
+        log_input(name, source_uri, digest, context)
         self.set_tags({f"input_sha256.{name}": digest})
 
     def log_sources(self, loaded: dict) -> None:
@@ -432,22 +488,8 @@ class StageRun:
         return passed
 
 
-def _log_input(name: str, source_uri: str, digest: str, context: str) -> None:
-    from mlflow.data.code_dataset_source import CodeDatasetSource
-    from mlflow.data.dataset_source_registry import get_registered_sources
-    from mlflow.data.meta_dataset import MetaDataset
-
-    if source_uri.startswith("/") or source_uri.startswith("file:"):
-        # LocalArtifactDatasetSource is registered dynamically; look it up instead of importing it
-        local = next(s for s in get_registered_sources() if s.__name__ == "LocalArtifactDatasetSource")
-        source = local(source_uri)
-    else:
-        source = CodeDatasetSource(tags={"uri": source_uri})
-    # MLflow keeps at most 36 characters of digest; the full sha256 goes into a tag
-    mlflow.log_input(MetaDataset(source=source, name=name, digest=digest[:32]), context=context)
-
-
 def _param_value(v: Any) -> str:
+    v = origin_of(v) or v   # a downloaded file: where it came from, not the folder rc1 deletes
     if isinstance(v, (dict, list, tuple)):
         s = json.dumps(v, sort_keys=True, default=str)
     else:
@@ -506,16 +548,10 @@ def _restore_outputs(run: Run, outputs: dict[str, Path]) -> None:
 
 
 def reused_params(prior: dict[str, str], run_id: str) -> dict[str, str]:
-    """The earlier run's params for the run that reuses it: a param already logged there with another value (MLflow
-    forbids changing it; `mlflow run` logs -P values as spelled) goes in as reused.<key>, equal ones are skipped."""
+    """The earlier run's params for the run that reuses it, but for those already logged there (`mlflow run` logs -P
+    values as given; MLflow forbids changing a param, and the earlier run, rc1.reused_from, shows its own)."""
     existing = mlflow.get_run(run_id).data.params
-    out = {}
-    for k, v in prior.items():
-        if k not in existing:
-            out[k] = v
-        elif existing[k] != v and f"reused.{k}" not in existing:
-            out[f"reused.{k}"] = v
-    return out
+    return {k: v for k, v in prior.items() if k not in existing}
 
 
 def _end_stopped(run_id: str, e: BaseException) -> None:
@@ -543,11 +579,31 @@ def _reraise_verdict(run: Run) -> None:
     raise GateFailed(f"{stage}: {len(failing)} checks failed (reused run {run.info.run_id})", failing)
 
 
+# MLflow's system metrics monitor logs a sample only once its interval has passed (a run shorter than the interval
+# gets none); a dev train or evaluate run lasts seconds, a prod one hours (10 s, MLflow's default, is 8640 points a day)
+SYSTEM_METRICS_INTERVAL_S = {"dev": 1, "prod": 10}
+
+
+@contextlib.contextmanager
+def _system_metrics_interval(on: bool | None) -> Iterator[None]:
+    """The sampling interval for the monitor a run starts (it reads the variable once), unless the user set one."""
+    key = "MLFLOW_SYSTEM_METRICS_SAMPLING_INTERVAL"
+    if not on or os.environ.get(key):
+        yield
+        return
+    os.environ[key] = str(SYSTEM_METRICS_INTERVAL_S.get(run_mode(), 10))
+    try:
+        yield
+    finally:
+        os.environ.pop(key, None)
+
+
 @contextlib.contextmanager
 def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None = None,
               outputs: dict[str, str | Path] | None = None, reuse: bool = True, run_name: str | None = None,
               tags: dict[str, Any] | None = None, parent_run_id: str | None = None,
-              refusal_fails: bool = False, attest: bool = False) -> Iterator[StageRun]:
+              refusal_fails: bool = False, attest: bool = False,
+              system_metrics: bool | None = None) -> Iterator[StageRun]:
     """Open (or reuse) the MLflow run of one stage. See the module docstring.
 
     `inputs` maps a name to a file/dir path or any JSON value; its digest goes into the reuse key.
@@ -559,7 +615,8 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
     `refusal_fails` it ends FAILED (a refused action, such as a promotion: the UI shows it red).
     With `attest`, a run that ends (passed or failed its checks, not crashed) signs what it recorded
     (StageRun.attest); the signing key is looked up before the run opens, so a prod run without one is refused
-    before it computes anything.
+    before it computes anything. `system_metrics`: MLflow's system/ metrics (CPU, memory, GPU when present) while
+    the run is open (None: as MLflow's MLFLOW_ENABLE_SYSTEM_METRICS_LOGGING says).
     """
     check_stop()   # a stop asked for (and swallowed somewhere) starts no further stage
     inputs = inputs or {}
@@ -608,7 +665,10 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
 
     parent = {"parent_run_id": parent_run_id,
               "experiment_id": MlflowClient().get_run(parent_run_id).info.experiment_id} if parent_run_id else {}
-    with mlflow.start_run(run_name=run_name or stage, nested=nested, **parent) as run:
+    with _system_metrics_interval(system_metrics):
+        active = mlflow.start_run(run_name=run_name or stage, nested=nested, log_system_metrics=system_metrics,
+                                  **parent)
+    with active as run:
         # `mlflow run` hands us its run through MLFLOW_RUN_ID; once we own it, children must not
         # try to resume it (MLflow would say "Run ... is already active").
         os.environ.pop("MLFLOW_RUN_ID", None)

@@ -9,7 +9,7 @@ from mlflow.tracking import MlflowClient
 
 from rc1.tracking.queries import _search, find_run
 
-CURVE_METRICS = ("rc1.reward", "eval/reward", "rc1.kl", "rc1.loss", "rc1.lr", "rc1.entropy", "rc1.reward.easy",
+CURVE_METRICS = ("reward", "eval/reward", "kl", "loss", "learning_rate", "entropy", "rc1.reward.easy",
                  "rc1.reward.medium", "rc1.reward.hard")
 
 

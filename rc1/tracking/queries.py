@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import mlflow
@@ -68,6 +70,35 @@ def promote_runs(version: str, name: str = "rc1-policy") -> list[Run]:
                    f"AND tags.`rc1.model_version` = '{version}'", max_results=100)
 
 
+# A file downloaded from a run's artifacts lives in a working folder rc1 deletes (the gate's, evaluate's temp dir):
+# its params and dataset inputs name where it came from instead, runs:/<run id>/<artifact path>. The map travels to
+# the processes a gate launches in ORIGINS_ENV (rc1.tracking.gate_launch_env).
+ORIGINS_ENV = "RC1_ARTIFACT_ORIGINS"
+
+
+def _inherited_origins() -> dict[str, str]:
+    try:
+        got = json.loads(os.environ.get(ORIGINS_ENV) or "{}")
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in got.items()} if isinstance(got, dict) else {}
+
+
+_origins: dict[str, str] = _inherited_origins()
+
+
+def origin_of(value: object) -> str | None:
+    """runs:/<run id>/<artifact> for a local file fetch_artifact downloaded (a path string or Path), else None."""
+    if not isinstance(value, (str, Path)) or not 0 < len(str(value)) < 4096 or ":/" in str(value):
+        return None
+    return _origins.get(str(Path(value).resolve()))
+
+
+def origins() -> dict[str, str]:
+    """Every local file this process downloaded -> its runs:/ URI (for a launched process's environment)."""
+    return dict(_origins)
+
+
 def fetch_artifact(run: Run, artifact: str, dest_dir: str | Path, want: str | None = None) -> Path:
     """Download one artifact of `run` from the tracking server into dest_dir and check its sha256 against `want`
     (default: the run's `sha256.<file name>` tag). A missing tag or a different digest is a refusal."""
@@ -81,7 +112,20 @@ def fetch_artifact(run: Run, artifact: str, dest_dir: str | Path, want: str | No
     if not want or sha256_file(local) != want:
         raise Rc1Error(f"run {run.info.run_id}: artifact {artifact} in the tracking server does not match its "
                        f"sha256 tag (altered in the store?)")
+    _origins[str(local.resolve())] = f"runs:/{run.info.run_id}/{artifact}"
     return local
+
+
+def round_metrics(preflight: Run) -> dict[str, float] | None:
+    """A preflight's table of round metrics (round_metrics.json), from the tracking server, sha256-checked; None when
+    it is missing or altered. What the gate and promote recheck, never the metrics logged on the run."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            return json.loads(fetch_verified(preflight, "round_metrics", d).read_text())
+        except (Rc1Error, ValueError):
+            return None
 
 
 def fetch_verified(run: Run, name: str, dest_dir: str | Path) -> Path:

@@ -305,7 +305,10 @@ def download_export(mv: ModelVersion, dst: Path) -> tuple[Path, str]:
     tags = mv.tags or {}
     run_id, name, sha = tags.get("rc1.gguf_run_id"), tags.get("rc1.gguf_artifact"), tags.get("rc1.gguf_sha256")
     if not (run_id and name and sha):
-        raise Rc1Error(f"version {mv.version} has no GGUF export: run `rc1 export-gguf --version {mv.version}` first")
+        from rc1.tracking import shell_command
+
+        raise Rc1Error(f"version {mv.version} has no GGUF export: run "
+                       f"`{shell_command(f'rc1 export-gguf --version {mv.version}')}` first")
     dst.mkdir(parents=True, exist_ok=True)
     path = Path(MlflowClient().download_artifacts(run_id, name, str(dst)))
     if sha256_file(path) != sha:

@@ -492,25 +492,24 @@ def _rc1_callback_class():
             if "loss" not in logs:
                 return
             kl = logs.get("kl")
-            reward = logs.get("reward")
-            m = {
-                "rc1.step": state.global_step, "rc1.loss": logs.get("loss"), "rc1.kl": kl,
-                "rc1.clip_ratio": logs.get("clip_ratio/region_mean"), "rc1.lr": logs.get("learning_rate"),
-                "rc1.grad_norm": logs.get("grad_norm"), "rc1.entropy": logs.get("entropy"),
-                "rc1.beta": self.st.beta, "rc1.mem_used_mb": _mem_used_mb(),
-                "rc1.sec_per_step": self.sec_per_step[-1] if self.sec_per_step else None, "rc1.reward": reward,
-                **{f"rc1.{k.replace('/', '.')}": v for k, v in self.reward_stats.items()},
-                **{f"rc1.{k}": v for k, v in advantage_stats(getattr(self.trainer, "rc1_batch", {})).items()},
-                # the thinking budget and truncation (rc1.inference.budget), under TRL-style names
-                **getattr(self.trainer, "rc1_batch", {}).get("think", {}),
-                **getattr(self.trainer, "rc1_batch", {}).get("episodes", {}),
-            }
-            m = {k: float(v) for k, v in m.items() if isinstance(v, (int, float)) and math.isfinite(float(v))}
+            # what TRL computes under TRL's names (loss, reward, reward_std, kl, entropy, clip_ratio/*,
+            # frac_reward_zero_std, completions/*, learning_rate, grad_norm, ...); rc1's own under rc1.* (the reward
+            # function's statistics reach TRL's logs too, through its log_metric: once, as rc1's)
+            trl = {k: v for k, v in logs.items() if k not in self.reward_stats}
+            m = {**trl, "rc1.beta": self.st.beta, "rc1.mem_used_mb": _mem_used_mb(),
+                 "rc1.sec_per_step": self.sec_per_step[-1] if self.sec_per_step else None,
+                 **{f"rc1.{k.replace('/', '.')}": v for k, v in self.reward_stats.items()},
+                 **{f"rc1.{k}": v for k, v in advantage_stats(getattr(self.trainer, "rc1_batch", {})).items()},
+                 # the thinking budget and truncation (rc1.inference.budget), under TRL-style names
+                 **getattr(self.trainer, "rc1_batch", {}).get("think", {}),
+                 **getattr(self.trainer, "rc1_batch", {}).get("episodes", {})}
+            m = {k: float(v) for k, v in m.items()
+                 if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v))}
             if state.is_world_process_zero:   # every process computed the same (gathered) numbers
                 self.log_metrics(m, state.global_step)
                 self.metrics_path.parent.mkdir(parents=True, exist_ok=True)
                 with open(self.metrics_path, "a", encoding="utf-8") as fh:
-                    fh.write(json.dumps(m, sort_keys=True) + "\n")
+                    fh.write(json.dumps({"step": state.global_step, **m}, sort_keys=True) + "\n")
             self.st.beta = adapt_beta(self.st.beta, kl, self.ppo.ppo.target_kl, self.ppo.ppo.batch_size)
             self.trainer.beta = self.st.beta
 

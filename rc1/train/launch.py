@@ -79,7 +79,7 @@ def accelerate_command(spec: AccelerateSpec, train_args: Sequence[str]) -> list[
 
 def launch_train(spec: AccelerateSpec, config_path: str, seed: int, pool_path: str, *, env: dict[str, str],
                  max_steps: int | None = None, fresh_path: str | None = None, weights_path: str | None = None,
-                 gates_path: str | None = None) -> dict:
+                 gates_path: str | None = None, system_metrics: bool = True) -> dict:
     """Train one seed through `accelerate launch`: `rc1 train` in every process, under the gate that `env` names
     (rc1.tracking.gate_launch_env); an option not given here is `rc1 train`'s default. Returns the main process's
     result (what `rc1.stages.train.run` returned there, through train's hidden --result-out); a refusal in the
@@ -98,6 +98,7 @@ def launch_train(spec: AccelerateSpec, config_path: str, seed: int, pool_path: s
         given = {"--config": config_path, "--seed": seed, "--pool": pool_path, "--max-steps": max_steps or None,
                  "--fresh": fresh_path, "--weights": weights_path, "--gates": gates_path, "--result-out": result}
         args = [str(a) for flag, value in given.items() if value is not None for a in (flag, value)]
+        args += [] if system_metrics else ["--no-system-metrics"]
         child_env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"} | env
         click.echo(f"[rc1] train seed={seed}: accelerate launch --config_file {spec.path} "
                    f"({spec.num_processes} process(es), {spec.distributed_type})", err=True)

@@ -25,10 +25,23 @@ def _step_bar_class():
         def on_train_begin(self, args, state, control, **kwargs):
             from tqdm.auto import tqdm
 
-            if state.is_world_process_zero:   # a resumed run's bar starts where it left off
+            from rc1.core.console import bars
+
+            # a resumed run's bar starts where it left off; without a terminal no bar (the train stage's closing line
+            # says how it went)
+            if state.is_world_process_zero and bars():
                 self.training_bar = tqdm(total=state.max_steps, initial=state.global_step, desc=self.desc,
                                          dynamic_ncols=True)
             self.current_step = state.global_step
+
+        def on_step_end(self, args, state, control, **kwargs):
+            if self.training_bar is not None:
+                super().on_step_end(args, state, control, **kwargs)
+            self.current_step = state.global_step
+
+        def on_train_end(self, args, state, control, **kwargs):
+            if self.training_bar is not None:
+                super().on_train_end(args, state, control, **kwargs)
 
         def on_prediction_step(self, args, state, control, eval_dataloader=None, **kwargs):
             return   # the held-out eval before a save opens no second bar (ProgressCallback's prediction bar)

@@ -58,6 +58,7 @@ class Projection:
     steps: int                   # the optimizer steps they make
     seeds: int
     processes: int
+    device: str = "cpu"          # what trains: cuda (a GPU per process) or cpu
 
     @property
     def days_per_seed(self) -> float:
@@ -72,8 +73,13 @@ class Projection:
         return self.hours_per_seed * self.seeds
 
     @property
-    def gpu_hours(self) -> float:
+    def device_hours(self) -> float:
+        """Hours of the devices that train: GPU-hours on CUDA (one GPU per process), CPU process-hours on a CPU."""
         return self.wall_hours * self.processes
+
+    @property
+    def device_word(self) -> str:
+        return "GPU-hours" if self.device == "cuda" else f"{self.device.upper()} process-hours"
 
     def metrics(self, prefix: str = "rc1.") -> dict[str, float]:
         return {f"{prefix}measured_sec_per_step": self.measured_sec_per_step,
@@ -82,12 +88,12 @@ class Projection:
                 f"{prefix}projected_days_per_seed": self.days_per_seed,
                 f"{prefix}projected_hours_per_seed": self.hours_per_seed,
                 f"{prefix}projected_wall_hours": self.wall_hours,
-                f"{prefix}projected_gpu_hours": self.gpu_hours}
+                f"{prefix}projected_device_hours": self.device_hours}
 
     def line(self, name: str) -> str:
         return (f"{name}: {self.episodes} episodes = {self.steps} optimizer steps x {self.sec_per_step:.3g} s/step = "
                 f"{self.hours_per_seed:.3g} h per seed ({self.days_per_seed:.3g} days); {self.seeds} seed(s) on "
-                f"{self.processes} process(es): {self.wall_hours:.3g} h wall, {self.gpu_hours:.3g} GPU-hours "
+                f"{self.processes} process(es): {self.wall_hours:.3g} h wall, {self.device_hours:.3g} {self.device_word} "
                 f"(measured {self.measured_sec_per_step:.3g} s/step)")
 
 
@@ -97,16 +103,17 @@ def carried(full: Shape, measured: Shape) -> float:
     return max(1.0, full.rollout_tokens / measured.rollout_tokens, full.max_new_tokens / measured.max_new_tokens)
 
 
-def project(full: PPOScale, measured: PPOScale | Shape, sec_per_step: float, processes: int = 1) -> Projection:
+def project(full: PPOScale, measured: PPOScale | Shape, sec_per_step: float, processes: int = 1,
+            device: str = "cpu") -> Projection:
     """The full config's job from `sec_per_step` measured while training `measured` (the same config, its trial, or
-    a shape measured elsewhere)."""
+    a shape measured elsewhere) on `device`."""
     at = measured if isinstance(measured, Shape) else shape(measured)
     return Projection(measured_sec_per_step=sec_per_step, sec_per_step=sec_per_step * carried(shape(full), at),
                       episodes=full.ppo.episodes, steps=optimizer_steps(full, full.ppo.episodes),
-                      seeds=len(full.seeds), processes=processes)
+                      seeds=len(full.seeds), processes=processes, device=device)
 
 
 def reference(full: PPOScale, measurements=H200) -> tuple[Projection, Measured]:
-    """The full config's job on the reference hardware: the smallest upper bound its measurements give."""
-    return min(((project(full, m.shape, m.sec_per_step), m) for m in measurements),
+    """The full config's job on the reference hardware (GPUs): the smallest upper bound its measurements give."""
+    return min(((project(full, m.shape, m.sec_per_step, device="cuda"), m) for m in measurements),
                key=lambda pm: pm[0].sec_per_step)

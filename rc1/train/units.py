@@ -40,8 +40,8 @@ class Schedule:
 
     def params(self) -> dict[str, int]:
         """What a train run logs: both units."""
-        return {"rc1.episodes": self.episodes, "rc1.episodes_per_step": self.episodes_per_step,
-                "rc1.optimizer_steps": self.steps, "rc1.save_every_steps": self.save_every_steps}
+        return {"episodes": self.episodes, "episodes_per_step": self.episodes_per_step,
+                "optimizer_steps": self.steps, "save_every_steps": self.save_every_steps}
 
 
 def schedule(ppo: PPOScale) -> Schedule:

@@ -151,19 +151,19 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert gate.data.tags["rc1.preflight_run_id"] == pf.info.run_id
         trains = [r for r in _runs("train") if r.data.tags.get("mlflow.parentRunId") == gate.info.run_id]
         assert len(trains) == 3 and all(r.info.status == "FINISHED" for r in trains)
-        assert {r.data.params["rc1.n_fresh"] for r in trains} == {str(len(clean))}
+        assert {r.data.params["n_fresh"] for r in trains} == {str(len(clean))}
         for r in trains:   # provenance: gated, its gate and preflight, the sha256 of what it trained with
             t = r.data.tags
             assert t["rc1.gated"] == "true" and t["rc1.gate_run_id"] == gate.info.run_id
             assert t["rc1.preflight_run_id"] == pf.info.run_id and t["rc1.mode"] == "dev"
             assert (t["rc1.strategy"], t["rc1.rollout_backend"], t["rc1.rollout_backend_effective"]) == \
                 ("dapo", "transformers", "transformers")
-            assert (t["rc1.device"], t["rc1.dtype"]) == ("cpu", "float32") and r.data.params["rc1.strategy"] == "dapo"
+            assert (t["rc1.device"], t["rc1.dtype"]) == ("cpu", "float32") and r.data.params["strategy"] == "dapo"
             assert t["input_sha256.pool"] == pf.data.tags["sha256.balanced"]
             assert all(t[f"input_sha256.{n}"] == pf.data.tags[f"sha256.{n}"] for n in ("config", "weights", "gates"))
             assert t["input_sha256.fresh"] == gate.data.tags["input_sha256.fresh"]   # the prompts the gate checked
         # the full config's job at the s/step this gate measured (ppo_dev is its own full config)
-        assert gate.data.metrics["rc1.projected_gpu_hours"] > 0 and gate.data.metrics["rc1.measured_sec_per_step"] > 0
+        assert gate.data.metrics["rc1.projected_device_hours"] > 0 and gate.data.metrics["rc1.measured_sec_per_step"] > 0
         client = MlflowClient()
         fresh_share = [m.value for r in trains for m in client.get_metric_history(r.info.run_id, "rc1.sample.fresh")]
         assert fresh_share and max(fresh_share) > 0   # the non-pool share came from the fresh prompts
@@ -219,6 +219,16 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert lm.source_run_id == best.run_id and lm.artifact_location.startswith("mlflow-artifacts:/"), lm
         assert run_cli(["verify", "--alias", "best"]) == 0   # what `best` claims: its gated train run's signed model
         assert run_cli(["verify", "--version", best.version]) == (0 if passed else 2)   # the whole chain
+        # the gate rechecks the preflight's numbers from its sha256-checked table: a table altered in the store is
+        # refused (tests/stages/test_promote.py: a metric logged on the run by hand is not what is rechecked)
+        table = next((tmp_path / "server" / "artifacts").rglob(f"{pf.info.run_id}/artifacts/inputs/round_metrics.json"))
+        kept = table.read_bytes()
+        table.write_text(json.dumps({**json.loads(kept), "round2.validate_pool.distinct_2": 0.99}))
+        capsys.readouterr()
+        assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
+        assert "inputs/round_metrics.json in the tracking server does not match its sha256 tag" in capsys.readouterr().err
+        table.write_bytes(kept)
+        assert len(pf.data.metrics) <= 200   # per-step metrics are in the table and on the step runs
 
         # an artifact of that preflight altered in the store: the gate refuses
         stored = next((tmp_path / "server" / "artifacts").rglob(f"{pf.info.run_id}/artifacts/inputs/balanced.jsonl"))

@@ -78,7 +78,7 @@ def test_full_training_waits_for_a_passing_trial(project, capsys):
     # the trial measured s/step and projected the full config's job from it (2 processes per seed)
     m = trial.data.metrics
     assert m["rc1.measured_sec_per_step"] > 0 and m["rc1.projected_days_per_seed"] > 0
-    assert m["rc1.projected_gpu_hours"] == pytest.approx(2 * m["rc1.projected_wall_hours"])
+    assert m["rc1.projected_device_hours"] == pytest.approx(2 * m["rc1.projected_wall_hours"])
 
     verdict = trial.data.tags["rc1.rc1_verdict"]
     capsys.readouterr()

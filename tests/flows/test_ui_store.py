@@ -51,7 +51,7 @@ def _store() -> dict[str, str]:
         with stage_run("gate", params={}, reuse=False, tags={"rc1.mode": mode}) as g:
             for seed in (1, 2):
                 with stage_run("train", params={"rc1.seed": seed}, reuse=False, tags={"rc1.seed": seed}) as t:
-                    t.log_metrics({"rc1.reward": 0.3}, step=1)
+                    t.log_metrics({"reward": 0.3}, step=1)
                 g.log_metrics({f"heldout_reward.seed_{seed}": 0.3})
             with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, reuse=False) as ev:
                 ev.verdict([{"name": "hard_success_gain_pp", "value": 5.0 * verdict, "threshold": ">= 5",

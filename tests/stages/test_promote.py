@@ -61,7 +61,7 @@ def evaluation(n_shadow: int, n_heldout: int, passed: bool, gates: str = "config
 def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, eval_items=(245, 60),
           eval_gates="configs/gates.yaml", eval_passed=True, evaluate=True, eval_model=None,
           eval_shadow="0" * 64, eval_heldout=None, gate_fresh=None, trained_fresh=None, eval_config=None,
-          pre_gates=None) -> str:
+          pre_gates=None, pre_table=None) -> str:
     """Evidence runs for one version, as the real stages record them; the arguments break one link each."""
     from rc1.core.io import write_json
 
@@ -71,11 +71,15 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
         pf.set_tags({"rc1.round1_pass": "true", "rc1.round2_pass": "true", "rc1.waived": "shadow_run",
                      **{f"sha256.{n}": v for n, v in shas.items()}, "sha256.shadow": "0" * 64,
                      **{f"rc1.data_source.{t}": "local" for t in ("hotpotqa", "strategyqa", "gsm8k")}})
-        pf.log_metrics({"round2_pass": 1.0, "round2.validate_pool.passed": 1.0, "round2.validate_pool.leak_count": 0,
-                        "round2.validate_pool.distinct_2": 0.7, "round2.validate_pool.dup_rate": 0.0,
-                        "round2.shadow_run.spearman": 0.9, "round2.shadow_run.top10_overlap": 0.8,
-                        "round2.shadow_run.top10pct_overlap": 0.8,
-                        "round2.shadow_run.corr_improve_pct": 20.0})
+        table = {"round2_pass": 1.0, "round2.validate_pool.passed": 1.0, "round2.validate_pool.leak_count": 0,
+                 "round2.validate_pool.distinct_2": 0.7, "round2.validate_pool.dup_rate": 0.0,
+                 "round2.shadow_run.spearman": 0.9, "round2.shadow_run.top10_overlap": 0.8,
+                 "round2.shadow_run.top10pct_overlap": 0.8, "round2.shadow_run.corr_improve_pct": 20.0}
+        pf.log_metrics(table)
+        # promote rechecks the numbers from the preflight's sha256-checked table, not from the run's metrics
+        pf.log_named_artifact("round_metrics", write_json(root / "round_metrics.json", {**table, **(pre_table or {})}),
+                              artifact_path="inputs")
+        pf.set_tags({"sha256.round_metrics": sha256_file(root / "round_metrics.json")})
         pf.log_named_artifact("gates", files["gates"])   # promote takes its thresholds from this file
         pf.log_named_artifact("trust", "configs/trust.yaml")
     adapter = root / "adapter"
@@ -226,6 +230,25 @@ def test_a_tampered_preflight_gates_file_is_a_broken_preflight_link(store, capsy
     err = capsys.readouterr().err
     assert "broken link preflight run" in err and "does not match the digest its statement signed" in err, err
     assert "Traceback" not in err
+
+
+def test_preflight_numbers_come_from_its_hashed_table_never_from_the_run(store, capsys):
+    """A preflight whose table records distinct-2 0.1 and whose run metric says 0.7 (logged by hand through
+    MlflowClient): promote rechecks the table's number and refuses. The table altered in the store is refused too."""
+    from urllib.parse import urlparse
+
+    version = chain(store, pre_table={"round2.validate_pool.distinct_2": 0.1})
+    assert run_cli(["promote", "--version", version]) == 2
+    err = capsys.readouterr().err
+    assert "round2.validate_pool.distinct_2=0.1 no longer meets validate_pool.distinct_2_min" in err, err
+    train = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", version).run_id)
+    pre = MlflowClient().get_run(train.data.tags["rc1.preflight_run_id"])
+    stored = Path(urlparse(pre.info.artifact_uri).path) / pre.data.tags["rc1.artifact.round_metrics"]
+    stored.write_text(stored.read_text().replace("0.1", "0.7"))   # the number made to pass, in the store
+    assert run_cli(["promote", "--version", version]) == 2
+    err = capsys.readouterr().err
+    assert "broken link preflight run" in err and "round_metrics.json) is missing or does not match its sha256" in err
+    assert aliases().get("RC1-dev") != version
 
 
 def test_weights_altered_after_the_evaluation_are_refused(store, capsys):

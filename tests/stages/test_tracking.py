@@ -75,8 +75,9 @@ def test_crash_inside_a_stage_leaves_a_failed_run_that_is_never_reused(store):
 
 def test_reuse_inside_mlflow_run_never_relogs_a_param_that_differs(store, monkeypatch):
     """`mlflow run` logs the MLproject parameters as spelled on its command line, then hands the run over
-    (MLFLOW_RUN_ID). When the reused run came from the direct CLI with a differently spelled value, the
-    earlier values go under reused.<key> instead of crashing with "Changing param values is not allowed"."""
+    (MLFLOW_RUN_ID). When the reused run came from the direct CLI with a differently spelled value, the run keeps the
+    value as given (no crash on "Changing param values is not allowed", no second key such as reused.<key>: one name
+    per param); the earlier run, rc1.reused_from, holds its own."""
     first = _stage([], value=1)                            # direct CLI: param value=1
     client = MlflowClient()
     outer = client.create_run(mlflow.get_experiment_by_name("rc1").experiment_id)
@@ -89,7 +90,7 @@ def test_reuse_inside_mlflow_run_never_relogs_a_param_that_differs(store, monkey
     assert calls == [] and st.reused and st.run_id == outer.info.run_id
     run = client.get_run(outer.info.run_id)
     assert run.info.status == "FINISHED"
-    assert run.data.params["value"] == "1.0" and run.data.params["reused.value"] == "1"
+    assert run.data.params == {"value": "1.0", "other": "x"}
     assert run.data.tags["rc1.reused_from"] == first.run_id
 
 
@@ -149,3 +150,27 @@ def test_a_cycle_left_by_one_stage_is_still_collected_after_the_next_stage_opens
              "    assert gone() is None, 'a cycle that was garbage when a stage opened was never collected'\n"
              "print('ok')\n")
     run_probe(tmp_path, probe)
+
+
+def test_a_downloaded_file_is_named_by_the_run_artifact_it_came_from(store):
+    """A file fetched from a run's artifacts (the gate's copy of preflight's pool) lives in a folder rc1 deletes: a
+    param that passes it, and the dataset input made of it, name runs:/<run>/<path>, and load() gets it back."""
+    import shutil
+
+    from mlflow.data import get_source
+
+    from rc1.tracking.queries import fetch_artifact
+
+    src = _stage([])
+    local = fetch_artifact(mlflow.get_run(src.run_id), "out.json", store / "gate")
+    with stage_run("user", params={"pool": str(local)}, reuse=False) as st:
+        st.log_dataset(local, "pool", "training")
+    shutil.rmtree(store / "gate")
+    run = mlflow.get_run(st.run_id)
+    uri = f"runs:/{src.run_id}/out.json"
+    (ds,) = run.inputs.dataset_inputs
+    assert run.data.params["pool"] == uri and ds.dataset.source == '{"uri": "%s"}' % uri
+    assert ds.dataset.digest == sha256_file(store / "o/out.json")[:32]
+    assert {t.key: t.value for t in ds.tags} == {"mlflow.data.context": "training",
+                                                   "rc1.sha256": sha256_file(store / "o/out.json")}
+    assert sha256_file(get_source(ds).load(str(store / "again"))) == sha256_file(store / "o/out.json")

@@ -43,7 +43,7 @@ LAUNCH_TIMEOUT_S = 600   # a hung process group fails the test instead of the su
 def per_step(path) -> dict[int, dict]:
     rows = {}
     for r in iter_jsonl(path):
-        rows[int(r["rc1.step"])] = r          # a resumed run re-logs the steps after its checkpoint
+        rows[int(r["step"])] = r          # a resumed run re-logs the steps after its checkpoint
     return rows
 
 
@@ -129,10 +129,10 @@ def test_two_processes_match_a_single_process_of_the_same_global_batch(ws):
     a, b = per_step(single / "metrics.jsonl"), per_step(multi / "metrics.jsonl")
     assert sorted(a) == sorted(b) == list(range(1, STEPS + 1))
     for step in a:
-        for key in ("rc1.lr", "rc1.beta", "rc1.sample.pool", "rc1.sample.pool_fill", "rc1.sample.replay"):
+        for key in ("learning_rate", "rc1.beta", "rc1.sample.pool", "rc1.sample.pool_fill", "rc1.sample.replay"):
             assert b[step].get(key) == pytest.approx(a[step].get(key), rel=1e-6, abs=1e-9), (step, key)
-        assert abs(b[step]["rc1.reward"] - a[step]["rc1.reward"]) <= REWARD_TOL, step
-    assert a[1]["rc1.kl"] == b[1]["rc1.kl"] == 0.0                               # step 1: the policy is the reference
+        assert abs(b[step]["reward"] - a[step]["reward"]) <= REWARD_TOL, step
+    assert a[1]["kl"] == b[1]["kl"] == 0.0                               # step 1: the policy is the reference
     ev = {name: {m.step: m.value for m in MlflowClient().get_metric_history(ws[name]["run_id"], "eval/reward")}
           for name in ("single", "launched")}
     assert sorted(ev["single"]) == sorted(ev["launched"]) == [2, 4]
@@ -157,7 +157,7 @@ def test_a_killed_two_process_run_resumes_exactly(ws):
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     full, again = per_step(Path(ws["launched"]["out_dir"]) / "metrics.jsonl"), per_step(root / "killed" / "metrics.jsonl")
     for step in range(1, STEPS + 1):
-        for key in ("rc1.loss", "rc1.grad_norm", "rc1.reward", "rc1.kl", "rc1.lr", "rc1.beta"):
+        for key in ("loss", "grad_norm", "reward", "kl", "learning_rate", "rc1.beta"):
             assert again[step][key] == pytest.approx(full[step][key], rel=1e-5, abs=1e-7), (step, key)
     resumed_runs = mlflow.search_runs(search_all_experiments=True, output_format="list",
                                       filter_string="tags.`rc1.resumed_from` LIKE '%step_00002'")
@@ -175,7 +175,7 @@ def test_a_forged_gate_launch_is_refused(ws):
                                        r"that launched this process"):
         launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=forged, max_steps=2)
     assert not mlflow.search_runs(search_all_experiments=True, output_format="list",
-                                  filter_string="tags.`rc1.stage` = 'train' AND params.`rc1.max_steps` = '2'")
+                                  filter_string="tags.`rc1.stage` = 'train' AND params.max_steps = '2'")
 
 
 # ---------------------------------------------------------------- refusals and configs (no training)

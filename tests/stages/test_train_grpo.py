@@ -56,7 +56,8 @@ def ws(tmp_path_factory):
         mp.delenv("MLFLOW_RUN_ID", raising=False)
         mp.delenv("MLFLOW_EXPERIMENT_ID", raising=False)
         for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
-                     "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
+                     "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1",
+                     "RC1_PROGRESS": "1"}.items():   # the bar as a terminal shows it (no terminal here)
             mp.setenv(k, v)
         # the gate launches training inside its own run: that is what makes a train run (and its version) gated
         out, err = io.StringIO(), io.StringIO()
@@ -80,7 +81,7 @@ def test_console_shows_one_progress_bar_not_the_log_dicts(ws):
 def last_per_step(path):
     rows = {}
     for r in iter_jsonl(path):
-        rows[int(r["rc1.step"])] = r          # a resumed run re-logs the steps after its checkpoint
+        rows[int(r["step"])] = r          # a resumed run re-logs the steps after its checkpoint
     return rows
 
 
@@ -95,22 +96,23 @@ def test_training_leaves_a_finished_run_with_metrics(ws):
     assert tags["input_sha256.pool"] == sha256_file(ws["root"] / "pool.jsonl")
     assert tags["input_sha256.config"] == sha256_file(ws["root"] / "configs/ppo_dev.yaml")
     assert tags["input_sha256.weights"] == sha256_file(ws["root"] / "configs/weights.json")
-    assert tags["input_sha256.fresh"] == sha256_file(ws["root"] / "fresh.jsonl") and params["rc1.n_fresh"] == "2"
+    assert tags["input_sha256.fresh"] == sha256_file(ws["root"] / "fresh.jsonl") and params["n_fresh"] == "2"
     assert tags["rc1.artifact.config"] == "inputs/ppo_dev.yaml" and tags["rc1.artifact.heldout"] == "training/heldout.jsonl"
-    # one reporter: no TrainingArguments dump as params, no metric under two names (reward and rc1.reward)
-    assert len(params) <= 50 and "num_generations" not in params and params["rc1.config_sha256"] == \
-        sha256_file(ws["root"] / "configs/ppo_dev.yaml")
+    # one reporter: no TrainingArguments dump as params, no metric under two names (reward and rc1.reward); what
+    # TRL computes under TRL's names
+    assert len(params) <= 50 and "num_generations" not in params and params["config"] == "configs/ppo_dev.yaml"
     assert not {k for k in metrics if f"rc1.{k}" in metrics}, "a metric logged under two names"
+    assert {"frac_reward_zero_std", "completions/mean_length", "reward_std", "clip_ratio/high_mean"} <= set(metrics)
     assert "config/ppo.json" in {f.path for f in MlflowClient().list_artifacts(run.info.run_id, "config")}
-    hist = MlflowClient().get_metric_history(run.info.run_id, "rc1.loss")
+    hist = MlflowClient().get_metric_history(run.info.run_id, "loss")
     assert sorted(m.step for m in hist) == list(range(1, STEPS + 1))
-    for key in ("rc1.kl", "rc1.clip_ratio", "rc1.lr", "rc1.mem_used_mb", "rc1.sec_per_step", "rc1.reward",
-                "rc1.loss", "rc1.entropy"):
+    for key in ("kl", "clip_ratio/region_mean", "learning_rate", "rc1.mem_used_mb", "rc1.sec_per_step", "reward",
+                "loss", "entropy"):
         assert key in metrics, key
     assert any(k.startswith("rc1.reward.") and k.split(".")[-1] in ("easy", "medium", "hard") for k in metrics)
     assert any(k.startswith("rc1.adv_abs.") for k in metrics)
     # units: the config's episodes and the optimizer steps they make (16 rollouts of 2 prompts x 2 = 4 steps)
-    assert params["rc1.episodes"] == "16" and params["rc1.optimizer_steps"] == "4" and params["rc1.max_steps"] == "4"
+    assert params["episodes"] == "16" and params["optimizer_steps"] == "4" and params["max_steps"] == "4"
     # the thinking budget every step: the tiny policy never closes <think>, so every turn is closed by rc1 (100%,
     # logged) and still answers, within ppo_dev.yaml's answer_budget 8
     for key in ("think/budget_hit_rate", "think/mean_tokens", "answer/mean_tokens", "episodes/truncated_rate",
@@ -120,8 +122,8 @@ def test_training_leaves_a_finished_run_with_metrics(ws):
     assert 0 < metrics["answer/mean_tokens"] <= 8 and metrics["episodes/truncated_masked"] == 0   # dev: not masked
     # best/ is chosen by the held-out eval/reward measured before each save, not by the training batches' reward
     evals = {m.step: m.value for m in MlflowClient().get_metric_history(run.info.run_id, "eval/reward")}
-    assert sorted(evals) == list(range(2, STEPS + 1, 2)) and params["rc1.n_heldout_eval"] == str(
-        min(2, int(params["rc1.n_heldout"])))   # ppo_dev.yaml sampling.heldout_eval_items: 2
+    assert sorted(evals) == list(range(2, STEPS + 1, 2)) and params["n_heldout_eval"] == str(
+        min(2, int(params["n_heldout"])))   # ppo_dev.yaml sampling.heldout_eval_items: 2
     from rc1.train.checkpoints import CheckpointStore
     bests = CheckpointStore(ws["first"]["out_dir"]).best_entries()
     assert bests and all(b["metric"] == pytest.approx(evals[b["step"]]) for b in bests)
@@ -253,7 +255,7 @@ def ungated_version(ws) -> dict:
                                               "AND attributes.status = 'FINISHED'",
                                 order_by=["attributes.start_time DESC"])
     return {"run_id": run.info.run_id, "model_version": run.data.tags.get("rc1.model_version"),
-            "out_dir": run.data.params["rc1.out_dir"], "global_step": int(run.data.metrics["rc1.final_step"])}
+            "out_dir": run.data.params["out_dir"], "global_step": int(run.data.metrics["rc1.final_step"])}
 
 
 def test_kill_and_resume_continues_identically(ws):
@@ -268,11 +270,11 @@ def test_kill_and_resume_continues_identically(ws):
     full, again = last_per_step(root / "full" / "metrics.jsonl"), last_per_step(root / "killed" / "metrics.jsonl")
     assert sorted(full) == sorted(again) == list(range(1, STEPS + 1))
     for step in range(1, STEPS + 1):
-        for key in ("rc1.loss", "rc1.grad_norm", "rc1.reward", "rc1.kl", "rc1.lr", "rc1.beta"):
+        for key in ("loss", "grad_norm", "reward", "kl", "learning_rate", "rc1.beta"):
             assert again[step][key] == pytest.approx(full[step][key], rel=1e-5, abs=1e-7), (step, key)
     run = MlflowClient().get_run(resumed["run_id"])
     assert run.data.tags["rc1.resumed_from"].endswith("step_00002")
-    steps = [m.step for m in MlflowClient().get_metric_history(resumed["run_id"], "rc1.loss")]
+    steps = [m.step for m in MlflowClient().get_metric_history(resumed["run_id"], "loss")]
     assert steps == [3, 4]                                            # the step counter continues
 
 

@@ -59,7 +59,7 @@ def by_step(metrics_path: Path) -> dict[int, dict]:
     out: dict[int, dict] = {}
     for line in metrics_path.read_text().splitlines():
         m = json.loads(line)
-        out[int(m["rc1.step"])] = m   # the last record of a step (a resume rewrites it)
+        out[int(m["step"])] = m   # the last record of a step (a resume rewrites it)
     return out
 
 
@@ -71,10 +71,10 @@ def test_each_strategy_trains_checkpoints_and_resumes_exactly(ws, name):
                                   out_dir=str(ws / f"{name}-full")))
     assert full["global_step"] == 2 and full["model_version"] is not None
     steps = by_step(ws / f"{name}-full" / "metrics.jsonl")
-    assert sorted(steps) == [1, 2] and all(math.isfinite(steps[s]["rc1.loss"]) for s in (1, 2))
+    assert sorted(steps) == [1, 2] and all(math.isfinite(steps[s]["loss"]) for s in (1, 2))
     assert (ws / f"{name}-full" / "step_00002").is_dir()
     run = MlflowClient().get_run(full["run_id"])
-    assert run.data.tags["rc1.strategy"] == name and run.data.params["rc1.strategy"] == name
+    assert run.data.tags["rc1.strategy"] == name and run.data.params["strategy"] == name
 
     killed = train.run(train.Config(config=cfg, seed=11, pool="pool.jsonl", max_steps=2,
                                     out_dir=str(ws / f"{name}-killed"), stop_after=1))
@@ -82,7 +82,7 @@ def test_each_strategy_trains_checkpoints_and_resumes_exactly(ws, name):
     resumed = train.run(train.Config(config=cfg, resume_from=str(ws / f"{name}-killed")))
     assert resumed["global_step"] == 2
     again = by_step(ws / f"{name}-killed" / "metrics.jsonl")
-    for key in ("rc1.loss", "rc1.reward", "rc1.lr", "rc1.beta", "rc1.grad_norm"):
+    for key in ("loss", "reward", "learning_rate", "rc1.beta", "grad_norm"):
         if key in steps[2]:
             assert again[2][key] == pytest.approx(steps[2][key], rel=1e-5, abs=1e-7), key
 
@@ -223,4 +223,4 @@ def test_resume_continues_under_the_config_it_started_with(ws, capsys):
     assert run_cli(["train", "--resume-from", str(out)]) == 0
     (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
                                 filter_string=f"tags.`rc1.resumed_from` LIKE '{out}%'")
-    assert run.data.tags["rc1.strategy"] == "rloo" and run.data.params["rc1.config"] == cfg
+    assert run.data.tags["rc1.strategy"] == "rloo" and run.data.params["config"] == cfg

@@ -144,3 +144,19 @@ def test_a_stage_run_ends_finished_with_its_outputs_written(tmp_path):
         capture_output=True, text=True, timeout=120)
     assert read.returncode == 0, read.stderr
     assert read.stdout.strip() == "['FINISHED'] 1"
+
+
+def test_under_mlflow_run_the_real_exit_code_is_a_tag_of_its_run(tmp_path):
+    """`mlflow run` reports every failure of its command as exit 1: rc1 records its own status (2, a refusal) on the
+    run `mlflow run` handed it (MLFLOW_RUN_ID), as the tag rc1.exit_code."""
+    import mlflow
+    from mlflow.tracking import MlflowClient
+
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    client = MlflowClient(tracking_uri=uri)
+    run = client.create_run(client.create_experiment("outer"))
+    prelude = f"import os; os.environ['MLFLOW_RUN_ID'] = {run.info.run_id!r}"
+    refused = _rc1(["difficulty", "--in", str(tmp_path / "missing.jsonl")], tmp_path, prelude=prelude)
+    assert refused.returncode == 2 and "rc1: error:" in refused.stderr
+    assert client.get_run(run.info.run_id).data.tags["rc1.exit_code"] == "2"
+    mlflow.set_tracking_uri(None)

@@ -200,8 +200,8 @@ def test_episodes_convert_to_optimizer_steps_once():
     assert s.pool_schedule == ((0, 0.5), (625, 0.35), (1250, 0.2))
     assert SamplerSpec.from_config(ppo).schedule == list(s.pool_schedule)
     assert [optimizer_steps(ppo, e) for e in (0, 1, 32, 33)] == [0, 1, 1, 2]
-    assert s.params() == {"rc1.episodes": 50000, "rc1.episodes_per_step": 32, "rc1.optimizer_steps": 1563,
-                          "rc1.save_every_steps": 100}
+    assert s.params() == {"episodes": 50000, "episodes_per_step": 32, "optimizer_steps": 1563,
+                          "save_every_steps": 100}
     trial = schedule(load_ppo_scale(CONFIGS / "ppo_trial.yaml"))
     assert (trial.episodes, trial.steps) == (5000, 157)   # seed 002: 5k samples, ~156 rounds of 32
 

@@ -30,6 +30,8 @@ def _passing(tmp_path):
 def test_a_passing_unchanged_preflight_opens_the_gate(tmp_path):
     tags, metrics, _ = _passing(tmp_path)
     assert preflight_problems(tags, metrics, GATES) == []
+    # the numbers come from its sha256-checked table (round_metrics.json); without it nothing is rechecked: refused
+    assert "round_metrics.json" in preflight_problems(tags, None, GATES)[0]
 
 
 def test_failed_round_refuses(tmp_path):

@@ -1,7 +1,8 @@
 """MLproject = the CLI: the committed file is what the commands' configs generate (rc1.cli.mlproject), and every
-entry point is the `rc1` subcommand of the same name, with the same parameter names (spelled with hyphens, as each
-option's one spelling), the same defaults ('auto' where the command works the value out) and the same required
-parameters; the old underscore spellings still parse, hidden from --help."""
+entry point is the `rc1` subcommand of the same name, with its options (a parameter is named as the config field and
+run param it becomes, max_steps, and passed as the option's one spelling, --max-steps), the same defaults ('auto'
+where the command works the value out) and the same required parameters; the underscore spellings of options still
+parse, hidden from --help."""
 
 from __future__ import annotations
 
@@ -58,10 +59,10 @@ def test_entry_point_is_its_command(entry_point, monkeypatch):
     rest = tokens[4:]
     while rest:
         token = rest.pop(0)
-        if token.startswith("--"):   # --name {name}: the option's one spelling, the parameter of that name
+        if token.startswith("--"):   # --opt-name {opt_name}: the option's one spelling, the field's name
             value = rest.pop(0)
             name = value.strip("{}")
-            assert token == f"--{name}" and "_" not in name, f"{entry_point}: {token} {value}"
+            assert token == "--" + name.replace("_", "-") and "-" not in name, f"{entry_point}: {token} {value}"
             param = options.get(token)
             assert param is not None and param.opts[0] == token, f"{entry_point}: {token} is not how rc1 spells it"
         else:                         # a positional {name}: the command's argument (or a group's subcommand)

@@ -42,10 +42,10 @@ def samples() -> list[dict]:
 
 def page(passed_policy: bool) -> ReportInput:
     report = build_report(rows(passed_policy), rows(False), load_gates("configs/gates.yaml").evaluate)
-    curves = {"seed=1": {"rc1.reward": [(1, 0.1), (2, 0.3)], "rc1.kl": [(1, 0.0), (2, 0.01)],
-                         "rc1.loss": [(1, 0.5), (2, 0.4)], "rc1.lr": [(1, 1e-5), (2, 9e-6)],
+    curves = {"seed=1": {"reward": [(1, 0.1), (2, 0.3)], "kl": [(1, 0.0), (2, 0.01)],
+                         "loss": [(1, 0.5), (2, 0.4)], "learning_rate": [(1, 1e-5), (2, 9e-6)],
                          "rc1.reward.hard": [(1, 0.1), (2, 0.2)], "rc1.reward.easy": [(1, 0.4), (2, 0.5)]},
-              "seed=2": {"rc1.reward": [(1, 0.2), (2, 0.25)]}}
+              "seed=2": {"reward": [(1, 0.2), (2, 0.25)]}}
     chain = [{"link": "version", "run_id": "3", "detail": "rc1-policy"},
              {"link": "train", "run_id": "abc", "url": "http://127.0.0.1:5000/#/experiments/1/runs/abc",
               "detail": "FINISHED; gated=true"},
@@ -79,7 +79,7 @@ def test_markup_carries_verdict_checks_plots_chain_and_samples():
         < html.index("Over-clarification and turns</h3>")
     assert "<td>think/budget_hit_rate</td><td>0.5</td>" in html and "<td>episodes/truncated_rate</td><td>0.25</td>" in html
     assert html.count("class='muted empty'>No data: ") == 2   # held-out reward and entropy: said, not hidden
-    assert "no train run logged rc1.entropy" in html
+    assert "no train run logged entropy" in html
     assert "ab" * 32 in html and "gated=true" in html and "RC1 verdict fail" in html
     assert html.count("cd" * 32) == 1 and "gates = gates.yaml" in html   # one file, one row
     assert "href='http://127.0.0.1:5000/#/experiments/1/runs/abc'" in html   # run ids link to their runs

@@ -43,6 +43,13 @@ def test_safe_url_keeps_scheme_host_port_and_path_only():
     assert scrub(text) == "cannot reach http://h/v1 and postgresql://db/x"
 
 
+def test_store_uris_keep_their_slashes():
+    """An empty authority stays: sqlite:/// + a relative path, sqlite://// + an absolute one (a printed hint is pasted
+    as it reads)."""
+    for uri in ("sqlite:///mlruns/mlflow.db", "sqlite:////tmp/x/mlruns/mlflow.db", "file:///srv/rc1-artifacts"):
+        assert safe_url(uri) == uri and scrub(f"no preflight in {uri}; run it") == f"no preflight in {uri}; run it"
+
+
 def test_a_server_echoing_the_key_never_gets_it_into_results_or_the_cache(fake_judge_server, tmp_path):
     srv = fake_judge_server(reject_all_keys=True, echo_key=True)
     cache = JudgeCache(tmp_path / "c.sqlite")
