@@ -27,7 +27,7 @@ import click
 
 from rc1.cli.options import arg
 from rc1.core.errors import Rc1Error
-from rc1.core.proc import Stopped
+from rc1.core.proc import Stopped, clear_stop
 from rc1.core.redaction import safe_url, scrub
 
 log = logging.getLogger("rc1.guard")
@@ -230,6 +230,7 @@ def run(cfg: Config) -> dict:
         _keep_sweeping(cfg, guard, url, secret, wake)
     except (KeyboardInterrupt, Stopped):
         click.echo("rc1 guard: stopping", err=True)
+        clear_stop()   # the stop is handled here: the check under way still ends its run FINISHED, then the guard exits 0
     finally:
         stop.set()
         receiver.shutdown()

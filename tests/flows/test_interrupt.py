@@ -32,7 +32,8 @@ def _interrupt_at(tmp: Path, line: str, sig: int) -> tuple[int, float, str]:
     """Start a dev preflight in `tmp`, send `sig` once stderr shows `line`: (exit code, seconds from the signal to the
     exit, stderr)."""
     env = {**{k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_", "SCORER_"))},
-           "PYTHONPATH": str(REPO), "RC1_CACHE_DIR": str(tmp / "cache")}
+           "PYTHONPATH": str(REPO), "RC1_CACHE_DIR": str(tmp / "cache"),
+           "RC1_PROGRESS": "1"}   # each step announced as it starts (without a terminal only its end is)
     proc = subprocess.Popen([sys.executable, "-m", "rc1.cli", "preflight", "--mode", "dev", "--n", "300",
                              "--out-dir", f"out-{sig}-{line.split()[-1]}"], cwd=tmp,
                             env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)

@@ -224,7 +224,7 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
         assert acts[0] == ("RC1-dev", bad, "removed", "sweep")
         assert ("RC1-dev", bad, "removed", "webhook") in acts   # (the guard's 61 s sweep may take one or another)
         assert {("RC1", good, "removed"), ("RC1-dev", good, "kept")} <= {a[:3] for a in acts}
-        assert all(r.info.status == "FINISHED" for r in runs)
+        assert all(r.info.status == "FINISHED" for r in runs), [(r.info.status, r.data.tags.get("rc1.guard.action"), r.data.tags.get("rc1.stopped")) for r in runs]
         assert "stopped after" in out and err.count("refused") < 20   # a forged flood is a few warning lines
 
         # someone with registry access alters the guard's webhook: a restarted guard (sweeping every 4 s) repairs it

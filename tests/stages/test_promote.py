@@ -75,9 +75,9 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
                  "round2.validate_pool.distinct_2": 0.7, "round2.validate_pool.dup_rate": 0.0,
                  "round2.shadow_run.spearman": 0.9, "round2.shadow_run.top10_overlap": 0.8,
                  "round2.shadow_run.top10pct_overlap": 0.8, "round2.shadow_run.corr_improve_pct": 20.0}
-        pf.log_metrics(table)
-        # promote rechecks the numbers from the preflight's sha256-checked table, not from the run's metrics
-        pf.log_named_artifact("round_metrics", write_json(root / "round_metrics.json", {**table, **(pre_table or {})}),
+        table = {**table, **(pre_table or {})}
+        pf.log_metrics(table)   # what the preflight signs: promote rechecks these, never the run's metrics
+        pf.log_named_artifact("round_metrics", write_json(root / "round_metrics.json", table),
                               artifact_path="inputs")
         pf.set_tags({"sha256.round_metrics": sha256_file(root / "round_metrics.json")})
         pf.log_named_artifact("gates", files["gates"])   # promote takes its thresholds from this file
@@ -232,22 +232,15 @@ def test_a_tampered_preflight_gates_file_is_a_broken_preflight_link(store, capsy
     assert "Traceback" not in err
 
 
-def test_preflight_numbers_come_from_its_hashed_table_never_from_the_run(store, capsys):
-    """A preflight whose table records distinct-2 0.1 and whose run metric says 0.7 (logged by hand through
-    MlflowClient): promote rechecks the table's number and refuses. The table altered in the store is refused too."""
-    from urllib.parse import urlparse
-
+def test_preflight_numbers_are_the_signed_ones_never_the_runs(store, capsys):
+    """A preflight that signed distinct-2 0.1 and whose run metric now says 0.7 (logged by hand through
+    MlflowClient): promote rechecks the signed number and refuses."""
     version = chain(store, pre_table={"round2.validate_pool.distinct_2": 0.1})
+    train = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", version).run_id)
+    MlflowClient().log_metric(train.data.tags["rc1.preflight_run_id"], "round2.validate_pool.distinct_2", 0.7)
     assert run_cli(["promote", "--version", version]) == 2
     err = capsys.readouterr().err
     assert "round2.validate_pool.distinct_2=0.1 no longer meets validate_pool.distinct_2_min" in err, err
-    train = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", version).run_id)
-    pre = MlflowClient().get_run(train.data.tags["rc1.preflight_run_id"])
-    stored = Path(urlparse(pre.info.artifact_uri).path) / pre.data.tags["rc1.artifact.round_metrics"]
-    stored.write_text(stored.read_text().replace("0.1", "0.7"))   # the number made to pass, in the store
-    assert run_cli(["promote", "--version", version]) == 2
-    err = capsys.readouterr().err
-    assert "broken link preflight run" in err and "round_metrics.json) is missing or does not match its sha256" in err
     assert aliases().get("RC1-dev") != version
 
 

@@ -449,7 +449,7 @@ with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1
 def test_a_stopped_gate_leaves_no_launched_process(dev_ws):
     """SIGTERM to the gate (a scheduler, `kill`, a test's timeout) while a 2-process launch trains: every process of
     the launch ends (torchrun's workers run in sessions of their own, so only their launcher or the gate can end them),
-    the gate exits 143, and the gated train run it left is FAILED, not RUNNING."""
+    the gate exits 143, and the gated train run it left is KILLED (or FAILED), not RUNNING."""
     import signal
     import time
 
@@ -481,4 +481,5 @@ def test_a_stopped_gate_leaves_no_launched_process(dev_ws):
     assert not alive
     (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
                                 filter_string="tags.`rc1.stage` = 'train'")
-    assert run.info.status == "FAILED" and "rc1.model_version" not in run.data.tags
+    # stopped, not crashed: KILLED with the reason (issue 29), never RUNNING, never registered
+    assert run.info.status in ("KILLED", "FAILED") and "rc1.model_version" not in run.data.tags
