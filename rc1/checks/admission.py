@@ -1,6 +1,11 @@
 """What the gate flow admits before any training starts: the newest preflight of the mode, its files fetched from the
 tracking server and verified, the options held to what it checked, and the config it trains (a trial, or the full
-job once a trial measured it). Each answer is the inputs, or GateRefusal saying why not."""
+job once a trial measured it). Each answer is the inputs, or GateRefusal saying why not.
+
+Every fact admitted on is read from a signed statement (rc1.tracking.attestations), checked against the local trust
+file for the gate's mode, never from a run's tags: the preflight's round verdicts, mode, data sources, judge, recorded
+metrics and the digest of each file (which the downloads are held to), and a trial gate's verdict and projection. The
+store's tags only find the runs (a tag edited there can hide a run, never admit one)."""
 
 from __future__ import annotations
 
@@ -11,14 +16,17 @@ from rc1.core.config import GATES_PATH, Gates, load_gates, load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
                       projection_problem, round_problems, trial_problem)
-from rc1.core.io import read_json, read_jsonl, why_not_a_file
+from rc1.core.io import read_jsonl, why_not_a_file
+from rc1.release.attest import AttestationError
 from rc1.tracking import default_tracking_uri, setup_tracking, shell_command
-from rc1.tracking.queries import fetch_verified, newest_preflight, trial_gates
+from rc1.tracking.attestations import SignedRun, signed_run
+from rc1.tracking.queries import newest_preflight, newest_trial_gate
 from rc1.train.units import optimizer_steps
 
 
-def find_preflight(mode: str):
-    """The newest preflight run of the mode, or GateRefusal saying why there is none the gate may use."""
+def find_preflight(mode: str) -> SignedRun:
+    """The newest preflight run of the mode with its statement, signed by a key the trust file (or, in dev, your dev
+    key) lets attest `mode`; or GateRefusal saying why there is none the gate may use."""
     setup_tracking()
     newest = newest_preflight(mode)
     if newest is None:
@@ -31,19 +39,26 @@ def find_preflight(mode: str):
     if "rc1.round1_pass" not in newest.data.tags:
         raise GateRefusal(f"the newest {mode} preflight {newest.info.run_id} did not finish "
                           f"(status {newest.info.status}); run `{shell_command(f'rc1 preflight --mode {mode}')}`")
-    return newest
+    try:
+        pre = signed_run(newest, "preflight")
+    except AttestationError as e:
+        raise GateRefusal(f"preflight {newest.info.run_id} cannot be used: {e}") from None
+    if pre.stmt.mode != mode:   # the tag that found it says `mode`; its key signed another
+        raise GateRefusal(f"preflight {newest.info.run_id} cannot be used: it is signed as a {pre.stmt.mode} run, not "
+                          f"{mode} (its rc1.mode tag was edited in the store?)")
+    return pre
 
 
-def fetch_preflight_files(pre, dest: Path) -> dict[str, Path]:
-    """Download every file the preflight hashed from the tracking server into `dest` (emptied first) and check
-    each against the sha256 the preflight recorded; a missing or altered artifact is a refusal."""
+def fetch_preflight_files(pre: SignedRun, dest: Path) -> dict[str, Path]:
+    """Download every file the preflight signed from the tracking server into `dest` (emptied first), each held to
+    its signed digest; a missing or altered artifact is a refusal."""
     if dest.exists():
         shutil.rmtree(dest)
     files = {}
     for name in SHA_NAMES:
-        if pre.data.tags.get(f"sha256.{name}"):
+        if pre.tags.get(f"sha256.{name}"):
             try:
-                files[name] = fetch_verified(pre, name, dest)
+                files[name] = pre.named_file(name, dest)
             except Rc1Error as e:
                 raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: {e}") from None
     return files
@@ -65,13 +80,14 @@ def judge_problems(tags: dict[str, str]) -> list[str]:
     return []
 
 
-def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | None,
+def checked_inputs(pre: SignedRun, mode: str, config_path: str | None, gates_path: str | None,
                    seeds: list[int] | None, workdir: Path, max_steps: int | None = None,
                    trial: bool = False) -> tuple[dict[str, Path], Gates, list[int]]:
     """(the preflight's files as downloaded and verified, the gates in force, the seeds to train) or GateRefusal:
-    a preflight that did not pass, changed files, or options that would train with what preflight never checked."""
-    tags = pre.data.tags
-    problems = round_problems(tags, pre.data.metrics)   # say that before asking for its files
+    a preflight that did not pass, changed files, or options that would train with what preflight never checked.
+    `pre`'s tags and metrics are its signed statement's."""
+    tags = pre.tags
+    problems = round_problems(tags, pre.metrics)   # say that before asking for its files
     if problems:
         raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems))
     files = fetch_preflight_files(pre, workdir / pre.info.run_id)
@@ -99,7 +115,7 @@ def checked_inputs(pre, mode: str, config_path: str | None, gates_path: str | No
         problems.append(f"{files['config'].name} names no trial config (key `trial`): prod trains the full job only "
                         f"after its trial measured s/step within config_check.projected_days_per_seed_max")
     gates = load_gates(files["gates"]).for_mode(mode)
-    problems += preflight_problems(tags, read_json(files["round_metrics"]) if "round_metrics" in files else None, gates)
+    problems += preflight_problems(dict(tags), dict(pre.metrics), gates)   # the numbers it signed
     problems += judge_problems(tags)
     if problems:
         raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems))
@@ -123,7 +139,7 @@ def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
                               f"questions (first: {leaks[0]}); training on them would leak the evaluation set")
 
 
-def training_config(pre, files: dict[str, Path], trial: bool, gates: Gates) -> tuple[Path, list[int]]:
+def training_config(pre: SignedRun, files: dict[str, Path], trial: bool, gates: Gates) -> tuple[Path, list[int]]:
     """(the ppo config this gate trains, its seeds): the checked config, or with --trial the trial config it names.
     A config that names a trial trains only after a trial of the same preflight passed its evaluation and projected
     the config's time within config_check.projected_days_per_seed_max."""
@@ -133,14 +149,31 @@ def training_config(pre, files: dict[str, Path], trial: bool, gates: Gates) -> t
             raise GateRefusal(f"--trial: the config preflight {pre.info.run_id} checked names no trial config")
         return files["trial_config"], list(load_ppo_scale(files["trial_config"]).seeds)
     if ppo.trial:
-        trials = trial_gates(pre.info.run_id)
-        trial_cmd = shell_command(f"rc1 gate --mode {pre.data.tags.get('rc1.mode', 'prod')} --trial")
+        newest = newest_trial_gate(pre.info.run_id)
+        trials = [signed_trial(newest, pre)] if newest else []
+        trial_cmd = shell_command(f"rc1 gate --mode {pre.stmt.mode} --trial")
         problem = (projection_problem(trials, gates.config_check.projected_days_per_seed_max, files["config"].name,
                                       trial_cmd)
                    or trial_problem(trials, pre.info.run_id, trial_cmd))
         if problem:
             raise GateRefusal(problem)
     return files["config"], list(ppo.seeds)
+
+
+def signed_trial(run, pre: SignedRun) -> dict:
+    """The trial gate run as its statement signed it, {run_id, verdict, projected_days_per_seed}; GateRefusal when
+    that statement does not hold or is not of a trial of this preflight in its mode (a run retagged in the store)."""
+    where = f"the newest trial of preflight {pre.info.run_id}, gate run {run.info.run_id},"
+    try:
+        trial = signed_run(run, "gate")
+    except AttestationError as e:
+        raise GateRefusal(f"{where} cannot be used: {e}") from None
+    said = (trial.tags.get("rc1.gate_kind"), trial.tags.get("rc1.preflight_run_id"), trial.stmt.mode)
+    if said != ("trial", pre.info.run_id, pre.stmt.mode):
+        raise GateRefusal(f"{where} cannot be used: its statement signs a {said[0]} gate of preflight {said[1]} in "
+                          f"{said[2]} (retagged in the store?)")
+    return {"run_id": run.info.run_id, "verdict": trial.tags.get("rc1.rc1_verdict"),
+            "projected_days_per_seed": trial.metrics.get("rc1.projected_days_per_seed")}
 
 
 def training_launcher(pre, files: dict[str, Path], train_config: Path):

@@ -1,5 +1,6 @@
 """What the gate runner requires of a preflight run before any training starts (pure: tags and
-metrics in, reasons out). The tracking queries live in rc1/tracking/queries.py."""
+metrics in, reasons out; the gate and promote pass a run's signed statement's, never the store's tags). The tracking
+queries live in rc1/tracking/queries.py, the signatures in rc1/tracking/attestations.py."""
 
 from __future__ import annotations
 

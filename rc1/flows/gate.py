@@ -3,8 +3,10 @@
 It asks the tracking server (embedded store or `mlflow server` over HTTP) for the newest preflight of
 the mode and downloads the files that preflight hashed (pool, balanced pool, shadow set, weights, ppo config,
 gates) from the server, so preflight may have run in another directory or on another machine. It refuses
-unless that run passed round 2, every downloaded file matches the sha256 the preflight recorded, its metrics
-still satisfy the gates, and --config/--gates/--seed (when given) are what preflight checked; then it trains
+unless that run's signed statement verifies under the local trust file for the mode and says it passed round 2,
+every downloaded file matches the sha256 that statement signed, its signed metrics still satisfy the gates, and
+--config/--gates/--seed (when given) are what preflight checked (rc1.checks.admission; a trial gate's verdict and
+projection are read from its signed statement too); then it trains
 one child run per seed with exactly those files and evaluates the registered `best` version, all as children
 of the gate run.
 """
@@ -89,8 +91,8 @@ def _gate(cfg: Config, workdir: Path) -> dict:
     # the fresh prompts' sha256 as checked (input_sha256.fresh): promote holds each train run's to it
     with stage_run("gate", params=params, inputs={"fresh": fresh_path} if fresh_path else None, reuse=False,
                    tags={**link, "rc1.mode": mode}, attest=True) as g:
-        click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] gate: preflight {pre.info.run_id} passed; its files "
-                   f"match their sha256 in the tracking server; training {len(seeds)} seed(s)", err=True)
+        click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] gate: preflight {pre.info.run_id} passed (signed by "
+                   f"{pre.stmt.key.name}); its files match the sha256 it signed; training {len(seeds)} seed(s)", err=True)
         g.log_config(gates, "gates_effective.json")
         for name, context in DATASETS:   # the preflight's files this gate trains and evaluates on
             if name in files:

@@ -215,6 +215,7 @@ def _preflight_gates(pre_run, pre_stmt: Statement | None, mode: str):
     """(the thresholds, their sha256, None) of the gates file the preflight signed, downloaded and held to the
     signed digest; (None, None, problem) when that file cannot be had. A local configs/gates.yaml is never read."""
     from rc1.core.config import load_gates
+    from rc1.tracking.attestations import fetch_signed
 
     if pre_run is None:
         return None, None, "not found in the tracking server"
@@ -226,35 +227,23 @@ def _preflight_gates(pre_run, pre_stmt: Statement | None, mode: str):
         return None, None, "it signed no gates file"
     with tempfile.TemporaryDirectory() as d:
         try:
-            return load_gates(_signed_file(pre_run, art, want, d)).for_mode(mode), want, None
+            return load_gates(fetch_signed(pre_run, art, want, d)).for_mode(mode), want, None
         except Rc1Error as e:
             return None, None, f"its gates file cannot be verified ({e})"
-
-
-def _signed_file(run, artifact: str, want: str, dest: str) -> Path:
-    """One artifact of `run`, downloaded and held to the digest its statement signed."""
-    from rc1.tracking.queries import fetch_artifact
-
-    try:
-        return fetch_artifact(run, artifact, dest, want)
-    except Rc1Error as e:
-        if "does not match" in str(e):
-            raise Rc1Error(f"{artifact} in the tracking server does not match the digest its statement signed "
-                           f"(altered in the store?)") from None
-        raise
 
 
 def _report(ev_run, ev_stmt: Statement) -> tuple[dict | None, str | None]:
     """(the evaluate run's evaluate_report.json, downloaded and held to the digest its statement signed, None) or
     (None, why not)."""
     from rc1.core.io import read_json
+    from rc1.tracking.attestations import fetch_signed
 
     want = ev_stmt.subjects.get("evaluate_report.json")
     if not want:
         return None, "it signed no evaluate_report.json"
     with tempfile.TemporaryDirectory() as d:
         try:
-            return read_json(_signed_file(ev_run, "evaluate_report.json", want, d)), None
+            return read_json(fetch_signed(ev_run, "evaluate_report.json", want, d)), None
         except Rc1Error as e:
             return None, f"its report cannot be verified ({e})"
 

@@ -78,23 +78,29 @@ def _stratified(records: list[dict], n: int | None) -> list[dict]:
 
 def _default_shadow(train_run, mode: str, workdir: Path) -> str | None:
     """The shadow set of the version's own preflight (else of the newest passing preflight of the mode), downloaded
-    from the tracking server and checked against its sha256."""
-    from rc1.tracking.queries import fetch_verified, find_run, newest_preflight
+    from the tracking server and held to the digest that preflight signed. `train_run`: its signed view."""
+    from rc1.tracking.attestations import signed_run
+    from rc1.tracking.queries import find_run, newest_preflight
 
-    pre = find_run(train_run.data.tags.get("rc1.preflight_run_id")) or newest_preflight(mode, passing=True)
+    pre = find_run(train_run.tags.get("rc1.preflight_run_id")) or newest_preflight(mode, passing=True)
     if pre is None or not pre.data.tags.get("rc1.artifact.shadow"):
         return None
-    return str(fetch_verified(pre, "shadow", workdir / "shadow"))
+    try:
+        return str(signed_run(pre, "preflight").named_file("shadow", workdir / "shadow"))
+    except Rc1Error as e:   # its statement does not hold, or the file is not what it signed
+        raise Rc1Error(f"the shadow set of preflight {pre.info.run_id} cannot be used ({e}); pass --shadow") from None
 
 
 def _train_file(train_run, name: str, param: str, workdir: Path) -> Path | None:
-    """A file the version's train run logged (`rc1.artifact.<name>`), from the tracking server; for runs that
-    logged none, the local path its param recorded, when it is here."""
-    from rc1.tracking.queries import fetch_verified
-
-    if train_run.data.tags.get(f"rc1.artifact.{name}"):
-        return fetch_verified(train_run, name, workdir / name)
-    local = train_run.data.params.get(param)
+    """A file the version's train run signed (`rc1.artifact.<name>`), from the tracking server and held to the signed
+    digest; for runs that logged none, the local path its param recorded, when it is here. `train_run`: its signed
+    view (rc1.tracking.attestations.SignedRun)."""
+    if train_run.tags.get(f"rc1.artifact.{name}"):
+        try:
+            return train_run.named_file(name, workdir / name)
+        except Rc1Error as e:
+            raise Rc1Error(f"train run {train_run.info.run_id}: {e}") from None
+    local = train_run.run.data.params.get(param)
     return Path(local) if local and Path(local).is_file() else None
 
 
@@ -175,6 +181,7 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
     checks, report}. backend: "transformers" (PyTorch) or "llamacpp" (the version's GGUF export on llama.cpp).
     A failing verdict raises GateFailed (exit 2) when `raise_on_fail` (unset: for the transformers backend, whose
     verdict promote reads; a llama.cpp evaluation records the same report and verdict, and returns)."""
+    from rc1.tracking.attestations import SignedRun
     from rc1.tracking.queries import get_run
     from rc1.tracking.registry import BEST, resolve_version, source_problem, train_statement
 
@@ -184,10 +191,11 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
     mode = run_mode()
     version, alias = cfg.version_or_alias(BEST)
     mv = resolve_version(version, alias)
-    problem = source_problem(mv, train_statement(mv))   # a version made any other way: refused before anything runs
+    stmt = train_statement(mv)
+    problem = source_problem(mv, stmt)   # a version made any other way: refused before anything runs
     if problem:
         raise Rc1Error(problem)
-    train_run = get_run(mv.run_id)
+    train_run = SignedRun(get_run(mv.run_id), stmt)   # its files are read as it signed them
     fetched = Path(tempfile.mkdtemp(prefix="rc1-evaluate-"))
     try:
         return _evaluate(cfg, mv, train_run, fetched, alias, parent_tags, raise_on_fail, progress, mode)
@@ -217,7 +225,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
         digests["shadow"], files["shadow"] = sha256_file(shadow), Path(shadow)
     if heldout and heldout != "none":
         if heldout == "pool":
-            logged = train_run.data.tags.get("rc1.artifact.heldout")
+            logged = train_run.tags.get("rc1.artifact.heldout")
             path = _train_file(train_run, "heldout", "pool", fetched)
             if path is None:
                 raise Rc1Error(f"--heldout pool: the training pool of version {mv.version} is neither in the "

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 from mlflow.entities import Run
 from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
+from rc1.core.errors import Rc1Error
 from rc1.release.attest import ENVELOPE, AttestationError, Statement, Trust, load_trust
 
 
@@ -32,3 +35,51 @@ def run_statement(run: Run, stage: str, trust: Trust | None = None) -> Statement
     if stmt.stage != stage:
         raise AttestationError(f"its signed statement is of a {stmt.stage} run, not a {stage} run")
     return stmt
+
+
+@dataclass(frozen=True)
+class SignedRun:
+    """A run a later link trusts, as its key signed it: `info` (id, status) from the store, `tags` and `metrics` from
+    its verified statement. It has no `data`, so nothing reads the store's tags through it by mistake."""
+    run: Run
+    stmt: Statement
+
+    @property
+    def info(self):
+        return self.run.info
+
+    @property
+    def tags(self) -> Mapping[str, str]:
+        return self.stmt.tags
+
+    @property
+    def metrics(self) -> Mapping[str, float]:
+        return self.stmt.metrics
+
+    def named_file(self, name: str, dest: str | Path) -> Path:
+        """The file the run logged as `rc1.artifact.<name>` (StageRun.log_named_artifact), downloaded and held to the
+        digest its statement signed for it (and for `sha256.<name>`, where it signed one: the two must agree);
+        Rc1Error when it signed no such file."""
+        art = self.tags.get(f"rc1.artifact.{name}")
+        want = self.stmt.subjects.get(art) if art else None
+        if not want or self.tags.get(f"sha256.{name}", want) != want:
+            raise Rc1Error(f"it signed no {name} file (rc1.artifact.{name} and its digest)")
+        return fetch_signed(self.run, art, want, dest)
+
+
+def signed_run(run: Run, stage: str, trust: Trust | None = None) -> SignedRun:
+    """`run` with its verified statement (run_statement's AttestationError when it has none that holds)."""
+    return SignedRun(run, run_statement(run, stage, trust))
+
+
+def fetch_signed(run: Run, artifact: str, want: str, dest: str | Path) -> Path:
+    """One artifact of `run`, downloaded into `dest` and held to the digest its statement signed (`want`)."""
+    from rc1.tracking.queries import fetch_artifact
+
+    try:
+        return fetch_artifact(run, artifact, dest, want)
+    except Rc1Error as e:
+        if "does not match" in str(e):
+            raise Rc1Error(f"{artifact} in the tracking server does not match the digest its statement signed "
+                           f"(altered in the store?)") from None
+        raise

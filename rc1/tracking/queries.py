@@ -55,13 +55,12 @@ def find_run(run_id: str | None) -> Run | None:
         return None
 
 
-def trial_gates(preflight_run_id: str) -> list[dict]:
-    """The finished trial gate runs of a preflight, newest first, as {run_id, verdict, projected_days_per_seed}."""
+def newest_trial_gate(preflight_run_id: str) -> Run | None:
+    """The newest finished trial gate run of a preflight, as the store's tags index it (the gate reads its verdict and
+    projection from its signed statement: rc1.checks.admission)."""
     runs = _search(f"tags.`rc1.stage` = 'gate' AND tags.`rc1.gate_kind` = 'trial' AND "
-                   f"tags.`rc1.preflight_run_id` = '{preflight_run_id}' AND attributes.status = 'FINISHED'",
-                   max_results=50)
-    return [{"run_id": r.info.run_id, "verdict": r.data.tags.get("rc1.rc1_verdict"),
-             "projected_days_per_seed": r.data.metrics.get("rc1.projected_days_per_seed")} for r in runs]
+                   f"tags.`rc1.preflight_run_id` = '{preflight_run_id}' AND attributes.status = 'FINISHED'")
+    return runs[0] if runs else None
 
 
 def promote_runs(version: str, name: str = "rc1-policy") -> list[Run]:
@@ -114,24 +113,3 @@ def fetch_artifact(run: Run, artifact: str, dest_dir: str | Path, want: str | No
                        f"sha256 tag (altered in the store?)")
     _origins[str(local.resolve())] = f"runs:/{run.info.run_id}/{artifact}"
     return local
-
-
-def round_metrics(preflight: Run) -> dict[str, float] | None:
-    """A preflight's table of round metrics (round_metrics.json), from the tracking server, sha256-checked; None when
-    it is missing or altered. What the gate and promote recheck, never the metrics logged on the run."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as d:
-        try:
-            return json.loads(fetch_verified(preflight, "round_metrics", d).read_text())
-        except (Rc1Error, ValueError):
-            return None
-
-
-def fetch_verified(run: Run, name: str, dest_dir: str | Path) -> Path:
-    """The file the run logged as `rc1.artifact.<name>`, downloaded and checked against `sha256.<name>` (the
-    digest the run recorded for it) or, failing that, the artifact's own sha256 tag."""
-    art = run.data.tags.get(f"rc1.artifact.{name}")
-    if not art:
-        raise Rc1Error(f"run {run.info.run_id} logged no {name} artifact (tag rc1.artifact.{name}); rerun it")
-    return fetch_artifact(run, art, dest_dir, run.data.tags.get(f"sha256.{name}"))

@@ -18,7 +18,7 @@ from rc1.release.chain import logged_sha
 from rc1.core.config import load_gates
 from rc1.data import bundled_tasks
 from rc1.checks.gate import fresh_shadow_leaks
-from rc1.core.io import read_jsonl, write_jsonl
+from rc1.core.io import read_jsonl, sha256_file, write_jsonl
 from rc1.train.sampler import plain_seed
 import postgres_server
 from mlflow_server import mlflow_server, rest
@@ -57,7 +57,18 @@ def test_gate_refuses_without_a_preflight(project, capsys):
     assert "gate refused: no dev preflight" in err and "Traceback" not in err
 
 
-def test_gate_refuses_a_failed_preflight(project, capsys):
+def _refusal(capsys) -> str:
+    """The gate's one line (MLflow's own download bars aside)."""
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+    return line
+
+
+def test_gate_refuses_a_failed_preflight_whatever_the_store_says(project, capsys, monkeypatch):
+    """A failed preflight is refused by what it signed (issue 28): its tags flipped to a pass in the store, a pass
+    signed by a key of the store writer's own, its rc1.mode tag flipped for a prod gate: one line each, nothing
+    trains."""
+    from restate import attacker, restate
+
     gates = project / "configs" / "gates.yaml"
     gates.write_text(gates.read_text().replace("roles_min: 4", "roles_min: 400"))
     assert run_cli(["preflight", "--mode", "dev", "--n", "600"]) == 2
@@ -67,6 +78,33 @@ def test_gate_refuses_a_failed_preflight(project, capsys):
     assert json.loads((project / "reports/preflight/round1.json").read_text())["passed"] is False
     assert run_cli(["gate", "--mode", "dev"]) == 2
     assert "did not pass round 1" in capsys.readouterr().err
+    (pf,) = _runs("preflight")
+    pre = pf.info.run_id
+
+    client = MlflowClient()
+    for k in ("rc1.round1_pass", "rc1.round2_pass"):
+        client.set_tag(pre, k, "true")
+    client.log_metric(pre, "round2_pass", 1.0)
+    assert run_cli(["gate", "--mode", "dev"]) == 2
+    assert _refusal(capsys) == f"rc1: error: gate refused: preflight {pre} cannot be used: it did not pass round 1"
+
+    client.set_tag(pre, "rc1.mode", "prod")
+    monkeypatch.setenv("RUN_MODE", "dev")   # the gate sets it for the process; restored after the test
+    assert run_cli(["gate", "--mode", "prod"]) == 2
+    assert _refusal(capsys) == (f"rc1: error: gate refused: preflight {pre} cannot be used: it is signed as a dev run, "
+                                f"not prod (its rc1.mode tag was edited in the store?)")
+    client.set_tag(pre, "rc1.mode", "dev")
+
+    def passed(stmt: dict) -> None:
+        stmt["predicate"]["tags"].update({"rc1.round1_pass": "true", "rc1.round2_pass": "true"})
+        stmt["predicate"]["metrics"]["round2_pass"] = 1.0
+
+    forger = attacker()
+    restate(pre, forger, passed)
+    assert run_cli(["gate", "--mode", "dev"]) == 2
+    assert _refusal(capsys) == (f"rc1: error: gate refused: preflight {pre} cannot be used: signed by no trusted key "
+                                f"(key {forger.keyid[:12]} is not in the trust file for this mode) (configs/trust.yaml)")
+    assert not _runs("gate") and not _runs("train")
 
 
 @contextlib.contextmanager
@@ -230,10 +268,13 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         table.write_bytes(kept)
         assert len(pf.data.metrics) <= 200   # per-step metrics are in the table and on the step runs
 
-        # an artifact of that preflight altered in the store: the gate refuses
+        # an artifact of that preflight altered in the store, its sha256 tags reset to match: the gate holds the file
+        # to the digest the preflight signed, and refuses
         stored = next((tmp_path / "server" / "artifacts").rglob(f"{pf.info.run_id}/artifacts/inputs/balanced.jsonl"))
         stored.write_text(stored.read_text() + "\n")
+        for tag in ("sha256.balanced", "sha256.balanced.jsonl"):
+            client.set_tag(pf.info.run_id, tag, sha256_file(stored))
         capsys.readouterr()
         assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
         err = capsys.readouterr().err
-        assert "inputs/balanced.jsonl in the tracking server does not match its sha256 tag" in err
+        assert "inputs/balanced.jsonl in the tracking server does not match the digest its statement signed" in err

@@ -21,12 +21,23 @@ def _gates() -> list:
                               order_by=["attributes.start_time DESC"], output_format="list")
 
 
-def prod_labelled_preflight(capsys, config: str):
-    """A dev preflight of `config` relabelled prod: a prod gate reads it, and refuses (no live judge, builtin data)."""
+def prod_preflight(capsys, prod_key, config: str):
+    """A dev preflight of `config`, then its statement signed as prod by the test's prod key (what a prod preflight
+    that recorded these facts would sign; a real one needs a live judge and a configured dataset): a prod gate admits on
+    it, and refuses it (no live judge, bundled data). First, its rc1.mode tag alone says prod: refused."""
+    from restate import as_prod
+
     assert run_cli(["preflight", "--mode", "dev", "--n", "1500", "--config", config]) == 0, capsys.readouterr().err
     pre = mlflow.search_runs(search_all_experiments=True, output_format="list",
                              filter_string="tags.`rc1.stage` = 'preflight'")[0]
     mlflow.MlflowClient().set_tag(pre.info.run_id, "rc1.mode", "prod")
+    capsys.readouterr()
+    assert run_cli(["gate", "--mode", "prod"]) == 2
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+    assert line.endswith(f"preflight {pre.info.run_id} cannot be used: it is signed as a dev run, not prod (its "
+                         f"rc1.mode tag was edited in the store?)"), line
+    prod_key()
+    as_prod(pre.info.run_id)
     return pre
 
 
@@ -88,6 +99,24 @@ def test_full_training_waits_for_a_passing_trial(project, capsys):
         assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
         err = capsys.readouterr().err
         assert f"the newest trial, gate run {trial.info.run_id}, did not pass its evaluation" in err
+        # the verdict edited in the store, and a passing trial gate run made there: the gate reads what the trial
+        # signed, and a run that signed nothing is no trial (issue 28)
+        client = mlflow.MlflowClient()
+        client.set_tag(trial.info.run_id, "rc1.rc1_verdict", "pass")
+        assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
+        (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+        assert line.endswith(f"the newest trial, gate run {trial.info.run_id}, did not pass its evaluation (verdict "
+                             f"{verdict})"), line
+        fake = client.create_run(trial.info.experiment_id, tags={
+            **{k: trial.data.tags[k] for k in ("rc1.stage", "rc1.gate_kind", "rc1.preflight_run_id", "rc1.mode")},
+            "rc1.rc1_verdict": "pass"}).info.run_id
+        client.set_terminated(fake)
+        assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
+        (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+        assert line == (f"rc1: error: gate refused: the newest trial of preflight {pre.info.run_id}, gate run {fake}, "
+                        f"cannot be used: carries no signed statement (rc1.intoto.json)"), line
+        client.delete_run(fake)
+        assert [g.info.run_id for g in _gates()] == [trial.info.run_id]   # refused before a full gate run opened
     # a trial version proves the trial: it takes `trial-best`, never `best`, and is never promoted
     assert run_cli(["promote", "--alias", "trial-best"]) == 2
     assert "is a trial gate" in capsys.readouterr().err
@@ -97,13 +126,13 @@ def test_full_training_waits_for_a_passing_trial(project, capsys):
 
 
 @pytest.mark.slow
-def test_prod_max_steps_is_held_to_the_schedule_that_trains(project, capsys):
+def test_prod_max_steps_is_held_to_the_schedule_that_trains(project, capsys, prod_key):
     """`rc1 gate --mode prod --trial --max-steps N` trains the trial config, so N (optimizer steps) is checked against the
     steps the trial config's ppo.episodes make, not the full config's: the trial's own steps pass that check, the full
-    config's steps (which would run the trial 2x longer than preflight checked it) are refused. No training: the refusal comes first (this dev preflight
-    relabelled prod fails prod's metric rechecks too, in the same one line)."""
-    pre = prod_labelled_preflight(capsys, "configs/ppo_prodlike.yaml")
+    config's steps (which would run the trial 2x longer than preflight checked it) are refused. No training: the refusal
+    comes first (this dev preflight signed as prod fails prod's metric rechecks too, in the same one line)."""
     try:
+        pre = prod_preflight(capsys, prod_key, "configs/ppo_prodlike.yaml")
         lines = {}
         for steps in ("2", "4"):   # the optimizer steps of the trial config's 8 episodes, of the full config's 16
             capsys.readouterr()
@@ -118,7 +147,7 @@ def test_prod_max_steps_is_held_to_the_schedule_that_trains(project, capsys):
     finally:
         import os
 
-        os.environ.pop("RUN_MODE", None)   # run_gate sets it for the process
+        os.environ.pop("RUN_MODE", None)   # the gate sets it for the process
 
 
 @pytest.mark.slow
@@ -145,6 +174,8 @@ def test_full_training_is_refused_when_its_trial_projects_too_long(project, caps
     (trial,) = _gates()
     days = trial.data.metrics["rc1.projected_days_per_seed"]
     assert days > 1e-11
+    # a faster projection logged in the store counts for nothing: the gate reads the one the trial signed
+    mlflow.MlflowClient().log_metric(trial.info.run_id, "rc1.projected_days_per_seed", 1e-12)
     assert run_cli(["gate", "--mode", "dev", "--max-steps", "1", "--gates", "configs/gates_fast.yaml"]) == 2
     (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
     assert (f"ppo_inproc.yaml would take {days:.3g} days per seed at the s/step trial gate run {trial.info.run_id} "
@@ -215,12 +246,12 @@ def test_a_projection_that_is_not_a_number_does_not_pass():
 
 
 @pytest.mark.slow
-def test_prod_refuses_a_full_job_that_names_no_trial(project, capsys):
+def test_prod_refuses_a_full_job_that_names_no_trial(project, capsys, prod_key):
     """config_check.projected_days_per_seed_max is checked on a trial's measured s/step: a prod config without a
     `trial` would start its full job unmeasured, so the prod gate refuses it (in its one line, beside what else this
-    dev preflight relabelled prod fails)."""
-    prod_labelled_preflight(capsys, "configs/ppo_dev.yaml")
+    dev preflight signed as prod fails)."""
     try:
+        prod_preflight(capsys, prod_key, "configs/ppo_dev.yaml")
         capsys.readouterr()
         assert run_cli(["gate", "--mode", "prod"]) == 2
         (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
@@ -229,7 +260,7 @@ def test_prod_refuses_a_full_job_that_names_no_trial(project, capsys):
     finally:
         import os
 
-        os.environ.pop("RUN_MODE", None)   # run_gate sets it for the process
+        os.environ.pop("RUN_MODE", None)   # the gate sets it for the process
 
 
 def test_the_newest_trial_decides_both_the_verdict_and_the_projection():

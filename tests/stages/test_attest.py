@@ -186,3 +186,17 @@ def test_a_promote_killed_anywhere_leaves_no_alias_or_a_verified_one(store, caps
             # killed before it set the alias: the one held before stays; one set without evidence is removed
             assert aliases().get("RC1-dev") == (None if point == "promote.before_statement" else held)
         assert "settled an unfinished promotion" in err and run.data.tags["rc1.reconciled"], err
+
+
+def test_evaluate_reads_its_train_runs_held_out_split_as_signed(store, capsys):
+    """The held-out split evaluate scores (in a gate: the verdict a trial's full job waits on) is the train run's as it
+    signed it: the file altered in the store with its sha256 tag reset is refused before any model loads."""
+    version = chain(store)
+    train_run = client().get_model_version("rc1-policy", version).run_id
+    stored = run_path(train_run, "training/heldout.jsonl")
+    stored.write_text('{"id": "easy"}\n')
+    client().set_tag(train_run, "sha256.heldout.jsonl", sha256_file(stored))
+    assert run_cli(["evaluate", "--version", version, "--config", "configs/ppo_dev.yaml", "--shadow", "none",
+                    "--heldout", "pool"]) == 2
+    assert refusal(capsys) == (f"rc1: error: train run {train_run}: training/heldout.jsonl in the tracking server does "
+                               f"not match the digest its statement signed (altered in the store?)")
