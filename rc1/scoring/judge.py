@@ -71,9 +71,8 @@ class ScoringJudge:
                                   cooldown_s=s.throttle_cooldown_s)
         self.token_budget = token_budget(s.tpm) if s.tpm else None   # SCORER_TPM
         self.concurrency = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency,
-                                               s.window, s.shrink_429_ratio, s.grow_after, s.concurrency_cap)
+                                               s.window, s.shrink_429_ratio, s.grow_after)
         self.latency = LatencyWindow()     # answered calls: the per-request timeout (p95 x factor)
-        self.occupancy = LatencyWindow()   # every call's time in its slot: the concurrency Little's law asks for
         self.calls = CallStats()
         self.unstable_rows: list[dict[str, Any]] = []
         self._rng = random.Random(seed)
@@ -139,6 +138,7 @@ class ScoringJudge:
             "timeout_s_adaptive": self.latency.timeout_s(self.settings.timeout_p95_factor, self.settings.timeout_min_s,
                                                          self.settings.timeout_s),
             "provider": self.provider, "model": self.model, "live": self.live, "spec_version": JUDGE_SPEC_VERSION,
+            "response_format": getattr(self._p, "response_format_in_use", "none"),   # after any step down
         }
 
     def write_unstable(self, path: str | Path) -> int:
@@ -176,8 +176,8 @@ class ScoringJudge:
         self._stopped = False
         bar = tqdm(total=len(jobs), desc=f"{what} ({self.provider})", unit="call", file=sys.stderr,
                    disable=not progress, leave=False)
-        # threads for the largest limit the latency may ask for; the concurrency limit decides how many call at once
-        workers = min(len(jobs), self.settings.concurrency_cap) if self.live else 1
+        # threads for the largest limit slow start may reach; the concurrency limit decides how many call at once
+        workers = min(len(jobs), self.settings.max_concurrency) if self.live else 1
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
             futures = {pool.submit(self._sample, requests[i], digest, idx): (i, j) for i, j, idx, digest in jobs}
             try:
@@ -251,7 +251,7 @@ class ScoringJudge:
         for attempt in range(1, s.max_attempts + 1):
             if self._circuit:
                 raise SampleFailed(self._circuit)
-            with self.concurrency.slot():
+            with self.concurrency.slot() as level:
                 if self._circuit or self._stopped:   # decided while this thread waited for its slot
                     raise SampleFailed(self._circuit or "stopped: no further calls")
                 if self.token_budget:
@@ -259,7 +259,6 @@ class ScoringJudge:
                 self.bucket.acquire()
                 timeout = min(s.timeout_s, self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
                               * 2 ** stalls)
-                t_call = time.perf_counter()
                 try:
                     reply = self._p.complete(req, idx, timeout=timeout)
                 except RateLimited as e:
@@ -275,7 +274,7 @@ class ScoringJudge:
                     if stalled:   # a censored latency: when the provider slows down as a whole, p95 and the timeout follow
                         stalls += 1
                         self.latency.add(timeout * 1000.0)
-                    self.concurrency.record(False)
+                    self.concurrency.record(False, timeout if stalled else None, level)
                     err, wait = e, 0.0 if stalled else e.retry_after
                     with self._lock:
                         self._consecutive_errors += 1
@@ -291,13 +290,10 @@ class ScoringJudge:
                     with self._lock:
                         self._consecutive_errors = 0
                     self.calls.record("ok", reply.latency_ms)
-                    self.concurrency.record(False)
+                    self.concurrency.record(False, reply.latency_ms / 1000.0, level)
                     self.bucket.succeeded()
                     self.latency.add(reply.latency_ms)
                     return reply
-                finally:
-                    self.occupancy.add((time.perf_counter() - t_call) * 1000.0)
-                    self.concurrency.size_for(self.bucket.rate, self.occupancy.mean_s())
             if attempt == s.max_attempts:
                 break
             if wait is None:

@@ -8,7 +8,9 @@
 
 It answers judge prompts with deterministic, plausible JSON scores (correctness follows whether the
 gold answer appears in the assistant's last turn; a prompt containing UNSTABLE gets alternating 0/1
-scores). Faults: a fixed rate limit (token bucket; 429 with Retry-After and retry-after-ms beyond it),
+scores). `slots=N` serves N requests at a time and queues the rest, as a local server does (llama.cpp's: one
+slot; vLLM's: max_num_seqs), each taking `delay_s`; `refuse_json_schema=True` answers a json_schema
+response_format with 400, as a server without structured output does. Faults: a fixed rate limit (token bucket; 429 with Retry-After and retry-after-ms beyond it),
 injected 429/500/timeouts/malformed replies by probability (seeded) or by request number
 (`schedule={1: "429", 2: "500"}`), a base delay, and stalls (`p_stall`: the reply comes after `stall_s`). Kinds: ok, 429, 500, timeout, malformed (reply
 text not JSON; `echo_auth_reply=True`: every reply is such a text quoting the Authorization header), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
@@ -120,7 +122,10 @@ class FakeJudgeServer:
                  timeout_delay_s: float = 2.0, seed: int = 0, reject_all_keys: bool = False, max_requests: int = 20000,
                  max_lifetime_s: float = 120.0, fixed_scores: dict[str, float] | None = None, echo_key: bool = False,
                  gullible: bool = False, quote_first: bool = False, echo_auth_reply: bool = False,
-                 p_stall: float = 0.0, stall_s: float = 20.0):
+                 p_stall: float = 0.0, stall_s: float = 20.0, slots: int | None = None,
+                 refuse_json_schema: bool = False):
+        self._slots = threading.BoundedSemaphore(slots) if slots else None
+        self.refuse_json_schema = refuse_json_schema
         self.stall_s = stall_s             # a stall: the reply comes, but after stall_s (a long-tail latency)
         self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64)
         self.echo_auth_reply = echo_auth_reply   # every 200 reply is text (not JSON) quoting the Authorization header
@@ -274,7 +279,13 @@ class _Handler(BaseHTTPRequestHandler):
         if kind == "exhausted":
             self._send(503, b'{"error": {"message": "fake server request budget exhausted"}}')
             return
-        if srv.delay_s:
+        if srv.refuse_json_schema and b'"json_schema"' in raw:
+            self._send(400, b'{"error": {"message": "response_format.type: json_schema is not supported"}}')
+            return
+        if srv._slots is not None:
+            with srv._slots:            # queued behind the requests being served
+                srv._stop.wait(srv.delay_s)
+        elif srv.delay_s:
             srv._stop.wait(srv.delay_s)
         if kind == "429":
             hdrs = {"Retry-After": srv.retry_after} if srv.retry_after else {}
