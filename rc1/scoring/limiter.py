@@ -169,8 +169,9 @@ class AdaptiveConcurrency:
             return sum(self._recent) / len(self._recent) if self._recent else 0.0
 
     def record(self, was_429: bool, latency_s: float | None = None, gen: int | None = None) -> None:
-        """One outcome: a 429, or a call that came back (`latency_s` when it was answered) from a slot taken at
-        generation `gen` (None: not through slot(), counted for the current level as used)."""
+        """One outcome: a 429, or a call that came back (`latency_s` when it was answered or timed out) from a slot
+        taken at generation `gen`. A call through slot() with no latency (a 5xx, a connection error) says nothing
+        about capacity and never grows the limit; gen None (not through slot()) counts for the current level."""
         with self._cond:
             self._recent.append(was_429)
             self._since_change += 1
@@ -181,8 +182,8 @@ class AdaptiveConcurrency:
                     self._slow_start = False
                     self._set(max(self.min_limit, self.limit // 2))
                 return
-            if gen is not None and gen != self._gen:
-                return                   # started under another limit: says nothing about this one
+            if gen is not None and (gen != self._gen or latency_s is None):
+                return                   # started under another limit, or not answered: says nothing about this one
             if gen is None:
                 self._used = True
             self._fresh += 1

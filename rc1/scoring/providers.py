@@ -40,7 +40,7 @@ HEURISTIC = "heuristic"
 # {"type": "json_object"} (JSON mode), `openai-compatible` the first of FALLBACK its server accepts, and the strict
 # parser takes the last complete object either way
 JSON_SCHEMA_PROVIDERS = frozenset({"openai", "gemini", "vllm", "llamacpp", "ollama"})
-FORMAT_REFUSED = (400, 415, 422)   # what a server says to a response_format it does not take
+FORMAT_REFUSED = (400, 415, 422)   # what a server says to a response_format it does not take (llama-cpp-python: 500)
 PROVIDERS = (HEURISTIC, *HOSTED, *LOCAL)
 
 
@@ -158,15 +158,15 @@ class OpenAICompatibleProvider:
 
     def complete(self, req: JudgeRequest, sample_index: int, timeout: float | None = None) -> Reply:
         """timeout: this call's limit in seconds (the judge derives it from recent latency); None: timeout_s.
-        A server that refuses the response format (HTTP 400/415/422) is asked again with the next of
+        A server that refuses the response format (refuses_format) is asked again with the next of
         response_formats(); when that one is answered, every later call uses it, and the step down is said once."""
         limit = timeout or self._settings.timeout_s
         step, refused = self._step, None
         while True:
             try:
                 reply = self._send(self.request_body(req, step), limit)
-            except Fatal as e:
-                if e.status not in FORMAT_REFUSED or step + 1 >= len(self._formats):
+            except (Fatal, Transient) as e:
+                if not refuses_format(e) or step + 1 >= len(self._formats):
                     raise
                 refused, step = e, step + 1
                 continue
@@ -240,6 +240,13 @@ def format_name(fmt: dict[str, Any] | None) -> str:
     if fmt is None:
         return "none"
     return f"{fmt['type']}+schema" if fmt["type"] == "json_object" and "schema" in fmt else fmt["type"]
+
+
+def refuses_format(e: ProviderError) -> bool:
+    """An answer that may be a refusal of the response format: 400/415/422, or a 5xx naming response_format
+    (llama-cpp-python's server answers its own request validation error with 500). Only a guess: the format steps
+    down for good only when the next one is answered."""
+    return e.status in FORMAT_REFUSED or (e.status or 0) >= 500 and "response_format" in str(e)
 
 
 class HeuristicProvider:

@@ -19,7 +19,7 @@ from rc1.core.errors import Rc1Error
 DEFAULT_UNSTABLE_VARIANCE = 0.08
 
 
-ENV_VARS = {"rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
+ENV_VARS = {"samples": "SCORER_SAMPLES", "rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
             "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM", "concurrency_cap": "SCORER_MAX_CONCURRENCY"}
 
 
@@ -78,7 +78,7 @@ class JudgeSettings(BaseModel):
 
     @classmethod
     def from_env(cls, **overrides) -> "JudgeSettings":
-        """Defaults, then SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE / SCORER_TPM /
+        """Defaults, then SCORER_SAMPLES / SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE / SCORER_TPM /
         SCORER_MAX_CONCURRENCY, then overrides. A bad value is an Rc1Error naming the variable."""
         values = {k: os.environ[v].strip() for k, v in ENV_VARS.items() if os.environ.get(v, "").strip()}
         values.update({k: v for k, v in overrides.items() if v is not None})

@@ -9,8 +9,8 @@
 It answers judge prompts with deterministic, plausible JSON scores (correctness follows whether the
 gold answer appears in the assistant's last turn; a prompt containing UNSTABLE gets alternating 0/1
 scores). `slots=N` serves N requests at a time and queues the rest, as a local server does (llama.cpp's: one
-slot; vLLM's: max_num_seqs), each taking `delay_s`; `refuse_json_schema=True` answers a json_schema
-response_format with 400, as a server without structured output does. Faults: a fixed rate limit (token bucket; 429 with Retry-After and retry-after-ms beyond it),
+slot; vLLM's: max_num_seqs), each taking `delay_s`; `refuse_json_schema=400` answers a json_schema
+response_format with that status, as a server without structured output does (llama-cpp-python's: 500). Faults: a fixed rate limit (token bucket; 429 with Retry-After and retry-after-ms beyond it),
 injected 429/500/timeouts/malformed replies by probability (seeded) or by request number
 (`schedule={1: "429", 2: "500"}`), a base delay, and stalls (`p_stall`: the reply comes after `stall_s`). Kinds: ok, 429, 500, timeout, malformed (reply
 text not JSON; `echo_auth_reply=True`: every reply is such a text quoting the Authorization header), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
@@ -123,7 +123,7 @@ class FakeJudgeServer:
                  max_lifetime_s: float = 120.0, fixed_scores: dict[str, float] | None = None, echo_key: bool = False,
                  gullible: bool = False, quote_first: bool = False, echo_auth_reply: bool = False,
                  p_stall: float = 0.0, stall_s: float = 20.0, slots: int | None = None,
-                 refuse_json_schema: bool = False):
+                 refuse_json_schema: int | None = None):
         self._slots = threading.BoundedSemaphore(slots) if slots else None
         self.refuse_json_schema = refuse_json_schema
         self.stall_s = stall_s             # a stall: the reply comes, but after stall_s (a long-tail latency)
@@ -280,7 +280,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(503, b'{"error": {"message": "fake server request budget exhausted"}}')
             return
         if srv.refuse_json_schema and b'"json_schema"' in raw:
-            self._send(400, b'{"error": {"message": "response_format.type: json_schema is not supported"}}')
+            self._send(srv.refuse_json_schema, b'{"error": {"message": "1 validation error: response_format.type: '
+                                               b'Input should be text or json_object"}}')
             return
         if srv._slots is not None:
             with srv._slots:            # queued behind the requests being served

@@ -189,3 +189,18 @@ def test_the_providers_concurrency_limit_bounds_slow_start(monkeypatch):
     monkeypatch.setenv("SCORER_MAX_CONCURRENCY", "0")
     with pytest.raises(Exception, match="SCORER_MAX_CONCURRENCY"):
         JudgeSettings.from_env()
+
+
+def test_only_answered_calls_of_the_current_limit_move_it():
+    c = AdaptiveConcurrency()
+    with c.slot() as gen:
+        for _ in range(50):
+            c.record(False, None, gen)            # 5xx and connection errors: no evidence of capacity
+    assert c.history == [1]
+    with c.slot() as gen:
+        for _ in range(5):
+            c.record(False, 0.1, gen)             # answered: slow start takes the second slot
+        assert c.limit == 2
+        for _ in range(50):
+            c.record(False, 9.0, gen)             # calls started under the old limit say nothing about the new one
+    assert c.history == [1, 2]

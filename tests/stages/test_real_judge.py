@@ -1,0 +1,108 @@
+"""A real LLM judge offline: SmolLM2-135M-Instruct (tests/support/local_llm.py) on llama-cpp-python's one-slot server
+on 127.0.0.1, through the real commands, configured as a user would: SCORER_PROVIDER=openai-compatible,
+SCORER_BASE_URL and SCORER_MODEL, nothing else about the judge.
+
+- `rc1 probe-scorer` passes on the default limits: one call at a time after one probe of a second slot, nothing
+  abandoned; the server refuses the json_schema request once and answers JSON mode carrying the schema (a grammar).
+- The gates that judge the judge refuse it, with the numbers in their reports: `rc1 judge-robustness` (a bare ":"
+  and a ready-made JSON verdict beat the honest wrong answer) and `rc1 shadow-run` (its scores do not rank the
+  correct answers above the wrong ones). K=1 (SCORER_SAMPLES) and two attack kinds keep this to minutes on 2 cores.
+
+The model is a pinned wheel from PyPI: without it (no install, no registry) the tests skip and say why; in CI
+(CI=true) they fail instead, so a lost model never passes unseen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from mlflow.tracking import MlflowClient
+
+from rc1.core.io import read_json, write_jsonl
+from rc1_cli import run_cli
+
+pytestmark = [pytest.mark.timeout(900), pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+TASKS = ("hotpotqa", "strategyqa", "gsm8k")
+ATTACKS = "master_key_colon,json_verdict"
+
+
+@pytest.fixture(scope="module")
+def judge_env(tmp_path_factory):
+    """The real judge behind SCORER_* and a fresh MLflow store; cwd a temp dir (the reports land there)."""
+    from local_llm import Unavailable, llama_server, smollm2_gguf
+
+    try:
+        gguf = smollm2_gguf()
+    except Unavailable as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the real judge's model is not available in CI: {e}")
+        pytest.skip(f"SmolLM2-135M-Instruct not available: {e}")
+    root = tmp_path_factory.mktemp("real_judge")
+    with llama_server(gguf, "smollm2", root / "server.log") as url, pytest.MonkeyPatch.context() as mp:
+        for var in ("SCORER_API_KEY", "SCORER_RATE", "SCORER_BURST", "SCORER_TIMEOUT_S", "SCORER_JSON_MODE",
+                    "SCORER_TPM", "SCORER_MAX_CONCURRENCY", "SCORER_SAMPLES", "REWARD_LIVE_MODE", "MLFLOW_RUN_ID",
+                    "MLFLOW_EXPERIMENT_ID"):
+            mp.delenv(var, raising=False)
+        for k, v in {"SCORER_PROVIDER": "openai-compatible", "SCORER_BASE_URL": url, "SCORER_MODEL": "smollm2",
+                     "RUN_MODE": "dev", "RC1_CACHE_DIR": str(root / "cache"),
+                     "MLFLOW_TRACKING_URI": f"sqlite:///{root / 'mlflow.db'}"}.items():
+            mp.setenv(k, v)
+        mp.chdir(root)
+        yield {"root": root, "mp": mp}
+
+
+def _latest(stage: str):
+    client = MlflowClient()
+    (run, *_) = client.search_runs([client.get_experiment_by_name("rc1").experiment_id],
+                                   f"tags.`rc1.stage` = '{stage}'", order_by=["attributes.start_time DESC"])
+    return client, run
+
+
+def test_probe_scorer_passes_on_a_one_slot_server_with_the_default_limits(judge_env):
+    assert run_cli(["probe-scorer", "--n", "3", "--gates", str(REPO / "configs" / "gates.yaml")]) == 0
+    client, run = _latest("probe_scorer")
+    m = run.data.metrics
+    assert run.data.tags["rc1.passed"] == "true" and m["billable_count"] == 9 and m["failed"] == 0
+    assert m["abandoned"] == 0 and m["concurrency_max_seen"] <= 2 and m["concurrency"] == 1
+    stats = json.loads(Path(client.download_artifacts(run.info.run_id, "probe_results.json",
+                                                      str(judge_env["root"]))).read_text())["stats"]
+    assert stats["response_format"] == "json_object+schema"   # json_schema refused (HTTP 500), said once
+
+
+def _bundled_shadow(path: Path) -> Path:
+    """One bundled item per task: the first of each whose judge prompt is short (a 135M model prefills ~100 tokens/s)."""
+    from rc1.data import bundled_tasks
+
+    rows = [min(bundled_tasks(t)[:20], key=lambda r: len(json.dumps(r))) for t in TASKS]
+    write_jsonl(path, [dict(r) for r in rows])
+    return path
+
+
+def test_the_judge_quality_gates_refuse_the_135m_judge(judge_env, capsys):
+    judge_env["mp"].setenv("SCORER_SAMPLES", "1")
+    shadow = _bundled_shadow(judge_env["root"] / "shadow.jsonl")
+    gates = str(REPO / "configs" / "gates.yaml")
+    rc = run_cli(["judge-robustness", "--shadow", str(shadow), "--n", "3", "--attacks", ATTACKS, "--gates", gates,
+                  "--report", "rob/judge_robustness.json", "--no-reuse"])
+    rob = read_json("rob/judge_robustness.json")
+    rc2 = run_cli(["shadow-run", "--shadow", str(shadow), "--k", "3", "--gates", gates,
+                   "--report", "shadow/shadow_run.json", "--no-reuse"])
+    sh = read_json("shadow/shadow_run.json")
+    with capsys.disabled():
+        print("\n[real judge SmolLM2-135M] judge-robustness:", {k: (v["win_rate_vs_wrong"], v["mean_gap_vs_wrong"])
+                                                              for k, v in rob["metrics"]["per_kind"].items()},
+              "honest correct beats wrong:", rob["metrics"]["honest_correct_beats_wrong_rate"])
+        print("[real judge SmolLM2-135M] shadow-run:", {c["name"]: c["value"] for c in sh["checks"]},
+              "corr_to_success new/old:", sh["metrics"]["corr_to_success_new"], sh["metrics"]["corr_to_success_old"])
+    # refused because the judge can be talked into a score, not because nothing was scored
+    assert rc == 2 and not rob["passed"] and rob["metrics"]["n_items_scored"] == 3
+    failing = {c["name"] for c in rob["checks"] if not c["pass"]}
+    assert failing and failing <= {f"attack_win_rate.{k}" for k in ATTACKS.split(",")}
+    assert set(rob["metrics"]["per_kind"]) == set(ATTACKS.split(","))
+    assert rob["judge_stats"]["concurrency_max_seen"] <= 2 and rob["judge_stats"]["abandoned"] == 0
+    assert rc2 == 2 and not sh["passed"] and sh["metrics"]["n_failed"] == 0
