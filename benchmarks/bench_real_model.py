@@ -11,7 +11,8 @@ GGUF: a plain model directory that rc1 loads like any base (rc1.train.tiny.load_
 The shadow set is drawn from the sample bundled with rc1 as `rc1 materialize-shadow` draws it (stratified by task,
 seed 20250820) and posed as `rc1 evaluate` poses it (rc1.stages.evaluate: difficulty buckets over the set). Episodes
 run through rc1.inference.evaluate (TransformersBackend: greedy, batched, the config's max_turns, max_new_tokens and
-evaluate.batch_size; tools wiki and calc; the base model's own chat template); rows are summarized as `rc1 evaluate`
+evaluate.batch_size; tools wiki and calc; the model's own chat template, which renders no tool schemas, with Qwen's
+ChatML reply parser); rows are summarized as `rc1 evaluate`
 summarizes them: success by task and difficulty, clarification, turns. Measured here too: truncation (assistant turns
 that used max_new_tokens without an end-of-turn token) and generated tokens/s.
 
@@ -82,6 +83,7 @@ def main() -> int:
     opts = ap.parse_args()
 
     import torch
+    from trl.chat_template_utils import qwen3_template
 
     from local_llm import smollm2_gguf
     from rc1.core.config import GATES_PATH, load_gates, load_ppo_scale
@@ -102,6 +104,9 @@ def main() -> int:
     t0 = time.perf_counter()
     path = model_dir(smollm2_gguf())
     model, tok = load_model(str(path)).eval(), load_tokenizer(str(path))
+    # SmolLM2's template is plain ChatML, which TRL's response parser does not recognise; its replies end at
+    # <|im_end|> like Qwen's, and a Hermes-style <tool_call> (Qwen's format) is the one tool-call form it could use
+    tok.response_template = qwen3_template
     t_load = time.perf_counter() - t0
     records = [dict(t) for t in select_shadow({t: bundled_tasks(t) for t in ppo.mix}, opts.n, gates.shadow.seed)]
     items = _as_items(records, "shadow", None)

@@ -257,8 +257,10 @@ class ScoringJudge:
                 if self.token_budget:
                     self.token_budget.acquire(cost)
                 self.bucket.acquire()
-                timeout = min(s.timeout_s, self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
-                              * 2 ** stalls)
+                # a retry waits twice as long, past SCORER_TIMEOUT_S too (at most 8x): a local server slower than
+                # the ceiling is still computing the abandoned call, and answers its retry from its prompt cache
+                timeout = (self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
+                           * 2 ** min(stalls, 3))
                 try:
                     reply = self._p.complete(req, idx, timeout=timeout)
                 except RateLimited as e:

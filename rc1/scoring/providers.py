@@ -37,9 +37,9 @@ HOSTED = {
 LOCAL = ("vllm", "ollama", "llamacpp", "openai-compatible")  # need SCORER_BASE_URL and SCORER_MODEL
 HEURISTIC = "heuristic"
 # providers whose chat API takes response_format={"type": "json_schema", ...} (structured output); deepseek gets
-# {"type": "json_object"} (JSON mode), `openai-compatible` the first of FALLBACK its server accepts, and the strict
-# parser takes the last complete object either way
-JSON_SCHEMA_PROVIDERS = frozenset({"openai", "gemini", "vllm", "llamacpp", "ollama"})
+# {"type": "json_object"} (JSON mode), llamacpp JSON mode carrying the schema, `openai-compatible` the first of
+# response_formats() its server takes; the strict parser takes the last complete object either way
+JSON_SCHEMA_PROVIDERS = frozenset({"openai", "gemini", "vllm", "ollama"})
 FORMAT_REFUSED = (400, 415, 422)   # what a server says to a response_format it does not take (llama-cpp-python: 500)
 PROVIDERS = (HEURISTIC, *HOSTED, *LOCAL)
 
@@ -180,7 +180,8 @@ class OpenAICompatibleProvider:
                 return
             was, self._step = self._formats[self._step], step
         log.warning("judge %s at %s refused response_format %s (%s); asking for %s from now on", self.name,
-                    safe_url(self.base_url), format_name(was), str(refused)[:200], format_name(self._formats[step]))
+                    safe_url(self.base_url), format_name(was), " ".join(str(refused).split())[:200],
+                    format_name(self._formats[step]))
 
     def _send(self, kwargs: dict[str, Any], limit: float) -> Reply:
         oa = self._openai

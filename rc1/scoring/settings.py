@@ -56,7 +56,8 @@ class JudgeSettings(BaseModel):
     window: int = Field(20, ge=4, le=10_000, description="recent outcomes the 429 ratio is computed over")
     shrink_429_ratio: float = Field(0.20, gt=0, le=1, description="shrink concurrency above this 429 ratio")
     grow_after: int = Field(20, ge=1, le=10_000, description="calls at a settled limit before one more slot is probed")
-    timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP call, at most (the adaptive timeout's ceiling)")
+    timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP call (the adaptive timeout's ceiling; a retry "
+                             "after a timeout waits twice as long as the try before, up to 8x)")
     timeout_p95_factor: float = Field(3.0, ge=1, le=100, description="adaptive timeout: p95 of recent replies x this")
     timeout_min_s: float = Field(1.0, gt=0, le=3600, description="adaptive timeout: never below this")
     concurrency_cap: int = Field(64, ge=1, le=1024, description="the provider's concurrent-request limit: the "

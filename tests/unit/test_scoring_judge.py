@@ -281,8 +281,18 @@ def test_openai_compatible_asks_for_a_schema_and_steps_down_once_when_refused(fa
                                       for f in sent)
         assert refuses.stats()["requests"] - len(sent) <= 2     # refused: the calls in flight before the step down
         said = [r.getMessage() for r in caplog.records if "refused response_format" in r.getMessage()]
-        assert len(said) == 1 and "json_schema" in said[0] and "json_object+schema" in said[0]
+        assert len(said) == 1 and "json_schema" in said[0] and "json_object+schema" in said[0] and "\n" not in said[0]
         assert judge.cache_key(reqs(1)[0]) == key
     # refused for another reason (401): not a format refusal, nothing steps down
     bad = judge_for(fake_judge_server(schedule={1: "401"}), scorer_env, cache=False, samples=1)
     assert bad.score_many(reqs(1), progress=False)[0].failed and bad.stats()["response_format"] == "json_schema"
+
+
+def test_a_server_slower_than_the_timeout_ceiling_answers_the_retry(fake_judge_server, scorer_env):
+    """A one-slot server that needs 0.6 s per call, under a 0.5 s SCORER_TIMEOUT_S: the abandoned call still holds the
+    slot, so a retry with the same limit would queue behind it and be abandoned too, every time; the retry waits
+    twice as long and is answered."""
+    srv = fake_judge_server(slots=1, delay_s=0.6)
+    judge = judge_for(srv, scorer_env, cache=False, samples=1, timeout_s=0.5, timeout_min_s=0.1)
+    (res,) = judge.score_many(reqs(1), progress=False)
+    assert not res.failed and judge.stats()["abandoned"] == 1 and srv.stats()["requests"] == 2
