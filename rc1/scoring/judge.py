@@ -276,7 +276,7 @@ class ScoringJudge:
                     if stalled:   # a censored latency: when the provider slows down as a whole, p95 and the timeout follow
                         stalls += 1
                         self.latency.add(timeout * 1000.0)
-                    self.concurrency.record(False, timeout if stalled else None, level)
+                    self.concurrency.record(False, timeout if stalled else None, level, censored=stalled)
                     err, wait = e, 0.0 if stalled else e.retry_after
                     with self._lock:
                         self._consecutive_errors += 1

@@ -17,8 +17,8 @@ adaptive concurrency limit driven by the recent 429 ratio, backoff with jitter, 
 from __future__ import annotations
 
 import contextlib
+import math
 import random
-import statistics
 import threading
 import time
 from collections import deque
@@ -120,9 +120,10 @@ class AdaptiveConcurrency:
       (those came back before a queue could form), and only if it was used (every slot busy at some point): a
       client that cannot fill its limit learns nothing by raising it.
     - Queueing latency is congestion: going from L to L' = L x c slots should bring c times the throughput; by
-      Little's law it brings c / r, r the rise of the median latency. A level whose r exceeds c ** 0.5 (a doubling
-      that made calls 41% slower, 9 slots where 8 were 6% faster) queues more than it serves: the limit goes back
-      to L, slow start ends, and L + 1 is probed again after `grow_after` calls (twice as long after each refusal).
+      Little's law it brings c / r, r the rise of the typical latency (the mean of the fastest three quarters). A level whose r exceeds c ** 0.5 (a doubling
+      that made calls more than 41% slower, a ninth slot more than 6% slower) queues more than it serves: the limit
+      goes back to L, slow start ends, and L + 1 is probed again after `grow_after` calls (twice as long after each
+      refusal).
       A one-slot server (llama.cpp) settles at 1, where r = 2 for a doubling; a batching server (vLLM) grows until
       its batch is full.
     - 429s: the limit halves when the 429 ratio of the last `window` outcomes exceeds `shrink_ratio` (after a
@@ -130,16 +131,17 @@ class AdaptiveConcurrency:
     `history` lists every limit taken."""
 
     def __init__(self, min_limit: int = 1, max_limit: int = 64, initial: int = 1, window: int = 20,
-                 shrink_ratio: float = 0.20, grow_after: int = 20, min_outcomes: int = 4):
+                 shrink_ratio: float = 0.20, grow_after: int = 20, min_outcomes: int = 8):
         self.min_limit, self.max_limit = min_limit, max_limit
         self.limit = max(min_limit, min(max_limit, initial))
-        self.window, self.shrink_ratio, self.grow_after, self.min_outcomes = window, shrink_ratio, grow_after, min_outcomes
+        self.window, self.shrink_ratio, self.grow_after = window, shrink_ratio, grow_after
+        self.min_outcomes = min_outcomes
         self._recent: deque[bool] = deque(maxlen=window)
         self._since_change = 0
         self._slow_start = True
         self._probe_after = grow_after   # calls at a settled level before the next probe (doubles per refusal)
-        self._level_lat: dict[int, deque[float]] = {self.limit: deque(maxlen=12)}   # limit -> latencies (s) of the
-                                                                                   # latest calls started at it
+        # limit -> (latency s, abandoned) of the latest calls started at it
+        self._level_lat: dict[int, deque[tuple[float, bool]]] = {self.limit: deque(maxlen=12)}
         self._gen = 0                    # bumped at every change: an outcome counts for the level its call started at
         self._fresh = 0                  # outcomes of calls started at the current level
         self._used = False               # every slot was busy at some point since the last change
@@ -168,10 +170,13 @@ class AdaptiveConcurrency:
         with self._cond:
             return sum(self._recent) / len(self._recent) if self._recent else 0.0
 
-    def record(self, was_429: bool, latency_s: float | None = None, gen: int | None = None) -> None:
-        """One outcome: a 429, or a call that came back (`latency_s` when it was answered or timed out) from a slot
-        taken at generation `gen`. A call through slot() with no latency (a 5xx, a connection error) says nothing
-        about capacity and never grows the limit; gen None (not through slot()) counts for the current level."""
+    def record(self, was_429: bool, latency_s: float | None = None, gen: int | None = None,
+               censored: bool = False) -> None:
+        """One outcome: a 429, or a call that came back (`latency_s` when it was answered, or abandoned after that
+        long: `censored`) from a slot taken at generation `gen`. A call through slot() with no latency (a 5xx, a
+        connection error) says nothing about capacity and never grows the limit; gen None (not through slot())
+        counts for the current level. An abandoned call counts against the level it was sent at, never for the
+        level before a probe (a baseline slowed by timeouts would invite more calls into a server that is behind)."""
         with self._cond:
             self._recent.append(was_429)
             self._since_change += 1
@@ -188,7 +193,7 @@ class AdaptiveConcurrency:
                 self._used = True
             self._fresh += 1
             if latency_s is not None and self._fresh > self.limit:   # the first `limit` came back before a queue
-                self._level_lat[self.limit].append(float(latency_s))                                # could form
+                self._level_lat[self.limit].append((float(latency_s), censored))                    # could form
             self._judge_level()
 
     def _judge_level(self) -> None:
@@ -210,11 +215,13 @@ class AdaptiveConcurrency:
         self._set(nxt, probe_from=self.limit)
 
     def _queues(self, lo: int, hi: int) -> bool:
-        """Did going from `lo` to `hi` slots raise the median latency by more than (hi / lo) ** 0.5?"""
-        a, b = self._level_lat.get(lo), self._level_lat.get(hi)
-        if not a or not b:
+        """Did going from `lo` to `hi` slots raise the typical latency by more than (hi / lo) ** 0.5? (`lo` on its
+        answered calls only; without one, there is no evidence that the server takes more)"""
+        a = [x for x, censored in self._level_lat.get(lo, ()) if not censored]
+        b = [x for x, _ in self._level_lat.get(hi, ())]
+        if not b:
             return False
-        return statistics.median(b) > statistics.median(a) * (hi / lo) ** 0.5
+        return not a or _typical(b) > _typical(a) * (hi / lo) ** 0.5
 
     def _set(self, limit: int, probe_from: int | None = None) -> None:
         self._level_lat[limit] = deque(maxlen=12)   # judged on this visit's calls: the server may have changed since
@@ -225,6 +232,14 @@ class AdaptiveConcurrency:
         self._fresh, self._used = 0, False
         self.history.append(limit)
         self._cond.notify_all()
+
+
+def _typical(latencies: list[float]) -> float:
+    """The mean of the fastest three quarters: Little's law asks for the mean (a median misses that one call in three
+    waits for a prefill while the others hit the server's prompt cache), and the slowest quarter is left to the
+    long tail (a stall is not congestion)."""
+    xs = sorted(latencies)[:max(1, math.ceil(0.75 * len(latencies)))]
+    return sum(xs) / len(xs)
 
 
 def backoff_s(attempt: int, base: float, cap: float, rng: random.Random | None = None) -> float:

@@ -198,9 +198,28 @@ def test_only_answered_calls_of_the_current_limit_move_it():
             c.record(False, None, gen)            # 5xx and connection errors: no evidence of capacity
     assert c.history == [1]
     with c.slot() as gen:
-        for _ in range(5):
+        for _ in range(9):
             c.record(False, 0.1, gen)             # answered: slow start takes the second slot
         assert c.limit == 2
         for _ in range(50):
             c.record(False, 9.0, gen)             # calls started under the old limit say nothing about the new one
     assert c.history == [1, 2]
+
+
+def test_calls_abandoned_at_a_limit_never_make_the_next_one_look_fast():
+    """A one-slot server behind its timeouts at one call (issue 32: a 135M judge on a busy machine): the abandoned
+    calls (censored latencies) count against the level they were sent at, never as its baseline."""
+    c = AdaptiveConcurrency()
+    for latency, abandoned in [(3.0, False)] + [(60.0, True)] * 8:
+        c.record(False, latency, censored=abandoned)
+    assert c.limit == 2                              # slow start's first step
+    for _ in range(10):
+        c.record(False, 5.0)                         # answered at 2, faster than the timeouts at 1: no evidence
+    assert c.history == [1, 2, 1]
+    for _ in range(40):
+        c.record(False, 4.0)                         # answered at 1 now (the next probe waits twice as long)
+    for _ in range(2):
+        c.record(False, 8.0)
+    for latency, abandoned in [(8.0, False)] + [(60.0, True)] * 7:
+        c.record(False, latency, censored=abandoned)  # the probe of 2 times out: refused
+    assert c.history == [1, 2, 1, 2, 1]
