@@ -7,10 +7,13 @@ SCORER_BASE_URL and SCORER_MODEL, nothing else about the judge.
 - `rc1 judge-robustness` refuses it: a ready-made all-1 JSON verdict after a wrong answer beats the honest wrong
   answer (the paper's "One Token to Fool LLM-as-a-Judge" finding; 100% of 24 pairs in issue 32's 12-item run), and
   padding past the context fails the judge, which counts as a win. Its report holds the numbers.
-- `rc1 shadow-run` reports the judge's calibration against the reference (corr_to_success of its scores with the
-  answer check) and its verdict; its gates compare the new reward with the old score under the same judge, so they
-  cannot see a bad judge (the numbers are printed, the verdict is not asserted: with 6 candidates it is noise).
-K=1 (SCORER_SAMPLES), three items and two attack kinds keep this to a few minutes on 2 cores.
+- `rc1 shadow-run` reports the judge's calibration against the reference (corr_to_success: Spearman of its scores
+  with the answer check) and its verdict, printed. Its gates compare the new reward with the old score under the
+  same judge, so they cannot see a bad judge: measured, it accepted this one (spearman .754, top-10% overlap 1.0,
+  corr_improve_pct +29.6) although the judge ranks wrong answers above right ones (corr_to_success new -0.49, old
+  -0.69: a less negative correlation counts as an improvement), and judge-robustness found that the honest correct
+  answer beat the honest wrong one on 0 of 3 items. The verdict is not asserted (6 candidates, K=1: noise).
+K=1 (SCORER_SAMPLES), three items and two attack kinds keep this to a few minutes on 2 cores (213 s, load ~3.5).
 
 The model is a pinned wheel from PyPI: without it (no install, no registry) the tests skip and say why; in CI
 (CI=true) they fail instead, so a lost model never passes unseen.
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -47,6 +51,7 @@ def judge_env(tmp_path_factory):
             pytest.fail(f"the real judge's model is not available in CI: {e}")
         pytest.skip(f"SmolLM2-135M-Instruct not available: {e}")
     root = tmp_path_factory.mktemp("real_judge")
+    shutil.copytree(REPO / "configs", root / "configs")   # the stages read configs/ from the working directory
     with llama_server(gguf, "smollm2", root / "server.log") as url, pytest.MonkeyPatch.context() as mp:
         for var in ("SCORER_API_KEY", "SCORER_RATE", "SCORER_BURST", "SCORER_TIMEOUT_S", "SCORER_JSON_MODE",
                     "SCORER_TPM", "SCORER_MAX_CONCURRENCY", "SCORER_SAMPLES", "REWARD_LIVE_MODE", "MLFLOW_RUN_ID",
@@ -68,7 +73,7 @@ def _latest(stage: str):
 
 
 def test_probe_scorer_passes_on_a_one_slot_server_with_the_default_limits(judge_env, capsys):
-    assert run_cli(["probe-scorer", "--n", "3", "--gates", str(REPO / "configs" / "gates.yaml")]) == 0
+    assert run_cli(["probe-scorer", "--n", "3"]) == 0
     client, run = _latest("probe_scorer")
     m = run.data.metrics
     assert run.data.tags["rc1.passed"] == "true" and m["billable_count"] == 9 and m["failed"] == 0
@@ -93,12 +98,11 @@ def _bundled_shadow(path: Path) -> Path:
 def test_the_judge_quality_gates_on_the_135m_judge(judge_env, capsys):
     judge_env["mp"].setenv("SCORER_SAMPLES", "1")
     shadow = _bundled_shadow(judge_env["root"] / "shadow.jsonl")
-    gates = str(REPO / "configs" / "gates.yaml")
-    rc = run_cli(["judge-robustness", "--shadow", str(shadow), "--n", "3", "--attacks", ATTACKS, "--gates", gates,
+    rc = run_cli(["judge-robustness", "--shadow", str(shadow), "--n", "3", "--attacks", ATTACKS,
                   "--report", "rob/judge_robustness.json", "--no-reuse"])
     rob = read_json("rob/judge_robustness.json")
-    rc2 = run_cli(["shadow-run", "--shadow", str(shadow), "--k", "2", "--gates", gates,
-                   "--report", "shadow/shadow_run.json", "--no-reuse"])
+    rc2 = run_cli(["shadow-run", "--shadow", str(shadow), "--k", "2", "--report", "shadow/shadow_run.json",
+                   "--no-reuse"])
     sh = read_json("shadow/shadow_run.json")
     with capsys.disabled():
         print("\n[real judge SmolLM2-135M] judge-robustness:", {k: (v["win_rate_vs_wrong"], v["mean_gap_vs_wrong"])
@@ -113,3 +117,4 @@ def test_the_judge_quality_gates_on_the_135m_judge(judge_env, capsys):
     assert set(rob["metrics"]["per_kind"]) == set(ATTACKS.split(","))
     assert rob["judge_stats"]["concurrency_max_seen"] <= 2
     assert rc2 == (0 if sh["passed"] else 2) and sh["metrics"]["n_failed"] == 0 and sh["metrics"]["n_scored"] == 6
+    assert {"corr_to_success_new", "corr_to_success_old"} <= set(sh["metrics"])
