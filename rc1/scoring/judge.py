@@ -179,7 +179,8 @@ class ScoringJudge:
         # threads for the largest limit slow start may reach; the concurrency limit decides how many call at once
         workers = min(len(jobs), self.settings.max_concurrency) if self.live else 1
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
-            futures = {pool.submit(self._sample, requests[i], digest, idx): (i, j) for i, j, idx, digest in jobs}
+            futures = {pool.submit(self._sample, requests[i], digest, idx, order): (i, j)
+                       for order, (i, j, idx, digest) in enumerate(jobs)}
             try:
                 for fut in as_completed(futures):
                     i, j = futures[fut]
@@ -216,12 +217,12 @@ class ScoringJudge:
             self._n["cache_hits" if hit is not None else "cache_misses"] += 1
         return hit
 
-    def _sample(self, req: JudgeRequest, digest: str, idx: int) -> tuple[dict[str, float], float]:
+    def _sample(self, req: JudgeRequest, digest: str, idx: int, order: int = 0) -> tuple[dict[str, float], float]:
         tries = 1 + self.settings.malformed_retries
         last = ""
         quoted = candidate_objects(req)   # the candidate's own verdict-like objects: a reply quoting them is quoting
         for _ in range(tries):
-            reply = self._call(req, idx)
+            reply = self._call(req, idx, order)
             ms = reply.latency_ms
             try:
                 scores = parse_reply(reply.text, quoted)
@@ -239,7 +240,8 @@ class ScoringJudge:
             return dict(MINIMUM_SCORES), ms
         raise SampleFailed(self._redact(f"malformed reply after {tries} tries: {last}"))
 
-    def _call(self, req: JudgeRequest, idx: int):
+    def _call(self, req: JudgeRequest, idx: int, order: int = 0):
+        """One reply for sample `idx` of `req`; `order`: the job's place, in which calls take their slots."""
         s = self.settings
         if not self.live:  # the local heuristic: no HTTP, nothing to limit, never billable
             reply = self._p.complete(req, idx)
@@ -251,7 +253,7 @@ class ScoringJudge:
         for attempt in range(1, s.max_attempts + 1):
             if self._circuit:
                 raise SampleFailed(self._circuit)
-            with self.concurrency.slot() as level:
+            with self.concurrency.slot(order) as level:
                 if self._circuit or self._stopped:   # decided while this thread waited for its slot
                     raise SampleFailed(self._circuit or "stopped: no further calls")
                 if self.token_budget:

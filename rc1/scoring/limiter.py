@@ -17,6 +17,8 @@ adaptive concurrency limit driven by the recent 429 ratio, backoff with jitter, 
 from __future__ import annotations
 
 import contextlib
+import heapq
+import itertools
 import math
 import random
 import threading
@@ -147,24 +149,32 @@ class AdaptiveConcurrency:
         self._used = False               # every slot was busy at some point since the last change
         self._from: int | None = None    # the level a probe came from (None: not probing)
         self._in_flight = 0
+        self._waiting: list[tuple[float, int]] = []   # (order, arrival) of the threads waiting for a slot
+        self._arrivals = itertools.count()
         self._cond = threading.Condition()
         self.history: list[int] = [self.limit]
 
     @contextlib.contextmanager
-    def slot(self) -> Iterator[int]:
-        """Hold one of `limit` slots; yields the level's generation, for record()."""
+    def slot(self, order: float | None = None) -> Iterator[int]:
+        """Hold one of `limit` slots, taken in `order` (lowest first; None: after every ordered waiter, in arrival
+        order); yields the level's generation, for record(). The judge orders by job, so the K samples of a request
+        go out one after another and a server's prompt cache serves all but the first."""
         with self._cond:
-            while self._in_flight >= self.limit:
+            key = (float("inf") if order is None else order, next(self._arrivals))
+            heapq.heappush(self._waiting, key)
+            while self._in_flight >= self.limit or self._waiting[0] != key:
                 self._cond.wait()
+            heapq.heappop(self._waiting)
             self._in_flight += 1
             self._used = self._used or self._in_flight >= self.limit
             gen = self._gen
+            self._cond.notify_all()   # the next in line may take a slot that is still free
         try:
             yield gen
         finally:
             with self._cond:
                 self._in_flight -= 1
-                self._cond.notify()   # one slot is free: one waiter (a limit change wakes them all)
+                self._cond.notify_all()
 
     def ratio_429(self) -> float:
         with self._cond:

@@ -223,3 +223,24 @@ def test_calls_abandoned_at_a_limit_never_make_the_next_one_look_fast():
     for latency, abandoned in [(8.0, False)] + [(60.0, True)] * 7:
         c.record(False, latency, censored=abandoned)  # the probe of 2 times out: refused
     assert c.history == [1, 2, 1, 2, 1]
+
+
+def test_slots_are_taken_in_job_order_not_arrival_order():
+    """The judge's K samples of a request go out one after another (a server's prompt cache serves all but the first),
+    however its threads happen to arrive at the limiter."""
+    c = AdaptiveConcurrency(max_limit=1)
+    served, lock = [], threading.Lock()
+
+    def job(order):
+        with c.slot(order):
+            with lock:
+                served.append(order)
+
+    with c.slot(-1):                       # the one slot is busy while the jobs arrive, last job first
+        threads = [threading.Thread(target=job, args=(k,)) for k in reversed(range(8))]
+        for t in threads:
+            t.start()
+            time.sleep(0.01)
+    for t in threads:
+        t.join()
+    assert served == list(range(8))
