@@ -162,8 +162,14 @@ class AdaptiveConcurrency:
         with self._cond:
             key = (float("inf") if order is None else order, next(self._arrivals))
             heapq.heappush(self._waiting, key)
-            while self._in_flight >= self.limit or self._waiting[0] != key:
-                self._cond.wait()
+            try:
+                while self._in_flight >= self.limit or self._waiting[0] != key:
+                    self._cond.wait()
+            except BaseException:   # a waiter that leaves (interrupted) must not hold up the line behind it
+                self._waiting.remove(key)
+                heapq.heapify(self._waiting)
+                self._cond.notify_all()
+                raise
             heapq.heappop(self._waiting)
             self._in_flight += 1
             self._used = self._used or self._in_flight >= self.limit
