@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
 from fake_openai_server import FakeJudgeServer  # noqa: E402
 
@@ -52,8 +52,8 @@ def steady(events: list[tuple[float, str]], warmup: float, tail: float) -> dict:
 def run(limit: float, seconds: float, p429: float, client_rate: float | None, burst: int, concurrency: int,
         server_delay: float, overrides: dict | None = None, faults: dict | None = None) -> dict:
     n = int(limit * seconds)
-    settings = JudgeSettings(**{"samples": 1, "rate": client_rate or limit, "burst": burst,
-                                "max_concurrency": concurrency, "initial_concurrency": min(concurrency, 4),
+    limits = {"max_concurrency": concurrency, "initial_concurrency": min(concurrency, 4)} if concurrency else {}
+    settings = JudgeSettings(**{"samples": 1, "rate": client_rate or limit, "burst": burst, **limits,
                                 "timeout_s": 5.0, "max_attempts": 8, **(overrides or {})})
     with FakeJudgeServer(rate_limit=limit, p_429=p429, retry_after="1", delay_s=server_delay, seed=1,
                          max_lifetime_s=seconds * 4 + 60, **(faults or {})) as srv:
@@ -86,7 +86,8 @@ def main() -> int:
     ap.add_argument("--p429", type=float, default=0.02, help="injected 429 probability (Retry-After: 1)")
     ap.add_argument("--client-rate", type=float, default=None, help="client token bucket rate (default: the limit)")
     ap.add_argument("--burst", type=int, default=1, help="client token bucket burst")
-    ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--concurrency", type=int, default=None,
+                    help="a hand-set concurrency band (max N, start min(N, 4)); default: the judge's own (slow start)")
     ap.add_argument("--server-delay", type=float, default=0.02, help="server latency per answered call, s")
     ap.add_argument("--p500", type=float, default=0.0, help="injected 5xx probability")
     ap.add_argument("--pmalformed", type=float, default=0.0, help="injected malformed-reply probability")

@@ -73,7 +73,7 @@ def scorer_env(monkeypatch, tmp_path):
     (chdir to the returned tmp path for an MLflow store there)."""
     for var in ("SCORER_PROVIDER", "SCORER_BASE_URL", "SCORER_API_KEY", "SCORER_MODEL", "REWARD_LIVE_MODE",
                 "RUN_MODE", "SCORER_RATE", "SCORER_BURST", "SCORER_TIMEOUT_S", "SCORER_JSON_MODE", "SCORER_TPM",
-                "SCORER_MAX_CONCURRENCY",
+                "SCORER_MAX_CONCURRENCY", "SCORER_SAMPLES",
                 "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "GEMINI_API_KEY", "MLFLOW_TRACKING_URI"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("RC1_CACHE_DIR", str(tmp_path / "cache"))

@@ -73,9 +73,8 @@ class ScoringJudge:
                                   cooldown_s=s.throttle_cooldown_s)
         self.token_budget = token_budget(s.tpm) if s.tpm else None   # SCORER_TPM
         self.concurrency = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency,
-                                               s.window, s.shrink_429_ratio, s.grow_after, s.concurrency_cap)
+                                               s.window, s.shrink_429_ratio, s.grow_after)
         self.latency = LatencyWindow()     # answered calls: the per-request timeout (p95 x factor)
-        self.occupancy = LatencyWindow()   # every call's time in its slot: the concurrency Little's law asks for
         self.calls = CallStats()
         self.unstable_rows: list[dict[str, Any]] = []
         self._rng = random.Random(seed)
@@ -141,6 +140,7 @@ class ScoringJudge:
             "timeout_s_adaptive": self.latency.timeout_s(self.settings.timeout_p95_factor, self.settings.timeout_min_s,
                                                          self.settings.timeout_s),
             "provider": self.provider, "model": self.model, "live": self.live, "spec_version": JUDGE_SPEC_VERSION,
+            "response_format": getattr(self._p, "response_format_in_use", "none"),   # after any step down
         }
 
     def write_unstable(self, path: str | Path) -> int:
@@ -178,10 +178,11 @@ class ScoringJudge:
         self._stopped = False
         bar = tqdm(total=len(jobs), desc=f"{what} ({self.provider})", unit="call", file=sys.stderr,
                    disable=no_bar(progress), leave=False)
-        # threads for the largest limit the latency may ask for; the concurrency limit decides how many call at once
-        workers = min(len(jobs), self.settings.concurrency_cap) if self.live else 1
+        # threads for the largest limit slow start may reach; the concurrency limit decides how many call at once
+        workers = min(len(jobs), self.settings.max_concurrency) if self.live else 1
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
-            futures = {pool.submit(self._sample, requests[i], digest, idx): (i, j) for i, j, idx, digest in jobs}
+            futures = {pool.submit(self._sample, requests[i], digest, idx, order): (i, j)
+                       for order, (i, j, idx, digest) in enumerate(jobs)}
             try:
                 for fut in as_completed(futures):
                     i, j = futures[fut]
@@ -218,12 +219,12 @@ class ScoringJudge:
             self._n["cache_hits" if hit is not None else "cache_misses"] += 1
         return hit
 
-    def _sample(self, req: JudgeRequest, digest: str, idx: int) -> tuple[dict[str, float], float]:
+    def _sample(self, req: JudgeRequest, digest: str, idx: int, order: int = 0) -> tuple[dict[str, float], float]:
         tries = 1 + self.settings.malformed_retries
         last = ""
         quoted = candidate_objects(req)   # the candidate's own verdict-like objects: a reply quoting them is quoting
         for _ in range(tries):
-            reply = self._call(req, idx)
+            reply = self._call(req, idx, order)
             ms = reply.latency_ms
             try:
                 if reply.refused:   # answered, but refused unread (rc1.scoring.bounded_http): a malformed reply
@@ -243,7 +244,8 @@ class ScoringJudge:
             return dict(MINIMUM_SCORES), ms
         raise SampleFailed(self._redact(f"malformed reply after {tries} tries: {last}"))
 
-    def _call(self, req: JudgeRequest, idx: int):
+    def _call(self, req: JudgeRequest, idx: int, order: int = 0):
+        """One reply for sample `idx` of `req`; `order`: the job's place, in which calls take their slots."""
         s = self.settings
         if not self.live:  # the local heuristic: no HTTP, nothing to limit, never billable
             reply = self._p.complete(req, idx)
@@ -257,15 +259,16 @@ class ScoringJudge:
                 raise SampleFailed(self._circuit)
             if self._stopped or stop_requested() is not None:   # the stage is being stopped: no further call
                 raise SampleFailed("stopped: no further calls")
-            with self.concurrency.slot():
+            with self.concurrency.slot(order) as level:
                 if self._circuit or self._stopped:   # decided while this thread waited for its slot
                     raise SampleFailed(self._circuit or "stopped: no further calls")
                 if self.token_budget:
                     self.token_budget.acquire(cost)
                 self.bucket.acquire()
-                timeout = min(s.timeout_s, self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
-                              * 2 ** stalls)
-                t_call = time.perf_counter()
+                # a retry waits twice as long, past SCORER_TIMEOUT_S too (at most 8x): a local server slower than
+                # the ceiling is still computing the abandoned call, and answers its retry from its prompt cache
+                timeout = (self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
+                           * 2 ** min(stalls, 3))
                 try:
                     reply = self._p.complete(req, idx, timeout=timeout)
                 except RateLimited as e:
@@ -281,7 +284,7 @@ class ScoringJudge:
                     if stalled:   # a censored latency: when the provider slows down as a whole, p95 and the timeout follow
                         stalls += 1
                         self.latency.add(timeout * 1000.0)
-                    self.concurrency.record(False)
+                    self.concurrency.record(False, timeout if stalled else None, level, censored=stalled)
                     err, wait = e, 0.0 if stalled else e.retry_after
                     with self._lock:
                         self._consecutive_errors += 1
@@ -297,13 +300,10 @@ class ScoringJudge:
                     with self._lock:
                         self._consecutive_errors = 0
                     self.calls.record("ok", reply.latency_ms)
-                    self.concurrency.record(False)
+                    self.concurrency.record(False, reply.latency_ms / 1000.0, level)
                     self.bucket.succeeded()
                     self.latency.add(reply.latency_ms)
                     return reply
-                finally:
-                    self.occupancy.add((time.perf_counter() - t_call) * 1000.0)
-                    self.concurrency.size_for(self.bucket.rate, self.occupancy.mean_s())
             if attempt == s.max_attempts:
                 break
             if wait is None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import email.utils
 import json
+import logging
 import os
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -25,6 +27,8 @@ from rc1.scoring.base import JudgeRequest
 from rc1.scoring.settings import JudgeSettings
 from rc1.scoring.spec import JUDGE_SPEC_VERSION, RESPONSE_SCHEMA, build_messages
 
+log = logging.getLogger("rc1.scoring")
+
 # name -> (default base URL, default model, conventional key variable)
 HOSTED = {
     "openai": ("https://api.openai.com/v1", "gpt-4o-mini", "OPENAI_API_KEY"),
@@ -33,9 +37,11 @@ HOSTED = {
 }
 LOCAL = ("vllm", "ollama", "llamacpp", "openai-compatible")  # need SCORER_BASE_URL and SCORER_MODEL
 HEURISTIC = "heuristic"
-# providers whose chat API takes response_format={"type": "json_schema", ...} (structured output); the others
-# get {"type": "json_object"} (JSON mode), and the strict parser takes the last complete object either way
-JSON_SCHEMA_PROVIDERS = frozenset({"openai", "gemini", "vllm", "llamacpp", "ollama"})
+# providers whose chat API takes response_format={"type": "json_schema", ...} (structured output); deepseek gets
+# {"type": "json_object"} (JSON mode), llamacpp JSON mode carrying the schema, `openai-compatible` the first of
+# response_formats() its server takes; the strict parser takes the last complete object either way
+JSON_SCHEMA_PROVIDERS = frozenset({"openai", "gemini", "vllm", "ollama"})
+FORMAT_REFUSED = (400, 415, 422)   # what a server says to a response_format it does not take (llama-cpp-python: 500)
 PROVIDERS = (HEURISTIC, *HOSTED, *LOCAL)
 
 
@@ -133,6 +139,9 @@ class OpenAICompatibleProvider:
                                      default_query=query or None,
                                      http_client=bounded_client(base_url, settings.max_reply_bytes,
                                                                 settings.concurrency_cap))
+        self._formats = response_formats(name) if settings.json_mode else (None,)
+        self._step = 0                     # the response format in use: the first this server took
+        self._lock = threading.Lock()
 
     def describe(self) -> dict[str, Any]:
         return {"provider": self.name, "model": self.model, "base_url": safe_url(self.base_url), "live": True,
@@ -146,22 +155,51 @@ class OpenAICompatibleProvider:
         """Who answers (a cache key part): provider, base URL without credentials, model."""
         return {"provider": self.name, "base_url": safe_url(self.base_url), "model": self.model}
 
-    def request_body(self, req: JudgeRequest) -> dict[str, Any]:
-        """Exactly what one call sends: rendered messages + sampling settings (the cache key hashes it)."""
+    def request_body(self, req: JudgeRequest, step: int = 0) -> dict[str, Any]:
+        """What one call sends: rendered messages + sampling settings + the response format of `step` (0, the one
+        asked for first, is what the cache key hashes: a server's refusal does not change which prompt this is)."""
         s = self._settings
         body: dict[str, Any] = {"model": self.model, "messages": build_messages(req, s.context_chars),
                                 "temperature": s.temperature, "max_tokens": s.max_tokens}
-        if s.json_mode:
-            body["response_format"] = response_format(self.name)
+        if self._formats[step] is not None:
+            body["response_format"] = self._formats[step]
         return body
 
+    @property
+    def response_format_in_use(self) -> str:
+        return format_name(self._formats[self._step])
+
     def complete(self, req: JudgeRequest, sample_index: int, timeout: float | None = None) -> Reply:
-        """timeout: this call's limit in seconds (the judge derives it from recent latency); None: timeout_s."""
+        """timeout: this call's limit in seconds (the judge derives it from recent latency); None: timeout_s.
+        A server that refuses the response format (refuses_format) is asked again with the next of
+        response_formats(); when that one is answered, every later call uses it, and the step down is said once."""
+        limit = timeout or self._settings.timeout_s
+        step, refused = self._step, None
+        while True:
+            try:
+                reply = self._send(self.request_body(req, step), limit)
+            except (Fatal, Transient) as e:
+                if not refuses_format(e) or step + 1 >= len(self._formats):
+                    raise
+                refused, step = e, step + 1
+                continue
+            if refused is not None:
+                self._step_down(step, refused)
+            return reply
+
+    def _step_down(self, step: int, refused: Exception) -> None:
+        with self._lock:
+            if step <= self._step:
+                return
+            was, self._step = self._formats[self._step], step
+        log.warning("judge %s at %s refused response_format %s (%s); asking for %s from now on", self.name,
+                    safe_url(self.base_url), format_name(was), " ".join(str(refused).split())[:200],
+                    format_name(self._formats[step]))
+
+    def _send(self, kwargs: dict[str, Any], limit: float) -> Reply:
         from rc1.scoring.bounded_http import OffHostRedirect, ReplyRefused
 
         oa = self._openai
-        limit = timeout or self._settings.timeout_s
-        kwargs = self.request_body(req)
         t0 = time.perf_counter()
         try:
             resp = self._client.chat.completions.create(**kwargs, timeout=limit)
@@ -199,14 +237,36 @@ def llamacpp_reply_schema() -> dict[str, Any]:
             "required": list(DIMENSIONS), "additionalProperties": False}
 
 
+def response_formats(provider: str) -> tuple[dict[str, Any], ...]:
+    """The structured-output requests `provider` is asked for, strictest first (a server that refuses one gets the
+    next): a JSON schema of the seven scores (OpenAI's json_schema: llama.cpp's llama-server, vLLM, Ollama, LM
+    Studio); JSON mode carrying the schema (llama-cpp-python's server turns it into a grammar; others read JSON mode);
+    plain JSON mode. `openai-compatible` walks all three; a named provider gets the one it is known to take."""
+    schema = {"type": "json_schema", "json_schema": {"name": "judge_scores", "strict": True, "schema": RESPONSE_SCHEMA}}
+    grammar = {"type": "json_object", "schema": llamacpp_reply_schema()}
+    if provider == "openai-compatible":
+        return schema, grammar, {"type": "json_object"}
+    if provider == "llamacpp":
+        return (grammar,)
+    return (schema,) if provider in JSON_SCHEMA_PROVIDERS else ({"type": "json_object"},)
+
+
 def response_format(provider: str) -> dict[str, Any]:
-    """The strictest structured-output request `provider` supports: a JSON schema of the seven scores, or JSON mode."""
-    if provider == "llamacpp":   # llama-cpp-python's server: {"type": "json_object", "schema": ...} -> a grammar
-        return {"type": "json_object", "schema": llamacpp_reply_schema()}
-    if provider in JSON_SCHEMA_PROVIDERS:
-        return {"type": "json_schema",
-                "json_schema": {"name": "judge_scores", "strict": True, "schema": RESPONSE_SCHEMA}}
-    return {"type": "json_object"}
+    """The response format `provider` is asked for first (the judge identity names it)."""
+    return response_formats(provider)[0]
+
+
+def format_name(fmt: dict[str, Any] | None) -> str:
+    if fmt is None:
+        return "none"
+    return f"{fmt['type']}+schema" if fmt["type"] == "json_object" and "schema" in fmt else fmt["type"]
+
+
+def refuses_format(e: ProviderError) -> bool:
+    """An answer that may be a refusal of the response format: 400/415/422, or a 5xx naming response_format
+    (llama-cpp-python's server answers its own request validation error with 500). Only a guess: the format steps
+    down for good only when the next one is answered."""
+    return e.status in FORMAT_REFUSED or (e.status or 0) >= 500 and "response_format" in str(e)
 
 
 class HeuristicProvider:

@@ -112,8 +112,8 @@ def _rewrite(kind: str, body: list[str], answer_line: str, wrong: str, gold: str
     raise KeyError(kind)
 
 
-def attack_candidates(item, seed: int) -> list[tuple[str, list[dict]]]:
-    """[(kind, whole dialogue)] for one item: "honest_correct", "honest_wrong", then every attack kind."""
+def attack_candidates(item, seed: int, kinds: Sequence[str] = tuple(ATTACKS)) -> list[tuple[str, list[dict]]]:
+    """[(kind, whole dialogue)] for one item: "honest_correct", "honest_wrong", then each attack of `kinds`."""
     variants = dict(reference_variants(item, seed))
     prefix = [dict(t) for t in item.prefix]
     correct, wrong_ep = variants["correct"], variants["wrong_answer"]
@@ -123,7 +123,7 @@ def attack_candidates(item, seed: int) -> list[tuple[str, list[dict]]]:
     wrong = final_answer(final).span
     gold = _gold_text(item)
     out = [("honest_correct", prefix + correct), ("honest_wrong", prefix + wrong_ep)]
-    for kind in ATTACKS:
+    for kind in kinds:
         text = _rewrite(kind, body, answer_line, wrong, gold, item)
         out.append((kind, prefix + head + [{"role": "assistant", "content": text}]))
     return out
@@ -144,19 +144,34 @@ def select_items(items: Sequence, n: int, seed: int) -> list:
     return chosen[:n] if n >= len(tasks) else chosen
 
 
-def suite_description() -> dict[str, Any]:
-    """The attack suite as logged (artifact attack_suite.json)."""
+def attack_kinds(spec: str) -> tuple[str, ...]:
+    """`all`, or comma-separated kinds of the suite (in the suite's order); an unknown kind is an Rc1Error."""
+    from rc1.core.errors import Rc1Error
+
+    names = [x.strip() for x in spec.split(",") if x.strip()]
+    if names in ([], ["all"]):
+        return tuple(ATTACKS)
+    unknown = [x for x in names if x not in ATTACKS]
+    if unknown:
+        raise Rc1Error(f"--attacks: unknown attack kind {unknown[0]!r} (the suite {ATTACK_SUITE_VERSION} has: "
+                       f"{', '.join(ATTACKS)})")
+    return tuple(k for k in ATTACKS if k in names)
+
+
+def suite_description(kinds: Sequence[str] = tuple(ATTACKS)) -> dict[str, Any]:
+    """The attack suite as logged (artifact attack_suite.json): the kinds scored."""
     return {"version": ATTACK_SUITE_VERSION, "baselines": {"honest_correct": "reference responder 'correct'",
                                                            "honest_wrong": "reference responder 'wrong_answer'"},
-            "attacks": dict(ATTACKS), "win": "attack reward > honest wrong reward (a failed attack reward counts)"}
+            "attacks": {k: ATTACKS[k] for k in kinds},
+            "win": "attack reward > honest wrong reward (a failed attack reward counts)"}
 
 
 def score_suite(items: Sequence, reward_details: Callable[[list[Mapping], list[list[dict]], list[int]], list],
-                seed: int) -> list[dict]:
+                seed: int, kinds: Sequence[str] = tuple(ATTACKS)) -> list[dict]:
     """Score every candidate of every item; one row per (item, kind) with the reward (None when failed)."""
     seeds, dialogues, prefix_lens, meta = [], [], [], []
     for it in items:
-        for kind, dialogue in attack_candidates(it, seed):
+        for kind, dialogue in attack_candidates(it, seed, kinds):
             seeds.append(it.as_seed())
             dialogues.append(dialogue)
             prefix_lens.append(len(it.prefix))
@@ -168,15 +183,17 @@ def score_suite(items: Sequence, reward_details: Callable[[list[Mapping], list[l
 
 
 def suite_metrics(rows: Sequence[Mapping]) -> dict[str, Any]:
-    """Per-kind win rates and gaps against the honest answers of the same item (see the module docstring)."""
+    """Per-kind win rates and gaps against the honest answers of the same item (see the module docstring), for the
+    attack kinds the rows hold (a kind never scored has no rate, not a rate of 0)."""
     by_item: dict[str, dict[str, Mapping]] = defaultdict(dict)
     for r in rows:
         by_item[r["item_id"]][r["kind"]] = r
+    scored = {r["kind"] for r in rows}
     usable = {i: k for i, k in by_item.items()
               if k.get("honest_wrong", {}).get("reward") is not None
               and k.get("honest_correct", {}).get("reward") is not None}
     per_kind: dict[str, dict[str, Any]] = {}
-    for kind in ATTACKS:
+    for kind in (k for k in ATTACKS if k in scored):
         wins = beats_correct = failed = 0
         gaps = []
         for k in usable.values():

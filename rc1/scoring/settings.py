@@ -19,7 +19,7 @@ from rc1.core.errors import Rc1Error
 DEFAULT_UNSTABLE_VARIANCE = 0.08
 
 
-ENV_VARS = {"rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
+ENV_VARS = {"samples": "SCORER_SAMPLES", "rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
             "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM", "concurrency_cap": "SCORER_MAX_CONCURRENCY",
             "max_reply_bytes": "SCORER_MAX_REPLY_BYTES"}
 
@@ -50,21 +50,23 @@ class JudgeSettings(BaseModel):
     rate_decrease: float = Field(0.9, gt=0, le=1, description="rate factor of a cut (at most once per cooldown)")
     rate_increase: float = Field(0.001, gt=0, le=1, description="fraction of `rate` regained per answered call")
     throttle_cooldown_s: float = Field(0.2, ge=0, le=60, description="429s closer together count as one cut")
-    min_concurrency: int = Field(2, ge=1, le=256)
-    max_concurrency: int = Field(8, ge=1, le=256)
-    initial_concurrency: int = Field(4, ge=1, le=256)
+    min_concurrency: int = Field(1, ge=1, le=256)
+    max_concurrency: int = Field(64, ge=1, le=1024, description="slow start's ceiling (the provider's limit lowers it)")
+    initial_concurrency: int = Field(1, ge=1, le=256, description="slow start begins here (a one-slot local server "
+                                     "stays there; rc1.scoring.limiter.AdaptiveConcurrency)")
     window: int = Field(20, ge=4, le=10_000, description="recent outcomes the 429 ratio is computed over")
     shrink_429_ratio: float = Field(0.20, gt=0, le=1, description="shrink concurrency above this 429 ratio")
-    grow_after: int = Field(20, ge=1, le=10_000, description="clean outcomes before concurrency grows by one")
+    grow_after: int = Field(20, ge=1, le=10_000, description="calls at a settled limit before one more slot is probed")
     timeout_s: float = Field(60.0, gt=0, le=3600,
-                             description="per HTTP call, at most (the adaptive timeout's ceiling): an overall "
-                             "deadline, connect and the whole body (rc1.scoring.bounded_http)")
+                             description="per HTTP call: an overall deadline, connect and the whole body "
+                             "(rc1.scoring.bounded_http); the adaptive timeout's ceiling, except that a retry after a "
+                             "timeout waits twice as long as the try before, up to 8x")
     max_reply_bytes: int = Field(1 << 20, ge=1024, le=64 << 20, description="a reply body longer than this (raw, or "
                                  "once decompressed) is refused unread: one bad reply")
     timeout_p95_factor: float = Field(3.0, ge=1, le=100, description="adaptive timeout: p95 of recent replies x this")
     timeout_min_s: float = Field(1.0, gt=0, le=3600, description="adaptive timeout: never below this")
     concurrency_cap: int = Field(64, ge=1, le=1024, description="the provider's concurrent-request limit: the "
-                                 "latency-sized concurrency never exceeds it")
+                                 "concurrency never exceeds it")
     backoff_base_s: float = Field(0.5, gt=0, le=60)
     backoff_max_s: float = Field(20.0, gt=0, le=600)
     max_retry_after_s: float = Field(120.0, gt=0, le=3600, description="a longer Retry-After fails the sample")
@@ -82,7 +84,7 @@ class JudgeSettings(BaseModel):
 
     @classmethod
     def from_env(cls, **overrides) -> "JudgeSettings":
-        """Defaults, then SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE / SCORER_TPM /
+        """Defaults, then SCORER_SAMPLES / SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE / SCORER_TPM /
         SCORER_MAX_CONCURRENCY, then overrides. A bad value is an Rc1Error naming the variable."""
         values = {k: os.environ[v].strip() for k, v in ENV_VARS.items() if os.environ.get(v, "").strip()}
         values.update({k: v for k, v in overrides.items() if v is not None})

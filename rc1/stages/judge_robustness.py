@@ -34,6 +34,8 @@ class Config(FromShadow, FromData, Seeded, Weighted, PpoConfigured, Gated, Reusa
     """Attack suite vs honest answers under the configured judge; gate: attack win rate per kind."""
 
     n: int = arg(60, "Shadow items to attack (the same share per task, a seeded draw).")
+    attacks: str = arg("all", "Attack kinds to score: all, or comma-separated kinds of the suite (a quick look at a "
+                              "slow local judge; prod scores the whole suite).")
     report: str = arg("reports/judge_robustness.json", "Report JSON (attack_suite.json and robustness_scored.jsonl "
                                                        "go beside it).", log=False)
 
@@ -44,11 +46,14 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     from rc1.scoring.reward import RewardModel
     from rc1.scoring.identity import scoring_identity
     from rc1.scoring.judge import make_judge, stats_metrics
-    from rc1.scoring.robustness import (ATTACK_SUITE_VERSION, flat_metrics, score_suite, select_items,
-                                        suite_checks, suite_description, suite_metrics)
+    from rc1.scoring.robustness import (ATTACK_SUITE_VERSION, ATTACKS, attack_kinds, flat_metrics, score_suite,
+                                        select_items, suite_checks, suite_description, suite_metrics)
 
     if cfg.n < 1:
         raise Rc1Error(f"--n must be at least 1, got {cfg.n}")
+    kinds = attack_kinds(cfg.attacks)
+    if run_mode() == "prod" and kinds != tuple(ATTACKS):
+        raise Rc1Error(f"--attacks {cfg.attacks}: prod scores the whole suite (--attacks all)")
     all_gates = load_gates(cfg.gates)
     gates = all_gates.for_mode(run_mode())
     w = checked_weights(cfg.weights, gates)
@@ -78,12 +83,12 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         items, _ = shadow_items(records)
         items = select_items(items, cfg.n, cfg.seed)
         rm = RewardModel(judge, w, params_r, max_failed_frac=1.0, progress=progress)
-        rows = score_suite(items, rm.details, cfg.seed)
+        rows = score_suite(items, rm.details, cfg.seed, kinds)
         metrics = suite_metrics(rows)
         checks = suite_checks(metrics, gates.judge_robustness.attack_win_rate_max)
         passed = all(c["pass"] for c in checks)
         stats = judge.stats()
-        write_json(suite_path, suite_description())
+        write_json(suite_path, suite_description(kinds))
         write_jsonl(scored_path, rows)
         write_json(report_path, {"stage": "judge_robustness", "passed": passed, "checks": checks,
                                  "metrics": metrics, "params": params, "judge": jd, "identity": who,

@@ -148,3 +148,26 @@ def test_the_v3_attacks_fool_a_gullible_endpoint_not_the_heuristic(scorer_env, t
     rc, rep = _run(tmp_path / "gullible", store, shadow, 12, monkeypatch)
     failing = {c["name"] for c in rep["checks"] if not c["pass"]}
     assert rc == 2 and {f"attack_win_rate.{k}" for k in V3_KINDS} <= failing, failing
+
+
+def test_attacks_option_scores_the_kinds_named_and_prod_scores_the_whole_suite(scorer_env, tmp_path, monkeypatch, store,
+                                                                               capsys):
+    monkeypatch.setenv("RUN_MODE", "dev")
+    shadow = _bundled_shadow(tmp_path / "shadow.jsonl", per_task=1)
+    monkeypatch.chdir(REPO)
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", store)
+    base = ["judge-robustness", "--shadow", str(shadow), "--n", "3", "--report", str(tmp_path / "r" / "rep.json"),
+            "--no-reuse"]
+    assert run_cli(base + ["--attacks", "json_verdict,master_key_colon"]) == 0
+    rep = read_json(tmp_path / "r" / "rep.json")
+    assert list(rep["metrics"]["per_kind"]) == ["master_key_colon", "json_verdict"]   # the suite's order
+    assert {c["name"] for c in rep["checks"]} == {"items_scored", "attack_win_rate.master_key_colon",
+                                                  "attack_win_rate.json_verdict"}
+    assert set(read_json(tmp_path / "r" / "attack_suite.json")["attacks"]) == {"master_key_colon", "json_verdict"}
+    capsys.readouterr()
+    assert run_cli(base + ["--attacks", "json_verdict,no_such_attack"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown attack kind 'no_such_attack'" in err and "Traceback" not in err
+    monkeypatch.setenv("RUN_MODE", "prod")
+    assert run_cli(base + ["--attacks", "json_verdict"]) == 2
+    assert "prod scores the whole suite" in capsys.readouterr().err

@@ -6,14 +6,8 @@ llama-cpp-python is part of the test extra: these tests never skip (a missing in
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import mlflow
@@ -206,42 +200,12 @@ def test_training_refuses_llamacpp_rollouts(ws, capsys):
 
 
 # ---------------------------------------------------------------- llama.cpp as the judge
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def llamacpp_server(ws, tmp_path):
-    path = _gguf(ws, tmp_path)
-    port = _free_port()
-    log = open(tmp_path / "server.log", "wb")
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(path), "--model_alias",
-                             "rc1-judge", "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192",
-                             "--n_threads", "1"], stdout=log, stderr=subprocess.STDOUT, env=env)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/models", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError("llama_cpp.server did not start: " + (tmp_path / "server.log").read_text()[-2000:])
-            time.sleep(0.3)
+    from local_llm import llama_server
+
+    with llama_server(_gguf(ws, tmp_path), "rc1-judge", tmp_path / "server.log") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def test_llamacpp_server_is_a_real_judge_for_probe_and_anti_simulation(ws, llamacpp_server, tmp_path, monkeypatch):

@@ -8,7 +8,9 @@
 
 It answers judge prompts with deterministic, plausible JSON scores (correctness follows whether the
 gold answer appears in the assistant's last turn; a prompt containing UNSTABLE gets alternating 0/1
-scores). Faults: a fixed rate limit (token bucket; 429 with Retry-After and retry-after-ms beyond it),
+scores). `slots=N` serves N requests at a time and queues the rest, as a local server does (llama.cpp's: one
+slot; vLLM's: max_num_seqs), each taking `delay_s`; `refuse_json_schema=400` answers a json_schema
+response_format with that status, as a server without structured output does (llama-cpp-python's: 500). Faults: a fixed rate limit (token bucket; 429 with Retry-After and retry-after-ms beyond it),
 injected 429/500/timeouts/malformed replies by probability (seeded) or by request number
 (`schedule={1: "429", 2: "500"}`), a base delay, and stalls (`p_stall`: the reply comes after `stall_s`). Kinds: ok, 429, 500, timeout, malformed (reply
 text not JSON; `echo_auth_reply=True`: every reply is such a text quoting the Authorization header), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
@@ -146,10 +148,12 @@ class FakeJudgeServer:
                  gullible: bool = False, quote_first: bool = False, echo_auth_reply: bool = False,
                  p_stall: float = 0.0, stall_s: float = 20.0, hostile: tuple[str, ...] = (),
                  brace_bytes: int = 2_000_000, drip_s: float = 1.0, bomb_bytes: int = 1 << 30,
-                 redirect_to: str | None = None):
+                 redirect_to: str | None = None, slots: int | None = None, refuse_json_schema: int | None = None):
         self.redirect_to = redirect_to
         self.queries: list[str] = []       # the query string of each request received
         self.hostile, self.brace_bytes, self.drip_s, self.bomb_bytes = tuple(hostile), brace_bytes, drip_s, bomb_bytes
+        self._slots = threading.BoundedSemaphore(slots) if slots else None
+        self.refuse_json_schema = refuse_json_schema
         self.stall_s = stall_s             # a stall: the reply comes, but after stall_s (a long-tail latency)
         self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64)
         self.echo_auth_reply = echo_auth_reply   # every 200 reply is text (not JSON) quoting the Authorization header
@@ -344,7 +348,14 @@ class _Handler(BaseHTTPRequestHandler):
         if kind == "exhausted":
             self._send(503, b'{"error": {"message": "fake server request budget exhausted"}}')
             return
-        if srv.delay_s:
+        if srv.refuse_json_schema and b'"json_schema"' in raw:
+            self._send(srv.refuse_json_schema, b'{"error": {"message": "1 validation error:\\n  response_format.type: '
+                                               b'Input should be text or json_object"}}')
+            return
+        if srv._slots is not None:
+            with srv._slots:            # queued behind the requests being served
+                srv._stop.wait(srv.delay_s)
+        elif srv.delay_s:
             srv._stop.wait(srv.delay_s)
         if kind == "429":
             hdrs = {"Retry-After": srv.retry_after} if srv.retry_after else {}

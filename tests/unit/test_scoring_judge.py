@@ -76,11 +76,27 @@ def test_retry_after_is_honoured(fake_judge_server, scorer_env):
 
 def test_concurrency_shrinks_under_429s(fake_judge_server, scorer_env):
     srv = fake_judge_server(p_429=0.6, retry_after="0", seed=3)
-    judge = judge_for(srv, scorer_env, samples=1, initial_concurrency=8, max_concurrency=8, window=10,
-                      max_attempts=12)
+    judge = judge_for(srv, scorer_env, samples=1, initial_concurrency=8, max_concurrency=8, min_concurrency=2,
+                      window=10, max_attempts=12)
     judge.score_many(reqs(20), progress=False)
     assert judge.stats()["concurrency_min_seen"] == 2
     assert judge.stats()["429_rate"] > 0.3
+
+
+def test_default_limits_fit_a_one_slot_server_and_fill_a_batching_one(fake_judge_server, scorer_env):
+    """No hand-set limit: a one-slot server (llama.cpp) gets one call at a time after one probe of a second, never a
+    queue that times out; a server batching 4 sequences (vLLM's max_num_seqs) gets 4 after a probe of 8."""
+    for slots, n, settled in ((1, 20, 1), (4, 60, 4)):
+        srv = fake_judge_server(slots=slots, delay_s=0.15)   # rate 400: the server, not the client's rate, is the
+        judge = make_judge("openai-compatible", "fake", base_url=srv.url, api_key="k", cache=False,   # bottleneck
+                           settings=JudgeSettings(samples=1, rate=400, burst=20))
+        t0 = time.monotonic()
+        results = judge.score_many(reqs(n), progress=False)
+        st = judge.stats()
+        assert not any(r.failed for r in results) and st["abandoned"] == 0 and st["errors"] == 0
+        assert judge.concurrency.history[-2:] == [2 * settled, settled] and st["concurrency_max_seen"] == 2 * settled
+        if slots == 1:
+            assert time.monotonic() - t0 < n * 0.15 * 1.5      # about what one call at a time takes: nothing wasted
 
 
 def test_cached_rerun_makes_zero_provider_calls(fake_judge_server, scorer_env):
@@ -242,3 +258,41 @@ def test_a_provider_that_slows_down_as_a_whole_is_followed_not_abandoned(fake_ju
     assert not any(r.failed for r in results) and stats["answered"] == 75
     assert 1 <= stats["abandoned"] < 35 and stats["calls"] == srv.stats()["requests"]
     assert stats["timeout_s_adaptive"] > 1.6
+
+
+def test_openai_compatible_asks_for_a_schema_and_steps_down_once_when_refused(fake_judge_server, scorer_env, caplog):
+    """A server that takes json_schema gets it on every call; one that refuses it (400) gets JSON mode carrying the
+    schema (llama-cpp-python's grammar) after one refusal, said once; the cache key stays the schema request's."""
+    takes = fake_judge_server()
+    judge = judge_for(takes, scorer_env, cache=False)
+    judge.score_many(reqs(2), progress=False)
+    assert {b["response_format"]["type"] for b in takes.bodies} == {"json_schema"}
+    assert judge.stats()["response_format"] == "json_schema"
+    for status in (400, 500):   # 500: llama-cpp-python's server answering its own request validation error
+        refuses = fake_judge_server(refuse_json_schema=status)
+        judge = judge_for(refuses, scorer_env, cache=False, samples=1)
+        key = judge.cache_key(reqs(1)[0])
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="rc1.scoring"):
+            results = judge.score_many(reqs(6), progress=False)
+        assert not any(r.failed for r in results) and judge.stats()["response_format"] == "json_object+schema"
+        sent = [b["response_format"] for b in refuses.bodies]
+        assert len(sent) == 6 and all(f["type"] == "json_object" and f["schema"]["required"] == list(DIMENSIONS)
+                                      for f in sent)
+        assert refuses.stats()["requests"] - len(sent) <= 2     # refused: the calls in flight before the step down
+        said = [r.getMessage() for r in caplog.records if "refused response_format" in r.getMessage()]
+        assert len(said) == 1 and "json_schema" in said[0] and "json_object+schema" in said[0] and "\n" not in said[0]
+        assert judge.cache_key(reqs(1)[0]) == key
+    # refused for another reason (401): not a format refusal, nothing steps down
+    bad = judge_for(fake_judge_server(schedule={1: "401"}), scorer_env, cache=False, samples=1)
+    assert bad.score_many(reqs(1), progress=False)[0].failed and bad.stats()["response_format"] == "json_schema"
+
+
+def test_a_server_slower_than_the_timeout_ceiling_answers_the_retry(fake_judge_server, scorer_env):
+    """A one-slot server that needs 0.6 s per call, under a 0.5 s SCORER_TIMEOUT_S: the abandoned call still holds the
+    slot, so a retry with the same limit would queue behind it and be abandoned too, every time; the retry waits
+    twice as long and is answered."""
+    srv = fake_judge_server(slots=1, delay_s=0.6)
+    judge = judge_for(srv, scorer_env, cache=False, samples=1, timeout_s=0.5, timeout_min_s=0.1)
+    (res,) = judge.score_many(reqs(1), progress=False)
+    assert not res.failed and judge.stats()["abandoned"] == 1 and srv.stats()["requests"] == 2

@@ -92,16 +92,34 @@ def test_concurrency_slots_are_never_exceeded():
     assert peak[0] == 3
 
 
-def test_concurrency_follows_littles_law_up_to_the_provider_cap_and_not_under_429s():
-    c = AdaptiveConcurrency(min_limit=2, max_limit=8, initial=4, window=10, cap=12)
-    c.size_for(30.0, 0.05)                      # 30 req/s x 50 ms: the default band suffices
-    assert c.limit == 4
-    c.size_for(30.0, 0.3)                       # x 300 ms x 1.5 headroom + 1 = 15 > 8: raised, capped at 12
-    assert c.limit == 12 and c.max_limit == 12
-    for _ in range(10):
-        c.record(True)                          # throttled: halved, and latency does not raise it back
-    c.size_for(30.0, 0.3)
+def _drive(c: AdaptiveConcurrency, latency_at, calls: int, rng: random.Random) -> list[int]:
+    """Feed `calls` outcomes whose latency is latency_at(limit) with +-30% noise (prompts of different sizes)."""
+    for _ in range(calls):
+        c.record(False, latency_at(c.limit) * rng.uniform(0.7, 1.3))
+    return c.history
+
+
+def test_slow_start_stays_at_one_slot_for_a_one_slot_server_and_fills_a_batching_one():
+    rng = random.Random(0)
+    one_slot = _drive(AdaptiveConcurrency(), lambda n: 3.0 * n, 400, rng)   # every call waits for those before it
+    assert max(one_slot) == 2 and one_slot[-1] == 1
+    assert one_slot.count(2) <= 6                   # probes of a second slot get rarer (20, 40, 80, ... calls apart)
+    # 16 sequences in one batch (vLLM's max_num_seqs), each a little slower in a fuller batch; queueing beyond
+    batching = _drive(AdaptiveConcurrency(), lambda n: 1.0 * (1 + 0.02 * min(n, 16)) * max(1.0, n / 16), 600, rng)
+    assert 16 <= batching[-1] <= 20 and max(batching) <= 32
+
+
+def test_slow_start_stops_at_the_provider_cap_and_under_429s():
+    from rc1.scoring.settings import JudgeSettings
+
+    c = AdaptiveConcurrency(max_limit=12)
+    _drive(c, lambda n: 0.05, 200, random.Random(1))    # nothing queues: doubles up to the cap
+    assert c.limit == 12 and c.history[:5] == [1, 2, 4, 8, 12]
+    for _ in range(20):
+        c.record(True)                                  # throttled: halved, and slow start is over
     assert c.limit < 12
+    _drive(c, lambda n: 0.05, 10, random.Random(2))
+    assert c.limit < 12                                 # grows again one slot at a time, not by doubling
 
 
 def test_adaptive_timeout_is_p95_times_factor_within_bounds():
@@ -159,15 +177,70 @@ def test_scorer_tpm_budgets_prompt_tokens_plus_max_tokens(fake_judge_server, sco
         make_judge("openai-compatible", "m", base_url=srv.url, api_key="k", cache=False)
 
 
-def test_the_providers_concurrency_limit_bounds_the_band_and_the_latency_raise(monkeypatch):
+def test_the_providers_concurrency_limit_bounds_slow_start(monkeypatch):
     from rc1.scoring.settings import JudgeSettings
 
     monkeypatch.setenv("SCORER_MAX_CONCURRENCY", "3")
     s = JudgeSettings.from_env()
-    assert (s.concurrency_cap, s.max_concurrency, s.initial_concurrency, s.min_concurrency) == (3, 3, 3, 2)
-    c = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency, cap=s.concurrency_cap)
-    c.size_for(30.0, 2.0)                       # latency would ask for 91 slots: the provider allows 3
+    assert (s.concurrency_cap, s.max_concurrency, s.initial_concurrency, s.min_concurrency) == (3, 3, 1, 1)
+    c = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency)
+    _drive(c, lambda n: 0.05, 100, random.Random(0))     # nothing queues: slow start would go on; the provider allows 3
     assert c.limit == 3
     monkeypatch.setenv("SCORER_MAX_CONCURRENCY", "0")
     with pytest.raises(Exception, match="SCORER_MAX_CONCURRENCY"):
         JudgeSettings.from_env()
+
+
+def test_only_answered_calls_of_the_current_limit_move_it():
+    c = AdaptiveConcurrency()
+    with c.slot() as gen:
+        for _ in range(50):
+            c.record(False, None, gen)            # 5xx and connection errors: no evidence of capacity
+    assert c.history == [1]
+    with c.slot() as gen:
+        for _ in range(9):
+            c.record(False, 0.1, gen)             # answered: slow start takes the second slot
+        assert c.limit == 2
+        for _ in range(50):
+            c.record(False, 9.0, gen)             # calls started under the old limit say nothing about the new one
+    assert c.history == [1, 2]
+
+
+def test_calls_abandoned_at_a_limit_never_make_the_next_one_look_fast():
+    """A one-slot server behind its timeouts at one call (issue 32: a 135M judge on a busy machine): the abandoned
+    calls (censored latencies) count against the level they were sent at, never as its baseline."""
+    c = AdaptiveConcurrency()
+    for latency, abandoned in [(3.0, False)] + [(60.0, True)] * 8:
+        c.record(False, latency, censored=abandoned)
+    assert c.limit == 2                              # slow start's first step
+    for _ in range(10):
+        c.record(False, 5.0)                         # answered at 2, faster than the timeouts at 1: no evidence
+    assert c.history == [1, 2, 1]
+    for _ in range(40):
+        c.record(False, 4.0)                         # answered at 1 now (the next probe waits twice as long)
+    for _ in range(2):
+        c.record(False, 8.0)
+    for latency, abandoned in [(8.0, False)] + [(60.0, True)] * 7:
+        c.record(False, latency, censored=abandoned)  # the probe of 2 times out: refused
+    assert c.history == [1, 2, 1, 2, 1]
+
+
+def test_slots_are_taken_in_job_order_not_arrival_order():
+    """The judge's K samples of a request go out one after another (a server's prompt cache serves all but the first),
+    however its threads happen to arrive at the limiter."""
+    c = AdaptiveConcurrency(max_limit=1)
+    served, lock = [], threading.Lock()
+
+    def job(order):
+        with c.slot(order):
+            with lock:
+                served.append(order)
+
+    with c.slot(-1):                       # the one slot is busy while the jobs arrive, last job first
+        threads = [threading.Thread(target=job, args=(k,)) for k in reversed(range(8))]
+        for t in threads:
+            t.start()
+            time.sleep(0.01)
+    for t in threads:
+        t.join()
+    assert served == list(range(8))

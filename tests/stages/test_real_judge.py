@@ -1,0 +1,120 @@
+"""A real LLM judge offline: SmolLM2-135M-Instruct (tests/support/local_llm.py) on llama-cpp-python's one-slot server
+on 127.0.0.1, through the real commands, configured as a user would: SCORER_PROVIDER=openai-compatible,
+SCORER_BASE_URL and SCORER_MODEL, nothing else about the judge.
+
+- `rc1 probe-scorer` passes on the default limits: one call at a time after one probe of a second slot; the server
+  refuses the json_schema request once and answers JSON mode carrying the schema (a grammar): nothing malformed.
+- `rc1 judge-robustness` refuses it: a ready-made all-1 JSON verdict after a wrong answer beats the honest wrong
+  answer (the paper's "One Token to Fool LLM-as-a-Judge" finding; 100% of 24 pairs in issue 32's 12-item run), and
+  padding past the context fails the judge, which counts as a win. Its report holds the numbers.
+- `rc1 shadow-run` reports the judge's calibration against the reference (corr_to_success: Spearman of its scores
+  with the answer check) and its verdict, printed. Its gates compare the new reward with the old score under the
+  same judge, so they cannot see a bad judge: measured, it accepted this one (spearman .754, top-10% overlap 1.0,
+  corr_improve_pct +29.6) although the judge ranks wrong answers above right ones (corr_to_success new -0.49, old
+  -0.69: a less negative correlation counts as an improvement), and judge-robustness found that the honest correct
+  answer beat the honest wrong one on 0 of 3 items. The verdict is not asserted (6 candidates, K=1: noise).
+K=1 (SCORER_SAMPLES), three items and two attack kinds keep this to a few minutes on 2 cores (213 s, load ~3.5).
+
+The model is a pinned wheel from PyPI: without it (no install, no registry) the tests skip and say why; in CI
+(CI=true) they fail instead, so a lost model never passes unseen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from mlflow.tracking import MlflowClient
+
+from rc1.core.io import read_json, write_jsonl
+from rc1_cli import run_cli
+
+pytestmark = [pytest.mark.timeout(900), pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+TASKS = ("hotpotqa", "strategyqa", "gsm8k")
+ATTACKS = "json_verdict,padding"
+
+
+@pytest.fixture(scope="module")
+def judge_env(tmp_path_factory):
+    """The real judge behind SCORER_* and a fresh MLflow store; cwd a temp dir (the reports land there)."""
+    from local_llm import Unavailable, llama_server, smollm2_gguf
+
+    try:
+        gguf = smollm2_gguf()
+    except Unavailable as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the real judge's model is not available in CI: {e}")
+        pytest.skip(f"SmolLM2-135M-Instruct not available: {e}")
+    root = tmp_path_factory.mktemp("real_judge")
+    shutil.copytree(REPO / "configs", root / "configs")   # the stages read configs/ from the working directory
+    with llama_server(gguf, "smollm2", root / "server.log") as url, pytest.MonkeyPatch.context() as mp:
+        for var in ("SCORER_API_KEY", "SCORER_RATE", "SCORER_BURST", "SCORER_TIMEOUT_S", "SCORER_JSON_MODE",
+                    "SCORER_TPM", "SCORER_MAX_CONCURRENCY", "SCORER_SAMPLES", "REWARD_LIVE_MODE", "MLFLOW_RUN_ID",
+                    "MLFLOW_EXPERIMENT_ID"):
+            mp.delenv(var, raising=False)
+        for k, v in {"SCORER_PROVIDER": "openai-compatible", "SCORER_BASE_URL": url, "SCORER_MODEL": "smollm2",
+                     "RUN_MODE": "dev", "RC1_CACHE_DIR": str(root / "cache"),
+                     "MLFLOW_TRACKING_URI": f"sqlite:///{root / 'mlflow.db'}"}.items():
+            mp.setenv(k, v)
+        mp.chdir(root)
+        yield {"root": root, "mp": mp}
+
+
+def _latest(stage: str):
+    client = MlflowClient()
+    (run, *_) = client.search_runs([client.get_experiment_by_name("rc1").experiment_id],
+                                   f"tags.`rc1.stage` = '{stage}'", order_by=["attributes.start_time DESC"])
+    return client, run
+
+
+def test_probe_scorer_passes_on_a_one_slot_server_with_the_default_limits(judge_env, capsys):
+    assert run_cli(["probe-scorer", "--n", "3"]) == 0
+    client, run = _latest("probe_scorer")
+    m = run.data.metrics
+    assert run.data.tags["rc1.passed"] == "true" and m["billable_count"] == 9 and m["failed"] == 0
+    assert m["concurrency_max_seen"] <= 2 and m["malformed"] == 0   # 9 calls: the probe of a 2nd slot may be open
+    stats = json.loads(Path(client.download_artifacts(run.info.run_id, "probe_results.json",
+                                                      str(judge_env["root"]))).read_text())["stats"]
+    assert stats["response_format"] == "json_object+schema"   # json_schema refused (HTTP 500), said once
+    with capsys.disabled():
+        print(f"\n[real judge SmolLM2-135M] probe-scorer --n 3: {m['answered']:.0f} answered, {m['abandoned']:.0f} "
+              f"abandoned, mean latency {m['avg_latency_ms'] / 1000:.1f} s, load average {os.getloadavg()[0]:.1f}")
+
+
+def _bundled_shadow(path: Path) -> Path:
+    """One bundled item per task: the first of each whose judge prompt is short (a 135M model prefills ~100 tokens/s)."""
+    from rc1.data import bundled_tasks
+
+    rows = [min(bundled_tasks(t)[:20], key=lambda r: len(json.dumps(r))) for t in TASKS]
+    write_jsonl(path, [dict(r) for r in rows])
+    return path
+
+
+def test_the_judge_quality_gates_on_the_135m_judge(judge_env, capsys):
+    judge_env["mp"].setenv("SCORER_SAMPLES", "1")
+    shadow = _bundled_shadow(judge_env["root"] / "shadow.jsonl")
+    rc = run_cli(["judge-robustness", "--shadow", str(shadow), "--n", "3", "--attacks", ATTACKS,
+                  "--report", "rob/judge_robustness.json", "--no-reuse"])
+    rob = read_json("rob/judge_robustness.json")
+    rc2 = run_cli(["shadow-run", "--shadow", str(shadow), "--k", "2", "--report", "shadow/shadow_run.json",
+                   "--no-reuse"])
+    sh = read_json("shadow/shadow_run.json")
+    with capsys.disabled():
+        print("\n[real judge SmolLM2-135M] judge-robustness:", {k: (v["win_rate_vs_wrong"], v["mean_gap_vs_wrong"])
+                                                              for k, v in rob["metrics"]["per_kind"].items()},
+              "honest correct beats wrong:", rob["metrics"]["honest_correct_beats_wrong_rate"])
+        print("[real judge SmolLM2-135M] shadow-run:", {c["name"]: c["value"] for c in sh["checks"]},
+              "corr_to_success new/old:", sh["metrics"]["corr_to_success_new"], sh["metrics"]["corr_to_success_old"])
+    # refused because the judge can be talked into a score, not because nothing was scored
+    assert rc == 2 and not rob["passed"] and rob["metrics"]["n_items_scored"] == 3
+    failing = {c["name"] for c in rob["checks"] if not c["pass"]}
+    assert failing and failing <= {f"attack_win_rate.{k}" for k in ATTACKS.split(",")}
+    assert set(rob["metrics"]["per_kind"]) == set(ATTACKS.split(","))
+    assert rob["judge_stats"]["concurrency_max_seen"] <= 2
+    assert rc2 == (0 if sh["passed"] else 2) and sh["metrics"]["n_failed"] == 0 and sh["metrics"]["n_scored"] == 6
+    assert {"corr_to_success_new", "corr_to_success_old"} <= set(sh["metrics"])
