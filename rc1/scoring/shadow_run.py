@@ -234,10 +234,12 @@ def argmax_agreement(old: Sequence[float], new: Sequence[float]) -> float:
 
 
 def shadow_checks(metrics: Mapping[str, Any], gate: ShadowRunGate) -> list[dict]:
+    improve = at_least("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min)
+    improve["threshold"] += " over corr_to_success_old > 0"   # why an undefined value (None) fails
     return [
         at_least("spearman", metrics["spearman"], gate.spearman_min),
         at_least("top10pct_overlap", metrics["top10pct_overlap"], gate.top10pct_overlap_min),
-        at_least("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min),
+        improve,
         at_least("corr_to_success_new", metrics["corr_to_success_new"], gate.corr_to_success_new_min),
     ]
 
