@@ -8,15 +8,16 @@ SCORER_BASE_URL and SCORER_MODEL, nothing else about the judge.
   answer (the paper's "One Token to Fool LLM-as-a-Judge" finding; 100% of 24 pairs in issue 32's 12-item run),
   padding past the context fails the judge, which counts as a win, and the honest correct answer does not beat the
   honest wrong one on the share of items the gate asks (judge_robustness.honest_correct_beats_wrong_rate_min: .90;
-  measured 0 and 1 of 3 items in two runs). Its report holds the numbers.
+  measured 0 of 3 items when the module runs whole, after the probe warmed the server, 1 of 3 when this test runs
+  alone: llama.cpp's answers follow its prompt cache). Its report holds the numbers.
 - `rc1 shadow-run` refuses it: the new reward must track success (shadow_run.corr_to_success_new_min: .30; this
-  judge's -0.49 in both runs measured), and corr_improve_pct is undefined (a failed check) when the old score does not
-  track success either (old -0.69, then -0.40). Before issue 32's follow-up the shadow run's gates only compared the
-  reward with the old score under the same judge, and a less negative correlation counted as an improvement: one run
-  accepted this judge (spearman .754, top-10% overlap 1.0, corr_improve_pct "+29.6" from -0.69 to -0.49), the next
-  (spearman .93, old -0.40, new -0.49: "-23%") refused it only by chance.
-K=1 (SCORER_SAMPLES), three items and two attack kinds keep this to a few minutes on 2 cores (this test 114-128 s at
-load 4-6; the module 213 s at load ~3.5).
+  judge's reward: -0.49 in every run), and corr_improve_pct is undefined (a failed check) when the old score does not
+  track success either (old -0.69 in the whole module, -0.40 alone). Before these checks the shadow run's gates only
+  compared the reward with the old score under the same judge, and a less negative correlation counted as an
+  improvement: the whole module's run accepted this judge (spearman .754, top-10% overlap 1.0, corr_improve_pct
+  "+29.6" from -0.69 to -0.49); alone (spearman .93, old -0.40) the same formula read "-23%" and refused it by chance.
+K=1 (SCORER_SAMPLES), three items and two attack kinds keep this to a few minutes on 2 cores (the module 179 s at
+load 3-4: the probe 52 s, this test 125 s; this test alone 114 s at load 4-6).
 
 The model is a pinned wheel from PyPI: without it (no install, no registry) the tests skip and say why; in CI
 (CI=true) they fail instead, so a lost model never passes unseen.
