@@ -292,7 +292,7 @@ SEED_FLOORS: dict[str, tuple[str, Any]] = {
     # not the seed's (issue 32): the two gates above compare the reward with the old score under the same judge and
     # cannot see a bad judge (a real 135M judge anti-correlated with success passed them). The judge must rank a
     # right answer above a wrong one: the heuristic does on every item (1.0) and its reward tracks success at
-    # .53-.55; the 135M judge: 0 of 3 items, -0.49
+    # .53-.55; the 135M judge: 0 or 1 of 3 items, -0.49
     "judge_robustness.honest_correct_beats_wrong_rate_min": (">=", 0.90),
     "shadow_run.corr_to_success_new_min": (">=", 0.30),
     "weight_calib.rank_corr_median_improve_pct_min": (">=", 8.0), "weight_calib.mae_improve_pct_min": (">=", 5.0),
