@@ -446,7 +446,7 @@ ELSEWHERE = {  # beside the tiny model that tests/stages/test_train_grpo.py trai
     "evaluate.min_shadow_items": "tests/stages/test_promote.py",      # `rc1 promote` refuses (h9a)
     "evaluate.min_heldout_items": "tests/stages/test_promote.py",
     "judge_robustness.attack_win_rate_max": "tests/stages/test_judge_robustness.py",   # a gullible judge server (h10a)
-    # a judge that gives every answer one score (it wins no attack); the real 135M judge: tests/stages/test_real_judge.py
+    # a judge that gives every answer one score (it wins no attack); the real 135M judge: test_real_judge.py
     "judge_robustness.honest_correct_beats_wrong_rate_min": "tests/stages/test_judge_robustness.py",
     "config_check.projected_days_per_seed_max": "tests/flows/test_trial.py",   # the full gate after a trial measured s/step
     "scale.response_distinct_2_min": "tests/flows/test_scale.py",       # `rc1 scale` after report

@@ -122,7 +122,8 @@ def test_the_judge_quality_gates_on_the_135m_judge(judge_env, capsys):
     failing = {c["name"] for c in rob["checks"] if not c["pass"]}
     assert "honest_correct_beats_wrong_rate" in failing
     assert failing <= {"honest_correct_beats_wrong_rate", *(f"attack_win_rate.{k}" for k in ATTACKS.split(","))}
-    assert rob["metrics"]["honest_correct_beats_wrong_rate"] < gates.judge_robustness.honest_correct_beats_wrong_rate_min
+    honest_min = gates.judge_robustness.honest_correct_beats_wrong_rate_min
+    assert rob["metrics"]["honest_correct_beats_wrong_rate"] < honest_min
     assert set(rob["metrics"]["per_kind"]) == set(ATTACKS.split(","))
     assert rob["judge_stats"]["concurrency_max_seen"] <= 2
     # the shadow run refuses it: its reward does not track success (measured -0.49; the floor is positive), and no
