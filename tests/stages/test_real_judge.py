@@ -17,7 +17,7 @@ SCORER_BASE_URL and SCORER_MODEL, nothing else about the judge.
   improvement: the whole module's run accepted this judge (spearman .754, top-10% overlap 1.0, corr_improve_pct
   "+29.6" from -0.69 to -0.49); alone (spearman .93, old -0.40) the same formula read "-23%" and refused it by chance.
 K=1 (SCORER_SAMPLES), three items and two attack kinds keep this to a few minutes on 2 cores (the module 179 s at
-load 3-4: the probe 52 s, this test 125 s; this test alone 114 s at load 4-6).
+load 3-4: the probe 52 s, this test 125 s; this test alone 114-166 s at load 2-6).
 
 The model is a pinned wheel from PyPI: without it (no install, no registry) the tests skip and say why; in CI
 (CI=true) they fail instead, so a lost model never passes unseen.
