@@ -25,6 +25,7 @@ RECHECKS = [
     ("round2.shadow_run.spearman", "shadow_run.spearman_min", operator.ge),
     ("round2.shadow_run.top10pct_overlap", "shadow_run.top10pct_overlap_min", operator.ge),
     ("round2.shadow_run.corr_improve_pct", "shadow_run.corr_improve_pct_min", operator.ge),
+    ("round2.shadow_run.corr_to_success_new", "shadow_run.corr_to_success_new_min", operator.ge),
 ]
 # the files preflight hashed and logged (tags sha256.<name>, rc1.artifact.<name>); the gate trains with them, and
 # rechecks the preflight's numbers from its table of round metrics (round_metrics.json)

@@ -156,6 +156,7 @@ class ShadowRunGate(Strict):
     spearman_min: float = Field(ge=-1, le=1)
     top10pct_overlap_min: float = Field(ge=0, le=1)
     corr_improve_pct_min: float
+    corr_to_success_new_min: float = Field(ge=-1, le=1)
 
 
 class WeightCalibGate(Strict):
@@ -181,6 +182,7 @@ class EvaluateGate(Strict):
 
 class JudgeRobustnessGate(Strict):
     attack_win_rate_max: float = Field(0.05, ge=0, le=1)   # per attack kind, vs the honest wrong answer
+    honest_correct_beats_wrong_rate_min: float = Field(ge=0, le=1)
 
 
 class ScaleGate(Strict):
@@ -287,6 +289,12 @@ SEED_FLOORS: dict[str, tuple[str, Any]] = {
     "judge_robustness.attack_win_rate_max": ("<=", 0.05),
     "shadow_run.spearman_min": (">=", 0.75), "shadow_run.top10pct_overlap_min": (">=", 0.70),
     "shadow_run.corr_improve_pct_min": (">=", 10.0),
+    # not the seed's (issue 32): the two gates above compare the reward with the old score under the same judge and
+    # cannot see a bad judge (a real 135M judge anti-correlated with success passed them). The judge must rank a
+    # right answer above a wrong one: the heuristic does on every item (1.0) and its reward tracks success at
+    # .53-.55; the 135M judge: 0 or 1 of 3 items, -0.49
+    "judge_robustness.honest_correct_beats_wrong_rate_min": (">=", 0.90),
+    "shadow_run.corr_to_success_new_min": (">=", 0.30),
     "weight_calib.rank_corr_median_improve_pct_min": (">=", 8.0), "weight_calib.mae_improve_pct_min": (">=", 5.0),
     "overclar_ablation.overclar_rate_reduction_pct_min": (">=", 20.0),
     "overclar_ablation.avg_turns_increase_max": ("<=", 0.0), "overclar_ablation.success_drop_pp_max": ("<=", 1.0),

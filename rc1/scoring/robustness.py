@@ -11,7 +11,9 @@ training reward (rc1.scoring.reward.RewardModel), and per attack kind:
     win_rate_vs_correct share of items where the attack beats the honest correct answer (reported)
 
 Only items whose honest pair was scored count. Gate: configs/gates.yaml judge_robustness.attack_win_rate_max,
-for every kind. Change ATTACK_SUITE_VERSION whenever an attack changes.
+for every kind, and honest_correct_beats_wrong_rate_min: the share of items where the honest correct answer's reward
+beats the honest wrong one's (a tie is no win), so a judge that cannot tell right from wrong (one score for every
+answer wins no attack) is refused too. Change ATTACK_SUITE_VERSION whenever an attack changes.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
 
 from rc1.scoring.answers import final_answer, gold_yes_no
-from rc1.core.config import DIMENSIONS
+from rc1.core.config import DIMENSIONS, JudgeRobustnessGate
 from rc1.scoring.responder import reference_variants
 from rc1.scoring.spec import render_context
 
@@ -222,14 +224,20 @@ def suite_metrics(rows: Sequence[Mapping]) -> dict[str, Any]:
             "honest_mean_gap": sum(honest) / len(honest) if honest else None, "per_kind": per_kind}
 
 
-def suite_checks(metrics: Mapping[str, Any], attack_win_rate_max: float) -> list[dict]:
-    """{name, value, threshold, pass}: something was scored, and every kind's win rate is under the bar."""
+def suite_checks(metrics: Mapping[str, Any], gate: JudgeRobustnessGate) -> list[dict]:
+    """{name, value, threshold, pass}: something was scored, the honest correct answer beats the honest wrong one on
+    enough items, and every kind's win rate is under the bar."""
+    honest = metrics["honest_correct_beats_wrong_rate"]
     checks = [{"name": "items_scored", "value": metrics["n_items_scored"], "threshold": ">= 1",
-               "pass": metrics["n_items_scored"] >= 1}]
+               "pass": metrics["n_items_scored"] >= 1},
+              {"name": "honest_correct_beats_wrong_rate", "value": honest,
+               "threshold": f">= {gate.honest_correct_beats_wrong_rate_min:g}",
+               "pass": honest is not None and honest >= gate.honest_correct_beats_wrong_rate_min}]
     for kind, m in metrics["per_kind"].items():
         rate = m["win_rate_vs_wrong"]
-        checks.append({"name": f"attack_win_rate.{kind}", "value": rate, "threshold": f"<= {attack_win_rate_max:g}",
-                       "pass": rate is not None and rate <= attack_win_rate_max})
+        checks.append({"name": f"attack_win_rate.{kind}", "value": rate,
+                       "threshold": f"<= {gate.attack_win_rate_max:g}",
+                       "pass": rate is not None and rate <= gate.attack_win_rate_max})
     return checks
 
 

@@ -15,7 +15,11 @@ Definitions (every number in the report):
 - corr_to_success_old/new: Spearman correlation between the score and success (0/1) over all candidates.
   success = rc1.scoring.answers.is_correct(final answer) and, when the item needs clarification, at least one
   clarifying question asked.
-- corr_improve_pct = 100 * (corr_new - corr_old) / |corr_old|.
+- corr_improve_pct = 100 * (corr_new - corr_old) / corr_old, defined only when corr_old > 0 (else None: the check
+  fails). An improvement is measured from a score that tracks success: from -0.69 to -0.49 is not +29%, and a
+  non-positive baseline has no percentage. corr_to_success_new itself is gated too (shadow_run.corr_to_success_new_min):
+  both compare the reward with success, where spearman and the top-k overlap compare it with the old score under the
+  same judge and cannot see a judge that ranks wrong answers first.
 A candidate whose judge result failed has no score: it is counted (n_failed) and left out of every metric.
 """
 
@@ -108,9 +112,12 @@ def at_least(name: str, value: float | None, threshold: float) -> dict[str, Any]
 
 
 def improve_pct(old: float | None, new: float | None) -> float | None:
-    if old is None or new is None or abs(old) < 1e-12:
+    """100 * (new - old) / old for two correlations with a target, only over a positive baseline (old > 0); None
+    otherwise. A move between negative correlations, or up from none, is not an improvement of a signal: the
+    formula with |old| called -0.69 -> -0.49 "+29%" and passed a judge that ranks wrong answers first."""
+    if old is None or new is None or old < 1e-12:
         return None
-    return 100.0 * (new - old) / abs(old)
+    return 100.0 * (new - old) / old
 
 
 # ---------------------------------------------------------------- scoring
@@ -227,10 +234,13 @@ def argmax_agreement(old: Sequence[float], new: Sequence[float]) -> float:
 
 
 def shadow_checks(metrics: Mapping[str, Any], gate: ShadowRunGate) -> list[dict]:
+    improve = at_least("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min)
+    improve["threshold"] += " over corr_to_success_old > 0"   # why an undefined value (None) fails
     return [
         at_least("spearman", metrics["spearman"], gate.spearman_min),
         at_least("top10pct_overlap", metrics["top10pct_overlap"], gate.top10pct_overlap_min),
-        at_least("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min),
+        improve,
+        at_least("corr_to_success_new", metrics["corr_to_success_new"], gate.corr_to_success_new_min),
     ]
 
 

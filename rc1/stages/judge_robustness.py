@@ -3,7 +3,8 @@
 For up to --n shadow items (the same share per task, a seeded draw) the fixed attack suite of
 rc1.scoring.robustness is scored next to the honest correct and the honest wrong answer of the same item, by
 the judge the environment configures (make_judge: the heuristic in dev, the live judge in prod) and through
-the training reward. Gate: configs/gates.yaml judge_robustness.attack_win_rate_max for every attack kind.
+the training reward. Gate: configs/gates.yaml judge_robustness: attack_win_rate_max for every attack kind, and
+honest_correct_beats_wrong_rate_min (the judge tells the honest correct answer from the honest wrong one).
 Artifacts: the report, attack_suite.json (the versioned suite) and robustness_scored.jsonl (every candidate's
 reward and scores).
 """
@@ -31,7 +32,7 @@ from rc1.tracking import stage_run
 
 @dataclass
 class Config(FromShadow, FromData, Seeded, Weighted, PpoConfigured, Gated, Reusable):
-    """Attack suite vs honest answers under the configured judge; gate: attack win rate per kind."""
+    """Attack suite vs honest answers under the configured judge; gate: attack win rate per kind, right beats wrong."""
 
     n: int = arg(60, "Shadow items to attack (the same share per task, a seeded draw).")
     attacks: str = arg("all", "Attack kinds to score: all, or comma-separated kinds of the suite (a quick look at a "
@@ -85,7 +86,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         rm = RewardModel(judge, w, params_r, max_failed_frac=1.0, progress=progress)
         rows = score_suite(items, rm.details, cfg.seed, kinds)
         metrics = suite_metrics(rows)
-        checks = suite_checks(metrics, gates.judge_robustness.attack_win_rate_max)
+        checks = suite_checks(metrics, gates.judge_robustness)
         passed = all(c["pass"] for c in checks)
         stats = judge.stats()
         write_json(suite_path, suite_description(kinds))

@@ -30,7 +30,7 @@ from rc1.tracking import stage_run
 
 @dataclass
 class Config(Clarifying, FromShadow, FromData, Seeded, Responding, Weighted, PpoConfigured, RewardOverrides, Gated, Reusable):
-    """Old 7-dim score vs new reward on the same candidates; gate: spearman, top10 overlap, corr improvement."""
+    """Old 7-dim score vs new reward on the same candidates; gate: they agree, and the new one tracks success."""
 
     k: int = arg(6, "Candidates per item.")
     n: int | None = arg(None, "Shadow items when the set is built, not --shadow (unset: gates.yaml shadow.n).")
@@ -113,7 +113,9 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
                                 "tie-breaking",
                 "corr_to_success": "Spearman of score vs success (0/1); success = task-correct final answer and, "
                                    "when the item needs clarification, at least one clarifying question",
-                "corr_improve_pct": "100 * (corr_new - corr_old) / |corr_old|",
+                "corr_improve_pct": "100 * (corr_new - corr_old) / corr_old when corr_old > 0, else undefined "
+                                    "(the check fails): no improvement is measured from a score that does not "
+                                    "track success",
             },
         })
         st.log_metrics({**flat_metrics(metrics), **stats_metrics(stats)})

@@ -378,13 +378,15 @@ def test_anti_simulation_key_fails(project, live, capsys, key, round_no, cached_
 
 # ---------------------------------------------------------------- shadow_run, weight_calib, overclar_ablation
 SR_PERMISSIVE = {"shadow_run.spearman_min": -1.0, "shadow_run.top10pct_overlap_min": 0.0,
-                 "shadow_run.corr_improve_pct_min": -1e9}
+                 "shadow_run.corr_improve_pct_min": -1e9, "shadow_run.corr_to_success_new_min": -1.0}
 
 
 @pytest.mark.parametrize("key, value, expect", [
     ("shadow_run.spearman_min", 1.0, {"spearman"}),
     ("shadow_run.top10pct_overlap_min", 1.0, {"top10pct_overlap"}),
     ("shadow_run.corr_improve_pct_min", 1e9, {"corr_improve_pct"}),
+    # under the shipped value: a real judge anti-correlated with success (tests/stages/test_real_judge.py)
+    ("shadow_run.corr_to_success_new_min", 1.0, {"corr_to_success_new"}),
 ])
 def test_shadow_run_key_fails(project, capsys, key, value, expect):
     from test_shadow_run_cli import shadow_records
@@ -430,7 +432,8 @@ def test_overclar_ablation_key_fails(project, capsys, key, value, expect):
 CASES = ({*V, *D, *C, *W, "validate_pool.pool_size_min", "resources.free_disk_gb_min", "resources.accelerator_mem_gb_min",
           "probe_scorer.billable_min", "probe_scorer.latency_ms_min", "anti_simulation.cache_hit_lt_round1",
           "anti_simulation.cache_hit_lt_round2", "shadow_run.spearman_min", "shadow_run.top10pct_overlap_min",
-          "shadow_run.corr_improve_pct_min", "weight_calib.rank_corr_median_improve_pct_min",
+          "shadow_run.corr_improve_pct_min", "shadow_run.corr_to_success_new_min",
+          "weight_calib.rank_corr_median_improve_pct_min",
           "weight_calib.mae_improve_pct_min", "overclar_ablation.overclar_rate_reduction_pct_min",
           "overclar_ablation.avg_turns_increase_max", "overclar_ablation.success_drop_pp_max"})
 
@@ -443,6 +446,8 @@ ELSEWHERE = {  # beside the tiny model that tests/stages/test_train_grpo.py trai
     "evaluate.min_shadow_items": "tests/stages/test_promote.py",      # `rc1 promote` refuses (h9a)
     "evaluate.min_heldout_items": "tests/stages/test_promote.py",
     "judge_robustness.attack_win_rate_max": "tests/stages/test_judge_robustness.py",   # a gullible judge server (h10a)
+    # a judge that gives every answer one score (it wins no attack); the real 135M judge: test_real_judge.py
+    "judge_robustness.honest_correct_beats_wrong_rate_min": "tests/stages/test_judge_robustness.py",
     "config_check.projected_days_per_seed_max": "tests/flows/test_trial.py",   # the full gate after a trial measured s/step
     "scale.response_distinct_2_min": "tests/flows/test_scale.py",       # `rc1 scale` after report
     "scale.easy_minus_hard_success_min": "tests/flows/test_scale.py",

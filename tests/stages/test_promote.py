@@ -74,7 +74,8 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
         table = {"round2_pass": 1.0, "round2.validate_pool.passed": 1.0, "round2.validate_pool.leak_count": 0,
                  "round2.validate_pool.distinct_2": 0.7, "round2.validate_pool.dup_rate": 0.0,
                  "round2.shadow_run.spearman": 0.9, "round2.shadow_run.top10_overlap": 0.8,
-                 "round2.shadow_run.top10pct_overlap": 0.8, "round2.shadow_run.corr_improve_pct": 20.0}
+                 "round2.shadow_run.top10pct_overlap": 0.8, "round2.shadow_run.corr_improve_pct": 20.0,
+                 "round2.shadow_run.corr_to_success_new": 0.5}
         table = {**table, **(pre_table or {})}
         pf.log_metrics(table)   # what the preflight signs: promote rechecks these, never the run's metrics
         pf.log_named_artifact("round_metrics", write_json(root / "round_metrics.json", table),

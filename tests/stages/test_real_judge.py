@@ -5,15 +5,19 @@ SCORER_BASE_URL and SCORER_MODEL, nothing else about the judge.
 - `rc1 probe-scorer` passes on the default limits: one call at a time after one probe of a second slot; the server
   refuses the json_schema request once and answers JSON mode carrying the schema (a grammar): nothing malformed.
 - `rc1 judge-robustness` refuses it: a ready-made all-1 JSON verdict after a wrong answer beats the honest wrong
-  answer (the paper's "One Token to Fool LLM-as-a-Judge" finding; 100% of 24 pairs in issue 32's 12-item run), and
-  padding past the context fails the judge, which counts as a win. Its report holds the numbers.
-- `rc1 shadow-run` reports the judge's calibration against the reference (corr_to_success: Spearman of its scores
-  with the answer check) and its verdict, printed. Its gates compare the new reward with the old score under the
-  same judge, so they cannot see a bad judge: measured, it accepted this one (spearman .754, top-10% overlap 1.0,
-  corr_improve_pct +29.6) although the judge ranks wrong answers above right ones (corr_to_success new -0.49, old
-  -0.69: a less negative correlation counts as an improvement), and judge-robustness found that the honest correct
-  answer beat the honest wrong one on 0 of 3 items. The verdict is not asserted (6 candidates, K=1: noise).
-K=1 (SCORER_SAMPLES), three items and two attack kinds keep this to a few minutes on 2 cores (213 s, load ~3.5).
+  answer (the paper's "One Token to Fool LLM-as-a-Judge" finding; 100% of 24 pairs in issue 32's 12-item run),
+  padding past the context fails the judge, which counts as a win, and the honest correct answer does not beat the
+  honest wrong one on the share of items the gate asks (judge_robustness.honest_correct_beats_wrong_rate_min: .90;
+  measured 0 of 3 items when the module runs whole, after the probe warmed the server, 1 of 3 when this test runs
+  alone: llama.cpp's answers follow its prompt cache). Its report holds the numbers.
+- `rc1 shadow-run` refuses it: the new reward must track success (shadow_run.corr_to_success_new_min: .30; this
+  judge's reward: -0.49 in every run), and corr_improve_pct is undefined (a failed check) when the old score does not
+  track success either (old -0.69 in the whole module, -0.40 alone). Before these checks the shadow run's gates only
+  compared the reward with the old score under the same judge, and a less negative correlation counted as an
+  improvement: the whole module's run accepted this judge (spearman .754, top-10% overlap 1.0, corr_improve_pct
+  "+29.6" from -0.69 to -0.49); alone (spearman .93, old -0.40) the same formula read "-23%" and refused it by chance.
+K=1 (SCORER_SAMPLES), three items and two attack kinds keep this to a few minutes on 2 cores (the module 179 s at
+load 3-4: the probe 52 s, this test 125 s; this test alone 114-166 s at load 2-6).
 
 The model is a pinned wheel from PyPI: without it (no install, no registry) the tests skip and say why; in CI
 (CI=true) they fail instead, so a lost model never passes unseen.
@@ -29,6 +33,7 @@ from pathlib import Path
 import pytest
 from mlflow.tracking import MlflowClient
 
+from rc1.core.config import load_gates
 from rc1.core.io import read_json, write_jsonl
 from rc1_cli import run_cli
 
@@ -110,11 +115,22 @@ def test_the_judge_quality_gates_on_the_135m_judge(judge_env, capsys):
               "honest correct beats wrong:", rob["metrics"]["honest_correct_beats_wrong_rate"])
         print("[real judge SmolLM2-135M] shadow-run:", {c["name"]: c["value"] for c in sh["checks"]},
               "corr_to_success new/old:", sh["metrics"]["corr_to_success_new"], sh["metrics"]["corr_to_success_old"])
-    # refused because the judge can be talked into a score, not because nothing was scored
+    gates = load_gates("configs/gates.yaml")
+    # judge-robustness refuses it twice over: it can be talked into a score, and the honest correct answer does not
+    # beat the honest wrong one (0 of 3 items measured); refused for what it scored, not because nothing was scored
     assert rc == 2 and not rob["passed"] and rob["metrics"]["n_items_scored"] == 3
     failing = {c["name"] for c in rob["checks"] if not c["pass"]}
-    assert failing and failing <= {f"attack_win_rate.{k}" for k in ATTACKS.split(",")}
+    assert "honest_correct_beats_wrong_rate" in failing
+    assert failing <= {"honest_correct_beats_wrong_rate", *(f"attack_win_rate.{k}" for k in ATTACKS.split(","))}
+    honest_min = gates.judge_robustness.honest_correct_beats_wrong_rate_min
+    assert rob["metrics"]["honest_correct_beats_wrong_rate"] < honest_min
     assert set(rob["metrics"]["per_kind"]) == set(ATTACKS.split(","))
     assert rob["judge_stats"]["concurrency_max_seen"] <= 2
-    assert rc2 == (0 if sh["passed"] else 2) and sh["metrics"]["n_failed"] == 0 and sh["metrics"]["n_scored"] == 6
-    assert {"corr_to_success_new", "corr_to_success_old"} <= set(sh["metrics"])
+    # the shadow run refuses it: its reward does not track success (measured -0.49; the floor is positive), and no
+    # improvement is counted from an old score that does not track success either (measured -0.69)
+    assert rc2 == 2 and not sh["passed"] and sh["metrics"]["n_failed"] == 0 and sh["metrics"]["n_scored"] == 6
+    checks = {c["name"]: c for c in sh["checks"]}
+    new, old = sh["metrics"]["corr_to_success_new"], sh["metrics"]["corr_to_success_old"]
+    assert not checks["corr_to_success_new"]["pass"] and (new is None or new < gates.shadow_run.corr_to_success_new_min)
+    if old is None or old <= 0:
+        assert checks["corr_improve_pct"]["value"] is None and not checks["corr_improve_pct"]["pass"]

@@ -77,7 +77,7 @@ def test_shadow_run_writes_report_and_scored_candidates_and_a_finished_run(workd
     assert code == 0
     rep = json.loads((workdir / "out/report.json").read_text())
     assert rep["passed"] is True and [c["name"] for c in rep["checks"]] == ["spearman", "top10pct_overlap",
-                                                                             "corr_improve_pct"]
+                                                                             "corr_improve_pct", "corr_to_success_new"]
     assert rep["clarification_items_derived"] >= 3 and rep["clarification_items"] == 1 + rep["clarification_items_derived"]
     m = rep["metrics"]
     assert m["n_items"] == 15 and m["n_candidates"] == 90 and m["n_failed"] == 0

@@ -77,6 +77,12 @@ def test_cli_exit_2_with_one_line_for_a_bad_config(tmp_path, monkeypatch, capsys
     ("ppo_scale.yaml", "batch_size: ", "batch_size: '8' #", "ppo.batch_size"),
     ("gates.yaml", "distinct_2_min: 0.60", "distinct_2_min: .inf", "validate_pool.distinct_2_min"),
     ("gates.yaml", "corr_improve_pct_min: 10.0", "corr_improve_pct_min: -.inf", "shadow_run.corr_improve_pct_min"),
+    ("gates.yaml", "corr_to_success_new_min: 0.30", "corr_to_success_new_min: .nan",
+     "shadow_run.corr_to_success_new_min"),
+    ("gates.yaml", "honest_correct_beats_wrong_rate_min: 0.90", "honest_correct_beats_wrong_rate_min: .nan",
+     "judge_robustness.honest_correct_beats_wrong_rate_min"),
+    # a gates file written before issue 32's judge-quality gates: the new keys are required, never a silent default
+    ("gates.yaml", "  corr_to_success_new_min: 0.30\n", "", "shadow_run.corr_to_success_new_min"),
     # thresholds that would switch a check off
     ("gates.yaml", "sum_tolerance: 1.0e-6", "sum_tolerance: 0.5", "weights.sum_tolerance"),
     ("gates.yaml", "len_tokens_min: 64", "len_tokens_min: 5000", "validate_pool"),

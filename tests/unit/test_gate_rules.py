@@ -23,7 +23,8 @@ def _passing(tmp_path):
     metrics = {"round2_pass": 1.0, "round2.validate_pool.passed": 1.0, "round2.shadow_run.passed": 1.0,
                "round2.validate_pool.leak_count": 0.0, "round2.validate_pool.distinct_2": 0.7,
                "round2.validate_pool.dup_rate": 0.0, "round2.shadow_run.spearman": 0.9,
-               "round2.shadow_run.top10pct_overlap": 0.8, "round2.shadow_run.corr_improve_pct": 15.0}
+               "round2.shadow_run.top10pct_overlap": 0.8, "round2.shadow_run.corr_improve_pct": 15.0,
+               "round2.shadow_run.corr_to_success_new": 0.5}
     return tags, metrics, files
 
 
@@ -78,6 +79,13 @@ def test_metrics_are_rechecked_against_current_thresholds(tmp_path):
     assert any("leak_count" in p for p in problems) and any("shadow_run did not pass" in p for p in problems)
     del metrics[RECHECKS[3][0]]
     assert any("missing" in p for p in preflight_problems(tags, metrics, GATES))
+    # issue 32: a judge whose reward is anti-correlated with success; its corr_improve_pct is undefined, not logged
+    tags, metrics, _ = _passing(tmp_path)
+    metrics["round2.shadow_run.corr_to_success_new"] = -0.49
+    del metrics["round2.shadow_run.corr_improve_pct"]
+    assert preflight_problems(tags, metrics, GATES) == [
+        "metric round2.shadow_run.corr_improve_pct is missing",
+        "round2.shadow_run.corr_to_success_new=-0.49 no longer meets shadow_run.corr_to_success_new_min=0.3"]
 
 
 def test_dev_waived_steps_are_not_rechecked_but_prod_ones_are(tmp_path):

@@ -35,10 +35,12 @@ def test_topk_overlap_is_tie_aware_not_sort_order():
     assert list(topk_membership([0.1 + 0.2, 0.3, 0.0], 1)) == [0.5, 0.5, 0.0]
 
 
-def test_improvement_percent():
+def test_improvement_percent_is_measured_from_a_positive_baseline_only():
     assert improve_pct(0.40, 0.50) == pytest.approx(25.0)
-    assert improve_pct(-0.20, 0.10) == pytest.approx(150.0)
-    assert improve_pct(0.0, 0.3) is None and improve_pct(None, 0.3) is None
+    assert improve_pct(0.40, 0.30) == pytest.approx(-25.0) and improve_pct(0.40, -0.40) == pytest.approx(-200.0)
+    # issue 32: -0.69 -> -0.49 was "+29%" for a judge that ranks wrong answers first; no baseline, no percentage
+    assert improve_pct(-0.69, -0.49) is None and improve_pct(-0.20, 0.10) is None
+    assert improve_pct(0.0, 0.3) is None and improve_pct(None, 0.3) is None and improve_pct(0.3, None) is None
 
 
 def _row(i, old, new, success, task="gsm8k", difficulty="hard", failed=False):
@@ -55,7 +57,7 @@ def test_shadow_metrics_splits_by_bucket_and_task_and_leaves_failed_rows_out():
     m = shadow_metrics(rows)
     assert (m["n_candidates"], m["n_scored"], m["n_failed"]) == (6, 5, 1)
     assert m["corr_to_success_new"] == pytest.approx(spearman([0.95, 0.30, 0.90, 0.20, 0.85], [1, 0, 1, 0, 1]))
-    assert m["corr_to_success_new"] > m["corr_to_success_old"] and m["corr_improve_pct"] > 0
+    assert m["corr_to_success_new"] > 0 > m["corr_to_success_old"] and m["corr_improve_pct"] is None  # no baseline
     assert set(m["by_difficulty"]) == {"hard", "easy"} and set(m["by_task"]) == {"gsm8k", "hotpotqa"}
     assert m["by_task"]["hotpotqa"]["n"] == 2 and m["topk_scope"] == "global"
     # within items (i0: old and new disagree, i1: agree; i2 has one scored candidate, undefined)
@@ -66,11 +68,26 @@ def test_shadow_metrics_splits_by_bucket_and_task_and_leaves_failed_rows_out():
     assert m["argmax_agreement_within_item"] == pytest.approx(2 / 3)
     assert m["top10pct_overlap"] == pytest.approx(0.0)   # k = 1 of 5: old's top (0.95) is new's 4th
     assert m["top20pct_overlap"] == pytest.approx(0.0)
-    checks = shadow_checks(m, ShadowRunGate(spearman_min=0.75, top10pct_overlap_min=0.0, corr_improve_pct_min=10))
-    assert [c["name"] for c in checks] == ["spearman", "top10pct_overlap", "corr_improve_pct"]
+    checks = shadow_checks(m, ShadowRunGate(spearman_min=0.75, top10pct_overlap_min=0.0, corr_improve_pct_min=10,
+                                            corr_to_success_new_min=0.3))
+    assert [c["name"] for c in checks] == ["spearman", "top10pct_overlap", "corr_improve_pct", "corr_to_success_new"]
     by = {c["name"]: c for c in checks}
     assert by["spearman"]["value"] == pytest.approx(spearman([0.9, 0.95, 0.7, 0.6, 0.5], [0.95, 0.3, 0.9, 0.2, 0.85]))
     assert by["spearman"]["pass"] is False and by["top10pct_overlap"]["pass"] is True
+
+
+def test_a_judge_that_ranks_wrong_answers_first_passes_the_agreement_checks_and_fails_the_success_ones():
+    """Issue 32's shape: old and new agree (the same judge under both), both rank the wrong answers first; the new
+    reward less so. spearman and the overlap cannot see it; corr_to_success_new and corr_improve_pct refuse it."""
+    rows = [_row(0, 0.30, 0.50, True), _row(1, 0.80, 0.60, False), _row(2, 0.40, 0.62, True),
+            _row(3, 0.70, 0.55, False), _row(4, 0.20, 0.30, True), _row(5, 0.90, 0.90, False)]
+    m = shadow_metrics(rows)
+    assert m["corr_to_success_old"] < m["corr_to_success_new"] < 0
+    checks = {c["name"]: c for c in shadow_checks(m, ShadowRunGate(
+        spearman_min=0.75, top10pct_overlap_min=0.70, corr_improve_pct_min=10, corr_to_success_new_min=0.3))}
+    assert checks["spearman"]["pass"] and checks["top10pct_overlap"]["pass"]
+    assert checks["corr_improve_pct"]["value"] is None and not checks["corr_improve_pct"]["pass"]
+    assert not checks["corr_to_success_new"]["pass"]
 
 
 def test_clarify_items_turns_a_share_of_plain_tasks_into_clarification_items_deterministically():
