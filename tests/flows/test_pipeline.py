@@ -257,14 +257,15 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         assert lm.source_run_id == best.run_id and lm.artifact_location.startswith("mlflow-artifacts:/"), lm
         assert run_cli(["verify", "--alias", "best"]) == 0   # what `best` claims: its gated train run's signed model
         assert run_cli(["verify", "--version", best.version]) == (0 if passed else 2)   # the whole chain
-        # the gate rechecks the preflight's numbers from its sha256-checked table: a table altered in the store is
-        # refused (tests/stages/test_promote.py: a metric logged on the run by hand is not what is rechecked)
+        # the preflight signed its table's digest: a table altered in the store is refused (the numbers the gate
+        # rechecks are the signed ones; tests/stages/test_promote.py: a metric logged on the run by hand is not)
         table = next((tmp_path / "server" / "artifacts").rglob(f"{pf.info.run_id}/artifacts/inputs/round_metrics.json"))
         kept = table.read_bytes()
         table.write_text(json.dumps({**json.loads(kept), "round2.validate_pool.distinct_2": 0.99}))
         capsys.readouterr()
         assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
-        assert "inputs/round_metrics.json in the tracking server does not match its sha256 tag" in capsys.readouterr().err
+        assert "inputs/round_metrics.json in the tracking server does not match the digest its statement signed" \
+            in capsys.readouterr().err
         table.write_bytes(kept)
         assert len(pf.data.metrics) <= 200   # per-step metrics are in the table and on the step runs
 
