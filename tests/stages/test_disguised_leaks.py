@@ -39,13 +39,19 @@ def store(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_disguised_shadow_questions_are_kept_out_of_the_pool_and_caught_as_leaks(store, capsys):
+def _sample_and_shadow(store: Path) -> tuple[Path, list[dict]]:
+    """The templates and the bundled sample copied into `store`, the shadow set materialized: (the data directory,
+    10 shadow GSM8K items)."""
     shutil.copytree(REPO / "templates", store / "templates")
     data = store / "data"
     shutil.copytree(BUNDLED_DIR, data, ignore=shutil.ignore_patterns("README.md", "LICENSE"))
     assert run_cli(["materialize-shadow", "--data-dir", str(data), "--materialize", "shadow.jsonl",
                     "--gates", GATES]) == 0
-    shadow = [r for r in read_jsonl(store / "shadow.jsonl") if r["task"] == "gsm8k"][:10]
+    return data, [r for r in read_jsonl(store / "shadow.jsonl") if r["task"] == "gsm8k"][:10]
+
+
+def test_disguised_shadow_questions_are_kept_out_of_the_pool_and_caught_as_leaks(store, capsys):
+    data, shadow = _sample_and_shadow(store)
     assert len(shadow) == 10
     # the data gains a disguised twin of each of 10 shadow GSM8K questions (new lines: other source ids)
     gsm = data / "gsm8k" / "train.jsonl.gz"
@@ -91,12 +97,7 @@ DIGITS = str.maketrans("0123456789", "\u0966\u0967\u0968\u0969\u096a\u096b\u096c
 def test_capital_look_alikes_and_digits_of_another_script_are_caught_as_leaks(store, capsys):
     """Review: every word-initial capital a Greek capital, every number in Devanagari digits, the lower-case letters
     Cyrillic look-alikes: still the shadow question, and still a leak to `rc1 validate-pool`."""
-    shutil.copytree(REPO / "templates", store / "templates")
-    data = store / "data"
-    shutil.copytree(BUNDLED_DIR, data, ignore=shutil.ignore_patterns("README.md", "LICENSE"))
-    assert run_cli(["materialize-shadow", "--data-dir", str(data), "--materialize", "shadow.jsonl",
-                    "--gates", GATES]) == 0
-    shadow = [r for r in read_jsonl(store / "shadow.jsonl") if r["task"] == "gsm8k"][:10]
+    data, shadow = _sample_and_shadow(store)
     assert run_cli(["build-pool", "--data-dir", str(data), "--shadow", "shadow.jsonl", "--mix", "gsm8k:1.0",
                     "--n", "40", "--out", "pool.jsonl", "--gates", GATES]) == 0
     pool = read_jsonl(store / "pool.jsonl")
