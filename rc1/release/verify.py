@@ -165,6 +165,10 @@ def _chain(mv, trust: Trust, name: str, whole: bool = True) -> tuple[list[Link],
                                    report_problem=report_problem)
         if view is not None and view.tags.get("rc1.model_version") != str(mv.version):
             link.problems.append(f"its statement is of version {view.tags.get('rc1.model_version')}, not {mv.version}")
+        backend = view.tags.get("rc1.backend", "transformers") if view is not None else "transformers"
+        if backend != "transformers":   # the store's tag found it; its statement says it measured a GGUF export
+            link.problems.append(f"its statement is of a {backend} evaluation, not the transformers one the RC1 "
+                                 f"verdict is")
         if report is not None:
             link.evidence += f", report sha256 {facts['evaluate_report_sha256'][:12]} (downloaded)"
         return link

@@ -1,0 +1,63 @@
+"""Review of the signed chain (issue 28): what a store writer can still do with signed runs, through the real
+commands. The evidence runs are test_promote.chain()'s (rc1's own stage_run, signing as the stages do)."""
+
+from __future__ import annotations
+
+import contextlib
+
+from mlflow.tracking import MlflowClient
+
+from rc1.core.errors import GateFailed
+from rc1.core.io import write_json
+from rc1.tracking import stage_run
+from rc1_cli import run_cli
+from test_attest import refusal
+from test_promote import aliases, chain, evaluation, store  # noqa: F401 - store is a fixture
+
+
+def test_a_llamacpp_evaluation_retagged_in_the_store_is_no_rc1_verdict(store, capsys):
+    """A signed llama.cpp evaluation (it measures a GGUF export, whatever weights the export holds) that passed, its
+    store tag rc1.backend set to transformers: the newest 'transformers' evaluation of the version. Its statement says
+    llama.cpp; promote refuses it."""
+    version = chain(store, eval_passed=False)
+    client = MlflowClient()
+    train_run = client.get_run(client.get_model_version("rc1-policy", version).run_id)
+    tags = {"rc1.model_version": version, "rc1.registered_model": "rc1-policy", "rc1.backend": "llamacpp",
+            "rc1.train_run_id": train_run.info.run_id, "rc1.mode": "dev",
+            "input_sha256.model": train_run.data.tags["sha256.model"], "input_sha256.shadow": "0" * 64,
+            "input_sha256.heldout": train_run.data.tags["sha256.heldout.jsonl"]}
+    with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, reuse=False, tags=tags, attest=True,
+                                                     inputs={"gates": "configs/gates.yaml",
+                                                             "config": "configs/ppo_dev.yaml"}) as ev:
+        report = evaluation(245, 60, True)
+        ev.log_artifact(write_json(store / "llamacpp" / "evaluate_report.json",
+                                   {"model_version": version, **report.to_json()}))
+        ev.verdict(report.checks)
+    client.set_tag(ev.run_id, "rc1.backend", "transformers")
+    assert run_cli(["promote", "--version", version]) == 2
+    line = refusal(capsys)
+    assert f"broken link evaluate run {ev.run_id}:" in line and "a llamacpp evaluation, not the" in line, line
+    assert aliases().get("RC1-dev") != version
+
+
+def test_a_gguf_export_pointed_at_by_hand_is_refused(store, capsys):
+    """The version's tags that name its GGUF export (rc1.gguf_run_id, rc1.gguf_artifact, rc1.gguf_sha256) rewritten to
+    a file the writer logged on another run: `rc1 evaluate --backend llamacpp` refuses it before llama.cpp loads it."""
+    version = chain(store)
+    client = MlflowClient()
+    other = client.get_run(client.get_model_version("rc1-policy", chain(store, gated=False)).run_id)
+    forged = store / "forged" / "rc1-policy-v1-f16.gguf"
+    forged.parent.mkdir(exist_ok=True)
+    forged.write_bytes(b"GGUF not the export")
+    client.log_artifact(other.info.run_id, str(forged))
+    from rc1.core.io import sha256_file
+
+    for k, v in {"rc1.gguf_run_id": other.info.run_id, "rc1.gguf_artifact": forged.name,
+                 "rc1.gguf_sha256": sha256_file(forged), "rc1.gguf_outtype": "f16"}.items():
+        client.set_model_version_tag("rc1-policy", version, k, v)
+    write_json(store / "forged" / "h.json", {"id": "h1", "task": "gsm8k", "question": "What is 2+2?", "answer": "4"})
+    (store / "forged" / "h.jsonl").write_text((store / "forged" / "h.json").read_text().replace("\n", "") + "\n")
+    assert run_cli(["evaluate", "--version", version, "--backend", "llamacpp", "--config", "configs/ppo_dev.yaml",
+                    "--shadow", "none", "--heldout", str(store / "forged" / "h.jsonl")]) == 2
+    line = refusal(capsys)
+    assert f"its GGUF export run {other.info.run_id}" in line and "signed" in line, line
