@@ -96,7 +96,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
         g.log_config(gates, "gates_effective.json")
         for name, context in DATASETS:   # the preflight's files this gate trains and evaluates on
             if name in files:
-                g.log_dataset(files[name], name, context, pre.data.tags.get(f"sha256.{name}"))
+                g.log_dataset(files[name], name, context, pre.tags.get(f"sha256.{name}"))
         link["rc1.gate_run_id"] = g.run_id
         trained = []
         for seed in seeds:
