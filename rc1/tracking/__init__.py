@@ -204,8 +204,11 @@ def ui_url(run_id: str | None = None, experiment_id: str | None = None, artifact
     """The MLflow UI's address of a run (else of the experiment's runs table; with `artifact`, of that artifact in the
     run's artifact view), in the model-training view. With a tracking server it is the server's own page; with the
     embedded store, the page `mlflow ui` serves by default."""
+    from rc1.core.redaction import safe_url
+
     uri = mlflow.get_tracking_uri() if mlflow.get_tracking_uri() else default_tracking_uri()
-    base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else UI_DEFAULT
+    # the server's page, never its credentials (user info, a token in the query): the link goes into the RC1 report
+    base = safe_url(uri).rstrip("/") if uri.startswith(("http://", "https://")) else UI_DEFAULT
     if experiment_id is None:
         experiment_id = MlflowClient().get_run(run_id).info.experiment_id if run_id else setup_tracking()
     page = f"runs/{run_id}" if run_id else "runs"
@@ -231,8 +234,10 @@ def artifact_location(run_id: str, artifact: str) -> str:
 
 def ui_hint() -> str:
     """How to open the UI on this store: nothing to start for a tracking server, `mlflow ui` for the embedded one."""
-    uri = mlflow.get_tracking_uri() or default_tracking_uri()
-    return "" if uri.startswith(("http://", "https://")) else f" (after `mlflow ui --backend-store-uri {uri}`)"
+    from rc1.core.redaction import safe_url
+
+    uri = mlflow.get_tracking_uri() or default_tracking_uri()   # a database URI's password is never printed
+    return "" if uri.startswith(("http://", "https://")) else f" (after `mlflow ui --backend-store-uri {safe_url(uri)}`)"
 
 
 def _store_path(uri: str) -> Path | None:
