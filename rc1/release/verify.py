@@ -275,7 +275,8 @@ def _alias_link(mv, alias: str, target: str, facts: dict, trust: Trust, name: st
         stmt, _ = _signed(run, "promote", trust)
         said = stmt.tags if stmt else {}
         if said.get("rc1.model_version") == str(mv.version) and said.get("rc1.target_alias") == alias \
-                and facts.get("model_sha256") and said.get("rc1.model_sha256") == facts["model_sha256"]:
+                and facts.get("model_sha256") and said.get("rc1.model_sha256") == facts["model_sha256"] \
+                and stmt.mode == ("prod" if alias == RC1 else "dev"):   # RC1: a promotion signed for prod
             link.run_id, link.evidence = run.info.run_id, f"{alias}, promotion signed by {stmt.key.name}"
             return link
     link.problems.append(f"no promote run signed version {mv.version} as {alias} (set by hand?)")

@@ -61,3 +61,32 @@ def test_a_gguf_export_pointed_at_by_hand_is_refused(store, capsys):
                     "--shadow", "none", "--heldout", str(store / "forged" / "h.jsonl")]) == 2
     line = refusal(capsys)
     assert f"its GGUF export run {other.info.run_id}" in line and "signed" in line, line
+
+
+def test_a_prod_promotion_is_signed_for_prod_whatever_run_mode_says(store, monkeypatch, capsys, prod_key, tmp_path):
+    """RUN_MODE is dev unless set: `rc1 promote` of a prod version without it signed its promotion with the promoter's
+    own dev key. RC1 then verified on that machine only; a deployer's `rc1 verify` (or guard) elsewhere refused it.
+    The promotion is signed in the version's mode: a prod key, or a one-line refusal before any alias is set."""
+    monkeypatch.setenv("RUN_MODE", "prod")
+    key = prod_key()
+    version = chain(store, mode="prod")
+    monkeypatch.setenv("RUN_MODE", "dev")
+    monkeypatch.delenv("RC1_SIGNING_KEY")
+    assert run_cli(["promote", "--version", version]) == 2
+    assert "RC1_SIGNING_KEY" in refusal(capsys) and aliases().get("RC1") != version
+    monkeypatch.setenv("RC1_SIGNING_KEY", str(key))
+    assert run_cli(["promote", "--version", version]) == 0, capsys.readouterr().err
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "deployer"))   # another user: another dev key
+    capsys.readouterr()
+    assert run_cli(["verify", "models:/rc1-policy@RC1"]) == 0, capsys.readouterr().err
+    # a promotion to RC1 signed for dev (by the promoter's dev key, as before) does not make RC1 genuine
+    other = chain(store, mode="prod")
+    sha = MlflowClient().get_run(MlflowClient().get_model_version("rc1-policy", other).run_id).data.tags["sha256.model"]
+    monkeypatch.delenv("RC1_SIGNING_KEY")
+    with stage_run("promote", params={}, reuse=False, attest=True, tags={
+            "rc1.model_version": other, "rc1.registered_model": "rc1-policy", "rc1.target_alias": "RC1",
+            "rc1.model_sha256": sha, "rc1.mode": "dev"}):
+        pass
+    MlflowClient().set_registered_model_alias("rc1-policy", "RC1", other)
+    assert run_cli(["verify", "models:/rc1-policy@RC1"]) == 2
+    assert f"no promote run signed version {other} as RC1" in refusal(capsys)
