@@ -60,7 +60,7 @@ import rc1
 from rc1.core.config import run_mode
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
-from rc1.core.proc import Stopped, check_stop
+from rc1.core.proc import Stopped, check_stop, deferred_signals
 from rc1.tracking.queries import ORIGINS_ENV, _search, origin_of, origins
 
 log = logging.getLogger("rc1")
@@ -723,15 +723,20 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
         except (KeyboardInterrupt, Stopped) as e:   # Ctrl-C, SIGTERM: KILLED, saying so; no output is recorded
             _end_stopped(st.run_id, e)
             raise
-        for key_, path in outputs.items():
-            if path.name in st.artifact_paths:
-                st.set_tags({f"rc1.output.{key_}": st.artifact_paths[path.name]})   # signed: what a reuse restores
-        missing = [k for k, p in outputs.items() if p.name not in st.artifact_shas]
-        if missing and gate_error is None:
-            raise RuntimeError(f"stage {stage} did not log its output(s) {missing}")
-        mlflow.set_tag("rc1.computed", "true")
-        if signs:
-            st.attest()
+        try:   # stopped while it signs: the writes end first (a commit cut in half locks sqlite), then KILLED
+            with deferred_signals():
+                for key_, path in outputs.items():
+                    if path.name in st.artifact_paths:   # signed: what a reuse restores
+                        st.set_tags({f"rc1.output.{key_}": st.artifact_paths[path.name]})
+                missing = [k for k, p in outputs.items() if p.name not in st.artifact_shas]
+                if missing and gate_error is None:
+                    raise RuntimeError(f"stage {stage} did not log its output(s) {missing}")
+                mlflow.set_tag("rc1.computed", "true")
+                if signs:
+                    st.attest()
+        except (KeyboardInterrupt, Stopped) as e:
+            _end_stopped(st.run_id, e)
+            raise
     if gate_error is not None:
         if refusal_fails:
             MlflowClient().set_terminated(st.run_id, "FAILED")

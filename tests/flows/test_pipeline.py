@@ -264,7 +264,8 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         table.write_text(json.dumps({**json.loads(kept), "round2.validate_pool.distinct_2": 0.99}))
         capsys.readouterr()
         assert run_cli(["gate", "--mode", "dev", "--max-steps", "1"]) == 2
-        assert "inputs/round_metrics.json in the tracking server does not match its sha256 tag" in capsys.readouterr().err
+        assert "inputs/round_metrics.json in the tracking server does not match the digest its statement signed" in \
+            capsys.readouterr().err
         table.write_bytes(kept)
         assert len(pf.data.metrics) <= 200   # per-step metrics are in the table and on the step runs
 
