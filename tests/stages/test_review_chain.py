@@ -90,3 +90,43 @@ def test_a_prod_promotion_is_signed_for_prod_whatever_run_mode_says(store, monke
     MlflowClient().set_registered_model_alias("rc1-policy", "RC1", other)
     assert run_cli(["verify", "models:/rc1-policy@RC1"]) == 2
     assert f"no promote run signed version {other} as RC1" in refusal(capsys)
+
+
+def test_a_small_order_key_in_the_trust_file_is_refused(store, capsys, tmp_path):
+    """Ed25519's identity point as a trusted public key (`AQAA...A=`, innocent-looking in a trust.yaml diff): the
+    signature (R = identity, S = 0) verifies for every message under it, so anyone could sign anything. The trust
+    file with such a key is refused in one line, before any statement is read."""
+    import base64
+    import json
+
+    from rc1.core.io import sha256_file
+    from rc1.release import attest
+    from test_attest import _forged_report, run_path
+    from test_promote import _evaluate_run
+
+    identity = b"\x01" + bytes(31)
+    bad = chain(store, eval_passed=False)
+    ev = _evaluate_run(bad).info.run_id
+    stmt = json.loads(base64.b64decode(json.loads(run_path(ev, attest.ENVELOPE).read_text())["payload"]))
+    forged = _forged_report(store, bad)
+    for s in stmt["subject"]:
+        if s["name"] == "evaluate_report.json":
+            s["digest"]["sha256"] = sha256_file(forged)
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    body = json.dumps(stmt).encode()
+    envelope = {"payloadType": attest.PAYLOAD_TYPE, "payload": base64.b64encode(body).decode(),
+                "signatures": [{"keyid": attest.keyid_of(Ed25519PublicKey.from_public_bytes(identity)),
+                                "sig": base64.b64encode(identity + bytes(32)).decode()}]}
+    MlflowClient().log_artifact(ev, str(forged))
+    MlflowClient().log_artifact(ev, str(write_json(tmp_path / attest.ENVELOPE, envelope)))
+    trust = store / "configs" / "trust.yaml"
+    shipped = trust.read_text()
+    trust.write_text(f"keys:\n  - {{name: ci, public_key: {base64.b64encode(identity).decode()}, modes: [dev]}}\n")
+    try:
+        capsys.readouterr()
+        assert run_cli(["verify", "--version", bad]) == 2
+        line = refusal(capsys)
+        assert "keys[1]: public_key is a small-order point" in line, line
+    finally:
+        trust.write_text(shipped)
