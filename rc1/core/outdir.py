@@ -22,6 +22,9 @@ MARKER = ".rc1-output"
 # the file an output of each kind always held before the marker existed
 LEGACY = {"bundle": ("bundle.json",), "train": ("ckpt_manifest.jsonl",),
           "preflight": ("shadow_eval_245.jsonl", "shadow_manifest.json", "rc1_seed.jsonl")}
+# everything such an unmarked earlier output may hold, where rc1 replaces it whole (rc1 bundle): a user's directory that
+# merely holds a file of that name (a bundle.json of their own) is not an earlier bundle
+LEGACY_ONLY = {"bundle": frozenset({"bundle.json", "requirements.txt", "REPRODUCE.md", "configs", "templates"})}
 _IGNORED = {MARKER, ".rc1.lock"}   # rc1's own bookkeeping (the lock of rc1.core.io.exclusive_dir)
 
 
@@ -69,7 +72,7 @@ def check_out_dir(path: str | os.PathLike, kind: str, what: str = "--out") -> Pa
         raise Rc1Error(f"{what} {p}: exists and is not a directory")
     names = {q.name for q in p.iterdir()} - _IGNORED
     found = _kind_of(p)
-    legacy = found is None and not names.isdisjoint(LEGACY.get(kind, ()))
+    legacy = found is None and not names.isdisjoint(LEGACY.get(kind, ())) and names <= LEGACY_ONLY.get(kind, names)
     if names and found != kind and not legacy:
         entries = f"{len(names)} entr{'y' if len(names) == 1 else 'ies'}"
         held = f"a {found} output" if found else f"{entries} rc1 did not write"

@@ -8,12 +8,13 @@ whatever of it is left, however the launch or its caller stops.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 import threading
 import time
-from typing import Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 GRACE_S = 20.0   # after SIGTERM, how long a launcher gets to stop its own workers before all of them are killed
 POLL_S = 1.0     # how often the list of the launch's processes is refreshed
@@ -90,6 +91,28 @@ def clear_stop() -> None:
     """Forget a stop (the `rc1` command called in-process returns, and the next call starts afresh)."""
     global _stop_signal
     _stop_signal = None
+
+
+@contextlib.contextmanager
+def deferred_signals() -> Iterator[None]:
+    """SIGINT and SIGTERM wait for the block (a few store writes that must not be cut in half: an sqlite commit
+    interrupted by Ctrl-C keeps its lock, and the next write, ending the run KILLED, waited 40 s on it); one that came
+    meanwhile is sent again as the block ends, to the handler that was in place. Off the main thread (where no signal
+    handler runs) the block just runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in before:
+        signal.signal(sig, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(held):
+            os.kill(os.getpid(), sig)
 
 
 def run_tree(cmd: Sequence[str], env: Mapping[str, str]) -> int:

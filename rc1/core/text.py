@@ -96,21 +96,28 @@ def _skeleton_table() -> dict[int, str | None]:
 
     table: dict[int, str | None] = dict(INVISIBLE)
     for cp in [*range(0x80, 0x30000), *range(0xE0000, 0xE1000)]:
-        if unicodedata.category(chr(cp)) in ("Mn", "Cf"):
+        cat = unicodedata.category(chr(cp))
+        if cat in ("Mn", "Cf"):
             table[cp] = None
+        elif cat == "Nd":   # a digit of any script is the number it reads as ("४८", "٤٨": 48), never a look-alike letter
+            table[cp] = str(unicodedata.digit(chr(cp)))
     for src, proto in _confusables().items():
         if not src.isascii() and ord(src) not in table:
-            table[ord(src)] = fold(proto)
+            # TR39 draws capital I as l, but ASCII is kept here ("I" is "i"): a capital look-alike of I is "i" too
+            table[ord(src)] = "i" if proto == "l" and src.isupper() else fold(proto)
     return table
 
 
 def skeleton(text: str) -> str:
-    """`text` as the shadow-set guards compare it: NFKC, lower case, then (non-ASCII text only) NFD with format
-    characters and combining marks dropped and look-alike letters mapped to their TR39 prototype."""
+    """`text` as the shadow-set guards compare it: NFKC, then (non-ASCII text only) NFD with format characters and
+    combining marks dropped, digits of every script made ASCII and look-alike letters mapped to their TR39 prototype,
+    and lower case. The letters are mapped before the case is folded (Greek "Ν" is Latin "N"; its lower case "ν" is
+    "v"), and once more after it (a capital without a table entry whose lower case has one)."""
     if text.isascii():
         return text.lower()
-    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).lower())
-    return text.translate(_skeleton_table()).lower()
+    table = _skeleton_table()
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    return text.translate(table).lower().translate(table)
 
 
 def guard_words(text: str) -> list[str]:

@@ -260,6 +260,24 @@ def trust_path() -> Path:
     return Path(os.environ.get(TRUST_ENV) or TRUST_PATH)
 
 
+def _small_order(raw: bytes) -> bool:
+    """An Ed25519 point of order dividing 8 (the identity among them): OpenSSL's verify accepts a fixed signature
+    under it for every message. Its Montgomery image is a small-order X25519 point, where X25519's clamped scalar
+    gives the all-zero secret that the library refuses."""
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+    p = 2**255 - 19
+    y = (int.from_bytes(raw, "little") & ((1 << 255) - 1)) % p
+    if y == 1:
+        return True
+    u = (1 + y) * pow((1 - y) % p, -1, p) % p
+    try:
+        X25519PrivateKey.generate().exchange(X25519PublicKey.from_public_bytes(u.to_bytes(32, "little")))
+    except ValueError:
+        return True
+    return False
+
+
 def load_trust(path: str | os.PathLike | None = None) -> Trust:
     """The trust file: `keys: [{name, public_key (base64 of the raw 32-byte Ed25519 key), modes: [dev|prod]}]`.
     Bad input: one line naming the file and the entry."""
@@ -292,6 +310,9 @@ def load_trust(path: str | os.PathLike | None = None) -> Trust:
             pub = Ed25519PublicKey.from_public_bytes(base64.b64decode(str(e["public_key"]), validate=True))
         except ValueError:
             raise Rc1Error(f"{where}: public_key is not a base64 Ed25519 public key (32 bytes)") from None
+        if _small_order(base64.b64decode(str(e["public_key"]))):
+            raise Rc1Error(f"{where}: public_key is a small-order point (a signature under it verifies for any "
+                           "message): not a real key")
         keys[keyid_of(pub)] = TrustedKey(keyid_of(pub), pub, str(e["name"]), modes)
     return Trust(str(p), hashlib.sha256(raw).hexdigest(), keys)
 

@@ -165,6 +165,10 @@ def _chain(mv, trust: Trust, name: str, whole: bool = True) -> tuple[list[Link],
                                    report_problem=report_problem)
         if view is not None and view.tags.get("rc1.model_version") != str(mv.version):
             link.problems.append(f"its statement is of version {view.tags.get('rc1.model_version')}, not {mv.version}")
+        backend = view.tags.get("rc1.backend", "transformers") if view is not None else "transformers"
+        if backend != "transformers":   # the store's tag found it; its statement says it measured a GGUF export
+            link.problems.append(f"its statement is of a {backend} evaluation, not the transformers one the RC1 "
+                                 f"verdict is")
         if report is not None:
             link.evidence += f", report sha256 {facts['evaluate_report_sha256'][:12]} (downloaded)"
         return link
@@ -271,7 +275,8 @@ def _alias_link(mv, alias: str, target: str, facts: dict, trust: Trust, name: st
         stmt, _ = _signed(run, "promote", trust)
         said = stmt.tags if stmt else {}
         if said.get("rc1.model_version") == str(mv.version) and said.get("rc1.target_alias") == alias \
-                and facts.get("model_sha256") and said.get("rc1.model_sha256") == facts["model_sha256"]:
+                and facts.get("model_sha256") and said.get("rc1.model_sha256") == facts["model_sha256"] \
+                and stmt.mode == ("prod" if alias == RC1 else "dev"):   # RC1: a promotion signed for prod
             link.run_id, link.evidence = run.info.run_id, f"{alias}, promotion signed by {stmt.key.name}"
             return link
     link.problems.append(f"no promote run signed version {mv.version} as {alias} (set by hand?)")

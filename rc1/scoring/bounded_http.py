@@ -40,7 +40,13 @@ class OffHostRedirect(ReplyRefused):
     """The endpoint redirected the call to another scheme, host or port: not followed."""
 
 
-_deadline = threading.local()   # this thread's call: the monotonic time its deadline falls
+_deadline = threading.local()   # this thread's call: the monotonic time its deadline falls, the bytes it received
+
+
+def bytes_seen() -> int:
+    """Bytes this thread's latest call received (status line, headers, body): 0 for a server still computing its
+    reply when the call timed out, more for one that answers too slowly (a dripping reply)."""
+    return getattr(_deadline, "seen", 0)
 
 
 def _left(timeout: float | None) -> float | None:
@@ -59,7 +65,9 @@ class _Stream(httpcore.NetworkStream):
         self._inner = inner
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self._inner.read(max_bytes, _left(timeout))
+        data = self._inner.read(max_bytes, _left(timeout))
+        _deadline.seen = bytes_seen() + len(data)
+        return data
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
         self._inner.write(buffer, _left(timeout))
@@ -172,7 +180,7 @@ class BoundedTransport(httpx.BaseTransport):
         req = httpcore.Request(method=request.method, url=httpcore.URL(
             scheme=request.url.raw_scheme, host=request.url.raw_host, port=request.url.port,
             target=request.url.raw_path), headers=headers, content=request.stream, extensions=request.extensions)
-        _deadline.at = deadline
+        _deadline.at, _deadline.seen = deadline, 0
         try:
             resp = self._pool.handle_request(req)
         except Exception as e:

@@ -34,10 +34,12 @@ class EpisodeStats:
 
 
 def strip_think(text: str) -> str:
-    """Text without its reasoning blocks: `<think>...</think>` pairs removed, everything before a stray
-    `</think>` dropped (the chat template opened the block), an unclosed `<think>` drops the rest. Linear."""
+    """Text without its reasoning blocks: everything up to the first `</think>` dropped when no `<think>` comes before
+    it (the chat template opened the block), `<think>...</think>` pairs removed, an unclosed `<think>` drops the rest,
+    a stray `</think>` is dropped. Linear. (The first `</think>` ends the template's block, as the thinking budget
+    reads the turn: a later `<think>` block never brings the template's reasoning back into the answer.)"""
     text = text or ""
-    close = text.rfind(_CLOSE)
+    close = text.find(_CLOSE)
     if close >= 0 and text.rfind(_OPEN, 0, close) < 0:
         text = text[close + len(_CLOSE):]
     out, pos = [], 0
@@ -51,7 +53,7 @@ def strip_think(text: str) -> str:
         if end < 0:
             break
         pos = end + len(_CLOSE)
-    return "".join(out).strip()
+    return "".join(out).replace(_CLOSE, "").strip()
 
 
 def analyze(dialogue: list[dict], prefix_len: int = 0) -> EpisodeStats:

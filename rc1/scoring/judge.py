@@ -266,7 +266,8 @@ class ScoringJudge:
                     self.token_budget.acquire(cost)
                 self.bucket.acquire()
                 # a retry waits twice as long, past SCORER_TIMEOUT_S too (at most 8x): a local server slower than
-                # the ceiling is still computing the abandoned call, and answers its retry from its prompt cache
+                # the ceiling is still computing the abandoned call, and answers its retry from its prompt cache (a
+                # server that had begun answering, a reply dripping in, never earns the longer wait)
                 timeout = (self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
                            * 2 ** min(stalls, 3))
                 try:
@@ -282,7 +283,7 @@ class ScoringJudge:
                     stalled = isinstance(e, TimedOut)
                     self.calls.record("abandoned" if stalled else "error")
                     if stalled:   # a censored latency: when the provider slows down as a whole, p95 and the timeout follow
-                        stalls += 1
+                        stalls += 0 if e.answering else 1
                         self.latency.add(timeout * 1000.0)
                     self.concurrency.record(False, timeout if stalled else None, level, censored=stalled)
                     err, wait = e, 0.0 if stalled else e.retry_after

@@ -70,7 +70,12 @@ class Transient(ProviderError):
 
 
 class TimedOut(Transient):
-    """No reply within the per-request timeout: the call is abandoned (it may still be billed) and sent again."""
+    """No reply within the per-request timeout: the call is abandoned (it may still be billed) and sent again.
+    `answering`: the server had begun its reply (bytes came, not all of them): not a server still computing it."""
+
+    def __init__(self, message: str, answering: bool = False):
+        super().__init__(message)
+        self.answering = answering
 
 
 class Fatal(ProviderError):
@@ -197,7 +202,7 @@ class OpenAICompatibleProvider:
                     format_name(self._formats[step]))
 
     def _send(self, kwargs: dict[str, Any], limit: float) -> Reply:
-        from rc1.scoring.bounded_http import OffHostRedirect, ReplyRefused
+        from rc1.scoring.bounded_http import OffHostRedirect, ReplyRefused, bytes_seen
 
         oa = self._openai
         t0 = time.perf_counter()
@@ -210,7 +215,7 @@ class OpenAICompatibleProvider:
         except oa.RateLimitError as e:
             raise RateLimited(self._redact(f"HTTP 429: {e.message}"), parse_retry_after(e.response.headers), 429) from None
         except oa.APITimeoutError:
-            raise TimedOut(f"timeout after {limit:.3g}s") from None
+            raise TimedOut(f"timeout after {limit:.3g}s", answering=bytes_seen() > 0) from None
         except oa.APIConnectionError as e:
             raise Transient(self._redact(f"connection error: {e.message}")) from None
         except oa.APIStatusError as e:

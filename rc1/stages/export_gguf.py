@@ -3,7 +3,8 @@
 Loads the version's base model and LoRA adapter, merges them, writes a GGUF file (rc1.inference.gguf_export) and logs it as
 an artifact of an `export_gguf` run (tag sha256.<file>). The version is linked to it by its tags
 rc1.gguf_run_id, rc1.gguf_sha256, rc1.gguf_outtype and rc1.gguf_artifact; `rc1 evaluate --backend llamacpp`
-downloads that artifact and checks its sha256 (rc1.tracking.registry.download_export).
+downloads that artifact and holds it to the digest the export run's signed statement gives it
+(rc1.tracking.registry.download_export): the version's tags only find the run.
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ def run(cfg: Config) -> dict:
     require_verified(mv, alias, "rc1 export-gguf")   # a hand-set RC1 is not a release
     params = {**logged_params(cfg), "version": mv.version, "alias": cfg.alias}
     tags = {"rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME, "rc1.train_run_id": mv.run_id}
-    with stage_run("export_gguf", params=params, reuse=False, run_name=f"export_gguf v{mv.version}", tags=tags) as st:
+    # signed: `rc1 evaluate --backend llamacpp` takes the file the statement names (rc1.tracking.registry.download_export)
+    with stage_run("export_gguf", params=params, reuse=False, run_name=f"export_gguf v{mv.version}", tags=tags,
+                   attest=True) as st:
         with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
             base_name, adapter, tok_src, info = version_weights(mv, Path(d))
             tok = load_tokenizer(tok_src)

@@ -51,6 +51,8 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     alias leaves none, one killed after it leaves an alias its signed statement covers. The next command that
     touches the registry settles a run that never ended (rc1.release.reconcile)."""
     from rc1.core.proc import kill_point
+    from rc1.release.attest import load_trust, signer
+    from rc1.release.chain import RC1
     from rc1.release.reconcile import reconcile_promotions
     from rc1.release.verify import verify_version
     from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_alias
@@ -66,8 +68,13 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     broken = [ln for ln in links if not ln.ok]
     ids = {f"rc1.{k}": v for k, v in facts.items() if k.endswith("_run_id") and v}
     params = {**logged_params(cfg), "version": mv.version, "alias": alias, "target_alias": target}
+    # the promotion is signed in the version's mode, whatever RUN_MODE says (dev unless set): RC1 by a key the trust
+    # file lets attest prod, never by the promoter's own dev key (which verifies on the promoter's machine only)
+    mode = "prod" if target == RC1 else "dev"
     tags = {**(parent_tags or {}), **ids, "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,
-            "rc1.target_alias": target}
+            "rc1.target_alias": target, "rc1.mode": mode}
+    if not broken:   # no key to sign with: refused before any run opens or alias moves
+        signer(mode, load_trust())
     # a refused promotion is a FAILED run whose checks.json (one check per link) names what broke
     with stage_run("promote", params=params, reuse=False, run_name=f"promote v{mv.version}", tags=tags,
                    refusal_fails=True) as st:

@@ -12,7 +12,9 @@ A stage is one MLflow run:
 
 Reuse (as in MLflow's multistep example): a run is keyed by stage + params + input digests + code
 version. When a FINISHED run with the same key exists, the stage is not recomputed: its output
-artifacts are copied back to the requested paths (sha256 verified) and its verdict is re-raised.
+artifacts are copied back to the requested paths and its verdict is re-raised. A reusable run signs what it recorded
+(rc1.release.attest), and only a run whose statement holds is reused, its outputs held to the signed digests and its
+verdict the signed one: a run edited in the store (or made there by hand) is computed again.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ import rc1
 from rc1.core.config import run_mode
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
-from rc1.core.proc import Stopped, check_stop
+from rc1.core.proc import Stopped, check_stop, deferred_signals
 from rc1.tracking.queries import ORIGINS_ENV, _search, origin_of, origins
 
 log = logging.getLogger("rc1")
@@ -202,8 +204,11 @@ def ui_url(run_id: str | None = None, experiment_id: str | None = None, artifact
     """The MLflow UI's address of a run (else of the experiment's runs table; with `artifact`, of that artifact in the
     run's artifact view), in the model-training view. With a tracking server it is the server's own page; with the
     embedded store, the page `mlflow ui` serves by default."""
+    from rc1.core.redaction import safe_url
+
     uri = mlflow.get_tracking_uri() if mlflow.get_tracking_uri() else default_tracking_uri()
-    base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else UI_DEFAULT
+    # the server's page, never its credentials (user info, a token in the query): the link goes into the RC1 report
+    base = safe_url(uri).rstrip("/") if uri.startswith(("http://", "https://")) else UI_DEFAULT
     if experiment_id is None:
         experiment_id = MlflowClient().get_run(run_id).info.experiment_id if run_id else setup_tracking()
     page = f"runs/{run_id}" if run_id else "runs"
@@ -229,8 +234,10 @@ def artifact_location(run_id: str, artifact: str) -> str:
 
 def ui_hint() -> str:
     """How to open the UI on this store: nothing to start for a tracking server, `mlflow ui` for the embedded one."""
-    uri = mlflow.get_tracking_uri() or default_tracking_uri()
-    return "" if uri.startswith(("http://", "https://")) else f" (after `mlflow ui --backend-store-uri {uri}`)"
+    from rc1.core.redaction import safe_url
+
+    uri = mlflow.get_tracking_uri() or default_tracking_uri()   # a database URI's password is never printed
+    return "" if uri.startswith(("http://", "https://")) else f" (after `mlflow ui --backend-store-uri {safe_url(uri)}`)"
 
 
 def _store_path(uri: str) -> Path | None:
@@ -516,27 +523,54 @@ def reuse_key(stage: str, params: dict[str, Any], input_digests: dict[str, str])
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
-def find_reusable(stage: str, key: str) -> Run | None:
+def _signs_for_reuse() -> bool:
+    """Whether this process can sign a reusable run (dev: the user's dev key; prod: RC1_SIGNING_KEY, trusted for prod).
+    A run it cannot sign is never reused: reuse takes a run's outputs and verdict from its signed statement."""
+    from rc1.release import attest
+
+    try:
+        attest.signer(run_mode(), attest.load_trust())
+    except Rc1Error:
+        return False
+    return True
+
+
+def find_reusable(stage: str, key: str):
+    """(the newest finished `stage` run with this reuse key whose signed statement holds and says so, that statement),
+    else None. The store's tags only find candidates: a run edited there (its outputs, report or rc1.passed) or made
+    there by hand has no statement that holds, and is computed again instead."""
+    from rc1.release.attest import AttestationError
+    from rc1.tracking.attestations import run_statement
+
     runs = _search(f"tags.`rc1.stage` = '{stage}' AND tags.`rc1.reuse_key` = '{key}' "
-                   f"AND tags.`rc1.computed` = 'true' AND attributes.status = 'FINISHED'")
-    return runs[0] if runs else None
+                   f"AND tags.`rc1.computed` = 'true' AND attributes.status = 'FINISHED'", max_results=5)
+    for run in runs:
+        try:
+            stmt = run_statement(run, stage)
+        except (AttestationError, Rc1Error):
+            continue
+        if stmt.tags.get("rc1.reuse_key") == key:
+            return run, stmt
+    return None
 
 
-def _restore_outputs(run: Run, outputs: dict[str, Path]) -> None:
-    """Copy a finished run's output artifacts to the requested paths, checking their sha256."""
+def _restore_outputs(run: Run, stmt, outputs: dict[str, Path]) -> bool:
+    """Copy a finished run's output artifacts to the requested paths, each held to the digest its statement signed;
+    False (nothing to reuse) when one does not match or was not signed."""
     client = MlflowClient()
     for key, dest in outputs.items():
-        art = run.data.tags.get(f"rc1.output.{key}")
+        art = stmt.tags.get(f"rc1.output.{key}")
         if art is None:
-            if run.data.tags.get("rc1.passed") == "false":
+            if stmt.tags.get("rc1.passed") == "false":
                 continue  # a failed gate may withhold an output (weight_calib's weights); its verdict is re-raised
-            raise Rc1Error(f"run {run.info.run_id} has no output '{key}' to reuse; rerun with --no-reuse")
+            return False
         with tempfile.TemporaryDirectory() as d:
             local = Path(client.download_artifacts(run.info.run_id, art, d))
-            want = run.data.tags.get(f"sha256.{Path(art).name}")
             got = sha256_dir(local) if local.is_dir() else sha256_file(local)
-            if want and got != want:
-                raise Rc1Error(f"run {run.info.run_id}: artifact {art} sha256 mismatch; rerun with --no-reuse")
+            if got != stmt.subjects.get(art):
+                log.warning("run %s: artifact %s does not match the digest its statement signed (altered in the "
+                            "store?); computing it again", run.info.run_id, art)
+                return False
             dest = Path(dest)
             if local.is_dir():   # never in place of a directory rc1 did not write (rc1.core.outdir)
                 from rc1.core.outdir import replace_out_dir
@@ -545,6 +579,7 @@ def _restore_outputs(run: Run, outputs: dict[str, Path]) -> None:
             else:
                 with atomic_open(dest, "wb") as out, open(local, "rb") as src:
                     shutil.copyfileobj(src, out)
+    return True
 
 
 def reused_params(prior: dict[str, str], run_id: str) -> dict[str, str]:
@@ -567,15 +602,17 @@ def _end_stopped(run_id: str, e: BaseException) -> None:
             MlflowClient().set_terminated(run_id, "KILLED")
 
 
-def _reraise_verdict(run: Run) -> None:
-    if run.data.tags.get("rc1.passed") != "false":
+def _reraise_verdict(run: Run, stmt) -> None:
+    """The reused run's verdict, as its statement signed it (its checks.json held to the signed digest)."""
+    from rc1.tracking.attestations import fetch_signed
+
+    if stmt.tags.get("rc1.passed") != "false":
         return
-    client = MlflowClient()
     failing: list[dict] = []
     with tempfile.TemporaryDirectory() as d, contextlib.suppress(Exception):
-        checks = json.loads(Path(client.download_artifacts(run.info.run_id, "checks.json", d)).read_text())
+        checks = json.loads(fetch_signed(run, "checks.json", stmt.subjects["checks.json"], d).read_text())
         failing = [c for c in checks["checks"] if not c["pass"]]
-    stage = run.data.tags.get("rc1.stage", "stage")
+    stage = stmt.stage
     raise GateFailed(f"{stage}: {len(failing)} checks failed (reused run {run.info.run_id})", failing)
 
 
@@ -640,10 +677,11 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
         from rc1.release.attest import load_trust, signer
 
         signer(base_tags["rc1.mode"], load_trust())
+    signs = attest or (reuse and _signs_for_reuse())   # a reusable run signs what a later reuse takes from it
 
-    prior = find_reusable(stage, key) if reuse else None
+    found = find_reusable(stage, key) if reuse else None
+    prior, prior_stmt = found if found is not None and _restore_outputs(*found, outputs) else (None, None)
     if prior is not None:
-        _restore_outputs(prior, outputs)
         log.info("%s: inputs unchanged, reusing finished run %s", stage, prior.info.run_id)
         print(f"[rc1] {stage}: reusing finished run {prior.info.run_id} (same params, inputs, code)")
         # Inside `mlflow run` (or a parent) a run already exists for this step: mark it as a reuse.
@@ -651,16 +689,16 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
             with mlflow.start_run(run_name=run_name or stage, nested=nested):
                 os.environ.pop("MLFLOW_RUN_ID", None)
                 mlflow.set_tags({**base_tags, "rc1.reused_from": prior.info.run_id,
-                                 **{k: v for k, v in prior.data.tags.items()
+                                 **{k: v for k, v in prior_stmt.tags.items()
                                     if k.startswith(("sha256.", "rc1.passed", "rc1.output."))}})
                 mlflow.log_params(reused_params(prior.data.params, mlflow.active_run().info.run_id))
-                mlflow.log_metrics(prior.data.metrics)
+                mlflow.log_metrics(dict(prior_stmt.metrics))
                 st = StageRun(stage, mlflow.active_run().info.run_id, reused=True)
                 yield st
         else:
             yield StageRun(stage, prior.info.run_id, reused=True)
         check_stop()
-        _reraise_verdict(prior)
+        _reraise_verdict(prior, prior_stmt)
         return
 
     parent = {"parent_run_id": parent_run_id,
@@ -685,15 +723,20 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
         except (KeyboardInterrupt, Stopped) as e:   # Ctrl-C, SIGTERM: KILLED, saying so; no output is recorded
             _end_stopped(st.run_id, e)
             raise
-        for key_, path in outputs.items():
-            if path.name in st.artifact_paths:
-                mlflow.set_tag(f"rc1.output.{key_}", st.artifact_paths[path.name])
-        missing = [k for k, p in outputs.items() if p.name not in st.artifact_shas]
-        if missing and gate_error is None:
-            raise RuntimeError(f"stage {stage} did not log its output(s) {missing}")
-        mlflow.set_tag("rc1.computed", "true")
-        if attest:
-            st.attest()
+        try:   # stopped while it signs: the writes end first (a commit cut in half locks sqlite), then KILLED
+            with deferred_signals():
+                for key_, path in outputs.items():
+                    if path.name in st.artifact_paths:   # signed: what a reuse restores
+                        st.set_tags({f"rc1.output.{key_}": st.artifact_paths[path.name]})
+                missing = [k for k, p in outputs.items() if p.name not in st.artifact_shas]
+                if missing and gate_error is None:
+                    raise RuntimeError(f"stage {stage} did not log its output(s) {missing}")
+                mlflow.set_tag("rc1.computed", "true")
+                if signs:
+                    st.attest()
+        except (KeyboardInterrupt, Stopped) as e:
+            _end_stopped(st.run_id, e)
+            raise
     if gate_error is not None:
         if refusal_fails:
             MlflowClient().set_terminated(st.run_id, "FAILED")

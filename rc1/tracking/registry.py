@@ -298,19 +298,27 @@ def version_weights(mv: ModelVersion, workdir: Path) -> tuple[str, Path, str, di
 
 
 def download_export(mv: ModelVersion, dst: Path) -> tuple[Path, str]:
-    """(local path of the version's GGUF export (`rc1 export-gguf`), its out type), sha256-verified; Rc1Error when
-    there is none."""
-    from rc1.core.io import sha256_file
+    """(local path of the version's GGUF export (`rc1 export-gguf`), its out type): the version's tags only find the
+    export run; the file is held to the digest that run's signed statement gives it, and that statement must be of
+    an export of this version. Rc1Error when there is none, or it does not verify."""
+    from rc1.release.attest import AttestationError
+    from rc1.tracking.attestations import fetch_signed, run_statement
 
     tags = mv.tags or {}
-    run_id, name, sha = tags.get("rc1.gguf_run_id"), tags.get("rc1.gguf_artifact"), tags.get("rc1.gguf_sha256")
-    if not (run_id and name and sha):
+    run_id, name = tags.get("rc1.gguf_run_id"), tags.get("rc1.gguf_artifact")
+    if not (run_id and name):
         from rc1.tracking import shell_command
 
         raise Rc1Error(f"version {mv.version} has no GGUF export: run "
                        f"`{shell_command(f'rc1 export-gguf --version {mv.version}')}` first")
-    dst.mkdir(parents=True, exist_ok=True)
-    path = Path(MlflowClient().download_artifacts(run_id, name, str(dst)))
-    if sha256_file(path) != sha:
-        raise Rc1Error(f"version {mv.version}: GGUF artifact {name} of run {run_id} does not match its sha256 tag")
-    return path, tags.get("rc1.gguf_outtype", "")
+    try:
+        run = MlflowClient().get_run(run_id)
+        stmt = run_statement(run, "export_gguf")
+    except MlflowException:
+        raise Rc1Error(f"version {mv.version}: its GGUF export run {run_id} is not in the tracking server") from None
+    except AttestationError as e:
+        raise Rc1Error(f"version {mv.version}: its GGUF export run {run_id} {e}") from None
+    said = (stmt.tags.get("rc1.registered_model"), stmt.tags.get("rc1.model_version"), stmt.tags.get("rc1.train_run_id"))
+    if said != (mv.name, str(mv.version), mv.run_id) or not stmt.subjects.get(name):
+        raise Rc1Error(f"version {mv.version}: its GGUF export run {run_id} signed no export {name} of this version")
+    return fetch_signed(run, name, stmt.subjects[name], dst), stmt.tags.get("rc1.gguf_outtype", "")

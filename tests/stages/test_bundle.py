@@ -66,12 +66,17 @@ def test_bundle_reproduces_the_preflight_pool(tmp_path, monkeypatch, clean_env, 
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("my notes")
+    theirs = tmp_path / "theirs"   # review: a file named like a bundle's beside the user's own is no earlier bundle
+    theirs.mkdir()
+    (theirs / "notes.txt").write_text("my notes")
+    (theirs / "bundle.json").write_text("{}")
     capsys.readouterr()
-    for out in (mine, ".", str(tmp_path)):
+    for out in (mine, theirs, ".", str(tmp_path)):
         assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(out)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "rc1: error: --out" in err and "Traceback" not in err, err
     assert (mine / "notes.txt").read_text() == "my notes" and (orig / "mlruns.db").is_file()
+    assert (theirs / "notes.txt").read_text() == "my notes"
     assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(bundle)]) == 0
     assert (bundle / "bundle.json").is_file() and (bundle / ".rc1-output").read_text().strip() == "bundle"
     assert len(mlflow.search_runs(search_all_experiments=True, output_format="list",

@@ -39,13 +39,19 @@ def store(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_disguised_shadow_questions_are_kept_out_of_the_pool_and_caught_as_leaks(store, capsys):
+def _sample_and_shadow(store: Path) -> tuple[Path, list[dict]]:
+    """The templates and the bundled sample copied into `store`, the shadow set materialized: (the data directory,
+    10 shadow GSM8K items)."""
     shutil.copytree(REPO / "templates", store / "templates")
     data = store / "data"
     shutil.copytree(BUNDLED_DIR, data, ignore=shutil.ignore_patterns("README.md", "LICENSE"))
     assert run_cli(["materialize-shadow", "--data-dir", str(data), "--materialize", "shadow.jsonl",
                     "--gates", GATES]) == 0
-    shadow = [r for r in read_jsonl(store / "shadow.jsonl") if r["task"] == "gsm8k"][:10]
+    return data, [r for r in read_jsonl(store / "shadow.jsonl") if r["task"] == "gsm8k"][:10]
+
+
+def test_disguised_shadow_questions_are_kept_out_of_the_pool_and_caught_as_leaks(store, capsys):
+    data, shadow = _sample_and_shadow(store)
     assert len(shadow) == 10
     # the data gains a disguised twin of each of 10 shadow GSM8K questions (new lines: other source ids)
     gsm = data / "gsm8k" / "train.jsonl.gz"
@@ -79,3 +85,29 @@ def test_disguised_shadow_questions_are_kept_out_of_the_pool_and_caught_as_leaks
                     "--report", "out/d.json", "--gates", GATES]) in (0, 2)
     balanced = {s["source_id"] for s in read_jsonl(store / "out" / "b.jsonl")}
     assert balanced and not balanced & set(twins)
+
+
+# capital letters from Greek and Cyrillic (whose lower case is no look-alike of the Latin one: "Ν" -> "ν", read "v")
+# and the question's numbers in Devanagari digits (a model reads "४८" as 48)
+CAPITALS = str.maketrans("ABEHIKMNOPTXY", "\u0391\u0392\u0395\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a7"
+                                          "\u03a5")
+DIGITS = str.maketrans("0123456789", "\u0966\u0967\u0968\u0969\u096a\u096b\u096c\u096d\u096e\u096f")
+
+
+def test_capital_look_alikes_and_digits_of_another_script_are_caught_as_leaks(store, capsys):
+    """Review: every word-initial capital a Greek capital, every number in Devanagari digits, the lower-case letters
+    Cyrillic look-alikes: still the shadow question, and still a leak to `rc1 validate-pool`."""
+    data, shadow = _sample_and_shadow(store)
+    assert run_cli(["build-pool", "--data-dir", str(data), "--shadow", "shadow.jsonl", "--mix", "gsm8k:1.0",
+                    "--n", "40", "--out", "pool.jsonl", "--gates", GATES]) == 0
+    pool = read_jsonl(store / "pool.jsonl")
+    planted = [{**pool[k], "id": f"planted-{k}", "dialogue": [
+        *[t for t in pool[k]["dialogue"] if t["role"] == "system"],
+        {"role": "user", "content": r["question"].translate(CAPITALS).translate(DIGITS).translate(LOOKALIKE)}]}
+        for k, r in enumerate(shadow)]
+    write_jsonl(store / "planted.jsonl", pool + planted)
+    capsys.readouterr()
+    run_cli(["validate-pool", "planted.jsonl", "--leak-check", "shadow.jsonl", "--mix", "gsm8k:1.0",
+             "--report", "out/validation_report.json", "--gates", GATES])
+    found = {json.loads(x)["seed_id"] for x in (store / "out" / "leaks.jsonl").read_text().splitlines()}
+    assert found == {p["id"] for p in planted}

@@ -135,6 +135,10 @@ def test_strip_think():
     assert strip_think("<think>a</think>b<think>c</think>d") == "bd"
     assert strip_think("reasoning the template opened</think>\nAnswer: 3") == "Answer: 3"
     assert strip_think("Answer: 3<think>never closed") == "Answer: 3"
+    # review: a later <think> block never brings the template's reasoning (and its candidate answers) back
+    assert strip_think("maybe 41, maybe 42</think>Answer: 42<think>x</think>") == "Answer: 42"
+    assert strip_think("reasoning only</think><think>more</think>") == ""
+    assert strip_think("r</think>Answer: 3</think>") == "Answer: 3"
 
 
 def test_extraction_is_linear_on_a_megabyte_of_adversarial_text():

@@ -83,3 +83,20 @@ def test_endpoint_responder_redacts_its_key_and_url(fake_judge_server, monkeypat
     assert "Incorrect API key" in msg and "pw@" not in msg
     for s in spellings(KEY):
         assert s not in msg
+
+
+def test_ui_links_and_hints_carry_no_tracking_credentials():
+    """Review: the UI link rc1 prints and writes into the RC1 report (an artifact) is built from the tracking URI; a
+    server's user info or token and a database's password stay out of it."""
+    import mlflow
+
+    from rc1.tracking import ui_hint, ui_url
+
+    try:
+        mlflow.set_tracking_uri("https://alice:s3cret@mlflow.example.com:8443/base?token=t0ken")
+        link = ui_url(experiment_id="7")
+        assert link.startswith("https://mlflow.example.com:8443/base/#/experiments/7/runs?"), link
+        mlflow.set_tracking_uri("postgresql://alice:s3cret@db.example.com:5432/mlflow")
+        assert "s3cret" not in ui_hint() and "postgresql://db.example.com:5432/mlflow" in ui_hint()
+    finally:
+        mlflow.set_tracking_uri(None)
