@@ -88,7 +88,7 @@ def _run_stage(st, stage: int, seeds: list[dict], cfg: Config, *, gates, data_di
     from rc1.quality.validate import validate_pool
     from rc1.scoring.responder import ShadowItem, all_candidates, make_responder
     from rc1.checks.scale import after_report, before_checks, difficulty_shares, draw
-    from rc1.scoring.shadow_run import score_candidates
+    from rc1.scoring.comparison import score_candidates
 
     seed = cfg.seed
     drawn = [dict(s) for s in draw(seeds, stage, seed)]

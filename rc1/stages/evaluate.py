@@ -52,7 +52,7 @@ def _load_records(path: str | Path) -> list[dict]:
 
 def _as_items(records: list[dict], split: str, n: int | None) -> list[tuple[str, dict, str | None]]:
     from rc1.scoring.responder import ShadowItem
-    from rc1.scoring.shadow_run import item_difficulties
+    from rc1.difficulty.bucket import item_difficulties
 
     records = _stratified(records, n)
     # plain Task records (a shadow set) carry no dialogue: bucket them as the seeds they become
