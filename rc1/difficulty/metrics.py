@@ -10,7 +10,7 @@ from typing import Callable
 
 from rc1.core.records import Seed
 from rc1.core.text import count_tokens, dialogue_tokens, ngrams, words
-from rc1.quality.views import user_text
+from rc1.core.records import user_text
 
 METRICS = ("len_tokens", "turns", "tool_hops", "entities", "ops_numeric", "connector_density", "coref_pronouns",
            "clue_overlap", "ambiguity", "needs_clarification")
