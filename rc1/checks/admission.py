@@ -18,7 +18,7 @@ from rc1.checks.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_
                       projection_problem, round_problems, trial_problem)
 from rc1.core.io import read_jsonl, why_not_a_file
 from rc1.release.attest import AttestationError
-from rc1.tracking import default_tracking_uri, setup_tracking, shell_command
+from rc1.tracking.store import default_tracking_uri, setup_tracking, shell_command
 from rc1.tracking.attestations import SignedRun, signed_run
 from rc1.tracking.queries import newest_preflight, newest_trial_gate
 from rc1.train.units import optimizer_steps

@@ -28,7 +28,8 @@ from rc1.core.errors import Rc1Error
 from rc1.checks.gate import DATASETS, GateRefusal
 from rc1.stages import evaluate, train
 from rc1.stages.shared import Freshened, Moded, StepCapped, SystemMetered
-from rc1.tracking import gate_launch_env, stage_run
+from rc1.tracking import stage_run
+from rc1.tracking.gate_launch import gate_launch_env
 from rc1.tracking.registry import BEST, TRIAL_BEST
 
 
@@ -153,7 +154,8 @@ def gate_summary(result: dict, mode: str, trial: bool) -> str:
     """The gate's closing lines: the versions, which took `best` (or `trial-best`) and why, the verdict, the UI."""
     from rc1.core import summary
     from rc1.release.report import report_line
-    from rc1.tracking import shell_command, ui_hint, ui_url
+    from rc1.tracking.store import shell_command
+    from rc1.tracking.ui import ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME, alias_version
 
     alias = TRIAL_BEST if trial else BEST

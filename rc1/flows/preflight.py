@@ -31,7 +31,9 @@ from rc1.stages import (assert_not_simulated, build_pool, check_config, check_re
 from rc1.stages.shared import FromData, Gated, Moded, PoolSized, Reusable, Seeded
 from rc1.core.summary import render as render_summary
 from rc1.release.attest import trust_path
-from rc1.tracking import shell_command, stage_run, ui_hint, ui_url
+from rc1.tracking import stage_run
+from rc1.tracking.store import shell_command
+from rc1.tracking.ui import ui_hint, ui_url
 from rc1.tracking.queries import child_runs
 
 REPORT_DIR = Path("reports/preflight")

@@ -356,7 +356,7 @@ def render_rc1_report(evaluate_run_id: str, mv, evaluation: Mapping[str, Any], m
                       samples: Sequence[Mapping[str, Any]], verified: Mapping[str, Any] | None = None) -> str:
     """rc1_report.html as the tracking server knows the chain now: verdict, policy vs base, training curves, the
     sample dialogues, every link's status with its run linked in the UI, and `verified` (rc1.release.verify)."""
-    from rc1.tracking import ui_url
+    from rc1.tracking.ui import ui_url
     from rc1.tracking.lineage import chain_rows, metric_curves, sha_tags, sibling_train_runs, version_runs
     from rc1.tracking.registry import MODEL_NAME
 
@@ -374,7 +374,7 @@ REPORT_FILE = "rc1_report.html"
 def report_line(evaluate_run_id: str) -> str:
     """The closing summary's line naming the report: where its file is, and its page in the MLflow UI (from the
     tracking URI in use)."""
-    from rc1.tracking import artifact_location, ui_url
+    from rc1.tracking.ui import artifact_location, ui_url
 
     return (f"RC1 report: {artifact_location(evaluate_run_id, REPORT_FILE)} "
             f"(UI: {ui_url(evaluate_run_id, artifact=REPORT_FILE)})")

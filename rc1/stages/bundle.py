@@ -22,7 +22,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.io import sha256_dir, sha256_file, write_json
 from rc1.core.outdir import check_out_dir, replace_out_dir
 from rc1.stages.shared import Versioned
-from rc1.tracking import code_version
+from rc1.tracking.reuse import code_version
 
 
 @dataclass
@@ -101,7 +101,8 @@ def run(cfg: Config) -> dict:
     sha256, manifest, label}."""
     from rc1.release.bundle import BUNDLED_DIRS, gate_argv, manifest, preflight_argv, reproduce_md, requirements_txt
     from rc1.release.chain import RC1
-    from rc1.tracking import setup_tracking, stage_run
+    from rc1.tracking import stage_run
+    from rc1.tracking.store import setup_tracking
     from rc1.tracking.registry import set_version_tags
 
     version, alias = cfg.version_or_alias(RC1) if cfg.preflight is None else (cfg.version, cfg.alias)

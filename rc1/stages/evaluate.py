@@ -21,7 +21,8 @@ from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
 from rc1.release.report import log_rc1_report, refresh_rc1_report, render_rc1_report
 from rc1.stages.shared import Gated, PpoConfigured, SystemMetered, Versioned
-from rc1.tracking import setup_tracking, stage_run
+from rc1.tracking import stage_run
+from rc1.tracking.store import setup_tracking
 from rc1.train.quiet import quiet_trl_deprecations
 
 BACKENDS = ("transformers", "llamacpp")
@@ -321,7 +322,7 @@ def _final_report(result: dict, parent_tags: dict | None) -> None:
 def show(res: dict) -> None:
     from rc1.core import summary
     from rc1.release.report import report_line
-    from rc1.tracking import ui_hint, ui_url
+    from rc1.tracking.ui import ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME
 
     backend = res.get("backend", "transformers")

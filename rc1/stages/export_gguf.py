@@ -36,7 +36,8 @@ def run(cfg: Config) -> dict:
 
     from rc1.inference.gguf_export import merged_model, write_gguf
     from rc1.core.config import run_mode
-    from rc1.tracking import setup_tracking, stage_run
+    from rc1.tracking import stage_run
+    from rc1.tracking.store import setup_tracking
     from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_version_tags, version_weights
     from rc1.train.tiny import load_tokenizer
 

@@ -196,7 +196,7 @@ def run(cfg: Config) -> dict:
     from rc1.core.redaction import has_credentials
     from rc1.release.chain import RC1, RC1_DEV
     from rc1.release.receiver import Receiver, Verifier
-    from rc1.tracking import default_tracking_uri, setup_tracking
+    from rc1.tracking.store import default_tracking_uri, setup_tracking
     from rc1.tracking.registry import MODEL_NAME
 
     secret = load_secret(cfg)

@@ -18,7 +18,9 @@ import click
 from rc1.cli.options import logged_params
 from rc1.core.errors import GateFailed
 from rc1.stages.shared import Versioned
-from rc1.tracking import setup_tracking, stage_run, ui_hint, ui_url
+from rc1.tracking import stage_run
+from rc1.tracking.store import setup_tracking
+from rc1.tracking.ui import ui_hint, ui_url
 
 
 @dataclass

@@ -45,7 +45,7 @@ def run(cfg: Config) -> dict:
     """Verify; returns {name, version, alias, target}. A broken link: Rc1Error (exit 2) naming it."""
     from rc1.release.reconcile import reconcile_promotions
     from rc1.release.verify import verify_version
-    from rc1.tracking import setup_tracking
+    from rc1.tracking.store import setup_tracking
     from rc1.tracking.registry import resolve_version
 
     name, version, alias = target(cfg)
