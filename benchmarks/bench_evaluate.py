@@ -45,7 +45,7 @@ def main() -> int:
 
     import torch
 
-    from rc1.core.config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_scale
     from rc1.data import bundled_tasks
     from rc1.inference.evaluate import TransformersBackend, run_episodes
     from rc1.data.plan import PoolSpec

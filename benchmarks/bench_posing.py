@@ -21,7 +21,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rc1.core.config import load_gates, load_ppo_scale, parse_mix  # noqa: E402
+from rc1.core.config import load_gates, parse_mix  # noqa: E402
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.data import load_tasks  # noqa: E402
 from rc1.difficulty.bucket import assign_buckets, resample  # noqa: E402
 from rc1.difficulty.report import bucket_counts, difficulty_checks, median_by_bucket  # noqa: E402

@@ -86,7 +86,8 @@ def main() -> int:
     from trl.chat_template_utils import qwen3_template
 
     from local_llm import smollm2_gguf
-    from rc1.core.config import GATES_PATH, load_gates, load_ppo_scale
+    from rc1.core.config import GATES_PATH, load_gates
+    from rc1.core.ppo_config import load_ppo_scale
     from rc1.core.io import write_json, write_jsonl
     from rc1.data import bundled_tasks
     from rc1.data.shadow_set import select_shadow

@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 from typing import Any, Mapping
 
-from rc1.core.config import GATES_PATH, TASKS, DataConfig, load_gates
+from rc1.core.config import DataConfig, GATES_PATH, TASKS, load_gates
 from rc1.data import LoadedTasks, default_data_config, load_tasks
 from rc1.core.errors import Rc1Error
 from rc1.data.plan import largest_remainder

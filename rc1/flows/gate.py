@@ -23,7 +23,7 @@ import click
 from rc1.checks.admission import check_fresh, checked_inputs, find_preflight, training_config, training_launcher
 from rc1.release.chain import target_alias
 from rc1.cli.options import arg
-from rc1.core.config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate import DATASETS, GateRefusal
 from rc1.stages import evaluate, train

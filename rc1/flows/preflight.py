@@ -18,7 +18,8 @@ from typing import Any, Callable
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates, load_ppo_scale
+from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.console import bars
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json

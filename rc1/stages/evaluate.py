@@ -15,7 +15,8 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, load_ppo_scale, run_mode
+from rc1.core.config import load_gates, run_mode
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.console import no_bar
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl

@@ -23,7 +23,8 @@ from typing import Any, Iterator
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, load_ppo_scale, run_mode
+from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, run_mode
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.outdir import claim_out_dir
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl

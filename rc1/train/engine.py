@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from rc1.core.config import PPOScale
+from rc1.core.ppo_config import PPOScale
 from rc1.core.errors import Rc1Error
 from rc1.core.records import seed_difficulty
 from rc1.train.checkpoints import CheckpointStore

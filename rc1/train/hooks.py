@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from rc1.core.config import PPOScale
+from rc1.core.ppo_config import PPOScale
 from rc1.train.checkpoints import CheckpointStore
 from rc1.train.sampler import ReplayHistory
 from rc1.train.strategy import trl_classes

@@ -19,7 +19,7 @@ from mlflow.tracking import MlflowClient
 
 from rc1.train.launch import launch_train
 from rc1.stages import train
-from rc1.core.config import GenerationCfg, load_ppo_scale
+from rc1.core.ppo_config import GenerationCfg, load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json
 from rc1.train.launch import accelerate_command, read_accelerate_config

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rc1.core.config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.data import load_tasks
 from rc1.data.plan import PoolSpec
 from rc1.data.pool import build_pool

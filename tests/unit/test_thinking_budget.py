@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from rc1.core.config import GenerationCfg
+from rc1.core.ppo_config import GenerationCfg
 
 CORPUS = ["Tom has 3 apples and buys 5 more. How many apples does he have? Answer: 8",
           "Paris is the capital of France. The answer is yes. I checked it quickly."] * 4
