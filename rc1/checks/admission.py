@@ -15,7 +15,7 @@ from pathlib import Path
 from rc1.core.config import GATES_PATH, Gates, load_gates
 from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.errors import Rc1Error
-from rc1.checks.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
+from rc1.checks.gate_rules import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
                       projection_problem, round_problems, trial_problem)
 from rc1.core.io import read_jsonl, why_not_a_file
 from rc1.release.attest import AttestationError

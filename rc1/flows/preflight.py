@@ -23,10 +23,10 @@ from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.console import bars
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
-from rc1.checks.gate import DATASETS, RECHECKS
+from rc1.checks.gate_rules import DATASETS, RECHECKS
 from rc1.core.outdir import claim_out_dir
 from rc1.core.proc import check_stop
-from rc1.checks.preflight import StepResult, round_summary, step_result
+from rc1.checks.preflight_checks import StepResult, round_summary, step_result
 from rc1.stages import (assert_not_simulated, build_pool, check_config, check_resources, check_weights, difficulty,
                         judge_robustness, materialize_shadow, probe_scorer, shadow_run, validate_pool)
 from rc1.stages.shared import FromData, Gated, Moded, PoolSized, Reusable, Seeded

@@ -3,7 +3,7 @@
 A parent run (rc1.stage=scale) with one child per stage (rc1.stage=scale_stage, param stage=N). Each stage draws N
 seeds from the newest passing preflight's balanced pool (or --pool), reports diversity and difficulty before,
 generates with the configured responder, judges, and reports diversity, stability and difficulty after
-(rc1/checks/scale.py; thresholds configs/gates.yaml `scale`). `--stage N` alone is refused unless every earlier stage
+(rc1/checks/scale_reports.py; thresholds configs/gates.yaml `scale`). `--stage N` alone is refused unless every earlier stage
 has a finished run on the same pool whose before and after reports passed, found in the tracking store.
 """
 
@@ -87,7 +87,7 @@ def _run_stage(st, stage: int, seeds: list[dict], cfg: Config, *, gates, data_di
     from rc1.core.config import load_weights
     from rc1.quality.validate import validate_pool
     from rc1.scoring.responder import ShadowItem, all_candidates, make_responder
-    from rc1.checks.scale import after_report, before_checks, difficulty_shares, draw
+    from rc1.checks.scale_reports import after_report, before_checks, difficulty_shares, draw
     from rc1.scoring.comparison import score_candidates
 
     seed = cfg.seed
@@ -135,7 +135,7 @@ def _run_stage(st, stage: int, seeds: list[dict], cfg: Config, *, gates, data_di
 def run(cfg: Config, progress: bool = True) -> dict:
     stage, gates_path, baseline_pool = cfg.stage, cfg.gates, cfg.baseline_pool
     from rc1.core.config import load_gates, run_mode
-    from rc1.checks.scale import earlier_stages
+    from rc1.checks.scale_reports import earlier_stages
     from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge
     from rc1.tracking import stage_run

@@ -73,7 +73,7 @@ def _subject_runs(version, alias, preflight_run_id) -> tuple[dict, dict, str | N
 
 
 def _check_hashed_configs(pre) -> None:
-    from rc1.release.bundle import HASHED_CONFIGS
+    from rc1.release.reproduce import HASHED_CONFIGS
 
     tags = pre.data.tags
     for name, path_tag in HASHED_CONFIGS.items():
@@ -99,7 +99,7 @@ def _check_hashed_configs(pre) -> None:
 def run(cfg: Config) -> dict:
     """Bundle the version (unset, with no --preflight: alias RC1) or the preflight run; returns {run_id, path,
     sha256, manifest, label}."""
-    from rc1.release.bundle import BUNDLED_DIRS, gate_argv, manifest, preflight_argv, reproduce_md, requirements_txt
+    from rc1.release.reproduce import BUNDLED_DIRS, gate_argv, manifest, preflight_argv, reproduce_md, requirements_txt
     from rc1.release.chain import RC1
     from rc1.tracking import stage_run
     from rc1.tracking.store import setup_tracking

@@ -238,7 +238,7 @@ def test_the_shipped_job_projects_within_a_day_per_seed_on_the_measured_h200():
 
 
 def test_a_projection_that_is_not_a_number_does_not_pass():
-    from rc1.checks.gate import projection_problem
+    from rc1.checks.gate_rules import projection_problem
 
     trial = {"run_id": "r1", "verdict": "pass", "projected_days_per_seed": float("nan")}
     assert "above config_check.projected_days_per_seed_max 7" in projection_problem([trial], 7.0, "ppo_scale.yaml")
@@ -266,7 +266,7 @@ def test_prod_refuses_a_full_job_that_names_no_trial(project, capsys, prod_key):
 def test_the_newest_trial_decides_both_the_verdict_and_the_projection():
     """Rerunning trials until one passes does not count, nor does an older trial's projection beside a newer verdict:
     the newest trial of the preflight must have passed and measured a projection within the bound."""
-    from rc1.checks.gate import projection_problem, trial_problem
+    from rc1.checks.gate_rules import projection_problem, trial_problem
 
     passed = {"run_id": "old", "verdict": "pass", "projected_days_per_seed": 1.0}
     failed = {"run_id": "new", "verdict": "fail", "projected_days_per_seed": 1.0}

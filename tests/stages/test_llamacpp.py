@@ -109,7 +109,7 @@ def test_f16_and_q8_0_exports_read_back_with_their_types(ws, tmp_path):
 def test_llamacpp_logits_and_greedy_tokens_match_pytorch(ws, tmp_path, capsys):
     import torch
 
-    from rc1.inference.evaluate import TransformersBackend
+    from rc1.inference.policy_vs_base import TransformersBackend
     from rc1.inference.llamacpp import LlamaCppGenerator, load_gguf, prompt_logits
     from rc1.train.env import seed_prompt
 

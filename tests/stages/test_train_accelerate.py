@@ -265,7 +265,7 @@ def test_bad_launch_settings_are_one_line(tmp_path, monkeypatch, capsys):
     from types import SimpleNamespace
 
     from rc1.checks.admission import training_launcher
-    from rc1.checks.gate import GateRefusal
+    from rc1.checks.gate_rules import GateRefusal
 
     accel = tmp_path / "configs" / "ppo_accel.yaml"
     accel.write_text(dev + "\nlauncher: accelerate\naccelerate_config: configs/accelerate/cpu_ddp.yaml\n")
