@@ -110,7 +110,8 @@ def test_llamacpp_logits_and_greedy_tokens_match_pytorch(ws, tmp_path, capsys):
     import torch
 
     from rc1.inference.policy_vs_base import TransformersBackend
-    from rc1.inference.llamacpp import LlamaCppGenerator, load_gguf, prompt_logits
+    from gguf_logits import prompt_logits
+    from rc1.inference.llamacpp import LlamaCppGenerator, load_gguf
     from rc1.train.env import seed_prompt
 
     model, tok = _merged_policy(ws, tmp_path / "w")
