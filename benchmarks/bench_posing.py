@@ -25,7 +25,7 @@ from rc1.core.config import load_gates, parse_mix  # noqa: E402
 from rc1.core.ppo_config import load_ppo_scale
 from rc1.data import load_tasks  # noqa: E402
 from rc1.difficulty.bucket import assign_buckets, resample  # noqa: E402
-from rc1.difficulty.summary import bucket_counts, difficulty_checks, median_by_bucket  # noqa: E402
+from rc1.difficulty.distribution import bucket_counts, difficulty_checks, median_by_bucket  # noqa: E402
 from rc1.difficulty.table import build_table  # noqa: E402
 from rc1.data.plan import PoolSpec  # noqa: E402
 from rc1.data.pool import PoolStats, build_pool  # noqa: E402

@@ -4,7 +4,7 @@ version -> train run (finished, launched by a gate) -> gate run -> preflight run
 the very files the train run used) -> evaluate run (finished, under the train run's ppo config and a gates file whose
 sha256 equals the preflight's sha256.gates, the file the thresholds come from; passed and on enough items of both
 splits as recomputed from its report artifact, never as its tags say). The facts come from each run's signed
-statement, not its tags; the queries and downloads live in rc1/release/verify.py.
+statement, not its tags; the queries and downloads live in rc1/release/version_check.py.
 """
 
 from __future__ import annotations

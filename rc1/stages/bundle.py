@@ -51,7 +51,7 @@ def _run_facts(run) -> dict:
 
 def _subject_runs(version, alias, preflight_run_id) -> tuple[dict, dict, str | None]:
     from rc1.release.reconcile import reconcile_promotions
-    from rc1.release.verify import require_verified
+    from rc1.release.version_check import require_verified
     from rc1.tracking.lineage import version_runs
     from rc1.tracking.queries import get_run
     from rc1.tracking.registry import resolve_version

@@ -43,7 +43,7 @@ def run(cfg: Config) -> dict:
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from rc1.release.reconcile import reconcile_promotions
-    from rc1.release.verify import require_verified
+    from rc1.release.version_check import require_verified
 
     setup_tracking()
     reconcile_promotions()
