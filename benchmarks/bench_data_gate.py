@@ -79,7 +79,7 @@ def main() -> int:
 
     # store creation (db migrations) and the shadow set are set-up, not part of a stage's time; the experiment's
     # artifacts go to the work directory (an sqlite store's default is ./mlruns of the repository)
-    subprocess.run([sys.executable, "-c", "import sys, mlflow; from rc1.tracking import EXPERIMENT, setup_tracking; "
+    subprocess.run([sys.executable, "-c", "import sys, mlflow; from rc1.tracking.store import EXPERIMENT, setup_tracking; "
                     "mlflow.set_tracking_uri(sys.argv[1]); "
                     "mlflow.create_experiment(EXPERIMENT, artifact_location=sys.argv[2]); setup_tracking()",
                     env["MLFLOW_TRACKING_URI"], (work / "artifacts").as_uri()], cwd=REPO, env=env, check=True)

@@ -45,10 +45,11 @@ def main() -> int:
 
     import torch
 
-    from rc1.core.config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_scale
     from rc1.data import bundled_tasks
-    from rc1.inference.evaluate import TransformersBackend, run_episodes
-    from rc1.data.pool import PoolSpec, build_pool
+    from rc1.inference.policy_vs_base import TransformersBackend, run_episodes
+    from rc1.data.plan import PoolSpec
+    from rc1.data.pool import build_pool
     from rc1.scoring.responder import ShadowItem
     from rc1.data.shadow_set import select_shadow
     from rc1.data.templates import load_pack

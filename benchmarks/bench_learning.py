@@ -81,7 +81,7 @@ def run(kind: str, args, base: str, train: list[dict], heldout: list[dict]) -> d
     from datasets import Dataset
     from transformers import TrainerCallback, set_seed
 
-    from rc1.core.config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_scale
     from rc1.train.engine import make_trainer
 
     set_seed(args.seed)
@@ -124,7 +124,7 @@ def _frozen(path: Path):
     """The config with learning_rate 0 (the schema wants > 0: build it past validation, for the control only)."""
     import yaml
 
-    from rc1.core.config import PPOScale
+    from rc1.core.ppo_config import PPOScale
 
     raw = yaml.safe_load(path.read_text())
     lr = raw["ppo"].pop("learning_rate")

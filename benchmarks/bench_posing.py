@@ -21,12 +21,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rc1.core.config import load_gates, load_ppo_scale, parse_mix  # noqa: E402
+from rc1.core.config import load_gates, parse_mix  # noqa: E402
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.data import load_tasks  # noqa: E402
 from rc1.difficulty.bucket import assign_buckets, resample  # noqa: E402
-from rc1.difficulty.report import bucket_counts, difficulty_checks, median_by_bucket  # noqa: E402
+from rc1.difficulty.distribution import bucket_counts, difficulty_checks, median_by_bucket  # noqa: E402
 from rc1.difficulty.table import build_table  # noqa: E402
-from rc1.data.pool import PoolSpec, PoolStats, build_pool  # noqa: E402
+from rc1.data.plan import PoolSpec  # noqa: E402
+from rc1.data.pool import PoolStats, build_pool  # noqa: E402
 from rc1.quality.diversity import distinct_n  # noqa: E402
 from rc1.quality.validate import budget_indices  # noqa: E402
 from rc1.data.shadow_set import default_mix, select_shadow  # noqa: E402

@@ -10,14 +10,14 @@ GGUF: a plain model directory that rc1 loads like any base (rc1.train.tiny.load_
 
 The shadow set is drawn from the sample bundled with rc1 as `rc1 materialize-shadow` draws it (stratified by task,
 seed 20250820) and posed as `rc1 evaluate` poses it (rc1.stages.evaluate: difficulty buckets over the set). Episodes
-run through rc1.inference.evaluate (TransformersBackend: greedy, batched, the config's max_turns, max_new_tokens and
+run through rc1.inference.policy_vs_base (TransformersBackend: greedy, batched, the config's max_turns, max_new_tokens and
 evaluate.batch_size; tools wiki and calc; the model's own chat template, which renders no tool schemas, with Qwen's
 ChatML reply parser); rows are summarized as `rc1 evaluate`
 summarizes them: success by task and difficulty, clarification, turns. Measured here too: truncation (assistant turns
 that used max_new_tokens without an end-of-turn token) and generated tokens/s.
 
 Writes OUT/real_model.json (summary, timings), OUT/rows.jsonl (every dialogue) and OUT/rc1_report.html: the RC1
-report page (rc1.release.report.render_report) of this run, whose sample dialogues are the model's own. No policy is
+report page (rc1.release.rc1_report.render_report) of this run, whose sample dialogues are the model's own. No policy is
 trained here: the page shows the base model on both sides (its policy-vs-base deltas are 0 by construction).
 """
 
@@ -56,7 +56,7 @@ def model_dir(gguf: Path) -> Path:
 
 def counting_backend(model, tok, max_new_tokens: int, batch_size: int):
     """rc1's TransformersBackend, counting generated tokens and truncated turns."""
-    from rc1.inference.evaluate import TransformersBackend
+    from rc1.inference.policy_vs_base import TransformersBackend
 
     class Counting(TransformersBackend):
         generated = turns = truncated = 0
@@ -86,12 +86,13 @@ def main() -> int:
     from trl.chat_template_utils import qwen3_template
 
     from local_llm import smollm2_gguf
-    from rc1.core.config import GATES_PATH, load_gates, load_ppo_scale
+    from rc1.core.config import GATES_PATH, load_gates
+    from rc1.core.ppo_config import load_ppo_scale
     from rc1.core.io import write_json, write_jsonl
     from rc1.data import bundled_tasks
     from rc1.data.shadow_set import select_shadow
-    from rc1.inference.evaluate import build_report, run_items
-    from rc1.release.report import ReportInput, render_report
+    from rc1.inference.policy_vs_base import build_report, run_items
+    from rc1.release.rc1_report import ReportInput, render_report
     from rc1.stages.evaluate import _as_items, sample_dialogues
     from rc1.train.tiny import load_model, load_tokenizer
 

@@ -160,7 +160,7 @@ def run_one(args) -> dict:
     import torch
     from datasets import Dataset
 
-    from rc1.core.config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_scale
     from rc1.train.engine import make_trainer
     from rc1.train.rollout import rollout_plan
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from rc1.core.config import GATES_PATH, Gates, load_gates, load_ppo_scale
+from rc1.core.config import GATES_PATH, Gates, load_gates
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.errors import Rc1Error
-from rc1.checks.gate import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
+from rc1.checks.gate_rules import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
                       projection_problem, round_problems, trial_problem)
 from rc1.core.io import read_jsonl, why_not_a_file
 from rc1.release.attest import AttestationError
-from rc1.tracking import default_tracking_uri, setup_tracking, shell_command
+from rc1.tracking.store import default_tracking_uri, setup_tracking, shell_command
 from rc1.tracking.attestations import SignedRun, signed_run
 from rc1.tracking.queries import newest_preflight, newest_trial_gate
 from rc1.train.units import optimizer_steps

@@ -76,7 +76,7 @@ def _store_name() -> str:
     """The tracking store as a message names it (its URI, when mlflow was ever imported)."""
     if "rc1.tracking" not in sys.modules:
         return "the tracking store"
-    from rc1.tracking import default_tracking_uri
+    from rc1.tracking.store import default_tracking_uri
 
     return f"the tracking store {default_tracking_uri()}"
 

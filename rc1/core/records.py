@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from itertools import repeat
-from typing import Any, Mapping, TypedDict
+from typing import Any, Iterable, Mapping, TypedDict
 
 from rc1.core.config import TASKS
 
@@ -145,3 +145,29 @@ def seed_difficulty(seed: Mapping[str, Any], *, fallback: str | None) -> str | N
     if isinstance(d, Mapping):
         d = d.get("bucket")
     return d if d in DIFFICULTIES else fallback
+
+
+def turns_text(seed: Seed, roles: Iterable[str]) -> str:
+    roles = tuple(roles)
+    return "\n".join(t["content"] for t in seed["dialogue"] if t.get("role") in roles)
+
+
+def user_text(seed: Seed) -> str:
+    """The user turns: what distinct-n, TTR, 3-gram KL and Zipf are measured on."""
+    return turns_text(seed, ("user",))
+
+
+def seed_question(seed: Seed) -> str:
+    """The question a seed poses: its user turns plus `hidden_info` (a clarify template moves a
+    needed fact there, and a leaked question must still be recognised without it)."""
+    hidden = seed.get("hidden_info") or ""
+    return user_text(seed) + ("\n" + hidden if hidden else "")
+
+
+def record_question(row: dict) -> str:
+    """The question of a shadow record: a Task's `question`, or a Seed's question."""
+    if isinstance(row.get("question"), str):
+        return row["question"]
+    if isinstance(row.get("dialogue"), list):
+        return seed_question(row)  # type: ignore[arg-type]
+    return ""

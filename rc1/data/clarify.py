@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
 
 from rc1.core.records import Task
 
@@ -140,3 +141,34 @@ def removals(task: Task) -> list[Removal]:
     if task["task"] == "hotpotqa":
         return entity_removals(task)
     return term_removals(task)
+
+
+VAGUE = ("the one I mentioned", "a certain one", "that one")
+
+
+def clarify_items(records: Sequence[Mapping[str, Any]], rate: float, seed: int) -> tuple[list[dict], int]:
+    """Make a `rate` share of plain Task records (per task) clarification items, deterministically.
+
+    A record that already says whether it needs clarification (a seed, or a shadow set made with
+    clarification) is kept as it is. For the others, rc1.data.clarify finds the facts the question needs;
+    items that have one are shuffled with the seed, and the first round(rate x task items) of them get
+    that fact removed from the question and kept as hidden_info (what the user reveals when asked).
+    Returns (records, number converted)."""
+    import random
+
+    out = [dict(r) for r in records]
+    plain = [i for i, r in enumerate(out) if "needs_clarification" not in r and not r.get("dialogue")]
+    converted = 0
+    for task in sorted({out[i]["task"] for i in plain}):
+        idx = [i for i in plain if out[i]["task"] == task]
+        options = {i: removals(out[i]) for i in idx}
+        able = [i for i in idx if options[i]]
+        rng = random.Random(f"{seed}:clarify:{task}")
+        rng.shuffle(able)
+        for i in able[: min(len(able), round(rate * len(idx)))]:
+            removal = rng.choice(options[i])
+            out[i]["question"] = removal.apply(out[i]["question"], rng.choice(VAGUE))
+            out[i]["hidden_info"] = f"Sorry, I left that out: {removal.fact}."
+            out[i]["needs_clarification"] = True
+            converted += 1
+    return out, converted

@@ -107,16 +107,6 @@ def gsm8k_steps(solution: str) -> list[str]:
     return [_CALC_ANNOTATION.sub("", line).strip() for line in body.splitlines() if line.strip()]
 
 
-def gsm8k_calculations(solution: str) -> list[tuple[str, str]]:
-    """(expression, result) pairs from the <<expr=value>> annotations, in order."""
-    pairs = []
-    for ann in _CALC_ANNOTATION.findall(solution):
-        expr, _, value = ann[2:-2].rpartition("=")
-        if expr:
-            pairs.append((expr.strip(), value.strip()))
-    return pairs
-
-
 def normalize_gsm8k(raw: Any, source_id: str | int) -> Task:
     """{question, answer: '<solution lines>\\n#### <number>'}; the id is the line number."""
     question = _text(raw, "question")

@@ -17,10 +17,10 @@ import random
 from pathlib import Path
 from typing import Any, Mapping
 
-from rc1.core.config import GATES_PATH, TASKS, DataConfig, load_gates
+from rc1.core.config import DataConfig, GATES_PATH, TASKS, load_gates
 from rc1.data import LoadedTasks, default_data_config, load_tasks
 from rc1.core.errors import Rc1Error
-from rc1.data.pool import largest_remainder
+from rc1.data.plan import largest_remainder
 from rc1.core.records import Task
 
 DEFAULT_MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rc1.core.config import TASKS, DataConfig, Source, TaskSources, load_data_config
+from rc1.core.config import DataConfig, Source, TASKS, TaskSources, load_data_config
 from rc1.data.files import DATA_FILES, read_task_file, task_file
 from rc1.data.hf import hub_online, load_hf
 from rc1.core.errors import Rc1Error

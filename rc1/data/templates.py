@@ -95,7 +95,7 @@ class TemplatePack:
     roles: tuple[Role, ...]
     styles: tuple[Style, ...]
     templates: tuple[Template, ...]
-    note_sources: tuple[str, ...] = ()   # where a hard pose's note line came from (rc1.data.pool: _notes)
+    note_sources: tuple[str, ...] = ()   # where a hard pose's note line came from (rc1.data.render: _notes)
     _by_task: dict = field(default_factory=dict, repr=False)
 
     def for_task(self, task: str, clarify: bool, max_turns: int | None = None,

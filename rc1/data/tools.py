@@ -13,7 +13,7 @@ import ast
 import math
 import operator
 import re
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from rank_bm25 import BM25Okapi
 
@@ -154,35 +154,3 @@ class WikiIndex:
         return "\n".join(f"{self.paragraphs[i][0]}: {self.paragraphs[i][1]}" for i in top)
 
 
-def make_wiki_tool(context: Sequence[Sequence[Any]], k: int = 2) -> Callable[[str], str]:
-    """A `wiki(query)` tool bound to one item's paragraphs."""
-    index = WikiIndex(context)
-
-    def wiki(query: str) -> str:
-        """Search the encyclopedia paragraphs available for this question.
-
-        Args:
-            query: A few keywords naming the entity or fact to look up.
-
-        Returns:
-            The best matching paragraphs, one per line, each as "title: text".
-        """
-        return index.search(query, k=k)
-
-    return wiki
-
-
-def run_tool(name: str, arguments: dict, context: Sequence[Sequence[Any]] | None = None,
-             index: WikiIndex | None = None) -> str:
-    """Run tool `name` with JSON `arguments` as the policy would; problems come back as 'error: ...'."""
-    if not isinstance(arguments, dict):
-        return "error: arguments must be a JSON object"
-    if name == "calc":
-        expr = arguments.get("expression")
-        return calc(expr) if isinstance(expr, str) else "error: calc needs {\"expression\": str}"
-    if name == "wiki":
-        query = arguments.get("query")
-        if not isinstance(query, str):
-            return "error: wiki needs {\"query\": str}"
-        return (index or WikiIndex(context or [])).search(query)
-    return f"error: unknown tool; available: {', '.join(TOOLS)}"

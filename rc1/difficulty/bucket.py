@@ -25,8 +25,11 @@ from __future__ import annotations
 
 import hashlib
 import math
+from typing import Any, Mapping, Sequence
 
 import numpy as np
+
+from rc1.core.records import seed_difficulty
 
 BUCKETS = ("easy", "medium", "hard")
 CRITERIA = {  # metric -> +1 when a higher value is harder, -1 when lower is harder
@@ -135,3 +138,18 @@ def resample(bucket: np.ndarray, tasks: np.ndarray, target: dict[str, float], by
                          "with_replacement": replaced}
     idx = np.sort(np.concatenate(chosen)) if chosen else np.zeros(0, dtype=np.int64)
     return idx, summary
+
+
+def item_difficulties(records: Sequence[Mapping[str, Any]]) -> tuple[dict[str, str], str]:
+    """Difficulty bucket per item id, and where it came from.
+
+    The records' own `difficulty` when every record has one; otherwise rc1.difficulty's score and its
+    per-task tertiles computed over the shadow set itself (the same rule the difficulty stage uses)."""
+    own = {str(r["id"]): seed_difficulty(r, fallback=None) for r in records}
+    if records and all(own.values()):
+        return own, "records"
+    from rc1.difficulty.table import build_table
+
+    table = build_table(records)
+    _, bucket = assign_buckets(table.columns, table.tasks, table.ids)
+    return {i: BUCKETS[int(b)] for i, b in zip(table.ids, bucket)}, "rc1.difficulty tertiles over the shadow set"

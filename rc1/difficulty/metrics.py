@@ -1,5 +1,5 @@
 """Per-sample difficulty metrics of a seed (pure functions of the seed's own fields). Each one is defined in
-rc1.difficulty.report.DEFINITIONS, which the report repeats next to the values; clue_overlap is 0 when question or
+rc1.difficulty.distribution.DEFINITIONS, which the report repeats next to the values; clue_overlap is 0 when question or
 support has no 3-gram."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Callable
 
 from rc1.core.records import Seed
 from rc1.core.text import count_tokens, dialogue_tokens, ngrams, words
-from rc1.quality.views import user_text
+from rc1.core.records import user_text
 
 METRICS = ("len_tokens", "turns", "tool_hops", "entities", "ops_numeric", "connector_density", "coref_pronouns",
            "clue_overlap", "ambiguity", "needs_clarification")

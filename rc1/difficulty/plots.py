@@ -12,7 +12,7 @@ from rc1.difficulty.bucket import BUCKETS  # noqa: E402
 from rc1.difficulty.metrics import METRICS  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from rc1.difficulty.report import INTEGER_METRICS, histogram  # noqa: E402
+from rc1.difficulty.distribution import INTEGER_METRICS, histogram  # noqa: E402
 
 COLORS = {"easy": "#4daf4a", "medium": "#377eb8", "hard": "#e41a1c"}
 

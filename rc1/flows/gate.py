@@ -23,12 +23,13 @@ import click
 from rc1.checks.admission import check_fresh, checked_inputs, find_preflight, training_config, training_launcher
 from rc1.release.chain import target_alias
 from rc1.cli.options import arg
-from rc1.core.config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.errors import Rc1Error
-from rc1.checks.gate import DATASETS, GateRefusal
+from rc1.checks.gate_rules import DATASETS, GateRefusal
 from rc1.stages import evaluate, train
 from rc1.stages.shared import Freshened, Moded, StepCapped, SystemMetered
-from rc1.tracking import gate_launch_env, stage_run
+from rc1.tracking import stage_run
+from rc1.tracking.gate_launch import gate_launch_env
 from rc1.tracking.registry import BEST, TRIAL_BEST
 
 
@@ -139,7 +140,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
                           f"(`rc1 promote --alias best` {'may set' if ev.get('passed') else 'will refuse'} "
                           f"{target_alias(mode)})"), err=True)
     if (result.get("evaluate") or {}).get("run_id"):   # the gate has ended: the report's chain, final
-        from rc1.release.report import refresh_rc1_report
+        from rc1.release.rc1_report import refresh_rc1_report
 
         refresh_rc1_report(result["evaluate"]["run_id"])
     # the preflight's files as this gate downloaded them (a dev pool twice: 162 MB of a 703 MB dev run): they stay in
@@ -152,8 +153,9 @@ def _gate(cfg: Config, workdir: Path) -> dict:
 def gate_summary(result: dict, mode: str, trial: bool) -> str:
     """The gate's closing lines: the versions, which took `best` (or `trial-best`) and why, the verdict, the UI."""
     from rc1.core import summary
-    from rc1.release.report import report_line
-    from rc1.tracking import shell_command, ui_hint, ui_url
+    from rc1.release.rc1_report import report_line
+    from rc1.tracking.store import shell_command
+    from rc1.tracking.ui import ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME, alias_version
 
     alias = TRIAL_BEST if trial else BEST

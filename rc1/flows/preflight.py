@@ -18,20 +18,23 @@ from typing import Any, Callable
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates, load_ppo_scale
+from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.console import bars
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
-from rc1.checks.gate import DATASETS, RECHECKS
+from rc1.checks.gate_rules import DATASETS, RECHECKS
 from rc1.core.outdir import claim_out_dir
 from rc1.core.proc import check_stop
-from rc1.checks.preflight import StepResult, round_summary, step_result
+from rc1.checks.preflight_checks import StepResult, round_summary, step_result
 from rc1.stages import (assert_not_simulated, build_pool, check_config, check_resources, check_weights, difficulty,
                         judge_robustness, materialize_shadow, probe_scorer, shadow_run, validate_pool)
 from rc1.stages.shared import FromData, Gated, Moded, PoolSized, Reusable, Seeded
 from rc1.core.summary import render as render_summary
 from rc1.release.attest import trust_path
-from rc1.tracking import shell_command, stage_run, ui_hint, ui_url
+from rc1.tracking import stage_run
+from rc1.tracking.store import shell_command
+from rc1.tracking.ui import ui_hint, ui_url
 from rc1.tracking.queries import child_runs
 
 REPORT_DIR = Path("reports/preflight")

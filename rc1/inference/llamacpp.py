@@ -3,7 +3,7 @@
 Inference and offline evaluation only. Training never rolls out on llama.cpp: GRPO needs the training model's own
 logits and gradients for every rollout token, which a separate GGUF copy of the weights cannot give.
 
-`LlamaCppGenerator(path)` is the generation function of rc1.inference.evaluate.LlamaCppBackend: token ids in, new token ids
+`LlamaCppGenerator(path)` is the generation function of rc1.inference.policy_vs_base.LlamaCppBackend: token ids in, new token ids
 out (the EOS token included when generation stopped on it, as transformers' `generate` returns it). The prompt is
 tokenized by the caller with the model's Hugging Face tokenizer and chat template, so both backends see the same ids.
 """
@@ -74,10 +74,3 @@ class LlamaCppGenerator:
         return out
 
 
-def prompt_logits(llm, ids: Sequence[int]):
-    """Logits (len(ids) x vocab, float32 numpy) for every position of `ids`; `llm` loaded with logits_all=True."""
-    import numpy as np
-
-    llm.reset()
-    llm.eval(list(ids))
-    return np.array(llm.scores[: len(ids)], dtype=np.float32)

@@ -13,7 +13,8 @@ def baseline_seeds(n: int, mix: dict[str, float], data_dir: str | None, seed: in
     """A pack_v1 pool of n seeds over the same task sources and mix, built in memory (the KL reference).
     pack_v1 is the plain baseline: no tools, no clarification (PoolSpec's defaults)."""
     from rc1.data import load_tasks
-    from rc1.data.pool import PoolSpec, build_pool
+    from rc1.data.plan import PoolSpec
+    from rc1.data.pool import build_pool
     from rc1.data.templates import load_pack
 
     if not V1_PACK.is_dir():

@@ -21,9 +21,10 @@ from rc1.core.config import ValidatePoolGate
 from rc1.core.console import no_bar
 from rc1.quality.dedup import Added, DuplicateFinder
 from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, lexical_summary, ngram_counts, zipf_slope
-from rc1.quality.leak import ShadowIndex
+from rc1.core.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
-from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE, user_text
+from rc1.core.records import user_text
+from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE
 from rc1.core.records import Seed
 from rc1.core.summary import check
 from rc1.core.text import TURN_OVERHEAD, count_tokens, guard_words, strip_format_chars, words

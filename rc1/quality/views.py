@@ -1,11 +1,7 @@
-"""What each pool check looks at: the text views of a seed, the sample sizes, and the definitions
-the reports repeat next to the values (one place, so code and report cannot drift apart)."""
+"""What each pool check looks at: the sample sizes, and the definitions the reports repeat next to the values (one
+place, so code and report cannot drift apart); the text views of a seed are rc1.core.records'."""
 
 from __future__ import annotations
-
-from typing import Iterable
-
-from rc1.core.records import Seed
 
 SAMPLE_SIZE = 1000        # seeds whose user turns distinct-n and TTR are measured on
 KL_SAMPLE_SIZE = 5000     # seeds per pool for the 3-gram KL and the Zipf fit
@@ -37,27 +33,3 @@ DEFINITIONS = {
 }
 
 
-def turns_text(seed: Seed, roles: Iterable[str]) -> str:
-    roles = tuple(roles)
-    return "\n".join(t["content"] for t in seed["dialogue"] if t.get("role") in roles)
-
-
-def user_text(seed: Seed) -> str:
-    """The user turns: what distinct-n, TTR, 3-gram KL and Zipf are measured on."""
-    return turns_text(seed, ("user",))
-
-
-def seed_question(seed: Seed) -> str:
-    """The question a seed poses: its user turns plus `hidden_info` (a clarify template moves a
-    needed fact there, and a leaked question must still be recognised without it)."""
-    hidden = seed.get("hidden_info") or ""
-    return user_text(seed) + ("\n" + hidden if hidden else "")
-
-
-def record_question(row: dict) -> str:
-    """The question of a shadow record: a Task's `question`, or a Seed's question."""
-    if isinstance(row.get("question"), str):
-        return row["question"]
-    if isinstance(row.get("dialogue"), list):
-        return seed_question(row)  # type: ignore[arg-type]
-    return ""

@@ -170,15 +170,6 @@ def statement(*, stage: str, run_id: str, mode: str, subjects: list[dict], tags:
                           "tags": dict(sorted(tags.items())), "metrics": dict(sorted(metrics.items()))}}
 
 
-def subject_digest(stmt: Mapping[str, Any], name: str) -> str | None:
-    """The digest the statement signed for subject `name` (None when it names no such subject)."""
-    for s in stmt.get("subject", []):
-        if s.get("name") == name:
-            d = s.get("digest", {})
-            return d.get("sha256") or d.get(DIR_DIGEST)
-    return None
-
-
 # ---------------------------------------------------------------- keys
 def config_dir() -> Path:
     return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "rc1"

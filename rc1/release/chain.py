@@ -4,7 +4,7 @@ version -> train run (finished, launched by a gate) -> gate run -> preflight run
 the very files the train run used) -> evaluate run (finished, under the train run's ppo config and a gates file whose
 sha256 equals the preflight's sha256.gates, the file the thresholds come from; passed and on enough items of both
 splits as recomputed from its report artifact, never as its tags say). The facts come from each run's signed
-statement, not its tags; the queries and downloads live in rc1/release/verify.py.
+statement, not its tags; the queries and downloads live in rc1/release/version_check.py.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from rc1.core.config import Gates, looser_than_seed
-from rc1.checks.gate import preflight_problems
+from rc1.checks.gate_rules import preflight_problems
 from rc1.core.summary import failing_checks
 
 RC1 = "RC1"
@@ -116,7 +116,7 @@ def recomputed_verdict(report: Mapping | None, gates: Gates) -> tuple[list[dict]
     """(the RC1 checks, items per split, problems) re-derived from an evaluate run's report artifact under `gates`: the
     checks are recomputed from the policy and base summaries the report holds, the item counts read from its
     per-split summaries; what the run's tags and metrics say is not used."""
-    from rc1.inference.evaluate import deltas, rc1_checks
+    from rc1.inference.policy_vs_base import deltas, rc1_checks
 
     if report is None:
         return [], {}, []

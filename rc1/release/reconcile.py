@@ -18,7 +18,7 @@ import os
 from mlflow.tracking import MlflowClient
 
 from rc1.release.attest import AttestationError
-from rc1.tracking import HOST, _process_gone
+from rc1.tracking.store import HOST, _process_gone
 from rc1.tracking.queries import _search
 
 

@@ -31,6 +31,7 @@ import re
 import string
 from collections import Counter, deque
 from dataclasses import dataclass
+from typing import Any
 
 _PUNCT = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
@@ -321,3 +322,7 @@ def _part_alone_right(pred: str, gold: str, f1_threshold: float) -> bool:
             if exact_match(part, gold) or f1(part, gold) >= f1_threshold:
                 return True
     return False
+
+
+def success_of(task: str, gold: Any, needs_clarification: bool, clarifications: int, final_answer: str) -> bool:
+    return is_correct(task, final_answer, gold) and (not needs_clarification or clarifications >= 1)

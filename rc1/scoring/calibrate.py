@@ -30,7 +30,7 @@ from tqdm import tqdm
 from rc1.core.config import DIMENSIONS, WeightCalibGate
 from rc1.core.console import no_bar
 from rc1.core.errors import Rc1Error
-from rc1.scoring.shadow_run import at_least, improve_pct, mean_defined, spearman
+from rc1.scoring.ranks import at_least, improve_pct, mean_defined, spearman
 
 
 # ---------------------------------------------------------------- projection

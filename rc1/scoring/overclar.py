@@ -23,7 +23,7 @@ import numpy as np
 
 from rc1.core.config import OverclarGate
 from rc1.scoring.reward import RewardParams, weights_dict
-from rc1.scoring.shadow_run import at_least
+from rc1.scoring.ranks import at_least
 
 _ROUND = 9
 

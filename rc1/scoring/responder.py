@@ -22,8 +22,10 @@ Dialogue conventions follow rc1.scoring.dialogue: the item's prefix (system + us
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -33,6 +35,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.redaction import known_secrets, redact, refuse_userinfo, safe_url, scrub
 from rc1.core.records import seed_difficulty
 from rc1.data.tools import WikiIndex, calc, format_number
+from rc1.difficulty.bucket import item_difficulties
 
 RESPONDER_KINDS = ("reference", "model", "endpoint")
 SYSTEM_PROMPT = ("You are a careful assistant. Ask a short clarifying question only when the question lacks "
@@ -466,3 +469,13 @@ def all_candidates(responder, items: Iterable[ShadowItem], progress: bool = True
     for item in tqdm(items, desc=f"responder:{responder.kind}", disable=no_bar(progress) or len(items) < 2):
         out.extend(responder.candidates(item))
     return out
+
+
+def shadow_items(records: Sequence[Mapping[str, Any]]) -> tuple[list, str]:
+    """The shadow records as ShadowItems with their difficulty, and where the difficulties came from."""
+    dup = next((i for i, c in Counter(str(r["id"]) for r in records).items() if c > 1), None)
+    if dup:
+        raise Rc1Error(f"shadow set: item id {dup!r} appears more than once")
+    items = [ShadowItem.from_record(r) for r in records]
+    diffs, source = item_difficulties([it.as_seed() for it in items])
+    return [dataclasses.replace(it, difficulty=diffs[it.id]) for it in items], source

@@ -18,8 +18,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from rc1.core.config import (DIMENSIONS, Gates, PPOScale, Weights, WeightsGate, default_ppo_config, load_ppo_scale,
-                        load_weights, run_mode)
+from rc1.core.config import DIMENSIONS, Gates, Weights, WeightsGate, default_ppo_config, load_weights, run_mode
+from rc1.core.ppo_config import PPOScale, load_ppo_scale
 from rc1.scoring.dialogue import analyze
 from rc1.core.errors import Rc1Error
 from rc1.core.records import DIFFICULTIES, seed_difficulty

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import arg, logged_params, unset
-from rc1.core.config import load_gates, load_ppo_scale
+from rc1.core.config import load_gates
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import stats_metrics
 from rc1.scoring.probe import anti_simulation_checks, records_stats

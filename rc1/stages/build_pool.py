@@ -21,9 +21,9 @@ from rc1.core.config import load_gates, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json, sha256_dir, why_not_a_file, write_json
-from rc1.data.pool import (DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, PoolStats, build_pool, parse_tools, plan_pool,
-                           seed_lines)
-from rc1.quality.views import record_question
+from rc1.data.plan import DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, parse_tools, plan_pool
+from rc1.data.pool import PoolStats, build_pool, seed_lines
+from rc1.core.records import record_question
 from rc1.stages.shared import (BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted,
                                parse_n)
 from rc1.data.templates import DIFFICULTIES, load_pack

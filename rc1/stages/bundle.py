@@ -22,7 +22,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.io import sha256_dir, sha256_file, write_json
 from rc1.core.outdir import check_out_dir, replace_out_dir
 from rc1.stages.shared import Versioned
-from rc1.tracking import code_version
+from rc1.tracking.reuse import code_version
 
 
 @dataclass
@@ -51,7 +51,7 @@ def _run_facts(run) -> dict:
 
 def _subject_runs(version, alias, preflight_run_id) -> tuple[dict, dict, str | None]:
     from rc1.release.reconcile import reconcile_promotions
-    from rc1.release.verify import require_verified
+    from rc1.release.version_check import require_verified
     from rc1.tracking.lineage import version_runs
     from rc1.tracking.queries import get_run
     from rc1.tracking.registry import resolve_version
@@ -73,7 +73,7 @@ def _subject_runs(version, alias, preflight_run_id) -> tuple[dict, dict, str | N
 
 
 def _check_hashed_configs(pre) -> None:
-    from rc1.release.bundle import HASHED_CONFIGS
+    from rc1.release.reproduce import HASHED_CONFIGS
 
     tags = pre.data.tags
     for name, path_tag in HASHED_CONFIGS.items():
@@ -99,9 +99,10 @@ def _check_hashed_configs(pre) -> None:
 def run(cfg: Config) -> dict:
     """Bundle the version (unset, with no --preflight: alias RC1) or the preflight run; returns {run_id, path,
     sha256, manifest, label}."""
-    from rc1.release.bundle import BUNDLED_DIRS, gate_argv, manifest, preflight_argv, reproduce_md, requirements_txt
+    from rc1.release.reproduce import BUNDLED_DIRS, gate_argv, manifest, preflight_argv, reproduce_md, requirements_txt
     from rc1.release.chain import RC1
-    from rc1.tracking import setup_tracking, stage_run
+    from rc1.tracking import stage_run
+    from rc1.tracking.store import setup_tracking
     from rc1.tracking.registry import set_version_tags
 
     version, alias = cfg.version_or_alias(RC1) if cfg.preflight is None else (cfg.version, cfg.alias)

@@ -8,9 +8,10 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import logged_params
-from rc1.core.config import default_ppo_config, load_gates, load_ppo_scale
+from rc1.core.config import default_ppo_config, load_gates
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.errors import Rc1Error
-from rc1.checks.preflight import config_checks, trial_checks
+from rc1.checks.preflight_checks import config_checks, trial_checks
 from rc1.stages.shared import Gated, Moded, PpoConfigured
 
 

@@ -8,7 +8,7 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import load_gates
-from rc1.checks.preflight import resources_checks
+from rc1.checks.preflight_checks import resources_checks
 from rc1.stages.shared import Gated, Moded
 
 

@@ -159,7 +159,7 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
     """Metrics, buckets, resampling and checks of a pool: writes the per-seed metrics to `out_tmp` and the
     balanced pool to `bal_tmp`; returns (checks, report, {png name: bytes}, sha256 of the two files)."""
     from rc1.difficulty.bucket import assign_buckets, resample
-    from rc1.difficulty.report import DEFINITIONS, difficulty_checks, difficulty_report
+    from rc1.difficulty.distribution import DEFINITIONS, difficulty_checks, difficulty_report
     from rc1.difficulty.table import concat_tables
     from rc1.core.io import line_ranges
 

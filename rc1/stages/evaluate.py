@@ -15,13 +15,15 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, load_ppo_scale, run_mode
+from rc1.core.config import load_gates, run_mode
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.console import no_bar
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
-from rc1.release.report import log_rc1_report, refresh_rc1_report, render_rc1_report
+from rc1.release.rc1_report import log_rc1_report, refresh_rc1_report, render_rc1_report
 from rc1.stages.shared import Gated, PpoConfigured, SystemMetered, Versioned
-from rc1.tracking import setup_tracking, stage_run
+from rc1.tracking import stage_run
+from rc1.tracking.store import setup_tracking
 from rc1.train.quiet import quiet_trl_deprecations
 
 BACKENDS = ("transformers", "llamacpp")
@@ -52,7 +54,7 @@ def _load_records(path: str | Path) -> list[dict]:
 
 def _as_items(records: list[dict], split: str, n: int | None) -> list[tuple[str, dict, str | None]]:
     from rc1.scoring.responder import ShadowItem
-    from rc1.scoring.shadow_run import item_difficulties
+    from rc1.difficulty.bucket import item_difficulties
 
     records = _stratified(records, n)
     # plain Task records (a shadow set) carry no dialogue: bucket them as the seeds they become
@@ -148,13 +150,13 @@ def _llamacpp_generators(mv, workdir: Path):
 
 
 def sample_dialogues(items, policy_rows: list[dict], base_rows: list[dict]) -> list[dict]:
-    """The report's six policy-vs-base dialogues (rc1.release.report.pick_samples), each side scored per dimension by the
+    """The report's six policy-vs-base dialogues (rc1.release.rc1_report.pick_samples), each side scored per dimension by the
     run's judge (the heuristic in dev; 12 requests to the live judge in prod); a judge that fails leaves scores
     out, said on the page."""
     import logging
 
     from rc1.scoring.reward import judge_request
-    from rc1.release.report import pick_samples
+    from rc1.release.rc1_report import pick_samples
 
     seeds = {(split, str(seed["id"])): seed for split, seed, _ in items}
     pairs = pick_samples(policy_rows, base_rows)
@@ -204,7 +206,7 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
 
 
 def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, raise_on_fail, progress, mode) -> dict:
-    from rc1.inference.evaluate import LlamaCppBackend, TransformersBackend, build_report, flat_metrics, run_items
+    from rc1.inference.policy_vs_base import LlamaCppBackend, TransformersBackend, build_report, flat_metrics, run_items
     from rc1.train.sampler import split_heldout
     from rc1.tracking.registry import MODEL_NAME, set_version_tags, version_model_id
 
@@ -320,8 +322,8 @@ def _final_report(result: dict, parent_tags: dict | None) -> None:
 
 def show(res: dict) -> None:
     from rc1.core import summary
-    from rc1.release.report import report_line
-    from rc1.tracking import ui_hint, ui_url
+    from rc1.release.rc1_report import report_line
+    from rc1.tracking.ui import ui_hint, ui_url
     from rc1.tracking.registry import MODEL_NAME
 
     backend = res.get("backend", "transformers")

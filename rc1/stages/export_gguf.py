@@ -36,13 +36,14 @@ def run(cfg: Config) -> dict:
 
     from rc1.inference.gguf_export import merged_model, write_gguf
     from rc1.core.config import run_mode
-    from rc1.tracking import setup_tracking, stage_run
+    from rc1.tracking import stage_run
+    from rc1.tracking.store import setup_tracking
     from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_version_tags, version_weights
     from rc1.train.tiny import load_tokenizer
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from rc1.release.reconcile import reconcile_promotions
-    from rc1.release.verify import require_verified
+    from rc1.release.version_check import require_verified
 
     setup_tracking()
     reconcile_promotions()

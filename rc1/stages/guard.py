@@ -1,6 +1,6 @@
 """`rc1 guard`: the registry guard. A long-running receiver for the mlflow server's webhooks: when alias RC1 or
 RC1-dev of rc1-policy is set, by `rc1 promote` or by anyone with registry access (UI, REST API, MlflowClient), the
-guard verifies the version it now points at (rc1.release.verify.verify_version, the chain promote checks) within
+guard verifies the version it now points at (rc1.release.version_check.verify_version, the chain promote checks) within
 seconds. An alias that does not verify is removed, the version tagged `rc1.guard=refused <why>`; either way the guard
 logs a run (rc1.stage=guard) saying what it saw and did.
 
@@ -141,7 +141,7 @@ class Guard:
                 log.exception("guard: checking alias %s failed", alias)
 
     def check(self, alias: str, seen: Seen) -> None:
-        from rc1.release.verify import Verdict, verify_version
+        from rc1.release.version_check import Verdict, verify_version
         from rc1.tracking.registry import set_version_tags
         from rc1.tracking.webhooks import aliases, remove_alias
 
@@ -196,7 +196,7 @@ def run(cfg: Config) -> dict:
     from rc1.core.redaction import has_credentials
     from rc1.release.chain import RC1, RC1_DEV
     from rc1.release.receiver import Receiver, Verifier
-    from rc1.tracking import default_tracking_uri, setup_tracking
+    from rc1.tracking.store import default_tracking_uri, setup_tracking
     from rc1.tracking.registry import MODEL_NAME
 
     secret = load_secret(cfg)

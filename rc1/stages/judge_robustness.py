@@ -24,7 +24,7 @@ from rc1.core.console import verbose
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
 from rc1.scoring.reward import checked_weights, reward_params
-from rc1.scoring.shadow_run import shadow_items
+from rc1.scoring.responder import shadow_items
 from rc1.data.shadow_set import shadow_records
 from rc1.stages.shared import FromData, FromShadow, Gated, PpoConfigured, Reusable, Seeded, Weighted
 from rc1.tracking import stage_run

@@ -16,7 +16,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.overclar import ablation, ablation_checks
 from rc1.scoring.reward import DEFAULT_ALPHA, DEFAULT_CAP, reward_params
-from rc1.scoring.shadow_run import resolve_scored, scored_tags
+from rc1.scoring.scored_candidates import resolve_scored, scored_tags
 from rc1.stages.shared import FromScored, Gated, PpoConfigured, Reusable, RewardOverrides, Weighted
 from rc1.tracking import stage_run
 

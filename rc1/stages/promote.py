@@ -1,7 +1,7 @@
 """`rc1 promote --version N | --alias best`: alias `RC1` (prod) or `RC1-dev` (dev) on a version whose whole
 trust chain holds in the tracking server.
 
-The chain is rc1.release.verify's (the same check `rc1 verify` prints and `rc1 guard` runs): every link's facts from
+The chain is rc1.release.version_check's (the same check `rc1 verify` prints and `rc1 guard` runs): every link's facts from
 its run's signed statement; the version's weights (what models:/rc1-policy/N serves), the preflight's gates file and
 the evaluation's report downloaded and held to their signed digests; the verdict and item counts recomputed from the
 report under the preflight's gates file (a local configs/gates.yaml is never read). A prod gates file looser than the
@@ -18,7 +18,9 @@ import click
 from rc1.cli.options import logged_params
 from rc1.core.errors import GateFailed
 from rc1.stages.shared import Versioned
-from rc1.tracking import setup_tracking, stage_run, ui_hint, ui_url
+from rc1.tracking import stage_run
+from rc1.tracking.store import setup_tracking
+from rc1.tracking.ui import ui_hint, ui_url
 
 
 @dataclass
@@ -54,7 +56,7 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     from rc1.release.attest import load_trust, signer
     from rc1.release.chain import RC1
     from rc1.release.reconcile import reconcile_promotions
-    from rc1.release.verify import verify_version
+    from rc1.release.version_check import verify_version
     from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_alias
 
     version, alias = cfg.version_or_alias(BEST)

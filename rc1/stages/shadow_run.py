@@ -3,7 +3,7 @@
 The shadow set comes from --shadow (a materialized shadow_eval_*.jsonl) or is built like
 materialize-shadow does (--data-dir, --n, --seed, --stratify). The responder makes K candidates per item,
 the judge (make_judge: SCORER_PROVIDER / REWARD_LIVE_MODE / RUN_MODE decide) scores each once, and the
-report compares the rankings (rc1.scoring.shadow_run has the definitions). Gate: configs/gates.yaml shadow_run.
+report compares the rankings (rc1.scoring.comparison has the definitions). Gate: configs/gates.yaml shadow_run.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
 from rc1.core.redaction import safe_url
 from rc1.scoring.reward import checked_weights, reward_params
-from rc1.scoring.shadow_run import shadow_items
+from rc1.scoring.responder import shadow_items
 from rc1.data.shadow_set import shadow_records
 from rc1.stages.shared import (Clarifying, FromData, FromShadow, Gated, PpoConfigured, Responding, Reusable, RewardOverrides,
                                Seeded, Weighted)
@@ -46,7 +46,8 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     from rc1.scoring.responder import all_candidates, make_responder
     from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge, stats_metrics
-    from rc1.scoring.shadow_run import clarify_items, flat_metrics, score_candidates, shadow_checks, shadow_metrics
+    from rc1.data.clarify import clarify_items
+    from rc1.scoring.comparison import flat_metrics, score_candidates, shadow_checks, shadow_metrics
 
     data_dir, shadow, seed, tag, responder, k = cfg.data_dir, cfg.shadow, cfg.seed, cfg.tag, cfg.responder, cfg.k
     weights, clarify_rate = cfg.weights, cfg.clarify_rate

@@ -8,7 +8,7 @@ from rc1.cli.options import arg
 from rc1.core.config import GATES_PATH, WEIGHTS_PATH, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.redaction import has_credentials
-from rc1.data.pool import CLARIFY_RATE, DEFAULT_TARGET_TEXT
+from rc1.data.plan import CLARIFY_RATE, DEFAULT_TARGET_TEXT
 
 PIPELINE_SEED = 20250820   # the pipeline's random seed: item draws, shadow set, responder
 

@@ -23,12 +23,14 @@ from typing import Any, Iterator
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, load_ppo_scale, run_mode
+from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, run_mode
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.outdir import claim_out_dir
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
 from rc1.stages.shared import Freshened, PpoConfigured, StepCapped, SystemMetered, Weighted
-from rc1.tracking import active_gate_run, launched_gate_run, stage_run
+from rc1.tracking import stage_run
+from rc1.tracking.gate_launch import active_gate_run, launched_gate_run
 from rc1.train.inputs import load_fresh, load_pool
 from rc1.train.quiet import quiet_trl_deprecations
 
@@ -60,7 +62,7 @@ class Config(Weighted, Freshened, StepCapped, PpoConfigured, SystemMetered):
 
 def default_pool(mode: str) -> str:
     """The balanced pool of the newest passing preflight of `mode` (what the gate would train on)."""
-    from rc1.tracking import setup_tracking
+    from rc1.tracking.store import setup_tracking
     from rc1.tracking.queries import newest_preflight
 
     setup_tracking()
@@ -128,7 +130,7 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
 
     Provenance: the run records the sha256 of the pool, config, weights (and, from a gate, the gates file) it
     trained with as `input_sha256.<name>`, and `rc1.gated`: true only when a gate run launched it (the active run
-    is a gate stage, or the gate started this process through `accelerate launch`: rc1.tracking.launched_gate_run),
+    is a gate stage, or the gate started this process through `accelerate launch`: rc1.tracking.gate_launch.launched_gate_run),
     with that gate's and its preflight's run ids. An ungated version never takes `best` and `rc1 promote` refuses it.
 
     Under `accelerate launch` every process runs this: each trains its share of the global batch; only the main
@@ -320,7 +322,7 @@ def show(res: dict) -> None:
     if "run_id" not in res:   # a worker process under `accelerate launch`: the main process reports
         return
     from rc1.core import summary
-    from rc1.tracking import ui_hint, ui_url
+    from rc1.tracking.ui import ui_hint, ui_url
 
     gated = "" if res.get("gated") else " (ungated: never takes `best`, never promoted; a gate trains those)"
     click.echo(summary.render(f"train {res['run_id']} seed={res['seed']}", [

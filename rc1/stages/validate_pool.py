@@ -18,7 +18,8 @@ from rc1.core.errors import Rc1Error
 from rc1.core.io import (iter_jsonl, read_json, readable_file, sha256_dir, why_not_a_file, writable_outputs, write_json,
                          write_jsonl)
 from rc1.quality.baseline import V1_PACK, baseline_seeds
-from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SIZE, record_question
+from rc1.core.records import record_question
+from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SIZE
 from rc1.stages.shared import FromData, Gated, Reusable, Seeded
 from rc1.core.text import make_token_counter
 

@@ -1,7 +1,7 @@
 """`rc1 verify models:/rc1-policy@RC1` (or `--version N`, `--alias A`): the check promote runs, read-only, for
 whoever deploys: the version's chain from its runs' signed statements, the weights it serves held to the digest its
 train run signed, and with a release alias (RC1, RC1-dev) a signed promotion to it. Prints the chain table; a broken
-link: exit 2, one line naming it. Run it before serving or shipping a version (rc1.release.verify). `best` and
+link: exit 2, one line naming it. Run it before serving or shipping a version (rc1.release.version_check). `best` and
 `trial-best` are checked for what they claim: a gated train run's own signed model."""
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def target(cfg: Config) -> tuple[str, str | None, str | None]:
 def run(cfg: Config) -> dict:
     """Verify; returns {name, version, alias, target}. A broken link: Rc1Error (exit 2) naming it."""
     from rc1.release.reconcile import reconcile_promotions
-    from rc1.release.verify import verify_version
-    from rc1.tracking import setup_tracking
+    from rc1.release.version_check import verify_version
+    from rc1.tracking.store import setup_tracking
     from rc1.tracking.registry import resolve_version
 
     name, version, alias = target(cfg)
@@ -61,7 +61,7 @@ def run(cfg: Config) -> dict:
 
 
 def show(res: dict) -> None:
-    from rc1.release.verify import WORKING_ALIASES
+    from rc1.release.version_check import WORKING_ALIASES
 
     head = f"verified: {res['name']} version {res['version']}" + (f" as {res['alias']}" if res["alias"] else "")
     if res["alias"] in WORKING_ALIASES:   # what `best` claims, not a release

@@ -22,7 +22,7 @@ from rc1.core.config import DIMENSIONS, load_gates, load_weights, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.reward import weights_check
-from rc1.scoring.shadow_run import resolve_scored, scored_tags
+from rc1.scoring.scored_candidates import resolve_scored, scored_tags
 from rc1.stages.shared import FromScored, Gated, Reusable, Weighted
 from rc1.tracking import stage_run
 

@@ -20,330 +20,27 @@ verdict the signed one: a run edited in the store (or made there by hand) is com
 from __future__ import annotations
 
 import contextlib
-import gc
-import hashlib
-import json
 import logging
 import os
-import shutil
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from rc1.tracking.store import process_tags, setup_tracking   # first: it imports mlflow with the collector paused
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic collector off while mlflow and its store import (~280k objects, ~4k garbage: collecting took ~18%
-    of the import, 2.21 s vs 1.86 s), then what exists frozen (later collections walk only the stage's own objects:
-    unpickling a child's 63k n-grams, 0.19 s -> 0.03 s). Only a block that imported something freezes: a frozen
-    object is never collected, so freezing at every setup_tracking would keep earlier stages' garbage for good."""
-    imported = len(sys.modules)
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if len(sys.modules) > imported:
-            gc.freeze()
-        if was_on:
-            gc.enable()
+import mlflow
+from mlflow.tracking import MlflowClient
 
-
-with _collector_paused():
-    import mlflow
-    from mlflow.entities import Run
-    from mlflow.tracking import MlflowClient
-
-import rc1
 from rc1.core.config import run_mode
-from rc1.core.errors import GateFailed, Rc1Error
-from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text, writable_outputs, write_json
+from rc1.core.errors import GateFailed
+from rc1.core.io import sha256_dir, sha256_file, writable_outputs, write_json
 from rc1.core.proc import Stopped, check_stop, deferred_signals
-from rc1.tracking.queries import ORIGINS_ENV, _search, origin_of, origins
+from rc1.tracking.queries import origin_of
+from rc1.tracking.reuse import (code_version, digest_of, find_reusable, param_value, reraise_verdict, restore_outputs,
+                                reuse_key, reused_params, signs_for_reuse)
 
 log = logging.getLogger("rc1")
-
-EXPERIMENT = os.environ.get("RC1_EXPERIMENT", "rc1")
-STORE_DIR = Path("mlruns")
-
-
-# ---------------------------------------------------------------- store
-def default_tracking_uri() -> str:
-    """MLFLOW_TRACKING_URI when set, else the embedded sqlite store under ./mlruns."""
-    uri = os.environ.get("MLFLOW_TRACKING_URI")
-    if uri:
-        return uri
-    return f"sqlite:///{(STORE_DIR / 'mlflow.db').resolve()}"
-
-
-def use_tracking() -> str:
-    """Point mlflow at the store (as setup_tracking does) and create nothing: for read-only callers (verify)."""
-    from mlflow.tracking._tracking_service.utils import is_tracking_uri_set
-
-    if not is_tracking_uri_set():
-        mlflow.set_tracking_uri(default_tracking_uri())
-    return mlflow.get_tracking_uri()
-
-
-def setup_tracking(experiment: str | None = None) -> str:
-    """Point mlflow at the store and make sure the experiment exists; returns its id.
-    With the embedded default, artifacts live beside the db in ./mlruns/<experiment id>/."""
-    uri = default_tracking_uri()
-    mlflow.set_tracking_uri(uri)
-    name = experiment or EXPERIMENT
-    active = mlflow.active_run()
-    if active is not None:  # a child stage lives in its parent's experiment
-        return active.info.experiment_id
-    # two first runs on a fresh sqlite store would both create its tables ("table experiments already exists"):
-    # the first store access of each process is serialized by a lock file beside the database
-    with _store_lock(uri), _collector_paused():   # the first client imports the store's modules (sqlalchemy, alembic)
-        client = MlflowClient()
-        client.search_experiments(max_results=1)
-    fail_dead_runs(client)
-    if os.environ.get("MLFLOW_RUN_ID") and os.environ.get("MLFLOW_EXPERIMENT_ID"):
-        exp_id = os.environ["MLFLOW_EXPERIMENT_ID"]  # inside `mlflow run`: the experiment it chose
-        mark_model_training(client, client.get_experiment(exp_id))
-        return exp_id
-    exp = client.get_experiment_by_name(name)
-    if exp is None:
-        try:
-            exp_id = client.create_experiment(name, tags={EXPERIMENT_KIND_TAG: EXPERIMENT_KIND})
-        except mlflow.exceptions.MlflowException:  # created meanwhile by a sibling process
-            exp_id = client.get_experiment_by_name(name).experiment_id
-    else:
-        exp_id = exp.experiment_id
-        mark_model_training(client, exp)
-    mlflow.set_experiment(experiment_id=exp_id)
-    return exp_id
-
-
-@contextlib.contextmanager
-def _store_lock(uri: str) -> Iterator[None]:
-    """An exclusive lock on `<database>.lock` for a sqlite store (nothing for a server: it serializes itself)."""
-    import fcntl
-
-    if not uri.startswith("sqlite:///"):
-        yield
-        return
-    db = Path(uri.removeprefix("sqlite:///").split("?", 1)[0])
-    db.parent.mkdir(parents=True, exist_ok=True)
-    with open(db.with_name(db.name + ".lock"), "a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
-# ---------------------------------------------------------------- runs whose process is gone
-HOST = __import__("socket").gethostname()
-_swept: set[str] = set()
-
-
-def process_tags() -> dict[str, str]:
-    """Which process holds a run (rc1.pid, its start time, rc1.host): a later rc1 command on the same host can tell
-    that a RUNNING run's process is gone (kill -9, OOM) and end the run."""
-    import psutil
-
-    return {"rc1.pid": str(os.getpid()), "rc1.pid_started": f"{psutil.Process().create_time():.2f}", "rc1.host": HOST}
-
-
-def _process_gone(tags: dict[str, str]) -> bool:
-    import psutil
-
-    try:
-        pid, started = int(tags["rc1.pid"]), float(tags["rc1.pid_started"])
-    except (KeyError, ValueError):
-        return False   # not recorded: nothing to tell
-    try:
-        return abs(psutil.Process(pid).create_time() - started) > 1.0   # a reused pid is another process
-    except psutil.NoSuchProcess:
-        return True
-    except psutil.Error:
-        return False
-
-
-def fail_dead_runs(client: MlflowClient) -> list[str]:
-    """Mark FAILED (tag rc1.ended_by saying why) every RUNNING rc1 run of this host whose process is gone; once per
-    process and store. Returns their ids."""
-    uri = mlflow.get_tracking_uri()
-    if uri in _swept:
-        return []
-    _swept.add(uri)
-    runs = _search(f"attributes.status = 'RUNNING' AND tags.`rc1.host` = '{HOST}'", max_results=1000)
-    dead = [r for r in runs if _process_gone(r.data.tags)]
-    for r in dead:
-        client.set_tag(r.info.run_id, "rc1.ended_by",
-                       f"rc1 (pid {os.getpid()}): its process {r.data.tags['rc1.pid']} on {HOST} is gone and never "
-                       f"ended the run (killed?)")
-        client.set_terminated(r.info.run_id, "FAILED")
-    return [r.info.run_id for r in dead]
-
-
-# What the MLflow UI reads to open an experiment on its runs table (3.17.2's bundle, mlflow/server/js/build): with its
-# workflow-based navigation (always on in 3.17) the view is the *workflow type*, taken from the URL's
-# `?workflowType=machine_learning|genai`, else the browser's localStorage `mlflow.workflowType`, else genai (the
-# "Overview" page with traces). The experiment tag `mlflow.experimentKind` is what the experiment's kind selector
-# writes and what UIs without that navigation read (custom_model_development: the runs table). So rc1 sets the tag on
-# its experiment and every UI link it prints (ui_url) carries ?workflowType=machine_learning.
-EXPERIMENT_KIND_TAG = "mlflow.experimentKind"
-EXPERIMENT_KIND = "custom_model_development"
-UI_VIEW = "workflowType=machine_learning"
-UI_DEFAULT = "http://127.0.0.1:5000"
-
-
-def mark_model_training(client: MlflowClient, exp) -> None:
-    """Tag an experiment as model training (runs view), unless someone already chose a kind for it."""
-    if exp is not None and EXPERIMENT_KIND_TAG not in (exp.tags or {}):
-        client.set_experiment_tag(exp.experiment_id, EXPERIMENT_KIND_TAG, EXPERIMENT_KIND)
-
-
-def ui_url(run_id: str | None = None, experiment_id: str | None = None, artifact: str | None = None) -> str:
-    """The MLflow UI's address of a run (else of the experiment's runs table; with `artifact`, of that artifact in the
-    run's artifact view), in the model-training view. With a tracking server it is the server's own page; with the
-    embedded store, the page `mlflow ui` serves by default."""
-    from rc1.core.redaction import safe_url
-
-    uri = mlflow.get_tracking_uri() if mlflow.get_tracking_uri() else default_tracking_uri()
-    # the server's page, never its credentials (user info, a token in the query): the link goes into the RC1 report
-    base = safe_url(uri).rstrip("/") if uri.startswith(("http://", "https://")) else UI_DEFAULT
-    if experiment_id is None:
-        experiment_id = MlflowClient().get_run(run_id).info.experiment_id if run_id else setup_tracking()
-    page = f"runs/{run_id}" if run_id else "runs"
-    if run_id and artifact:
-        page += f"/artifacts/{artifact}"
-    return f"{base}/#/experiments/{experiment_id}/{page}?{UI_VIEW}"
-
-
-def artifact_location(run_id: str, artifact: str) -> str:
-    """Where a run's artifact can be opened: its file (relative to here when it is below) in a local artifact store,
-    else its runs:/ URI (`mlflow artifacts download -u runs:/...` fetches it through the tracking server)."""
-    from mlflow.utils.uri import is_local_uri
-
-    root = MlflowClient().get_run(run_id).info.artifact_uri
-    if not is_local_uri(root):
-        return f"runs:/{run_id}/{artifact}"
-    path = Path(root.removeprefix("file://")) / artifact
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-def ui_hint() -> str:
-    """How to open the UI on this store: nothing to start for a tracking server, `mlflow ui` for the embedded one."""
-    from rc1.core.redaction import safe_url
-
-    uri = mlflow.get_tracking_uri() or default_tracking_uri()   # a database URI's password is never printed
-    return "" if uri.startswith(("http://", "https://")) else f" (after `mlflow ui --backend-store-uri {safe_url(uri)}`)"
-
-
-def _store_path(uri: str) -> Path | None:
-    """The database file of a sqlite URI (relative ones against the working directory), else None."""
-    if not uri.startswith("sqlite:///"):
-        return None
-    return Path(uri.removeprefix("sqlite:///").split("?", 1)[0]).resolve()
-
-
-def shell_command(command: str) -> str:
-    """`command` as a hint to paste into a shell: prefixed with MLFLOW_TRACKING_URI=<the store in use> when a plain
-    shell here would reach another store (`mlflow run` hands its URI to rc1 through the environment; a shell without
-    it gets rc1's embedded store), so the command finds what this one found."""
-    import shlex
-
-    uri = default_tracking_uri()
-    default = f"sqlite:///{STORE_DIR / 'mlflow.db'}"
-    here = _store_path(uri)
-    if here is not None and here == _store_path(default):
-        return command
-    return f"MLFLOW_TRACKING_URI={shlex.quote(uri)} {command}"
-
-
-def code_version() -> str:
-    """sha256 of rc1's own source (library, stages, flows): the 'code version' part of a reuse key."""
-    return sha256_text(sha256_dir(Path(rc1.__file__).parent, "**/*.py"))[:16]
-
-
-def digest_of(value: Any) -> str:
-    """A stable digest for an input: a file's or directory's sha256, or the sha256 of a JSON value."""
-    if isinstance(value, (str, os.PathLike)) and Path(value).is_file():
-        return sha256_file(value)
-    if isinstance(value, (str, os.PathLike)) and Path(value).is_dir():
-        return sha256_dir(value)
-    return sha256_text(json.dumps(value, sort_keys=True, default=str))
-
-
-def active_gate_run() -> Run | None:
-    """The gate run this process is inside of (the active run when it is a `gate` stage), else None: a train
-    run is gated exactly when a gate launched it, whatever tags its caller passes."""
-    active = mlflow.active_run()
-    if active is None:
-        return None
-    run = MlflowClient().get_run(active.info.run_id)
-    return run if run.data.tags.get("rc1.stage") == "gate" else None
-
-
-# A gate that trains through `accelerate launch` starts other processes; they have no active run to find. The gate
-# names its run and hands them a one-time token whose sha256 it has recorded on that run: only a process the gate
-# started holds it, so setting RC1_GATE_RUN_ID by hand does not make a run gated. The first train run that proves it
-# spends it (the tag becomes LAUNCH_TOKEN_SPENT), and each launch gets a new one: a token copied from a launched
-# process's environment opens no second gated run.
-LAUNCH_GATE_ENV = "RC1_GATE_RUN_ID"
-LAUNCH_TOKEN_ENV = "RC1_LAUNCH_TOKEN"
-LAUNCH_TOKEN_TAG = "rc1.launch_token_sha256"
-LAUNCH_TOKEN_SPENT = "spent"
-
-
-def gate_launch_env() -> dict[str, str]:
-    """The environment for a process the active gate run launches (see launched_gate_run); records the token's
-    sha256 on the gate run (never the token)."""
-    import secrets
-
-    gate = active_gate_run()
-    if gate is None:
-        raise RuntimeError("gate_launch_env: no active gate run")
-    token = secrets.token_hex(32)
-    mlflow.set_tag(LAUNCH_TOKEN_TAG, sha256_text(token))
-    return {LAUNCH_GATE_ENV: gate.info.run_id, LAUNCH_TOKEN_ENV: token,
-            "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri(), ORIGINS_ENV: json.dumps(origins())}
-
-
-def launched_gate_run() -> Run | None:
-    """The gate run that started this process (RC1_GATE_RUN_ID), proven by RC1_LAUNCH_TOKEN: its sha256 must be the
-    gate run's rc1.launch_token_sha256 tag and the gate must still be running. None when no gate is named; a named
-    gate that does not hold is a refusal (Rc1Error). The token leaves the environment once read, and is spent on the
-    gate run (its tag becomes LAUNCH_TOKEN_SPENT, which no token's sha256 matches) once it has proven one."""
-    run_id = os.environ.get(LAUNCH_GATE_ENV)
-    token = os.environ.pop(LAUNCH_TOKEN_ENV, "")
-    if not run_id:
-        return None
-    try:
-        run = MlflowClient().get_run(run_id)
-    except mlflow.exceptions.MlflowException:
-        raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: no such run in {default_tracking_uri()}") from None
-    want = run.data.tags.get(LAUNCH_TOKEN_TAG)
-    if run.data.tags.get("rc1.stage") != "gate" or not want or not token or sha256_text(token) != want:
-        raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: not a gate run that launched this process (no matching, "
-                       f"unspent {LAUNCH_TOKEN_ENV}); a train run is gated only when its gate starts it")
-    if run.info.status != "RUNNING":
-        raise Rc1Error(f"{LAUNCH_GATE_ENV}={run_id}: the gate run is {run.info.status}, not running")
-    MlflowClient().set_tag(run_id, LAUNCH_TOKEN_TAG, LAUNCH_TOKEN_SPENT)
-    return run
-
-
-def fail_orphaned_runs(parent_run_id: str, stage: str) -> list[str]:
-    """Mark FAILED the `stage` runs under `parent_run_id` that are still RUNNING: a launched process that was killed
-    (torchrun ends every process of the group when one dies) cannot end its own run. Returns their ids."""
-    runs = mlflow.search_runs(search_all_experiments=True, output_format="list",
-                              filter_string=f"tags.`mlflow.parentRunId` = '{parent_run_id}' AND "
-                                            f"tags.`rc1.stage` = '{stage}' AND attributes.status = 'RUNNING'")
-    client = MlflowClient()
-    for r in runs:
-        client.set_tag(r.info.run_id, "rc1.ended_by", "its launcher: the process died without ending its run")
-        client.set_terminated(r.info.run_id, "FAILED")
-    return [r.info.run_id for r in runs]
 
 
 # ---------------------------------------------------------------- stage run
@@ -369,7 +66,7 @@ class StageRun:
         existing = mlflow.get_run(self.run_id).data.params
         clean, resolved = {}, {}
         for k, v in params.items():
-            v = _param_value(v)
+            v = param_value(v)
             if k not in existing:
                 clean[k] = v
             elif existing[k] != v:
@@ -495,98 +192,12 @@ class StageRun:
         return passed
 
 
-def _param_value(v: Any) -> str:
-    v = origin_of(v) or v   # a downloaded file: where it came from, not the folder rc1 deletes
-    if isinstance(v, (dict, list, tuple)):
-        s = json.dumps(v, sort_keys=True, default=str)
-    else:
-        s = str(v)
-    return s if len(s) <= 6000 else s[:5990] + "…"
-
-
 def _finite(v: Any) -> bool:
     try:
         f = float(v)
     except (TypeError, ValueError):
         return False
     return f == f and f not in (float("inf"), float("-inf"))
-
-
-def reuse_key(stage: str, params: dict[str, Any], input_digests: dict[str, str]) -> str:
-    """Stage, params, input digests, code version and RUN_MODE (a stage reads its gates for the mode: a dev run's
-    verdict never answers for prod)."""
-    blob = json.dumps(
-        {"stage": stage, "params": {k: _param_value(v) for k, v in params.items()}, "inputs": input_digests,
-         "code": code_version(), "mode": run_mode()},
-        sort_keys=True,
-    )
-    return hashlib.sha256(blob.encode()).hexdigest()[:32]
-
-
-def _signs_for_reuse() -> bool:
-    """Whether this process can sign a reusable run (dev: the user's dev key; prod: RC1_SIGNING_KEY, trusted for prod).
-    A run it cannot sign is never reused: reuse takes a run's outputs and verdict from its signed statement."""
-    from rc1.release import attest
-
-    try:
-        attest.signer(run_mode(), attest.load_trust())
-    except Rc1Error:
-        return False
-    return True
-
-
-def find_reusable(stage: str, key: str):
-    """(the newest finished `stage` run with this reuse key whose signed statement holds and says so, that statement),
-    else None. The store's tags only find candidates: a run edited there (its outputs, report or rc1.passed) or made
-    there by hand has no statement that holds, and is computed again instead."""
-    from rc1.release.attest import AttestationError
-    from rc1.tracking.attestations import run_statement
-
-    runs = _search(f"tags.`rc1.stage` = '{stage}' AND tags.`rc1.reuse_key` = '{key}' "
-                   f"AND tags.`rc1.computed` = 'true' AND attributes.status = 'FINISHED'", max_results=5)
-    for run in runs:
-        try:
-            stmt = run_statement(run, stage)
-        except (AttestationError, Rc1Error):
-            continue
-        if stmt.tags.get("rc1.reuse_key") == key:
-            return run, stmt
-    return None
-
-
-def _restore_outputs(run: Run, stmt, outputs: dict[str, Path]) -> bool:
-    """Copy a finished run's output artifacts to the requested paths, each held to the digest its statement signed;
-    False (nothing to reuse) when one does not match or was not signed."""
-    client = MlflowClient()
-    for key, dest in outputs.items():
-        art = stmt.tags.get(f"rc1.output.{key}")
-        if art is None:
-            if stmt.tags.get("rc1.passed") == "false":
-                continue  # a failed gate may withhold an output (weight_calib's weights); its verdict is re-raised
-            return False
-        with tempfile.TemporaryDirectory() as d:
-            local = Path(client.download_artifacts(run.info.run_id, art, d))
-            got = sha256_dir(local) if local.is_dir() else sha256_file(local)
-            if got != stmt.subjects.get(art):
-                log.warning("run %s: artifact %s does not match the digest its statement signed (altered in the "
-                            "store?); computing it again", run.info.run_id, art)
-                return False
-            dest = Path(dest)
-            if local.is_dir():   # never in place of a directory rc1 did not write (rc1.core.outdir)
-                from rc1.core.outdir import replace_out_dir
-
-                replace_out_dir(local, dest, run.data.tags.get("rc1.stage", "stage"), what=f"output {key}")
-            else:
-                with atomic_open(dest, "wb") as out, open(local, "rb") as src:
-                    shutil.copyfileobj(src, out)
-    return True
-
-
-def reused_params(prior: dict[str, str], run_id: str) -> dict[str, str]:
-    """The earlier run's params for the run that reuses it, but for those already logged there (`mlflow run` logs -P
-    values as given; MLflow forbids changing a param, and the earlier run, rc1.reused_from, shows its own)."""
-    existing = mlflow.get_run(run_id).data.params
-    return {k: v for k, v in prior.items() if k not in existing}
 
 
 def _end_stopped(run_id: str, e: BaseException) -> None:
@@ -600,20 +211,6 @@ def _end_stopped(run_id: str, e: BaseException) -> None:
     except Exception:
         with contextlib.suppress(Exception):
             MlflowClient().set_terminated(run_id, "KILLED")
-
-
-def _reraise_verdict(run: Run, stmt) -> None:
-    """The reused run's verdict, as its statement signed it (its checks.json held to the signed digest)."""
-    from rc1.tracking.attestations import fetch_signed
-
-    if stmt.tags.get("rc1.passed") != "false":
-        return
-    failing: list[dict] = []
-    with tempfile.TemporaryDirectory() as d, contextlib.suppress(Exception):
-        checks = json.loads(fetch_signed(run, "checks.json", stmt.subjects["checks.json"], d).read_text())
-        failing = [c for c in checks["checks"] if not c["pass"]]
-    stage = stmt.stage
-    raise GateFailed(f"{stage}: {len(failing)} checks failed (reused run {run.info.run_id})", failing)
 
 
 # MLflow's system metrics monitor logs a sample only once its interval has passed (a run shorter than the interval
@@ -677,10 +274,10 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
         from rc1.release.attest import load_trust, signer
 
         signer(base_tags["rc1.mode"], load_trust())
-    signs = attest or (reuse and _signs_for_reuse())   # a reusable run signs what a later reuse takes from it
+    signs = attest or (reuse and signs_for_reuse())   # a reusable run signs what a later reuse takes from it
 
     found = find_reusable(stage, key) if reuse else None
-    prior, prior_stmt = found if found is not None and _restore_outputs(*found, outputs) else (None, None)
+    prior, prior_stmt = found if found is not None and restore_outputs(*found, outputs) else (None, None)
     if prior is not None:
         log.info("%s: inputs unchanged, reusing finished run %s", stage, prior.info.run_id)
         print(f"[rc1] {stage}: reusing finished run {prior.info.run_id} (same params, inputs, code)")
@@ -698,7 +295,7 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
         else:
             yield StageRun(stage, prior.info.run_id, reused=True)
         check_stop()
-        _reraise_verdict(prior, prior_stmt)
+        reraise_verdict(prior, prior_stmt)
         return
 
     parent = {"parent_run_id": parent_run_id,

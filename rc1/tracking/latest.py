@@ -13,7 +13,7 @@ def newest_stage_output(stage: str, output: str, dest_dir: str | Path, mode: str
     """(local copy, run id) of output `output` (the stage_run outputs key) of the newest FINISHED run of
     `stage` (of RUN_MODE `mode` when given, carrying `tags` when given) that computed it; reused runs hold no artifacts of their own.
     None when there is no such run. The copy's sha256 is checked against the run's `sha256.<name>` tag."""
-    from rc1.tracking import setup_tracking
+    from rc1.tracking.store import setup_tracking
 
     setup_tracking()
     where = f"tags.`rc1.stage` = '{stage}' AND tags.`rc1.computed` = 'true' AND attributes.status = 'FINISHED'"

@@ -45,7 +45,7 @@ def metric_curves(runs: list[Run], metrics: tuple[str, ...] = CURVE_METRICS) -> 
 def chain_rows(runs: dict[str, Run | None], version: str, evaluate_run_id: str = "") -> list[dict[str, str]]:
     """The chain as table rows: version -> train -> gate -> preflight -> evaluate, each run's status as the server
     has it now and its page in the UI (url)."""
-    from rc1.tracking import ui_url
+    from rc1.tracking.ui import ui_url
 
     def row(link: str, run: Run | None, detail: str) -> dict[str, str]:
         if run is None:

@@ -71,7 +71,7 @@ def promote_runs(version: str, name: str = "rc1-policy") -> list[Run]:
 
 # A file downloaded from a run's artifacts lives in a working folder rc1 deletes (the gate's, evaluate's temp dir):
 # its params and dataset inputs name where it came from instead, runs:/<run id>/<artifact path>. The map travels to
-# the processes a gate launches in ORIGINS_ENV (rc1.tracking.gate_launch_env).
+# the processes a gate launches in ORIGINS_ENV (rc1.tracking.gate_launch.gate_launch_env).
 ORIGINS_ENV = "RC1_ARTIFACT_ORIGINS"
 
 

@@ -307,7 +307,7 @@ def download_export(mv: ModelVersion, dst: Path) -> tuple[Path, str]:
     tags = mv.tags or {}
     run_id, name = tags.get("rc1.gguf_run_id"), tags.get("rc1.gguf_artifact")
     if not (run_id and name):
-        from rc1.tracking import shell_command
+        from rc1.tracking.store import shell_command
 
         raise Rc1Error(f"version {mv.version} has no GGUF export: run "
                        f"`{shell_command(f'rc1 export-gguf --version {mv.version}')}` first")

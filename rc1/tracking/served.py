@@ -32,7 +32,7 @@ class ServedPolicy:
     """The pyfunc model (`predict(data, params)`) around the policy's model and tokenizer."""
 
     def __init__(self, model, tokenizer, settings: dict, name: str = ""):
-        from rc1.core.config import GenerationCfg
+        from rc1.core.ppo_config import GenerationCfg
         from rc1.inference.budget import for_tokenizer
         from rc1.train.chat import prepare
 

@@ -14,23 +14,21 @@ low-performer replay can see the rewards of earlier steps. TRL's sampler reads t
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import math
 import os
-import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
-from rc1.core.config import PPOScale
+from rc1.core.ppo_config import PPOScale
 from rc1.core.errors import Rc1Error
 from rc1.core.records import seed_difficulty
 from rc1.train.checkpoints import CheckpointStore
 from rc1.train.rollout import Device, RolloutPlan, device, has_cuda, installed, lora_generation, rollout_plan
 from rc1.train.strategy import STRATEGIES, trainer_settings, trl_classes
+from rc1.train.hooks import TrainState, rc1_callback_class, rc1_trainer_class
 from rc1.train.env import ASK_USER, env_factory, seed_prompt, to_rc1_dialogue
 from rc1.train.sampler import UNBUCKETED, ReplayHistory, Sampler, SamplerSpec
 
@@ -87,16 +85,6 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
      "that config; ppo.batch_size stays the global batch (per_device_train_batch_size = batch_size / processes x "
      "group_size)"),
 ]
-
-KL_HORIZON = 10000
-
-
-def adapt_beta(beta: float, kl: float | None, target: float, n_steps: int, horizon: int = KL_HORIZON) -> float:
-    """PPO's adaptive KL controller: move beta toward the value that keeps kl near target."""
-    if kl is None or not math.isfinite(kl) or beta <= 0 or target <= 0:
-        return beta
-    err = max(-0.2, min(0.2, kl / target - 1.0))
-    return beta * (1.0 + err * n_steps / horizon)
 
 
 # ---------------------------------------------------------------- finetune plan
@@ -349,196 +337,6 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
     return rc1_reward
 
 
-# ---------------------------------------------------------------- callback
-def _mem_used_mb() -> float:
-    import torch
-
-    if torch.cuda.is_available():
-        return torch.cuda.max_memory_allocated() / 2**20
-    import psutil
-
-    return psutil.Process().memory_info().rss / 2**20
-
-
-@dataclass
-class TrainState:
-    """rc1's part of a checkpoint (rc1_state.json): restored on resume for an identical continuation."""
-
-    beta: float
-    history: ReplayHistory = field(default_factory=ReplayHistory)
-    best_metric: float | None = None
-    eval_reward: float | None = None      # the latest held-out eval/reward (what the next save compares)
-
-    def to_json(self) -> dict:
-        return {"beta": self.beta, "history": self.history.to_json(), "best_metric": self.best_metric,
-                "eval_reward": self.eval_reward}
-
-    @classmethod
-    def from_json(cls, d: dict, default_beta: float) -> "TrainState":
-        return cls(beta=float(d.get("beta", default_beta)), history=ReplayHistory.from_json(d.get("history", {})),
-                   best_metric=d.get("best_metric"), eval_reward=d.get("eval_reward"))
-
-
-@contextlib.contextmanager
-def budgeted(model, call) -> Iterator[None]:
-    """`model.generate` applies the thinking budget of `call` (rc1.inference.budget.GenerateCall) inside the block:
-    TRL calls generate itself, so its arguments are added there; the model's own method is back afterwards."""
-    if call is None:
-        yield
-        return
-    own = vars(model).get("generate")
-    inner = model.generate
-    extra = call.kwargs()
-    model.generate = lambda *a, **kw: inner(*a, **{**extra, **kw})
-    try:
-        yield
-    finally:
-        if own is None:
-            del model.generate
-        else:
-            model.generate = own
-
-
-def _rc1_trainer_class(strategy_name: str, generating: Callable = lambda model: contextlib.nullcontext()):
-    """TRL's trainer for the strategy (GRPOTrainer or RLOOTrainer), unchanged but for three things: it keeps each
-    training batch's advantages (per rollout, with its prompt's difficulty and how often it asked the user) so rc1 can
-    log what the update actually weighs; its rollouts generate inside `generating(model)` (ppo.lora_generation); and
-    each turn's generate applies the thinking budget `rc1_budget` (rc1.inference.budget), whose per-turn counts of a
-    training batch are kept in rc1_batch["turns"]."""
-    from rc1.inference.budget import GenerateCall, TurnStats, summarize_turns
-
-    _, base = trl_classes(strategy_name)
-
-    class Rc1Trainer(base):
-        rc1_batch: dict = {}
-        rc1_gather: Callable[[list], list] = staticmethod(list)   # across the training processes (rc1.train.dist)
-        rc1_budget = None   # a ThinkingBudget (rc1.inference.budget.for_tokenizer)
-
-        def _generate_single_turn(self, *args, **kwargs):
-            model = self.accelerator.unwrap_model(self.model)
-            call = GenerateCall(self.rc1_budget) if self.rc1_budget is not None else None
-            with generating(model), budgeted(model, call):
-                out = super()._generate_single_turn(*args, **kwargs)
-            if call is None:
-                return out
-            # GRPOTrainer returns (completion ids, logprobs), RLOOTrainer the completion ids
-            completion_ids, rest = (out[0], out[1:]) if isinstance(out, tuple) else (out, None)
-            completion_ids = call.trim(completion_ids)
-            if self.model.training:
-                self.rc1_batch.setdefault("turns", []).extend(call.stats())
-            return completion_ids if rest is None else (completion_ids, *rest)
-
-        def _generate_and_score_completions(self, inputs):
-            if self.model.training:
-                self.rc1_batch["turns"] = []
-            out = super()._generate_and_score_completions(inputs)
-            if self.model.training:
-                adv = out["advantages"].detach().float().cpu().reshape(len(inputs), -1).mean(dim=1).tolist()
-                rows = self.rc1_gather([(float(a), str(x.get("difficulty"))) for a, x in zip(adv, inputs)])
-                self.rc1_batch["advantages"] = [a for a, _ in rows]
-                self.rc1_batch["difficulty"] = [d for _, d in rows]
-                turns = self.rc1_gather([tuple(vars(t).values()) for t in self.rc1_batch.get("turns", [])])
-                self.rc1_batch["think"] = summarize_turns([TurnStats(*t) for t in turns]) if turns else {}
-            return out
-
-    return Rc1Trainer
-
-
-def advantage_stats(batch: dict) -> dict[str, float]:
-    """What one training batch's update weighs: mean |advantage| per prompt difficulty (adv_abs.<difficulty>;
-    the difficulty factor scales these) and the mean advantage of rollouts that asked the user vs did not
-    (adv_mean.asked / adv_mean.not_asked; the over-clarification penalty pushes the first down)."""
-    adv = batch.get("advantages") or []
-    groups: dict[str, list[float]] = defaultdict(list)
-    for d, a in zip(batch.get("difficulty") or [], adv):
-        groups[f"adv_abs.{d}"].append(abs(a))
-    asked = batch.get("asked") or []
-    if len(asked) == len(adv):
-        for n, a in zip(asked, adv):
-            groups["adv_mean.asked" if n else "adv_mean.not_asked"].append(a)
-    return {k: sum(v) / len(v) for k, v in sorted(groups.items()) if v}
-
-
-def _rc1_callback_class():
-    from transformers import TrainerCallback
-
-    class Rc1Callback(TrainerCallback):
-        """rc1 metrics per step, adaptive beta, held-out eval/reward, checkpoints to step_XXXXX/ + manifest + best/
-        (best = the highest eval/reward so far, measured just before the save), a simulated kill."""
-
-        def __init__(self, *, store: CheckpointStore, state: TrainState, ppo: PPOScale, log_metrics, metrics_path,
-                     reward_stats: dict, stop_after: int | None = None, barrier: Callable[[], None] = lambda: None):
-            self.store, self.st, self.ppo = store, state, ppo
-            self.log_metrics, self.metrics_path, self.reward_stats = log_metrics, Path(metrics_path), reward_stats
-            self.stop_after = stop_after
-            self.barrier = barrier
-            self.trainer = None   # set by train() before training starts
-            self._t = None
-            self.sec_per_step: list[float] = []
-
-        def on_train_begin(self, args, state, control, **kw):
-            self._t = time.perf_counter()
-            self.trainer.beta = self.st.beta
-
-        def on_step_end(self, args, state, control, **kw):
-            now = time.perf_counter()
-            self.sec_per_step.append(now - (self._t or now))
-            self._t = now
-            if self.stop_after is not None and state.global_step >= self.stop_after:
-                control.should_training_stop = True   # the test's stand-in for a kill: no final save
-
-        def on_log(self, args, state, control, logs=None, **kw):
-            logs = logs or {}
-            if "loss" not in logs:
-                return
-            kl = logs.get("kl")
-            # what TRL computes under TRL's names (loss, reward, reward_std, kl, entropy, clip_ratio/*,
-            # frac_reward_zero_std, completions/*, learning_rate, grad_norm, ...); rc1's own under rc1.* (the reward
-            # function's statistics reach TRL's logs too, through its log_metric: once, as rc1's)
-            trl = {k: v for k, v in logs.items() if k not in self.reward_stats}
-            m = {**trl, "rc1.beta": self.st.beta, "rc1.mem_used_mb": _mem_used_mb(),
-                 "rc1.sec_per_step": self.sec_per_step[-1] if self.sec_per_step else None,
-                 **{f"rc1.{k.replace('/', '.')}": v for k, v in self.reward_stats.items()},
-                 **{f"rc1.{k}": v for k, v in advantage_stats(getattr(self.trainer, "rc1_batch", {})).items()},
-                 # the thinking budget and truncation (rc1.inference.budget), under TRL-style names
-                 **getattr(self.trainer, "rc1_batch", {}).get("think", {}),
-                 **getattr(self.trainer, "rc1_batch", {}).get("episodes", {})}
-            m = {k: float(v) for k, v in m.items()
-                 if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v))}
-            if state.is_world_process_zero:   # every process computed the same (gathered) numbers
-                self.log_metrics(m, state.global_step)
-                self.metrics_path.parent.mkdir(parents=True, exist_ok=True)
-                with open(self.metrics_path, "a", encoding="utf-8") as fh:
-                    fh.write(json.dumps({"step": state.global_step, **m}, sort_keys=True) + "\n")
-            self.st.beta = adapt_beta(self.st.beta, kl, self.ppo.ppo.target_kl, self.ppo.ppo.batch_size)
-            self.trainer.beta = self.st.beta
-
-        def on_evaluate(self, args, state, control, metrics=None, **kw):
-            reward = (metrics or {}).get("eval_reward")
-            if reward is None or not math.isfinite(float(reward)):
-                return
-            self.st.eval_reward = float(reward)
-            self._eval_step = state.global_step
-            if state.is_world_process_zero:
-                self.log_metrics({"eval/reward": float(reward)}, state.global_step)
-
-        def on_save(self, args, state, control, **kw):
-            step = state.global_step
-            src = Path(args.output_dir) / f"checkpoint-{step}"
-            # only an evaluation of this very step may make it best (TRL evaluates before it saves)
-            metric = self.st.eval_reward if getattr(self, "_eval_step", None) == step else None
-            is_best = metric is not None and (self.st.best_metric is None or metric > self.st.best_metric)
-            if is_best:
-                self.st.best_metric = metric
-            self.barrier()   # every process has written its part (its RNG state) of checkpoint-<step>
-            if state.is_world_process_zero:
-                self.store.commit_step(src, step, self.st.to_json(), metric)
-                if is_best:
-                    self.store.add_best(step, metric)
-                self.store.rotate(self.ppo.checkpoint.keep_last)
-            self.barrier()
-
-    return Rc1Callback
 
 
 # ---------------------------------------------------------------- train
@@ -562,7 +360,7 @@ def make_trainer(ppo: PPOScale, *, base: str, reward_funcs: list, train_dataset,
     tools = ({"environment_factory": env_factory(ppo.ppo.max_turns)}
              if environment and STRATEGIES[name].trainer != "rloo" else {})
     tok = load_tokenizer(base)
-    trainer = _rc1_trainer_class(name, lora_generation(ppo))(
+    trainer = rc1_trainer_class(name, lora_generation(ppo))(
         model=base, reward_funcs=reward_funcs, args=cfg, train_dataset=train_dataset,
         eval_dataset=eval_dataset(eval_rows) if eval_rows else None, processing_class=tok,
         callbacks=list(callbacks), peft_config=plan.peft_config, quantization_config=plan.quantization_config,
@@ -620,7 +418,7 @@ def train(ppo: PPOScale, *, base: str, pool: Sequence[dict], seed: int, out_dir:
     reward_func = make_reward_func(reward_model, st.history, reward_stats, batch, gather=dist.gather, ends=ends,
                                    masked=ppo.ppo.mask_truncated_completions)
     store = CheckpointStore(out_dir)
-    cb = _rc1_callback_class()(store=store, state=st, ppo=ppo, log_metrics=log_metrics,
+    cb = rc1_callback_class()(store=store, state=st, ppo=ppo, log_metrics=log_metrics,
                                metrics_path=out_dir / "metrics.jsonl", reward_stats=reward_stats,
                                stop_after=stop_after, barrier=dist.barrier)
     trainer = make_trainer(ppo, base=base, reward_funcs=[reward_func], train_dataset=data.dataset(), seed=seed,

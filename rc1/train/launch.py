@@ -81,7 +81,7 @@ def launch_train(spec: AccelerateSpec, config_path: str, seed: int, pool_path: s
                  max_steps: int | None = None, fresh_path: str | None = None, weights_path: str | None = None,
                  gates_path: str | None = None, system_metrics: bool = True) -> dict:
     """Train one seed through `accelerate launch`: `rc1 train` in every process, under the gate that `env` names
-    (rc1.tracking.gate_launch_env); an option not given here is `rc1 train`'s default. Returns the main process's
+    (rc1.tracking.gate_launch.gate_launch_env); an option not given here is `rc1 train`'s default. Returns the main process's
     result (what `rc1.stages.train.run` returned there, through train's hidden --result-out); a refusal in the
     launched run is this function's Rc1Error, a crash a RuntimeError."""
     import os
@@ -91,7 +91,7 @@ def launch_train(spec: AccelerateSpec, config_path: str, seed: int, pool_path: s
 
     from rc1.core.io import read_json
     from rc1.core.proc import run_tree
-    from rc1.tracking import LAUNCH_GATE_ENV, fail_orphaned_runs
+    from rc1.tracking.gate_launch import LAUNCH_GATE_ENV, fail_orphaned_runs
 
     with tempfile.TemporaryDirectory() as d:
         result = Path(d) / "result.json"

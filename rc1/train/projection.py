@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rc1.core.config import PPOScale
+from rc1.core.ppo_config import PPOScale
 from rc1.train.units import optimizer_steps
 
 

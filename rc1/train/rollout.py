@@ -12,7 +12,7 @@ import importlib.util
 from dataclasses import dataclass
 from typing import Iterator
 
-from rc1.core.config import PPOScale
+from rc1.core.ppo_config import PPOScale
 from rc1.core.errors import Rc1Error
 
 # transformers' paged continuous batching (`generate_batch`) as TRL 1.16 drives it

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -197,13 +197,3 @@ class Sampler:
         return draws
 
 
-def share_summary(draws: Iterable[Draw]) -> dict[str, float]:
-    """Fractions per source kind and per pool difficulty bucket (for metrics and tests)."""
-    draws = list(draws)
-    n = max(1, len(draws))
-    out = {f"share.{k}": sum(d.kind == k for d in draws) / n for k in ("pool", "pool_fill", "fresh", "replay")}
-    pool = [d for d in draws if d.kind in ("pool", "pool_fill")]
-    for b in DIFFICULTIES:
-        out[f"pool_bucket.{b}"] = (sum(seed_difficulty(d.seed, fallback=UNBUCKETED) == b for d in pool)
-                                   / max(1, len(pool)))
-    return out

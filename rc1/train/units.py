@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from rc1.core.config import PPOScale
+from rc1.core.ppo_config import PPOScale
 
 
 def episodes_per_step(ppo: PPOScale) -> int:

@@ -17,7 +17,7 @@ from mlflow.tracking import MlflowClient
 from rc1.release.chain import logged_sha
 from rc1.core.config import load_gates
 from rc1.data import bundled_tasks
-from rc1.checks.gate import fresh_shadow_leaks
+from rc1.checks.gate_rules import fresh_shadow_leaks
 from rc1.core.io import read_jsonl, sha256_file, write_jsonl
 from rc1.train.sampler import plain_seed
 import postgres_server

@@ -60,7 +60,7 @@ def test_two_first_runs_on_a_fresh_sqlite_store_both_succeed(ws):
 def _runs(cwd: Path, stage: str) -> list:
     import mlflow
 
-    from rc1.tracking import _store_lock
+    from rc1.tracking.store import _store_lock
 
     uri = _env(cwd)["MLFLOW_TRACKING_URI"]
     mlflow.set_tracking_uri(uri)

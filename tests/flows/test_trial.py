@@ -207,7 +207,7 @@ def test_the_projection_carries_a_trials_step_to_the_full_shape_as_an_upper_boun
     tokens of 8 x 512 but a quarter of its decode steps, so a step measured there is carried x4 to 8 x 512, not x1; a
     trial of a larger batch at the same length is never carried below what it measured. The job is ppo.episodes, i.e.
     the optimizer steps they make (ppo_scale.yaml: 50000 episodes of 32 per step)."""
-    from rc1.core.config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_scale
     from rc1.train.projection import Shape, project
 
     full = load_ppo_scale(REPO / "configs" / "ppo_scale.yaml")
@@ -228,7 +228,7 @@ def test_the_shipped_job_projects_within_a_day_per_seed_on_the_measured_h200():
     """The bar: ppo_scale.yaml from the H200 figures (../shared/GPU.md: 19.4 s/step at 8 x 4 x 128, 70.1 s/step at
     8 x 4 x 512, transformers generate) is at most 24 h per seed: the 128-token measurement carried x2.5 to 320 tokens,
     48.5 s/step x 1563 optimizer steps."""
-    from rc1.core.config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_scale
     from rc1.train.projection import H200, reference
 
     full = load_ppo_scale(REPO / "configs" / "ppo_scale.yaml")
@@ -238,7 +238,7 @@ def test_the_shipped_job_projects_within_a_day_per_seed_on_the_measured_h200():
 
 
 def test_a_projection_that_is_not_a_number_does_not_pass():
-    from rc1.checks.gate import projection_problem
+    from rc1.checks.gate_rules import projection_problem
 
     trial = {"run_id": "r1", "verdict": "pass", "projected_days_per_seed": float("nan")}
     assert "above config_check.projected_days_per_seed_max 7" in projection_problem([trial], 7.0, "ppo_scale.yaml")
@@ -266,7 +266,7 @@ def test_prod_refuses_a_full_job_that_names_no_trial(project, capsys, prod_key):
 def test_the_newest_trial_decides_both_the_verdict_and_the_projection():
     """Rerunning trials until one passes does not count, nor does an older trial's projection beside a newer verdict:
     the newest trial of the preflight must have passed and measured a projection within the bound."""
-    from rc1.checks.gate import projection_problem, trial_problem
+    from rc1.checks.gate_rules import projection_problem, trial_problem
 
     passed = {"run_id": "old", "verdict": "pass", "projected_days_per_seed": 1.0}
     failed = {"run_id": "new", "verdict": "fail", "projected_days_per_seed": 1.0}

@@ -13,7 +13,8 @@ import mlflow
 import pytest
 
 from rc1.core.errors import GateFailed
-from rc1.tracking import stage_run, ui_url
+from rc1.tracking import stage_run
+from rc1.tracking.ui import ui_url
 from mlflow_server import mlflow_server, rest
 
 REPO = Path(__file__).resolve().parents[2]

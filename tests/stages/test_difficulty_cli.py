@@ -113,9 +113,9 @@ def test_truncated_pool_names_file_and_line(store, capsys):
 
 
 def test_the_default_target_is_the_pools_poses():
-    """--target's default is the shares the pool is posed in (rc1.data.pool.DEFAULT_TARGET), declared once."""
+    """--target's default is the shares the pool is posed in (rc1.data.plan.DEFAULT_TARGET), declared once."""
     from rc1.core.config import parse_mix
-    from rc1.data.pool import DEFAULT_TARGET, DEFAULT_TARGET_TEXT
+    from rc1.data.plan import DEFAULT_TARGET, DEFAULT_TARGET_TEXT
     from rc1.stages import difficulty
     from rc1.data.templates import DIFFICULTIES
 

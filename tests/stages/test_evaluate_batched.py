@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from rc1.data import bundled_tasks
-from rc1.inference.evaluate import (PREFIX_STORE_SIZE, SHARED_PREFIX_MIN, TransformersBackend, run_episodes, run_items,
+from rc1.inference.policy_vs_base import (PREFIX_STORE_SIZE, SHARED_PREFIX_MIN, TransformersBackend, run_episodes, run_items,
                           tool_schemas)
-from rc1.data.pool import PoolSpec, build_pool
+from rc1.data.plan import PoolSpec
+from rc1.data.pool import build_pool
 from rc1.scoring.responder import ShadowItem
 from rc1.data.shadow_set import select_shadow
 from rc1.data.templates import load_pack

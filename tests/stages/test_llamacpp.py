@@ -109,8 +109,9 @@ def test_f16_and_q8_0_exports_read_back_with_their_types(ws, tmp_path):
 def test_llamacpp_logits_and_greedy_tokens_match_pytorch(ws, tmp_path, capsys):
     import torch
 
-    from rc1.inference.evaluate import TransformersBackend
-    from rc1.inference.llamacpp import LlamaCppGenerator, load_gguf, prompt_logits
+    from rc1.inference.policy_vs_base import TransformersBackend
+    from gguf_logits import prompt_logits
+    from rc1.inference.llamacpp import LlamaCppGenerator, load_gguf
     from rc1.train.env import seed_prompt
 
     model, tok = _merged_policy(ws, tmp_path / "w")
@@ -142,7 +143,7 @@ def test_llamacpp_logits_and_greedy_tokens_match_pytorch(ws, tmp_path, capsys):
     for ids in prompts:
         same_greedy(ids, torch_backend._generate([list(ids)])[0], cpp_gen(list(ids), 24))
     # the thinking budget (ppo_dev.yaml's) on llama.cpp as on PyTorch: the same implementation, the same tokens
-    from rc1.core.config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_scale
 
     budgeted = TransformersBackend(model, tok, max_new_tokens=32, generation=load_ppo_scale("configs/ppo_dev.yaml")
                                    .generation)

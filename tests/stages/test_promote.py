@@ -40,10 +40,10 @@ def store(tmp_path_factory):
 
 
 def evaluation(n_shadow: int, n_heldout: int, passed: bool, gates: str = "configs/gates.yaml"):
-    """An RC1 report (rc1.inference.evaluate.build_report) on per-item rows: the policy solves the hard and the
+    """An RC1 report (rc1.inference.policy_vs_base.build_report) on per-item rows: the policy solves the hard and the
     needs-clarification items and stops over-clarifying when `passed`, else it does what the base does."""
     from rc1.core.config import load_gates
-    from rc1.inference.evaluate import build_report
+    from rc1.inference.policy_vs_base import build_report
 
     base, policy = [], []
     for split, n in (("shadow", n_shadow), ("heldout", n_heldout)):

@@ -116,11 +116,11 @@ def run_probe(tmp_path, probe: str) -> None:
 
 
 def test_importing_mlflow_leaves_the_garbage_collector_as_it_was(tmp_path):
-    """rc1.tracking pauses the collector only while mlflow and its store are imported (rc1.tracking._collector_paused),
-    then freezes what the import made: a cycle made afterwards is collected as before, and a collector the caller
-    turned off stays off."""
+    """rc1.tracking pauses the collector only while mlflow and its store are imported
+    (rc1.tracking.store._collector_paused), then freezes what the import made: a cycle made afterwards is collected as
+    before, and a collector the caller turned off stays off."""
     probe = ("import gc, weakref; gc.set_threshold(900, 11, 12)\n"
-             "import rc1.tracking as t\n"
+             "import rc1.tracking.store as t\n"
              "assert gc.get_threshold() == (900, 11, 12) and gc.isenabled() and gc.get_freeze_count() > 100000\n"
              "t.setup_tracking()\n"
              "assert gc.get_threshold() == (900, 11, 12) and gc.isenabled(), gc.get_threshold()\n"

@@ -19,11 +19,12 @@ from mlflow.tracking import MlflowClient
 
 from rc1.train.launch import launch_train
 from rc1.stages import train
-from rc1.core.config import GenerationCfg, load_ppo_scale
+from rc1.core.ppo_config import GenerationCfg, load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json
 from rc1.train.launch import accelerate_command, read_accelerate_config
-from rc1.tracking import LAUNCH_TOKEN_TAG, gate_launch_env, stage_run
+from rc1.tracking import stage_run
+from rc1.tracking.gate_launch import LAUNCH_TOKEN_TAG, gate_launch_env
 from rc1.train.engine import prompts_per_process, rollout_plan
 from rc1_cli import run_cli
 from test_train_grpo import write_pool
@@ -264,7 +265,7 @@ def test_bad_launch_settings_are_one_line(tmp_path, monkeypatch, capsys):
     from types import SimpleNamespace
 
     from rc1.checks.admission import training_launcher
-    from rc1.checks.gate import GateRefusal
+    from rc1.checks.gate_rules import GateRefusal
 
     accel = tmp_path / "configs" / "ppo_accel.yaml"
     accel.write_text(dev + "\nlauncher: accelerate\naccelerate_config: configs/accelerate/cpu_ddp.yaml\n")
@@ -316,7 +317,7 @@ def test_a_launch_token_opens_one_gated_run(dev_ws, monkeypatch):
     """The token a gate hands a launch is spent by the train run that proves it: the same token copied from that
     launch's environment (the gate still running) makes `rc1 train` (the real command, another process) refuse, one
     line, exit 2, and no second train run appears under the gate."""
-    from rc1.tracking import launched_gate_run
+    from rc1.tracking.gate_launch import launched_gate_run
 
     with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}) as g:
         env = gate_launch_env()
@@ -437,7 +438,8 @@ GATE_LIKE = """
 import sys
 import mlflow
 from rc1.train.launch import launch_train, read_accelerate_config
-from rc1.tracking import gate_launch_env, stage_run
+from rc1.tracking import stage_run
+from rc1.tracking.gate_launch import gate_launch_env
 mlflow.set_tracking_uri(sys.argv[1])
 with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}):
     launch_train(read_accelerate_config(sys.argv[2], owner="test"), "configs/ppo_dev.yaml", 11, "pool.jsonl",

@@ -182,8 +182,8 @@ def rollout_turns(ws, messages: list[dict], tmp: Path) -> dict[str, list[int]]:
     from peft import set_peft_model_state_dict
     from safetensors.torch import load_file
 
-    from rc1.core.config import load_ppo_scale
-    from rc1.inference.evaluate import TransformersBackend
+    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.inference.policy_vs_base import TransformersBackend
     from rc1.stages.evaluate import _load_policy_and_base
     from rc1.tracking.registry import version_weights
     from rc1.train import engine

@@ -15,7 +15,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from rc1.stages import train
-from rc1.core.config import GenerationCfg, load_ppo_scale
+from rc1.core.ppo_config import GenerationCfg, load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.train.rollout import Device, rollout_plan
 from rc1.train.strategy import STRATEGIES, trainer_settings

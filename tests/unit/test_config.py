@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from rc1.cli import main
-from rc1.core.config import load_data_config, load_gates, load_ppo_scale, load_weights, parse_mix
+from rc1.core.config import load_data_config, load_gates, load_weights, parse_mix
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.errors import Rc1Error
 
 CONFIGS = Path(__file__).parents[2] / "configs"

@@ -118,7 +118,7 @@ def test_agreeing_statements_are_one_answer(text):
 
 def test_evaluate_and_the_heuristic_judge_agree_on_success():
     # training's reward (heuristic correctness) and evaluate's success read the final answer the same way
-    from rc1.inference.evaluate import item_row
+    from rc1.inference.policy_vs_base import item_row
     from rc1.scoring.base import JudgeRequest
     from rc1.scoring.heuristic import heuristic_scores
 

@@ -10,7 +10,7 @@ import pytest
 from rc1.core.config import DifficultyGate
 from rc1.difficulty.bucket import BUCKETS, assign_buckets, bucket_sizes, resample
 from rc1.difficulty.metrics import clue_overlap, entities, seed_metrics, support_text
-from rc1.difficulty.report import difficulty_checks
+from rc1.difficulty.distribution import difficulty_checks
 from rc1.difficulty.table import build_table
 from rc1.core.records import seed_problem
 from rc1.core.text import words

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from rc1.core.config import load_gates
 from rc1.data import bundled_tasks
-from rc1.checks.gate import RECHECKS, fresh_shadow_leaks, option_problems, preflight_problems
+from rc1.checks.gate_rules import RECHECKS, fresh_shadow_leaks, option_problems, preflight_problems
 from rc1.train.sampler import plain_seed
 from rc1.core.io import sha256_file
 

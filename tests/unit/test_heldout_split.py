@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rc1.core.config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.data import load_tasks
-from rc1.data.pool import PoolSpec, build_pool
+from rc1.data.plan import PoolSpec
+from rc1.data.pool import build_pool
 from rc1.data.templates import load_pack
 from rc1.core.text import normalize
 from rc1.train.sampler import drop_heldout, is_heldout, plain_seed, source_key, split_heldout

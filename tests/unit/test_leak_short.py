@@ -1,6 +1,6 @@
 """The leak rule holds for every shadow question: short ones (fewer words than the n-gram) are compared whole,
 a shared source id is a leak, an empty or unreadable shadow file is an error, and the pool builder excludes by
-the same rule (rc1.quality.leak.ShadowIndex.seed_leaks)."""
+the same rule (rc1.core.leak.ShadowIndex.seed_leaks)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from pathlib import Path
 from rc1.core.config import load_gates
 from rc1.data import bundled_tasks
 from rc1.core.io import read_json, write_jsonl
-from rc1.data.pool import PoolSpec, PoolStats, build_pool
-from rc1.quality.leak import ShadowIndex
+from rc1.data.plan import PoolSpec
+from rc1.data.pool import PoolStats, build_pool
+from rc1.core.leak import ShadowIndex
 from rc1.quality.validate import validate_pool
 from rc1.data.templates import load_pack
 from rc1.core.text import normalize, words

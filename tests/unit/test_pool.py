@@ -12,8 +12,9 @@ import pytest
 from rc1.data import load_tasks
 from rc1.data.sources import BUNDLED_DIR as BUNDLED
 from rc1.core.errors import Rc1Error
-from rc1.data.pool import (NOTE_SOURCE_RATE, PoolSpec, PoolStats, build_pool, calc_steps, largest_remainder,
-                           seed_lines)
+from rc1.data.plan import PoolSpec, largest_remainder
+from rc1.data.pool import PoolStats, build_pool, seed_lines
+from rc1.data.render import NOTE_SOURCE_RATE, calc_steps
 from rc1.core.records import SEED_KEYS, seed_problem
 from rc1.data.templates import load_pack
 from rc1.core.text import dialogue_tokens, normalize
@@ -166,8 +167,8 @@ def test_shadow_items_are_excluded(tasks, pack):
     assert stats.excluded["hotpotqa"] >= 5 and stats.excluded["strategyqa"] >= 1 and stats.excluded["gsm8k"] >= 3
     # questions that differ from a shadow one only in a few words are left out too: the
     # validator's leak rule finds nothing in the pool
-    from rc1.quality.leak import ShadowIndex
-    from rc1.quality.views import seed_question
+    from rc1.core.leak import ShadowIndex
+    from rc1.core.records import seed_question
     from rc1.core.text import words
 
     index = ShadowIndex([(t["id"], t["question"]) for t in shadow + [reworded]])

@@ -12,7 +12,7 @@ import pytest
 from rc1.data import bundled_tasks
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json
-from rc1.data.pool import PoolSpec, plan_pool
+from rc1.data.plan import PoolSpec, plan_pool
 from rc1.data.shadow_set import capped_note, select_shadow, shadow_counts
 from rc1.core.text import normalize
 from rc1_cli import run_cli

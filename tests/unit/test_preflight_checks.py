@@ -1,7 +1,8 @@
 from pathlib import Path
 
-from rc1.core.config import load_gates, load_ppo_scale
-from rc1.checks.preflight import config_checks, resources_checks, round_summary, step_result
+from rc1.core.config import load_gates
+from rc1.core.ppo_config import load_ppo_scale
+from rc1.checks.preflight_checks import config_checks, resources_checks, round_summary, step_result
 
 CONFIGS = Path(__file__).parents[2] / "configs"
 GATES = load_gates(CONFIGS / "gates.yaml")

@@ -10,7 +10,7 @@ import pytest
 from rc1.core.config import load_gates
 from rc1.quality.dedup import DuplicateFinder
 from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, ngram_counts, type_token_ratio, zipf_slope
-from rc1.quality.leak import ShadowIndex
+from rc1.core.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
 from rc1.quality.validate import validate_pool
 from rc1.core.records import SEED_KEYS, seed_problem

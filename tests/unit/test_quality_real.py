@@ -28,7 +28,8 @@ def reword(question: str) -> str:
 @pytest.fixture(scope="module")
 def real():
     from rc1.data import load_tasks
-    from rc1.data.pool import PoolSpec, build_pool
+    from rc1.data.plan import PoolSpec
+    from rc1.data.pool import build_pool
     from rc1.data.shadow_set import select_shadow
     from rc1.data.templates import load_pack
 

@@ -4,9 +4,9 @@ import re
 
 from headless_browser import dump_dom, screenshot
 from rc1.core.config import load_gates
-from rc1.inference.evaluate import build_report
+from rc1.inference.policy_vs_base import build_report
 from rc1.core.config import DIMENSIONS
-from rc1.release.report import ReportInput, pick_samples, render_report
+from rc1.release.rc1_report import ReportInput, pick_samples, render_report
 
 
 def rows(success_hard: bool) -> list[dict]:
@@ -15,7 +15,7 @@ def rows(success_hard: bool) -> list[dict]:
                                       ("hotpotqa", "medium")]):
         out.append({"id": str(i), "task": task, "difficulty": diff, "split": "shadow", "success": success_hard or diff != "hard",
                     "needs_clarification": i == 3, "overclarified": False, "turns": 2,
-                    # what the thinking budget did (rc1.inference.evaluate.item_row): two turns, the first at its budget
+                    # what the thinking budget did (rc1.inference.policy_vs_base.item_row): two turns, the first at its budget
                     "think_tokens": [128, 40 + i], "answer_tokens": [10, 30], "budget_hits": 1, "truncated": i == 0})
     return out
 
@@ -91,7 +91,7 @@ def test_markup_carries_verdict_checks_plots_chain_and_samples():
 def test_steps_on_the_axes_are_whole_numbers():
     import matplotlib.pyplot as plt
 
-    from rc1.release.report import _integer_steps
+    from rc1.release.rc1_report import _integer_steps
 
     fig, ax = plt.subplots()
     ax.plot([1, 2, 3], [0.1, 0.2, 0.3])   # three steps: matplotlib's default ticks are 1.0, 1.25, 1.5, ...
@@ -115,11 +115,11 @@ def test_chromium_shows_the_verdict_the_chain_the_samples_and_loads_every_plot(t
 
 
 def test_the_page_says_whether_the_signed_chain_holds():
-    """Not checked while the evaluation runs; then rc1.release.verify's verdict, with the command to run before serving
+    """Not checked while the evaluation runs; then rc1.release.version_check's verdict, with the command to run before serving
     (the markup alone: test_markup_carries_verdict_checks_plots_chain_and_samples renders the whole page)."""
     from dataclasses import replace
 
-    from rc1.release.report import _verified_html
+    from rc1.release.rc1_report import _verified_html
 
     assert "not checked yet" in _verified_html(page(True)) and "rc1 verify --version 3" in _verified_html(page(True))
     assert re.search(r"id='verified' class='verdict pass'>HOLDS<", _verified_html(replace(page(True),

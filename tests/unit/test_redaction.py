@@ -90,7 +90,7 @@ def test_ui_links_and_hints_carry_no_tracking_credentials():
     server's user info or token and a database's password stay out of it."""
     import mlflow
 
-    from rc1.tracking import ui_hint, ui_url
+    from rc1.tracking.ui import ui_hint, ui_url
 
     try:
         mlflow.set_tracking_uri("https://alice:s3cret@mlflow.example.com:8443/base?token=t0ken")

@@ -6,7 +6,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from rc1.core.config import DIMENSIONS, load_gates, load_ppo_scale, load_weights
+from rc1.core.config import DIMENSIONS, load_gates, load_weights
+from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.scoring.reward import (RewardModel, RewardParams, difficulty_factor, new_reward, old_score, weighted_score,
                         weights_check)

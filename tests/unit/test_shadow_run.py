@@ -3,8 +3,8 @@
 import pytest
 
 from rc1.core.config import DIMENSIONS, ShadowRunGate
-from rc1.scoring.shadow_run import (improve_pct, kendall_tau, shadow_checks, shadow_metrics, spearman, topk_membership,
-                            topk_overlap)
+from rc1.scoring.comparison import shadow_checks, shadow_metrics
+from rc1.scoring.ranks import improve_pct, kendall_tau, spearman, topk_membership, topk_overlap
 
 
 def test_rank_correlations_of_a_single_adjacent_swap():
@@ -92,7 +92,7 @@ def test_a_judge_that_ranks_wrong_answers_first_passes_the_agreement_checks_and_
 
 def test_clarify_items_turns_a_share_of_plain_tasks_into_clarification_items_deterministically():
     from rc1.core.records import make_task
-    from rc1.scoring.shadow_run import clarify_items
+    from rc1.data.clarify import clarify_items
 
     tasks = [make_task("gsm8k", f"g{i}", f"Ann buys {3 + i} apples for {7 + i} dollars each. How much does she pay?",
                        str((3 + i) * (7 + i)), decomposition=[f"{3 + i}*{7 + i} = {(3 + i) * (7 + i)}"])

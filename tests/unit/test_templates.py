@@ -12,7 +12,8 @@ import pytest
 
 from rc1.data import bundled_tasks
 from rc1.core.errors import Rc1Error
-from rc1.data.pool import PoolSpec, build_pool
+from rc1.data.plan import PoolSpec
+from rc1.data.pool import build_pool
 from rc1.data.templates import load_pack
 from rc1.core.text import ngrams, words
 

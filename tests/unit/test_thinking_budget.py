@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from rc1.core.config import GenerationCfg
+from rc1.core.ppo_config import GenerationCfg
 
 CORPUS = ["Tom has 3 apples and buys 5 more. How many apples does he have? Answer: 8",
           "Paris is the capital of France. The answer is yes. I checked it quickly."] * 4
@@ -73,7 +73,7 @@ def generate(model, tok, ids, budget=None, max_new_tokens=40) -> tuple[list[int]
 
 
 def test_a_policy_that_closes_early_is_untouched(closes_early):
-    from rc1.inference.evaluate import TransformersBackend
+    from rc1.inference.policy_vs_base import TransformersBackend
 
     model, tok = closes_early
     target = tok.encode(ANSWER, add_special_tokens=False)
@@ -94,7 +94,7 @@ def test_a_policy_that_never_closes_is_closed_at_the_budget_and_answers(tiny):
     closing (sentence, </think>, blank line) and answers until the answer budget cuts it; generate and rc1's batched
     decode agree token for token."""
     from rc1.inference.budget import for_tokenizer
-    from rc1.inference.evaluate import TransformersBackend
+    from rc1.inference.policy_vs_base import TransformersBackend
 
     model, tok = tiny
     closing = for_tokenizer(tok, BUDGET).closing_ids

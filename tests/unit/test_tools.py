@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from transformers.utils import get_json_schema
 
-from rc1.data.tools import TOOLS, WikiIndex, calc, make_wiki_tool, run_tool
+from rc1.data.tools import TOOLS, WikiIndex, calc
+from tool_calls import make_wiki_tool, run_tool
 
 CONTEXT = [
     ["Marie Curie", ["Marie Curie was a physicist and chemist.", " She was born in Warsaw in 1867."]],

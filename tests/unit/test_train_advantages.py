@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rc1.core.config import DIMENSIONS, PPOScale, load_ppo_scale, load_weights
+from rc1.core.config import DIMENSIONS, load_weights
+from rc1.core.ppo_config import PPOScale, load_ppo_scale
 from rc1.scoring.reward import RewardModel, RewardParams
 from rc1.scoring.base import JudgeResult
 from rc1.train import engine

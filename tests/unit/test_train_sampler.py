@@ -2,8 +2,8 @@
 
 import pytest
 
-from rc1.train.sampler import (ReplayHistory, Sampler, SamplerSpec, is_heldout, plain_seed, pool_ratio,
-                               share_summary, split_heldout)
+from draw_shares import share_summary
+from rc1.train.sampler import ReplayHistory, Sampler, SamplerSpec, is_heldout, plain_seed, pool_ratio, split_heldout
 
 SCHEDULE = [(0, 0.50), (20000, 0.35), (40000, 0.20)]
 DIFF = {"easy": 0.2, "medium": 0.4, "hard": 0.4}

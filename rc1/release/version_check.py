@@ -65,7 +65,7 @@ def verify_version(name: str, version: str, *, alias: str | None = None) -> Verd
     """The version's whole chain, from the tracking server; with a release `alias` (RC1, RC1-dev), also that the
     version may hold it and a promotion to it was signed; with a working alias (best, trial-best), only what it
     claims (see the module docstring). Read-only."""
-    from rc1.tracking import use_tracking
+    from rc1.tracking.store import use_tracking
     from rc1.tracking.registry import resolve_version
 
     use_tracking()

@@ -124,7 +124,7 @@ class ShadowIndex:
     def seed_leaks(self, seed: Mapping[str, Any], user_words: Sequence[str] | None = None) -> list[Leak]:
         """Every shadow item a pool seed leaks: by source id, and by the question rule on its user turns (plus
         hidden_info). `user_words`: the seed's user-turn words when the caller has them already."""
-        from rc1.quality.views import seed_question, user_text
+        from rc1.core.records import seed_question, user_text
 
         if user_words is None:
             user_words = guard_words(user_text(seed))  # type: ignore[arg-type]

@@ -3,7 +3,7 @@ training environment (wiki, calc, ask_user answered with hidden_info), on the sh
 
 Per model: success by task x difficulty, success on needs-clarification items, over-clarification rate (share
 of items that did not need a question where the model asked one), average episode turns. Deltas are policy minus
-base, in percentage points for rates. success = rc1.scoring.shadow_run.success_of: the task-correct answer and, when the
+base, in percentage points for rates. success = rc1.scoring.answers.success_of: the task-correct answer and, when the
 item needs clarification, at least one clarifying question.
 
 The RC1 verdict (configs/gates.yaml `evaluate`), over all evaluated items:
@@ -28,7 +28,7 @@ from rc1.core.console import no_bar
 from rc1.core.errors import Rc1Error
 from rc1.scoring.dialogue import analyze
 from rc1.inference.prefix_cache import PrefixStore, shared_prefixes
-from rc1.scoring.shadow_run import success_of
+from rc1.scoring.answers import success_of
 from rc1.train.env import Rc1Env, dispatch_tool, seed_prompt, to_rc1_dialogue
 
 HARD_TASKS = ("hotpotqa", "strategyqa")

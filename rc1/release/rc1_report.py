@@ -42,7 +42,7 @@ class ReportInput:
     evaluate_run_id: str = ""
     samples: Sequence[Mapping[str, Any]] = field(default_factory=list)       # rc1.samples: policy vs base dialogues
     evaluate_url: str = ""
-    verified: Mapping[str, Any] | None = None   # rc1.release.verify's verdict {ok, why}; None: not checked yet
+    verified: Mapping[str, Any] | None = None   # rc1.release.version_check's verdict {ok, why}; None: not checked yet
 
 
 def pick_samples(policy_rows: Sequence[Mapping[str, Any]], base_rows: Sequence[Mapping[str, Any]], n: int = 6,
@@ -355,8 +355,8 @@ def render_report(inp: ReportInput) -> str:
 def render_rc1_report(evaluate_run_id: str, mv, evaluation: Mapping[str, Any], mode: str,
                       samples: Sequence[Mapping[str, Any]], verified: Mapping[str, Any] | None = None) -> str:
     """rc1_report.html as the tracking server knows the chain now: verdict, policy vs base, training curves, the
-    sample dialogues, every link's status with its run linked in the UI, and `verified` (rc1.release.verify)."""
-    from rc1.tracking import ui_url
+    sample dialogues, every link's status with its run linked in the UI, and `verified` (rc1.release.version_check)."""
+    from rc1.tracking.ui import ui_url
     from rc1.tracking.lineage import chain_rows, metric_curves, sha_tags, sibling_train_runs, version_runs
     from rc1.tracking.registry import MODEL_NAME
 
@@ -374,7 +374,7 @@ REPORT_FILE = "rc1_report.html"
 def report_line(evaluate_run_id: str) -> str:
     """The closing summary's line naming the report: where its file is, and its page in the MLflow UI (from the
     tracking URI in use)."""
-    from rc1.tracking import artifact_location, ui_url
+    from rc1.tracking.ui import artifact_location, ui_url
 
     return (f"RC1 report: {artifact_location(evaluate_run_id, REPORT_FILE)} "
             f"(UI: {ui_url(evaluate_run_id, artifact=REPORT_FILE)})")
@@ -390,11 +390,11 @@ def log_rc1_report(evaluate_run_id: str, page: str) -> str:
 def refresh_rc1_report(evaluate_run_id: str) -> None:
     """Render the report again once the runs it shows have ended (the gate calls it after its own run closed, so
     the chain shows final statuses, not the gate RUNNING), from what the evaluate run logged, with the signed
-    chain's verdict (rc1.release.verify) now that every run of it has signed."""
+    chain's verdict (rc1.release.version_check) now that every run of it has signed."""
     from mlflow.exceptions import MlflowException
 
     from rc1.core.errors import Rc1Error
-    from rc1.release.verify import verify_version
+    from rc1.release.version_check import verify_version
     from rc1.tracking.pages import read_run_json
     from rc1.tracking.queries import get_run
     from rc1.tracking.registry import MODEL_NAME, resolve_version

@@ -60,7 +60,7 @@ def _assistant_words(row: Mapping[str, Any]) -> list[str]:
 
 
 def after_report(rows: Sequence[Mapping[str, Any]], gate: ScaleGate, seed: int) -> tuple[dict, list[dict]]:
-    """Metrics and checks over the judged dialogues (rows of rc1.scoring.shadow_run.score_candidates, with dialogue)."""
+    """Metrics and checks over the judged dialogues (rows of rc1.scoring.comparison.score_candidates, with dialogue)."""
     texts = [_assistant_words(r) for r in rows]
     texts = [t for t in texts if t]
     sample = texts if len(texts) <= RESPONSE_SAMPLE else random.Random(seed).sample(texts, RESPONSE_SAMPLE)

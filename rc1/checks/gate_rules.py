@@ -117,9 +117,9 @@ def data_source_problems(tags: Mapping[str, str]) -> list[str]:
 def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapping[str, Any]], ngram: int,
                        sim: float) -> list[str]:
     """Ids of the fresh training prompts that pose a shadow-set question: by id, or by the validator's leak rule
-    (rc1.quality.leak) on the prompt's question. Training on them would leak the evaluation set."""
-    from rc1.quality.leak import ShadowIndex
-    from rc1.quality.views import record_question, seed_question
+    (rc1.core.leak) on the prompt's question. Training on them would leak the evaluation set."""
+    from rc1.core.leak import ShadowIndex
+    from rc1.core.records import record_question, seed_question
     from rc1.core.text import guard_words
 
     ids = {str(r[k]) for r in shadow for k in ("id", "source_id") if r.get(k)}

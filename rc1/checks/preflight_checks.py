@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rc1.core.config import Gates, PPOScale, dotted_value
+from rc1.core.config import Gates, dotted_value
+from rc1.core.ppo_config import PPOScale
 from rc1.core.summary import check
 
 
