@@ -513,7 +513,7 @@ def _finite(v: Any) -> bool:
 
 
 def reuse_key(stage: str, params: dict[str, Any], input_digests: dict[str, str]) -> str:
-    """Stage, params, input digests, code version and RUN_MODE (a stage reads its gates for the mode: a dev run's
+    """Stage, params, input digests, code version and run mode (a stage reads its gates for the mode: a dev run's
     verdict never answers for prod)."""
     blob = json.dumps(
         {"stage": stage, "params": {k: _param_value(v) for k, v in params.items()}, "inputs": input_digests,

@@ -90,8 +90,8 @@ def ws(tmp_path_factory):
         # the gate's own launch path: its run active, `accelerate launch ... rc1 train` in 2 processes under it
         with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1", "rc1.gate_kind": "full"}) as g:
             spec = read_accelerate_config(CPU_DDP, owner="configs/ppo_accel.yaml")
-            launched = launch_train(spec, "configs/ppo_accel.yaml", SEED, "pool.jsonl", env=gate_launch_env(),
-                                    max_steps=STEPS)
+            launched = launch_train(spec, train.Config(config="configs/ppo_accel.yaml", seed=SEED, pool="pool.jsonl",
+                                                       max_steps=STEPS), env=gate_launch_env())
         yield {"root": root, "single": single, "launched": launched, "gate_run_id": g.run_id}
         mlflow.set_tracking_uri(None)
 
