@@ -200,7 +200,7 @@ def _run(cfg: Config) -> dict:
     config_path = cfg.config or default_ppo_config(cfg.mode)
     if cfg.mode == "prod":
         prod_data_check(load_ppo_scale(config_path).mix, cfg.data_dir)
-    if cfg.mode == "prod" and (judge_endpoint().provider or "heuristic") == "heuristic":
+    if cfg.mode == "prod" and (judge_endpoint().provider or "heuristic").strip().lower() == "heuristic":
         raise Rc1Error(f"prod mode refuses the heuristic judge: set --judge-provider, --judge-base-url and "
                        f"--judge-model (or {', '.join(JUDGE_VARS[k] for k in ('provider', 'base_url', 'model'))}; the "
                        f"key in {JUDGE_KEY_VAR}) to a live OpenAI-compatible endpoint")

@@ -15,10 +15,14 @@ BUNDLED_DIRS = ("configs", "templates")
 HASHED_CONFIGS = {"config": "rc1.path.config", "weights": "rc1.path.weights", "gates": "rc1.path.gates"}
 
 
+# what a re-run takes from a preflight's params: not its --out-dir (the logged one is the mode's folder inside it), nor
+# its judge endpoint (the re-running machine's own: a URL read from the tracking store never receives its key)
+PREFLIGHT_RERUN = ("mode", "n", "seed", "data_dir", "config", "gates")
+
+
 def preflight_argv(params: Mapping[str, str]) -> list[str]:
-    """The `rc1 preflight` command that recreates a preflight run from its logged params (its --out-dir aside: the
-    logged one is the mode's folder inside it)."""
-    return rerun_argv("preflight", {k: v for k, v in params.items() if k != "out_dir"})
+    """The `rc1 preflight` command that recreates a preflight run from its logged params."""
+    return rerun_argv("preflight", {k: params[k] for k in PREFLIGHT_RERUN if k in params})
 
 
 def gate_argv(params: Mapping[str, str]) -> list[str]:
