@@ -44,6 +44,7 @@ class Config(FromScored, Weighted, Moded, Judged, Gated, Reusable):
         if self.cv < 2 or self.boot < 1 or not 0 <= self.l2 < float("inf"):
             raise Rc1Error(f"--cv {self.cv}, --boot {self.boot}, --l2 {self.l2}: want at least 2 folds, at least one "
                            f"resample and a finite L2 strength >= 0")
+        super().__post_init__()   # the shared fields' checks (the mode resolved, the judge URL)
 
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:

@@ -119,6 +119,8 @@ def test_argv_parses_back_into_every_commands_config():
                 continue
             ctx = command.make_context(name, argv(cfg))
             assert build(config, ctx.params) == cfg, (name, p and p.name, argv(cfg))
+            if getattr(config, "resolves_mode", False):   # a stage's own __post_init__ keeps the shared ones
+                assert cfg.mode in ("dev", "prod"), name
             tried += 1
     assert tried > 250
 
