@@ -240,9 +240,18 @@ def argv(cfg: Any) -> list[str]:
 
 def from_params(config: type, params: typing.Mapping[str, Any]) -> dict[str, Any]:
     """The fields of `config` among logged `params` (strings, as MLflow keeps them), converted as the command line
-    converts them; a repeatable field is left out."""
-    return {p.name: _click_type(p).convert(params[p.name], None, None) for p in params_of(config)
-            if p.name in params and not p.multiple}
+    converts them; a repeatable field is left out. A value the option would refuse is an Rc1Error naming the param
+    (the tracking store is writable by others: a param is input like any other)."""
+    from rc1.core.errors import Rc1Error
+
+    out = {}
+    for p in params_of(config):
+        if p.name in params and not p.multiple:
+            try:
+                out[p.name] = _click_type(p).convert(params[p.name], None, None)
+            except click.BadParameter as e:
+                raise Rc1Error(f"logged param {p.name}={str(params[p.name])[:80]!r}: {e.message}") from None
+    return out
 
 
 def command_argv(name: str, **fields: Any) -> list[str]:

@@ -12,7 +12,6 @@ import functools
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
 
 import click
 

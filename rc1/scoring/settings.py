@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from rc1.core.config import GATES_PATH, load_gates
 from rc1.core.errors import Rc1Error
-from rc1.core.settings import JUDGE_SETTING_VARS, judge_setting_values, live_mode, run_mode, setting_source  # noqa: F401
+from rc1.core.settings import JUDGE_SETTING_VARS, judge_setting_values, setting_source
 
 DEFAULT_UNSTABLE_VARIANCE = 0.08
 

@@ -139,6 +139,8 @@ def test_the_shadow_run_launcher_and_the_bundle_commands_are_argv():
     assert again[:2] == ["rc1", "preflight"] and "--out-dir" not in again
     assert build(preflight.Config, cli.get_command(click.Context(cli), "preflight").make_context("x", again[2:]).params
                  ) == preflight.Config(mode="dev", n=50, seed=7)
+    with pytest.raises(Rc1Error, match="logged param mode='staging'"):
+        preflight_argv({"mode": "staging"})
     assert sorted(gate_argv({"mode": "prod", "max_steps": "4", "kind": "full"})) == sorted(
         ["rc1", "gate", "--mode", "prod", "--max-steps", "4"])
     assert not [f for f in dataclasses.fields(train.Config) if re.search("api_key|secret", f.name)]
