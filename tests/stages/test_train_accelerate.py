@@ -173,7 +173,8 @@ def test_a_forged_gate_launch_is_refused(ws):
               "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}
     with pytest.raises(Rc1Error, match=r"^train seed=11 \(accelerate launch\): RC1_GATE_RUN_ID=\w+: not a gate run "
                                        r"that launched this process"):
-        launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=forged, max_steps=2)
+        launch_train(spec, train.Config(config="configs/ppo_dev.yaml", seed=SEED, pool="pool.jsonl", max_steps=2),
+                     env=forged)
     assert not mlflow.search_runs(search_all_experiments=True, output_format="list",
                                   filter_string="tags.`rc1.stage` = 'train' AND params.max_steps = '2'")
 
@@ -371,7 +372,8 @@ def test_a_launch_whose_process_dies_leaves_no_running_run(dev_ws):
         watcher.start()
         spec = read_accelerate_config(CPU_DDP, owner="test")
         with pytest.raises(RuntimeError, match="`accelerate launch` exited"):
-            launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=gate_launch_env(), max_steps=40)
+            launch_train(spec, train.Config(config="configs/ppo_dev.yaml", seed=SEED, pool="pool.jsonl", max_steps=40),
+                         env=gate_launch_env())
         watcher.join()
     assert killed
     (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
@@ -430,18 +432,21 @@ def test_a_refusal_in_every_process_reaches_the_gate_whichever_process_refuses_f
     env = {"PYTHONPATH": os.pathsep.join([str(slow), str(REPO)])}
     spec = read_accelerate_config(CPU_DDP, owner="test")
     with pytest.raises(Rc1Error, match=r"^train seed=11 \(accelerate launch\): .*nope\.json"):
-        launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=env, weights_path="nope.json", max_steps=2)
+        launch_train(spec, train.Config(config="configs/ppo_dev.yaml", seed=SEED, pool="pool.jsonl", weights="nope.json",
+                                        max_steps=2), env=env)
 
 
 GATE_LIKE = """
 import sys
 import mlflow
+from rc1.stages import train
 from rc1.train.launch import launch_train, read_accelerate_config
 from rc1.tracking import gate_launch_env, stage_run
 mlflow.set_tracking_uri(sys.argv[1])
 with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}):
-    launch_train(read_accelerate_config(sys.argv[2], owner="test"), "configs/ppo_dev.yaml", 11, "pool.jsonl",
-                 env=gate_launch_env(), max_steps=40)
+    launch_train(read_accelerate_config(sys.argv[2], owner="test"),
+                 train.Config(config="configs/ppo_dev.yaml", seed=11, pool="pool.jsonl", max_steps=40),
+                 env=gate_launch_env())
 """
 
 
