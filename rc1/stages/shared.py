@@ -147,8 +147,9 @@ class Judged:
     judge_provider: str | None = arg(None, f"Judge provider (unset: ${JUDGE_VARS['provider']}, else heuristic in dev; "
                                            f"the key from ${JUDGE_KEY_VAR} or the provider's own variable).")
     judge_model: str | None = arg(None, f"Judge model (unset: ${JUDGE_VARS['model']}, else the provider's default).")
+    # not in MLproject, as --responder-base-url: MLflow logs a -P value as given, before rc1 could refuse a key in it
     judge_base_url: str | None = arg(None, f"Judge base URL, OpenAI-compatible, without a query string (unset: "
-                                           f"${JUDGE_VARS['base_url']}, else the hosted provider's).")
+                                           f"${JUDGE_VARS['base_url']}, else the hosted provider's).", mlproject=False)
     judge_timeout_s: float | None = arg(None, f"Judge HTTP timeout per call in seconds (unset: "
                                               f"${JUDGE_VARS['timeout_s']}, else 60).")
     judge_rate: float | None = arg(None, f"Judge requests per second (unset: ${JUDGE_VARS['rate']}, else 8).")
