@@ -28,15 +28,16 @@ MISSING = dataclasses.MISSING
 
 def arg(default: Any = MISSING, help: str = "", *, choices: tuple[str, ...] | None = None, aliases: tuple[str, ...] = (),
         argument: bool = False, hidden: bool = False, flag: str | None = None, log: bool = True,
-        mlproject: bool = True) -> Any:
+        mlproject: bool = True, parse: Callable[[str], Any] | None = None) -> Any:
     """A config field with its one line of help; without a default it is required (an option then needs
     @dataclass(kw_only=True) when it follows defaults). `argument`: positional; `hidden`: not in --help nor MLproject
     (plumbing between processes); `flag`: the option's spelling when it is not the field's name (gate's repeatable
     --seed fills `seeds`); `log`: False keeps it out of the run's params (how the run is made, not what it computes:
     --reuse); `mlproject`: False keeps it out of MLproject (a URL that may carry a credential: MLflow logs every -P
-    value as given, before rc1 sees it)."""
+    value as given, before rc1 sees it); `parse`: turns the option's text into the value, refusing a bad one with
+    its own Rc1Error (one `rc1: error:` line: `--n many`)."""
     meta = {"help": help, "choices": choices, "aliases": tuple(aliases), "argument": argument, "hidden": hidden,
-            "flag": flag, "log": log, "mlproject": mlproject}
+            "flag": flag, "log": log, "mlproject": mlproject, "parse": parse}
     return dataclasses.field(metadata=meta) if default is MISSING else dataclasses.field(default=default, metadata=meta)
 
 
@@ -96,9 +97,18 @@ def _kind(hint: Any, where: str) -> tuple[type, bool, bool]:
 
 
 def logged_params(cfg: Any) -> dict[str, Any]:
-    """The params a stage logs: every field (unset ones as 'auto')."""
-    return {f.name: "auto" if (v := getattr(cfg, f.name)) is None else list(v) if isinstance(v, tuple) else v
-            for f in dataclasses.fields(cfg) if f.metadata.get("log", True) and not f.metadata.get("hidden")}
+    """The params a stage logs: every field (unset ones as 'auto'; a URL without user info, query or fragment)."""
+    from rc1.core.redaction import safe_url
+
+    def shown(name: str, v: Any) -> Any:
+        if v is None:
+            return "auto"
+        if isinstance(v, tuple):
+            return list(v)
+        return safe_url(v) if isinstance(v, str) and name.endswith("url") else v
+
+    return {f.name: shown(f.name, getattr(cfg, f.name)) for f in dataclasses.fields(cfg)
+            if f.metadata.get("log", True) and not f.metadata.get("hidden")}
 
 
 # ---- click
@@ -152,7 +162,19 @@ class _SpelledOption(click.Option):
             self.opts = saved
 
 
+class _Parsed(click.ParamType):
+    """An option whose field parses its own text (arg's `parse`)."""
+
+    def __init__(self, parse: Callable[[str], Any], name: str):
+        self.parse, self.name = parse, name
+
+    def convert(self, value, param, ctx):
+        return value if not isinstance(value, str) else self.parse(value)
+
+
 def _click_type(p: Param) -> click.ParamType:
+    if p.meta.get("parse"):
+        return _Parsed(p.meta["parse"], {int: "integer", float: "float", str: "text", bool: "boolean"}[p.kind])
     choices = p.meta["choices"]
     t = click.Choice(choices) if choices else {int: INT, float: click.FLOAT, str: click.STRING, bool: click.BOOL}[p.kind]
     return _AutoIsUnset(t) if p.optional or p.default is None else t
@@ -195,14 +217,71 @@ def build(config: type, values: dict[str, Any]) -> Any:
     return config(**values)
 
 
+def argv(cfg: Any) -> list[str]:
+    """The command line that parses back into `cfg` (click_params' inverse): each field that differs from its
+    default as its one spelling (`--max-steps 4`, `--no-reuse`, a repeatable option once per value, a positional
+    argument where it belongs); what every subprocess of rc1 is started with."""
+    args: list[str] = []
+    positional: list[str] = []
+    for p in params_of(type(cfg)):
+        value = getattr(cfg, p.name)
+        if not p.required and value == p.default and (p.default is None) == (value is None):
+            continue
+        if p.meta["argument"]:
+            positional.append("auto" if value is None else str(value))
+        elif p.multiple:
+            args += [a for v in value for a in (p.flag, _text(v))]
+        elif p.kind is bool and value is not None:
+            args += [p.flag if value else "--no-" + p.flag[2:]]
+        else:
+            args += [p.flag, "auto" if value is None else _text(value)]
+    return [*args, *positional]
+
+
+def from_params(config: type, params: typing.Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of `config` among logged `params` (strings, as MLflow keeps them), converted as the command line
+    converts them; a repeatable field is left out. A value the option would refuse is an Rc1Error naming the param
+    (the tracking store is writable by others: a param is input like any other)."""
+    from rc1.core.errors import Rc1Error
+
+    out = {}
+    for p in params_of(config):
+        if p.name in params and not p.multiple:
+            try:
+                out[p.name] = _click_type(p).convert(params[p.name], None, None)
+            except click.BadParameter as e:
+                raise Rc1Error(f"logged param {p.name}={str(params[p.name])[:80]!r}: {e.message}") from None
+    return out
+
+
+def command_argv(name: str, **fields: Any) -> list[str]:
+    """`python -m rc1.cli <name> ...` for a Config of command `name` with `fields`: how rc1 starts one of its
+    commands as a subprocess (the command's module imported here, when it runs, not by the caller)."""
+    import importlib
+    import sys
+
+    from rc1.cli import COMMANDS
+
+    config = importlib.import_module(COMMANDS[name]).Config
+    return [sys.executable, "-m", "rc1.cli", name, *argv(config(**fields))]
+
+
+def _text(value: Any) -> str:
+    return repr(value) if isinstance(value, float) else str(value)
+
+
 def command(name: str, config: type, run: Callable[[Any], Any], show: Callable[[Any], None] | None = None
             ) -> click.Command:
     """`rc1 <name>`: parse the options into a `config`, run the stage, show its result."""
 
     def callback(**values):
-        result = run(build(config, values))
-        if show is not None:
-            show(result)
+        from rc1.core.settings import use_config
+
+        cfg = build(config, values)
+        with use_config(cfg):   # its mode and judge fields are what the library under it reads
+            result = run(cfg)
+            if show is not None:
+                show(result)
 
     return click.Command(name, callback=callback, params=click_params(config), help=inspect.cleandoc(config.__doc__ or ""),
                          context_settings={"show_default": False})

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -17,11 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from rc1.core.errors import Rc1Error
-
-
-def run_mode() -> str:
-    """RUN_MODE (dev unless set): which side of configs/gates.yaml applies."""
-    return os.environ.get("RUN_MODE", "dev")
+from rc1.core.settings import run_mode   # which side of configs/gates.yaml applies (the one run-mode rule)
 
 
 def default_ppo_config(mode: str | None = None) -> str:

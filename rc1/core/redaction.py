@@ -10,7 +10,9 @@ import os
 import re
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
-SECRET_ENV_VARS = ("SCORER_API_KEY", "RESPONDER_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "GEMINI_API_KEY",
+from rc1.core.settings import JUDGE_KEY_VAR
+
+SECRET_ENV_VARS = (JUDGE_KEY_VAR, "RESPONDER_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "GEMINI_API_KEY",
                    "RC1_GUARD_SECRET")
 MASK = "***"
 _KEYLIKE = re.compile(r"(^|[-_.])(key|apikey|api[-_]?key|token|access[-_]?token|secret|password|passwd|pwd|"

@@ -3,13 +3,12 @@
 
 A source that is absent (no such local file, the hub offline) is passed over; a source that is there but
 fails (a malformed file, a Hugging Face load that raises) is an error naming it, never a fall-through to
-the next one. In prod (RUN_MODE=prod) the bundled sample is refused: it exists for offline runs and tests, so
+the next one. In prod (--mode prod) the bundled sample is refused: it exists for offline runs and tests, so
 reaching it is an error naming the task, the file and what was passed over."""
 
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,13 +107,15 @@ def _from_file(task: str, path: Path, on_bad_record: str, kind: str = "local") -
 
 
 def _mode(mode: str | None) -> str:
-    return (mode or os.environ.get("RUN_MODE") or "dev").strip().lower()
+    from rc1.core.settings import run_mode
+
+    return run_mode(mode)
 
 
 def load_tasks(task: str, data_dir: str | Path | None = None, data_cfg: DataConfig | None = None,
                on_bad_record: str | None = None, mode: str | None = None) -> LoadedTasks:
     """The records of one task from the first available source (see module doc). data_dir given: DIR/<official
-    file> (or .gz) must exist; on_bad_record (error|skip) overrides data.yaml's; mode defaults to $RUN_MODE."""
+    file> (or .gz) must exist; on_bad_record (error|skip) overrides data.yaml's; mode defaults to the run mode (rc1.core.settings)."""
     if task not in TASKS:
         raise Rc1Error(f"unknown task {task!r}; known: {', '.join(TASKS)}")
     cfg = data_cfg or default_data_config()

@@ -27,14 +27,16 @@ from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate_rules import DATASETS, GateRefusal
 from rc1.stages import evaluate, train
-from rc1.stages.shared import Freshened, Moded, StepCapped, SystemMetered
+from rc1.core.settings import use_config
+from rc1.flows.step import Step
+from rc1.stages.shared import Freshened, Judged, Moded, StepCapped, SystemMetered
 from rc1.tracking import stage_run
 from rc1.tracking.gate_launch import gate_launch_env
 from rc1.tracking.registry import BEST, TRIAL_BEST
 
 
 @dataclass
-class Config(Moded, StepCapped, Freshened, SystemMetered):
+class Config(Moded, Judged, StepCapped, Freshened, SystemMetered):
     """Refuse unless a passing, unchanged preflight is in the tracking store; then train each seed and evaluate."""
 
     config: str | None = arg(None, "ppo config (default: the one preflight checked; another one is refused unless "
@@ -48,12 +50,19 @@ class Config(Moded, StepCapped, Freshened, SystemMetered):
                              "`trial`)")
 
 
+# the gate's steps: each seed's training (in this process, or each process of `accelerate launch`), then `best`'s
+# evaluation; the ppo config evaluate reads is the evaluated version's own
+TRAIN = Step(train)
+EVALUATE = Step(evaluate, not_shared=("config",))
+
+
 def run(cfg: Config, workdir: str | Path = "out/gate") -> dict:
     """Train each seed of the config preflight checked (or, with `trial`, of the trial config it names), with the
     files preflight hashed, fetched from the tracking server (so preflight may have run on another machine); then
     evaluate `best`. GateRefusal (exit 2, "gate refused: ...") when the preflight cannot be used."""
     try:
-        return _gate(cfg, Path(workdir))
+        with use_config(cfg):   # the mode and judge the gate run records, and its steps inherit
+            return _gate(cfg, Path(workdir))
     except GateRefusal as e:
         raise Rc1Error(f"gate refused: {e}") from None
 
@@ -70,10 +79,6 @@ def _gate(cfg: Config, workdir: Path) -> dict:
     from rc1.train.projection import project
     from rc1.train.rollout import device
 
-    os.environ["RUN_MODE"] = mode
-    if mode == "dev":
-        os.environ.setdefault("SCORER_PROVIDER", "heuristic")
-        os.environ.setdefault("REWARD_LIVE_MODE", "0")
     pre = find_preflight(mode)
     files, gates, seeds = checked_inputs(pre, mode, config_path, gates_path, seeds, workdir, max_steps,
                                          trial)
@@ -101,16 +106,12 @@ def _gate(cfg: Config, workdir: Path) -> dict:
         link["rc1.gate_run_id"] = g.run_id
         trained = []
         for seed in seeds:
+            own = {"config": str(train_config), "seed": seed, "pool": str(pool), "weights": str(files["weights"]),
+                   "gates": str(files["gates"])}
             if launcher:   # `accelerate launch ... rc1 train` with the accelerate config preflight hashed
-                res = launch_train(launcher, str(train_config), seed, str(pool), env=gate_launch_env(),
-                                   max_steps=max_steps,
-                                   fresh_path=fresh_path, weights_path=str(files["weights"]),
-                                   gates_path=str(files["gates"]), system_metrics=cfg.system_metrics)
+                res = launch_train(launcher, TRAIN.config(cfg, **own), env=gate_launch_env())
             else:
-                res = train.run(train.Config(config=str(train_config), seed=seed, pool=str(pool), max_steps=max_steps,
-                                             fresh=fresh_path, weights=str(files["weights"]),
-                                             gates=str(files["gates"]), system_metrics=cfg.system_metrics),
-                                parent_tags=link)
+                res = TRAIN.run(cfg, run_kwargs={"parent_tags": link}, **own)
             trained.append(res)
             g.log_metrics({f"heldout_reward.seed_{seed}": res.get("best_reward")})
         g.log_json({"preflight_run_id": pre.info.run_id, "trained": trained}, "gate_summary.json")
@@ -128,9 +129,8 @@ def _gate(cfg: Config, workdir: Path) -> dict:
             # the RC1 verdict is recorded on the evaluate run and decides `promote`; the gate itself
             # succeeded once training ran, so a failing verdict is reported, not raised
             # a trial gate's versions register under `trial-best` (rc1.tracking.registry), never `best`
-            ev = evaluate.run(evaluate.Config(alias=TRIAL_BEST if trial else BEST, shadow=shadow or "auto",
-                                              gates=str(files["gates"]), system_metrics=cfg.system_metrics),
-                              parent_tags=link, raise_on_fail=False)
+            ev = EVALUATE.run(cfg, alias=TRIAL_BEST if trial else BEST, shadow=shadow or "auto",
+                              gates=str(files["gates"]), run_kwargs={"parent_tags": link, "raise_on_fail": False})
             result["evaluate"] = ev
             g.log_metrics(gate_summary_metrics(ev))
             g.set_tags({"rc1.evaluated_version": ev.get("version"), "rc1.rc1_verdict": "pass" if ev.get("passed") else "fail"})

@@ -9,22 +9,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rc1.cli.options import logged_params
+from rc1.core.settings import use_config
 from rc1.flows import gate, preflight
+from rc1.flows.step import Step
 from rc1.stages.shared import StepCapped, SystemMetered
+
+# each receives main's fields of the same name: preflight's all of them, the gate the mode, judge, config, gates,
+# max_steps and system_metrics
+STEPS = (Step(preflight), Step(gate))
 
 
 @dataclass
-class Config(preflight.PoolOptions, StepCapped, SystemMetered):
+class Config(preflight.Config, StepCapped, SystemMetered):
     """The whole path: preflight (both rounds), then the gate (train each seed, evaluate `best`)."""
 
 
 def run(cfg: Config) -> dict:
     from rc1.tracking import stage_run
 
-    with stage_run("main", params=logged_params(cfg), reuse=False, tags={"rc1.mode": cfg.mode},
-                   refusal_fails=True) as st:
-        pre = preflight.run(preflight.Config(mode=cfg.mode, data_dir=cfg.data_dir, n=cfg.n, out_dir=cfg.out_dir))
-        result = gate.run(gate.Config(mode=cfg.mode, max_steps=cfg.max_steps, system_metrics=cfg.system_metrics))
+    with use_config(cfg), stage_run("main", params=logged_params(cfg), reuse=False, tags={"rc1.mode": cfg.mode},
+                                    refusal_fails=True) as st:
+        pre = STEPS[0].run(cfg)
+        result = STEPS[1].run(cfg)
         ev = result.get("evaluate") or {}
         st.set_tags({"rc1.preflight_run_id": pre["run_id"], "rc1.gate_run_id": result["run_id"],
                      "rc1.rc1_verdict": "pass" if ev.get("passed") else "fail"})

@@ -9,11 +9,9 @@ explicitly waived) does the parent get rc1.round2_pass=true and reports/prefligh
 from __future__ import annotations
 
 import functools
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
 
 import click
 
@@ -21,6 +19,7 @@ from rc1.cli.options import arg, logged_params
 from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates
 from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.console import bars
+from rc1.core.settings import JUDGE_KEY_VAR, JUDGE_VARS, judge_endpoint, use_config
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.checks.gate_rules import DATASETS, RECHECKS
@@ -29,7 +28,8 @@ from rc1.core.proc import check_stop
 from rc1.checks.preflight_checks import StepResult, round_summary, step_result
 from rc1.stages import (assert_not_simulated, build_pool, check_config, check_resources, check_weights, difficulty,
                         judge_robustness, materialize_shadow, probe_scorer, shadow_run, validate_pool)
-from rc1.stages.shared import FromData, Gated, Moded, PoolSized, Reusable, Seeded
+from rc1.flows.step import Step
+from rc1.stages.shared import FromData, Gated, Judged, Moded, PoolSized, Reusable, Seeded
 from rc1.core.summary import render as render_summary
 from rc1.release.attest import trust_path
 from rc1.tracking import stage_run
@@ -49,7 +49,7 @@ class PoolOptions(Moded, FromData, PoolSized):
 
 
 @dataclass
-class Config(PoolOptions, Seeded, Gated, Reusable):
+class Config(PoolOptions, Judged, Seeded, Gated, Reusable):
     """Run preflight rounds 1 and 2; exit 2 with a table of what failed."""
 
     config: str | None = arg(None, "ppo config (default: dev ppo_dev.yaml, prod ppo_scale.yaml)")
@@ -87,19 +87,6 @@ class Ctx:
         return ",".join(f"{k}:{v}" for k, v in self.ppo.mix.items())
 
 
-@dataclass(frozen=True)
-class Step:
-    """A configured stage of a round: `configure` makes its Config from the preflight's settings and the round."""
-
-    name: str
-    stage: Any     # a module of rc1.stages: Config, run
-    configure: Callable[[Ctx, int], Any]
-    rounds: tuple[int, ...] = (1, 2)
-
-    def run(self, c: Ctx, round_no: int) -> dict:
-        return self.stage.run(self.configure(c, round_no)) or {}
-
-
 def _scoring_runs(round_no: int) -> tuple[str, ...]:
     """This round's scoring runs (what was really scored), for assert-not-simulated."""
     import mlflow
@@ -116,35 +103,25 @@ def _scoring_runs(round_no: int) -> tuple[str, ...]:
 # the rounds: each step a stage and how preflight configures it; round 2 repeats round 1 (unchanged inputs are
 # reused, visibly) and adds the shadow run; assert-not-simulated is last: it judges the round's scoring runs
 STEPS = [
-    Step("resources", check_resources, lambda c, r: check_resources.Config(path=str(c.out), gates=c.cfg.gates,
-                                                                           mode=c.cfg.mode)),
-    Step("weights_check", check_weights, lambda c, r: check_weights.Config(weights=WEIGHTS_PATH, gates=c.cfg.gates)),
-    Step("config_check", check_config, lambda c, r: check_config.Config(config=c.config, gates=c.cfg.gates,
-                                                                        mode=c.cfg.mode)),
-    Step("materialize_shadow", materialize_shadow, lambda c, r: materialize_shadow.Config(
-        data_dir=c.cfg.data_dir, materialize=str(c.shadow), dump_manifest=str(c.out / "shadow_manifest.json"),
-        gates=c.cfg.gates, reuse=c.cfg.reuse)),
-    Step("build_pool", build_pool, lambda c, r: build_pool.Config(
-        data_dir=c.cfg.data_dir, out=str(c.pool), n=c.cfg.n, mix=c.mix,
-        max_turns=c.ppo.ppo.max_turns, shadow=str(c.shadow), seed=c.cfg.seed,
-        gates=c.cfg.gates, reuse=c.cfg.reuse)),
-    Step("validate_pool", validate_pool, lambda c, r: validate_pool.Config(
-        pool=str(c.pool), leak_check=str(c.shadow), report=str(c.out / "validation_report.json"), mix=c.mix,
-        data_dir=c.cfg.data_dir, gates=c.cfg.gates, reuse=c.cfg.reuse)),
-    Step("difficulty", difficulty, lambda c, r: difficulty.Config(
-        pool=str(c.pool), out=str(c.out / "difficulty_metrics.jsonl"), balanced=str(c.balanced),
-        report=str(c.out / "difficulty_report.json"), gates=c.cfg.gates, reuse=c.cfg.reuse)),
-    Step("probe_scorer", probe_scorer, lambda c, r: probe_scorer.Config(live=c.cfg.mode == "prod",
-                                                                        gates=c.cfg.gates)),
-    Step("judge_robustness", judge_robustness, lambda c, r: judge_robustness.Config(
-        shadow=str(c.shadow), seed=c.cfg.seed, report=str(c.out / "judge_robustness.json"), config=c.config,
-        gates=c.cfg.gates, reuse=c.cfg.reuse)),
-    Step("shadow_run", shadow_run, lambda c, r: shadow_run.Config(
-        data_dir=c.cfg.data_dir, tag="pre_run_check", shadow=str(c.shadow), seed=load_gates(c.cfg.gates).shadow.seed,
-        report=str(c.out / "shadow_run_report.json"), config=c.config, gates=c.cfg.gates, reuse=c.cfg.reuse),
-        rounds=(2,)),
-    Step("assert_not_simulated", assert_not_simulated, lambda c, r: assert_not_simulated.Config(
-        run_id=_scoring_runs(r), round=str(r), config=c.config, gates=c.cfg.gates)),
+    Step(check_resources, lambda c, r: {"path": str(c.out)}),
+    Step(check_weights, lambda c, r: {"weights": WEIGHTS_PATH}),
+    Step(check_config, lambda c, r: {"config": c.config}),
+    Step(materialize_shadow, lambda c, r: {"materialize": str(c.shadow),
+                                          "dump_manifest": str(c.out / "shadow_manifest.json")}, not_shared=("n",)),
+    Step(build_pool, lambda c, r: {"out": str(c.pool), "mix": c.mix, "max_turns": c.ppo.ppo.max_turns,
+                                   "shadow": str(c.shadow)}),
+    Step(validate_pool, lambda c, r: {"pool": str(c.pool), "leak_check": str(c.shadow), "mix": c.mix,
+                                      "report": str(c.out / "validation_report.json")}),
+    Step(difficulty, lambda c, r: {"pool": str(c.pool), "out": str(c.out / "difficulty_metrics.jsonl"),
+                                   "balanced": str(c.balanced), "report": str(c.out / "difficulty_report.json")}),
+    Step(probe_scorer, lambda c, r: {"live": c.cfg.mode == "prod"}, not_shared=("n", "seed")),
+    Step(judge_robustness, lambda c, r: {"shadow": str(c.shadow), "report": str(c.out / "judge_robustness.json"),
+                                         "config": c.config}, not_shared=("n",)),
+    Step(shadow_run, lambda c, r: {"tag": "pre_run_check", "shadow": str(c.shadow),
+                                   "seed": load_gates(c.cfg.gates).shadow.seed, "config": c.config,
+                                   "report": str(c.out / "shadow_run_report.json")}, rounds=(2,), not_shared=("n",)),
+    Step(assert_not_simulated, lambda c, r: {"run_id": _scoring_runs(r), "round": str(r), "config": c.config},
+         not_shared=("n",)),
 ]
 
 
@@ -160,7 +137,7 @@ def _run_step(step: Step, c: Ctx, round_no: int, gates) -> StepResult:
         click.echo(f"{prefix}{name} …", err=True)
     started = time.perf_counter()
     try:
-        result = step.run(c, round_no)
+        result = step.run(c.cfg, c, round_no)
         res = step_result(name, result.get("checks", []), gates, mode)
     except GateFailed as e:
         res = step_result(name, e.checks or [{"name": name, "value": str(e), "threshold": "-", "pass": False}],
@@ -216,17 +193,19 @@ def _print_summary(summary: dict) -> None:
 
 
 def run(cfg: Config) -> dict:
-    os.environ["RUN_MODE"] = cfg.mode
+    with use_config(cfg):   # the mode and judge the preflight run itself records, and its steps inherit
+        return _run(cfg)
+
+
+def _run(cfg: Config) -> dict:
     gates = load_gates(cfg.gates).for_mode(cfg.mode)   # first: prod refuses thresholds looser than the seed's at once
     config_path = cfg.config or default_ppo_config(cfg.mode)
     if cfg.mode == "prod":
         prod_data_check(load_ppo_scale(config_path).mix, cfg.data_dir)
-    if cfg.mode == "dev":
-        os.environ.setdefault("SCORER_PROVIDER", "heuristic")
-        os.environ.setdefault("REWARD_LIVE_MODE", "0")
-    elif os.environ.get("SCORER_PROVIDER", "heuristic") == "heuristic":
-        raise Rc1Error("prod mode refuses the heuristic judge: set SCORER_PROVIDER (and SCORER_BASE_URL, "
-                       "SCORER_API_KEY, SCORER_MODEL) to a live OpenAI-compatible endpoint")
+    if cfg.mode == "prod" and (judge_endpoint().provider or "heuristic").strip().lower() == "heuristic":
+        raise Rc1Error(f"prod mode refuses the heuristic judge: set --judge-provider, --judge-base-url and "
+                       f"--judge-model (or {', '.join(JUDGE_VARS[k] for k in ('provider', 'base_url', 'model'))}; the "
+                       f"key in {JUDGE_KEY_VAR}) to a live OpenAI-compatible endpoint")
     c = Ctx(cfg, config_path)
     claim_out_dir(c.out, "preflight", "--out-dir")   # a directory holding a user's files is refused, never written
     # two preflights never share working files: the second on the same --out-dir (or while the reports folder is

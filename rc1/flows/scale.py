@@ -9,7 +9,6 @@ has a finished run on the same pool whose before and after reports passed, found
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
@@ -21,11 +20,12 @@ from rc1.cli.options import arg, unset
 from rc1.core.config import WEIGHTS_PATH
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import sha256_file, why_not_a_file, write_json, write_jsonl
-from rc1.stages.shared import Gated, Responding, Seeded
+from rc1.core.settings import use_config
+from rc1.stages.shared import Gated, Judged, Moded, Responding, Seeded
 
 
 @dataclass
-class Config(Seeded, Responding, Gated):
+class Config(Seeded, Responding, Moded, Judged, Gated):
     """Generate and judge in stages (1000 -> 5000); a stage runs only after the earlier ones passed both reports."""
 
     stage: str = arg("all", "a stage of configs/gates.yaml scale.stages, or all")
@@ -133,8 +133,13 @@ def _run_stage(st, stage: int, seeds: list[dict], cfg: Config, *, gates, data_di
 
 
 def run(cfg: Config, progress: bool = True) -> dict:
+    with use_config(cfg):   # the mode and judge every stage run of it records and scores with
+        return _scale(cfg, progress)
+
+
+def _scale(cfg: Config, progress: bool) -> dict:
     stage, gates_path, baseline_pool = cfg.stage, cfg.gates, cfg.baseline_pool
-    from rc1.core.config import load_gates, run_mode
+    from rc1.core.config import load_gates
     from rc1.checks.scale_reports import earlier_stages
     from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge
@@ -143,9 +148,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
     from rc1.train.inputs import load_pool
 
     setup_tracking()
-    mode = run_mode()
-    if mode == "dev":
-        os.environ.setdefault("SCORER_PROVIDER", "heuristic")
+    mode = cfg.mode
     gates = load_gates(gates_path).for_mode(mode)
     stages = gates.scale.stages
     if stage == "all":

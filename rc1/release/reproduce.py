@@ -15,27 +15,30 @@ BUNDLED_DIRS = ("configs", "templates")
 HASHED_CONFIGS = {"config": "rc1.path.config", "weights": "rc1.path.weights", "gates": "rc1.path.gates"}
 
 
+# what a re-run takes from a preflight's params: not its --out-dir (the logged one is the mode's folder inside it), nor
+# its judge endpoint (the re-running machine's own: a URL read from the tracking store never receives its key)
+PREFLIGHT_RERUN = ("mode", "n", "seed", "data_dir", "config", "gates")
+
+
 def preflight_argv(params: Mapping[str, str]) -> list[str]:
     """The `rc1 preflight` command that recreates a preflight run from its logged params."""
-    n = params.get("n", "auto")   # a number of seeds, or auto (the largest pool the data supports)
-    argv = ["rc1", "preflight", "--mode", params.get("mode", "dev"), "--n", n if n == "auto" else str(int(float(n)))]
-    if params.get("seed"):
-        argv += ["--seed", str(int(float(params["seed"])))]
-    data_dir = params.get("data_dir", "auto")
-    if data_dir not in ("", "auto", "none"):
-        argv += ["--data-dir", data_dir]
-    for key, flag in (("config", "--config"), ("gates", "--gates")):
-        if params.get(key):
-            argv += [flag, params[key]]
-    return argv
+    return rerun_argv("preflight", {k: params[k] for k in PREFLIGHT_RERUN if k in params})
 
 
 def gate_argv(params: Mapping[str, str]) -> list[str]:
-    argv = ["rc1", "gate", "--mode", params.get("mode", "dev")]
-    steps = params.get("max_steps")
-    if steps not in (None, "", "None", "0"):
-        argv += ["--max-steps", str(int(float(steps)))]
-    return argv
+    """The `rc1 gate` command of a gate run: its mode and step cap (the rest it takes from the preflight)."""
+    return rerun_argv("gate", {k: params[k] for k in ("mode", "max_steps") if k in params})
+
+
+def rerun_argv(name: str, params: Mapping[str, str]) -> list[str]:
+    """`rc1 <name> ...`: the command's Config from logged params (rc1.cli.options.from_params), as its command line."""
+    import importlib
+
+    from rc1.cli import COMMANDS
+    from rc1.cli.options import argv, from_params
+
+    config = importlib.import_module(COMMANDS[name]).Config
+    return ["rc1", name, *argv(config(**from_params(config, params)))]
 
 
 def manifest(*, subject: Mapping[str, str], runs: Mapping[str, Mapping[str, Any]], files: Mapping[str, str],

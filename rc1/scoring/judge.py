@@ -1,6 +1,6 @@
 """The K-sample judge: cache -> rate limiter -> provider -> strict parser, median per dimension.
 
-    judge = make_judge()                       # SCORER_PROVIDER, SCORER_MODEL, REWARD_LIVE_MODE, RUN_MODE
+    judge = make_judge()                       # the stage's judge endpoint and mode (rc1.core.settings)
     results = judge.score_many(requests)       # one JudgeResult per request, in order
     judge.stats()                              # calls, billable_count, cache_hit_rate, rps, 429_rate, ...
 
@@ -15,7 +15,6 @@ them (still unstable after that: down-weighted too). Unstable requests become un
 from __future__ import annotations
 
 import logging
-import os
 import random
 import statistics
 import sys
@@ -39,7 +38,8 @@ from rc1.scoring.cache import JudgeCache, prompt_digest
 from rc1.scoring.identity import judge_identity
 from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, LatencyWindow, TokenBucket, backoff_s, token_budget
 from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, TimedOut, Transient, make_provider
-from rc1.scoring.settings import JudgeSettings, live_mode, resolve_unstable_variance, run_mode
+from rc1.core.settings import JUDGE_VARS, judge_endpoint, live_mode, run_mode
+from rc1.scoring.settings import JudgeSettings, resolve_unstable_variance
 from rc1.scoring.spec import (JUDGE_SPEC_VERSION, MINIMUM_SCORES, MalformedReply, candidate_objects, judge_shaped,
                               parse_reply)
 
@@ -71,7 +71,7 @@ class ScoringJudge:
         s = self.settings
         self.bucket = TokenBucket(s.rate, s.burst, decrease=s.rate_decrease, increase=s.rate_increase,
                                   cooldown_s=s.throttle_cooldown_s)
-        self.token_budget = token_budget(s.tpm) if s.tpm else None   # SCORER_TPM
+        self.token_budget = token_budget(s.tpm) if s.tpm else None   # settings.tpm
         self.concurrency = AdaptiveConcurrency(s.min_concurrency, s.max_concurrency, s.initial_concurrency,
                                                s.window, s.shrink_429_ratio, s.grow_after)
         self.latency = LatencyWindow()     # answered calls: the per-request timeout (p95 x factor)
@@ -265,7 +265,7 @@ class ScoringJudge:
                 if self.token_budget:
                     self.token_budget.acquire(cost)
                 self.bucket.acquire()
-                # a retry waits twice as long, past SCORER_TIMEOUT_S too (at most 8x): a local server slower than
+                # a retry waits twice as long, past the timeout setting too (at most 8x): a local server slower than
                 # the ceiling is still computing the abandoned call, and answers its retry from its prompt cache (a
                 # server that had begun answering, a reply dripping in, never earns the longer wait)
                 timeout = (self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
@@ -319,7 +319,7 @@ class ScoringJudge:
         raise SampleFailed(f"{err} (gave up after {s.max_attempts} attempts)")
 
     def _token_cost(self, req: JudgeRequest) -> int:
-        """What one call counts against SCORER_TPM: the prompt's tokens (rc1.core.text.count_tokens over the
+        """What one call counts against the tpm budget: the prompt's tokens (rc1.core.text.count_tokens over the
         rendered messages) plus max_tokens, the most the reply may use."""
         messages = self._p.request_body(req).get("messages") or []
         return sum(count_tokens(m.get("content") or "") + 4 for m in messages) + self.settings.max_tokens
@@ -372,26 +372,27 @@ def make_judge(provider: str | None = None, model: str | None = None, *, live: b
                settings: JudgeSettings | None = None, cache: JudgeCache | bool | None = True,
                cache_mode: str = "readwrite", base_url: str | None = None, api_key: str | None = None,
                gates_path: str | Path | None = GATES_PATH) -> ScoringJudge:
-    """The judge the environment asks for.
+    """The judge the stage's settings ask for (rc1.core.settings: its fields, else the environment defaults).
 
-    provider: SCORER_PROVIDER when None; unset means `heuristic` in dev/stub mode and is an error in
-    live mode or RUN_MODE=prod, where the heuristic is refused as well (Rc1Error). live: REWARD_LIVE_MODE
-    when None (unset: live iff RUN_MODE=prod). cache: True = the default sqlite file (RC1_CACHE_DIR),
+    provider: the stage's judge provider when None; unset means `heuristic` in dev/stub mode and is an error in
+    live mode or prod mode, where the heuristic is refused as well (Rc1Error). live: the live switch
+    when None (unset: live iff the mode is prod). cache: True = the default sqlite file (RC1_CACHE_DIR),
     a JudgeCache, or False/None for none (the heuristic is never cached). There is no fallback: a
     provider that fails gives failed results.
     """
     settings = settings or JudgeSettings.from_env()
     live = live_mode() if live is None else bool(live)
     mode = run_mode()
-    name = (provider or os.environ.get("SCORER_PROVIDER", "")).strip().lower()
+    name = (provider or judge_endpoint().provider or "").strip().lower()
     strict = live or mode == "prod"
     if not name:
         if strict:
-            raise Rc1Error("no judge provider: set SCORER_PROVIDER (live mode / RUN_MODE=prod has no default judge)")
+            raise Rc1Error(f"no judge provider: set --judge-provider (or {JUDGE_VARS['provider']}); live mode and "
+                           "prod mode have no default judge")
         name = HEURISTIC
     if name == HEURISTIC and strict:
-        raise Rc1Error("the heuristic judge is a dev-mode stand-in and is refused in live mode and RUN_MODE=prod: "
-                       "set SCORER_PROVIDER to a real endpoint")
+        raise Rc1Error("the heuristic judge is a dev-mode stand-in and is refused in live mode and prod mode: "
+                       f"set --judge-provider (or {JUDGE_VARS['provider']}) to a real endpoint")
     p = make_provider(name, model=model, base_url=base_url, api_key=api_key, settings=settings)
     cache_obj = JudgeCache(ttl_days=settings.cache_ttl_days) if cache is True else (cache or None)
     log = cache_obj

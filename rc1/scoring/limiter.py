@@ -3,7 +3,7 @@ adaptive concurrency limit driven by the recent 429 ratio, backoff with jitter, 
 
 - TokenBucket(rate, burst): acquire() blocks until a token is there; the rate backs off on 429s
   and recovers on answered calls (AIMD), never above the configured rate. acquire(cost) takes
-  `cost` tokens at once: `token_budget(tpm)` is a bucket of LLM tokens per minute (SCORER_TPM), each
+  `cost` tokens at once: `token_budget(tpm)` is a bucket of LLM tokens per minute (settings.tpm), each
   call costing its prompt's token count plus max_tokens, as providers state their limits.
 - AdaptiveConcurrency(min, max, initial): a semaphore whose size starts small and doubles while calls come
   back as fast (slow start), stops where more slots bring queueing latency instead of throughput (a local

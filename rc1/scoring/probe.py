@@ -162,7 +162,7 @@ def probe_checks(stats: dict[str, Any], requested: str | None, billable_min: int
     return [
         _check("provider_live", provider if not refused else f"refused: {refused}", "not heuristic, live endpoint",
                not refused and bool(stats.get("live")) and provider != HEURISTIC),
-        _check("no_fallback", provider, requested or "SCORER_PROVIDER",
+        _check("no_fallback", provider, requested or "the configured provider",
                not refused and (requested is None or provider == requested)),
         _check("billable_count", int(stats.get("billable_count", 0)), f">= {billable_min}",
                stats.get("billable_count", 0) >= billable_min),

@@ -14,7 +14,6 @@ from __future__ import annotations
 import email.utils
 import json
 import logging
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ HOSTED = {
     "deepseek": ("https://api.deepseek.com/v1", "deepseek-chat", "DEEPSEEK_API_KEY"),
     "gemini": ("https://generativelanguage.googleapis.com/v1beta/openai/", "gemini-2.0-flash", "GEMINI_API_KEY"),
 }
-LOCAL = ("vllm", "ollama", "llamacpp", "openai-compatible")  # need SCORER_BASE_URL and SCORER_MODEL
+LOCAL = ("vllm", "ollama", "llamacpp", "openai-compatible")  # need a base URL and a model
 HEURISTIC = "heuristic"
 # providers whose chat API takes response_format={"type": "json_schema", ...} (structured output); deepseek gets
 # {"type": "json_object"} (JSON mode), llamacpp JSON mode carrying the schema, `openai-compatible` the first of
@@ -310,30 +309,35 @@ class HeuristicProvider:
 
 def make_provider(name: str, model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                   settings: JudgeSettings | None = None) -> Provider:
-    """Build a provider; base URL, key and model default to SCORER_BASE_URL, SCORER_API_KEY, SCORER_MODEL."""
+    """Build a provider; base URL and model default to the stage's judge endpoint (rc1.core.settings.judge_endpoint),
+    the key to its environment variable (rc1.core.settings.api_key)."""
+    from rc1.core import settings as env
+
     name = (name or "").strip().lower()
     if name not in PROVIDERS:
-        raise Rc1Error(f"SCORER_PROVIDER={name!r}: expected one of {', '.join(PROVIDERS)}")
+        raise Rc1Error(f"judge provider {name!r} (--judge-provider / {env.JUDGE_VARS['provider']}): expected one of "
+                       f"{', '.join(PROVIDERS)}")
     if name == HEURISTIC:
         return HeuristicProvider()
     settings = settings or JudgeSettings()
-    base_url = base_url or os.environ.get("SCORER_BASE_URL", "").strip() or None
-    model = model or os.environ.get("SCORER_MODEL", "").strip() or None
-    api_key = api_key or os.environ.get("SCORER_API_KEY", "").strip() or None
+    ep = env.judge_endpoint(model=model, base_url=base_url)
+    base_url, model = ep.base_url, ep.model
+    url_names = f"--judge-base-url / {env.JUDGE_VARS['base_url']}"
     if name in HOSTED:
         default_url, default_model, key_var = HOSTED[name]
         base_url = base_url or default_url
         model = model or default_model
-        api_key = api_key or os.environ.get(key_var, "").strip() or None
+        api_key = api_key or env.api_key(key_var)
         if not api_key:
-            raise Rc1Error(f"provider {name}: set SCORER_API_KEY (or {key_var})")
+            raise Rc1Error(f"provider {name}: set {env.JUDGE_KEY_VAR} (or {key_var})")
     else:
         if not base_url:
-            raise Rc1Error(f"provider {name}: set SCORER_BASE_URL (e.g. http://127.0.0.1:8000/v1)")
+            raise Rc1Error(f"provider {name}: set {url_names} (e.g. http://127.0.0.1:8000/v1)")
         if not model:
-            raise Rc1Error(f"provider {name}: set SCORER_MODEL (the model name the server serves)")
-        api_key = api_key or "not-needed"  # local servers usually ignore it; the SDK wants one
+            raise Rc1Error(f"provider {name}: set --judge-model / {env.JUDGE_VARS['model']} (the model name the "
+                           f"server serves)")
+        api_key = api_key or env.api_key() or "not-needed"  # local servers usually ignore it; the SDK wants one
     if not base_url.startswith(("http://", "https://")):
-        raise Rc1Error(f"SCORER_BASE_URL={safe_url(base_url)!r}: expected an http(s) URL")
-    refuse_userinfo(base_url, "SCORER_BASE_URL")
+        raise Rc1Error(f"{url_names}={safe_url(base_url)!r}: expected an http(s) URL")
+    refuse_userinfo(base_url, url_names)
     return OpenAICompatibleProvider(name, base_url, api_key, model, settings)

@@ -23,7 +23,7 @@ def scored_tags(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 
 def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple[Path, str]:
     """(scored candidates, where they come from): --scored PATH, else the scored_candidates.jsonl of the newest
-    finished shadow_run of this RUN_MODE scored by the judge configured now (rc1.scoring.identity), else those of a
+    finished shadow_run of this run mode scored by the judge configured now (rc1.scoring.identity), else those of a
     fresh default `rc1 shadow-run` (its gate verdict does not matter here, only its scored candidates).
 
     The fresh shadow run is the command itself, in a process of its own (as MLflow's multistep example runs a step
@@ -48,8 +48,12 @@ def resolve_scored(scored: str | None, workdir: str | Path = "reports") -> tuple
     out = Path(workdir) / "scored_candidates.jsonl"
     out.unlink(missing_ok=True)   # what the run writes, or nothing: never an older file
     env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"}   # the same store, its own run
-    code = run_tree([sys.executable, "-m", "rc1.cli", "shadow-run", "--report", str(Path(workdir) / "shadow_run.json"),
-                     "--scored-out", str(out)], env)
+    from rc1.cli.options import command_argv
+    from rc1.core.settings import active_fields
+
+    # the mode and judge of the calling stage on the command line (what the environment sets, it inherits)
+    code = run_tree(command_argv("shadow-run", report=str(Path(workdir) / "shadow_run.json"), scored_out=str(out),
+                                 **active_fields()), env)
     if code not in (0, 2) or not out.is_file():   # 2 with candidates written: the shadow run's own gate failed
         raise Rc1Error(f"the shadow run started for scored candidates failed (exit {code}, see above); run "
                        "`rc1 shadow-run` or pass --scored")

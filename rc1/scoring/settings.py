@@ -1,5 +1,5 @@
-"""Judge client settings (sampling, stability policy, rate limiting, timeouts, cache TTL) and the
-environment switches RUN_MODE and REWARD_LIVE_MODE.
+"""Judge client settings (sampling, stability policy, rate limiting, timeouts, cache TTL); their environment
+defaults, the run mode and the live switch are read in rc1.core.settings.
 
 Gate thresholds are not here: the unstable-variance bound lives in configs/gates.yaml `scoring:`
 (None below means "read it from there").
@@ -7,7 +7,6 @@ Gate thresholds are not here: the unstable-variance bound lives in configs/gates
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Literal
 
@@ -15,18 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from rc1.core.config import GATES_PATH, load_gates
 from rc1.core.errors import Rc1Error
+from rc1.core.settings import JUDGE_SETTING_VARS, judge_setting_values, setting_source
 
 DEFAULT_UNSTABLE_VARIANCE = 0.08
 
 
-ENV_VARS = {"samples": "SCORER_SAMPLES", "rate": "SCORER_RATE", "burst": "SCORER_BURST", "timeout_s": "SCORER_TIMEOUT_S",
-            "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM", "concurrency_cap": "SCORER_MAX_CONCURRENCY",
-            "max_reply_bytes": "SCORER_MAX_REPLY_BYTES"}
-
-
 class JudgeSettings(BaseModel):
     """Every number is finite and bounded (allow_inf_nan=False plus an upper bound on each field), so
-    `SCORER_TIMEOUT_S=inf` or `SCORER_RATE=1e308` is refused with the variable's name."""
+    a timeout of inf or a rate of 1e308 is refused with the variable's (or option's) name."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
@@ -84,16 +79,16 @@ class JudgeSettings(BaseModel):
 
     @classmethod
     def from_env(cls, **overrides) -> "JudgeSettings":
-        """Defaults, then SCORER_SAMPLES / SCORER_RATE / SCORER_BURST / SCORER_TIMEOUT_S / SCORER_JSON_MODE / SCORER_TPM /
-        SCORER_MAX_CONCURRENCY, then overrides. A bad value is an Rc1Error naming the variable."""
-        values = {k: os.environ[v].strip() for k, v in ENV_VARS.items() if os.environ.get(v, "").strip()}
+        """Defaults, then the environment's and the active stage's values (rc1.core.settings.judge_setting_values),
+        then overrides. A bad value is an Rc1Error naming the variable or option."""
+        values = judge_setting_values()
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:
             return cls.model_validate(values)
         except ValidationError as e:
             err = e.errors()[0]
             key = ".".join(str(p) for p in err["loc"])
-            where = ENV_VARS[key] if key in ENV_VARS and key not in overrides and key in values else key
+            where = setting_source(key) if key in JUDGE_SETTING_VARS and key not in overrides and key in values else key
             shown = f"={values[key]!r}" if key in values else ""
             raise Rc1Error(f"judge settings: {where}{shown}: {err['msg']}") from None
 
@@ -105,27 +100,3 @@ def resolve_unstable_variance(settings: JudgeSettings, gates_path: str | Path | 
         return load_gates(gates_path).scoring.unstable_variance_max   # Gates always has `scoring` (defaults)
     return DEFAULT_UNSTABLE_VARIANCE
 
-
-def named(value: str | None) -> str | None:
-    """A provider or model a command names, or None for 'use the environment' ($SCORER_PROVIDER, $SCORER_MODEL):
-    unset, 'env', or MLproject's 'auto'."""
-    return None if value is None or value.strip() in ("", "env", "auto", "none", "None") else value
-
-
-def run_mode() -> str:
-    mode = os.environ.get("RUN_MODE", "dev").strip().lower() or "dev"
-    if mode not in ("dev", "prod"):
-        raise Rc1Error(f"RUN_MODE={mode!r}: expected dev or prod")
-    return mode
-
-
-def live_mode() -> bool:
-    """REWARD_LIVE_MODE: 1/live/true or 0/stub/false; unset follows RUN_MODE (prod -> live)."""
-    raw = os.environ.get("REWARD_LIVE_MODE", "").strip().lower()
-    if not raw:
-        return run_mode() == "prod"
-    if raw in ("1", "live", "true", "yes", "on"):
-        return True
-    if raw in ("0", "stub", "false", "no", "off"):
-        return False
-    raise Rc1Error(f"REWARD_LIVE_MODE={raw!r}: expected 0/1 or stub/live")

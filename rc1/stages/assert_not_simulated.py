@@ -1,6 +1,6 @@
 """`rc1 assert-not-simulated --cache_hit_lt 0.90` / `mlflow run . -e assert_not_simulated`.
 
-Passes only when scoring is real: RUN_MODE=prod, simulate=false in the ppo config, a live provider
+Passes only when scoring is real: --mode prod, simulate=false in the ppo config, a live provider
 (never the heuristic), billable calls >= 1, latency > 0 and a cache hit rate under the bar.
 
 Where the counters come from:
@@ -33,14 +33,13 @@ from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import stats_metrics
 from rc1.scoring.probe import anti_simulation_checks, records_stats
 from rc1.scoring.providers import HEURISTIC, PROVIDERS
-from rc1.scoring.settings import run_mode
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
-from rc1.stages.shared import Gated
+from rc1.stages.shared import Gated, Moded
 from rc1.tracking import stage_run
 
 
 @dataclass
-class Config(Gated):
+class Config(Moded, Gated):
     """Refuse simulated scoring: prod mode, simulate=false, live billable calls, cache hit rate under the bar."""
 
     cache_hit_lt: float | None = arg(None, "Pass only below this cache hit rate (unset: gates.yaml anti_simulation "
@@ -143,7 +142,7 @@ def run(cfg: Config) -> dict:
         raise Rc1Error(f"--cache-hit-lt {cache_hit_lt}: expected a fraction in (0, 1]")
     if cfg.n < 1:
         raise Rc1Error(f"--n {cfg.n}: need at least 1 scoring record")
-    mode = run_mode()
+    mode = cfg.mode
     simulate = load_ppo_scale(cfg.config).simulate
     run_ids = [r for r in ([cfg.run_id] if isinstance(cfg.run_id, str) else cfg.run_id) if unset(r)]
     params = {**logged_params(cfg), "cache_hit_lt": cache_hit_lt, "run_id": ",".join(run_ids), "round": round_no,

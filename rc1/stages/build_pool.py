@@ -24,8 +24,7 @@ from rc1.core.io import iter_jsonl, read_json, sha256_dir, why_not_a_file, write
 from rc1.data.plan import DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, parse_tools, plan_pool
 from rc1.data.pool import PoolStats, build_pool, seed_lines
 from rc1.core.records import record_question
-from rc1.stages.shared import (BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted,
-                               parse_n)
+from rc1.stages.shared import BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted
 from rc1.data.templates import DIFFICULTIES, load_pack
 from rc1.core.text import guard_normalize
 
@@ -70,7 +69,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     mix_d = parse_mix(cfg.mix)
     target_d = parse_mix(cfg.target, what="--target", known=DIFFICULTIES)
     tools_t = parse_tools(cfg.tools)
-    n = parse_n(cfg.n)
+    n = cfg.n
     shadow, templates_dir, on_bad_record = cfg.shadow, cfg.templates_dir, cfg.on_bad_record
     out_p = Path(cfg.out)
     pack = load_pack(templates_dir)

@@ -15,6 +15,9 @@ from rc1.checks.preflight_checks import config_checks, trial_checks
 from rc1.stages.shared import Gated, Moded, PpoConfigured
 
 
+STAGE = "config_check"   # its runs' rc1.stage tag, and its step's name in a flow
+
+
 @dataclass
 class Config(Gated, Moded, PpoConfigured):
     """Check ppo_scale.yaml against configs/gates.yaml config_check (simulate, live mode, mix, steps, KL, seeds...)."""
@@ -51,7 +54,7 @@ def run(cfg: Config) -> dict:
     # said, not gated (the trial's measured s/step is, at the gate: config_check.projected_days_per_seed_max)
     proj, where = (None, None) if is_tiny(ppo.model.base) else reference(ppo)
     line = proj and f"projected on the reference ({where.where}): {proj.line(Path(config_path).name)}"
-    with stage_run("config_check", params=params, inputs=inputs, reuse=False) as st:
+    with stage_run(STAGE, params=params, inputs=inputs, reuse=False) as st:
         st.log_config(ppo, Path(config_path).with_suffix(".json").name)
         st.log_config(gates.config_check, "gates_config_check.json")
         if proj:

@@ -12,6 +12,9 @@ from rc1.checks.preflight_checks import resources_checks
 from rc1.stages.shared import Gated, Moded
 
 
+STAGE = "resources"   # its runs' rc1.stage tag, and its step's name in a flow
+
+
 @dataclass
 class Config(Gated, Moded):
     """Free disk (and accelerator memory when present) against configs/gates.yaml resources."""
@@ -25,7 +28,7 @@ def run(cfg: Config) -> dict:
     from rc1.tracking import stage_run
 
     gates = load_gates(cfg.gates).for_mode(cfg.mode)
-    with stage_run("resources", params=logged_params(cfg), reuse=False) as st:
+    with stage_run(STAGE, params=logged_params(cfg), reuse=False) as st:
         st.log_config(gates.resources, "gates_resources.json")
         checks = resources_checks(cfg.path, gates, needs_accelerator=cfg.needs_accelerator)
         st.log_metrics({c["name"]: c["value"] for c in checks if isinstance(c["value"], (int, float))})

@@ -11,6 +11,9 @@ from rc1.core.config import load_gates, load_weights
 from rc1.stages.shared import Gated, Weighted
 
 
+STAGE = "weights_check"   # its runs' rc1.stage tag, and its step's name in a flow
+
+
 @dataclass
 class Config(Gated, Weighted):
     """weights.json: non-negative, sums to 1, each at most the configured cap."""
@@ -23,7 +26,7 @@ def run(cfg: Config) -> dict:
 
     gates = load_gates(cfg.gates)
     weights = load_weights(cfg.weights)
-    with stage_run("weights_check", params=logged_params(cfg), inputs={"weights": cfg.weights}, reuse=False) as st:
+    with stage_run(STAGE, params=logged_params(cfg), inputs={"weights": cfg.weights}, reuse=False) as st:
         st.log_artifact(cfg.weights)
         st.log_config(gates.weights, "gates_weights.json")
         st.log_metrics({f"weight.{k}": v for k, v in weights.as_dict().items()})

@@ -21,7 +21,7 @@ from rc1.core.console import no_bar
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
 from rc1.release.rc1_report import log_rc1_report, refresh_rc1_report, render_rc1_report
-from rc1.stages.shared import Gated, PpoConfigured, SystemMetered, Versioned
+from rc1.stages.shared import Gated, Judged, Moded, PpoConfigured, SystemMetered, Versioned
 from rc1.tracking import stage_run
 from rc1.tracking.store import setup_tracking
 from rc1.train.quiet import quiet_trl_deprecations
@@ -30,7 +30,7 @@ BACKENDS = ("transformers", "llamacpp")
 
 
 @dataclass
-class Config(Gated, PpoConfigured, Versioned, SystemMetered):
+class Config(Gated, PpoConfigured, Versioned, SystemMetered, Moded, Judged):
     """Evaluate a registered policy version against its base model; record the RC1 verdict."""
 
     shadow: str = arg("auto", "Shadow set JSONL (auto: the version's preflight's, else the newest passing "
@@ -190,7 +190,7 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
     if raise_on_fail is None:
         raise_on_fail = cfg.backend == "transformers"
     setup_tracking()
-    mode = run_mode()
+    mode = cfg.mode
     version, alias = cfg.version_or_alias(BEST)
     mv = resolve_version(version, alias)
     stmt = train_statement(mv)

@@ -19,19 +19,19 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, run_mode
+from rc1.core.config import load_gates
 from rc1.core.console import verbose
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
 from rc1.scoring.reward import checked_weights, reward_params
 from rc1.scoring.responder import shadow_items
 from rc1.data.shadow_set import shadow_records
-from rc1.stages.shared import FromData, FromShadow, Gated, PpoConfigured, Reusable, Seeded, Weighted
+from rc1.stages.shared import FromData, FromShadow, Gated, Judged, Moded, PpoConfigured, Reusable, Seeded, Weighted
 from rc1.tracking import stage_run
 
 
 @dataclass
-class Config(FromShadow, FromData, Seeded, Weighted, PpoConfigured, Gated, Reusable):
+class Config(FromShadow, FromData, Seeded, Weighted, PpoConfigured, Moded, Judged, Gated, Reusable):
     """Attack suite vs honest answers under the configured judge; gate: attack win rate per kind, right beats wrong."""
 
     n: int = arg(60, "Shadow items to attack (the same share per task, a seeded draw).")
@@ -53,10 +53,10 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     if cfg.n < 1:
         raise Rc1Error(f"--n must be at least 1, got {cfg.n}")
     kinds = attack_kinds(cfg.attacks)
-    if run_mode() == "prod" and kinds != tuple(ATTACKS):
+    if cfg.mode == "prod" and kinds != tuple(ATTACKS):
         raise Rc1Error(f"--attacks {cfg.attacks}: prod scores the whole suite (--attacks all)")
     all_gates = load_gates(cfg.gates)
-    gates = all_gates.for_mode(run_mode())
+    gates = all_gates.for_mode(cfg.mode)
     w = checked_weights(cfg.weights, gates)
     params_r = reward_params(cfg.config)
     report_path = Path(cfg.report)

@@ -10,15 +10,15 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, run_mode
+from rc1.core.config import load_gates
 from rc1.data import default_data_config, source_tags
 from rc1.core.io import read_json, sha256_file, write_json, write_jsonl
 from rc1.data.shadow_set import capped_note, default_mix, load_and_select, shadow_counts
-from rc1.stages.shared import BadRecords, FromData, Gated, Reusable
+from rc1.stages.shared import BadRecords, FromData, Gated, Moded, Reusable
 
 
 @dataclass
-class Config(FromData, BadRecords, Gated, Reusable):
+class Config(FromData, BadRecords, Moded, Gated, Reusable):
     """Select and write the held-out shadow evaluation set (stratified by task) with a manifest."""
 
     n: int | None = arg(None, "Shadow set size (unset: configs/gates.yaml shadow.n).")
@@ -65,7 +65,7 @@ def run(cfg: Config) -> dict[str, Any]:
                     for t, lt in loaded.items()}
         manifest = {"stage": "materialize_shadow", "file": out.name, "sha256": sha, "n": len(rows), "seed": seed,
                     "stratify": stratify, "mix": mix, "per_task": per_task, "ids": [r["id"] for r in rows],
-                    "mode": run_mode()}
+                    "mode": cfg.mode}
         write_json(manifest_p, manifest)
 
         st.log_sources(loaded)

@@ -11,18 +11,18 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, load_weights, run_mode
+from rc1.core.config import load_gates, load_weights
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.overclar import ablation, ablation_checks
 from rc1.scoring.reward import DEFAULT_ALPHA, DEFAULT_CAP, reward_params
 from rc1.scoring.scored_candidates import resolve_scored, scored_tags
-from rc1.stages.shared import FromScored, Gated, PpoConfigured, Reusable, RewardOverrides, Weighted
+from rc1.stages.shared import FromScored, Gated, Judged, Moded, PpoConfigured, Reusable, RewardOverrides, Weighted
 from rc1.tracking import stage_run
 
 
 @dataclass
-class Config(FromScored, Weighted, PpoConfigured, RewardOverrides, Gated, Reusable):
+class Config(FromScored, Weighted, PpoConfigured, RewardOverrides, Moded, Judged, Gated, Reusable):
     """Best-of-K selection with and without the penalty: over-clarification rate, avg turns, success."""
 
     # the ablation's own penalty, not the ppo config's (the config gives beta)
@@ -34,7 +34,7 @@ class Config(FromScored, Weighted, PpoConfigured, RewardOverrides, Gated, Reusab
 
 def run(cfg: Config) -> dict[str, Any]:
     """The ablation; returns {checks, passed, report, run_id} (reused: True when a finished run was reused)."""
-    gates = load_gates(cfg.gates).for_mode(run_mode())
+    gates = load_gates(cfg.gates).for_mode(cfg.mode)
     w = load_weights(cfg.weights)
     params_r = reward_params(cfg.config, alpha=cfg.alpha, cap=cfg.cap, beta=cfg.beta)
     scored_path, scored_source = resolve_scored(cfg.scored)

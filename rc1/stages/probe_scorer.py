@@ -1,4 +1,4 @@
-"""`rc1 probe-scorer --n 8 --provider P --live` / `mlflow run . -e probe_scorer`.
+"""`rc1 probe-scorer --n 8 --judge-provider P --live` / `mlflow run . -e probe_scorer`.
 
 Scores n probe requests (fresh prompts, through the cache) with the configured judge and records
 latency, billable_count, rps, 429_rate and cache_hit_rate as metrics. Gate (configs/gates.yaml
@@ -10,7 +10,6 @@ billable; with --live (or in prod) it is refused outright, and the refusal is th
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from dataclasses import dataclass
 
@@ -21,14 +20,14 @@ from rc1.core.config import load_gates
 from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import make_judge, scorer_tags, stats_metrics
 from rc1.scoring.probe import probe_checks, probe_requests
-from rc1.scoring.settings import named, run_mode
+from rc1.core.settings import judge_endpoint
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
-from rc1.stages.shared import Gated, Judging
+from rc1.stages.shared import Gated, Judged, Moded
 from rc1.tracking import stage_run
 
 
 @dataclass
-class Config(Judging, Gated):
+class Config(Judged, Moded, Gated):
     """Probe the judge provider: real billable calls with latency, or the gate fails."""
 
     n: int = arg(8, "Probe requests to score (K samples each).")
@@ -41,13 +40,13 @@ def run(cfg: Config, progress: bool = True) -> dict:
     """Score the probe requests; returns {checks, stats, run_id}."""
     if cfg.n < 1:
         raise Rc1Error(f"--n {cfg.n}: need at least 1 probe request")
-    provider, model, seed = named(cfg.provider), named(cfg.model), cfg.seed
+    provider, model, seed = cfg.judge_provider, cfg.judge_model, cfg.seed
     gates = load_gates(cfg.gates).probe_scorer
-    params = {**logged_params(cfg), "provider": provider or "env", "model": model or "env", "run_mode": run_mode(),
+    params = {**logged_params(cfg), "provider": provider or "env", "model": model or "env", "run_mode": cfg.mode,
               "spec_version": JUDGE_SPEC_VERSION, "seed": "fresh" if seed is None else seed}
     with stage_run("probe_scorer", params=params, reuse=False) as st:  # a probe is never reused
         st.log_config(gates, "gates.json")
-        refused, stats, rows = None, {"provider": provider or os.environ.get("SCORER_PROVIDER") or "unset"}, []
+        refused, stats, rows = None, {"provider": judge_endpoint(provider=provider).provider or "unset"}, []
         try:
             judge = make_judge(provider, model, live=True if cfg.live else None, gates_path=cfg.gates)
         except Rc1Error as e:

@@ -70,7 +70,7 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     broken = [ln for ln in links if not ln.ok]
     ids = {f"rc1.{k}": v for k, v in facts.items() if k.endswith("_run_id") and v}
     params = {**logged_params(cfg), "version": mv.version, "alias": alias, "target_alias": target}
-    # the promotion is signed in the version's mode, whatever RUN_MODE says (dev unless set): RC1 by a key the trust
+    # the promotion is signed in the version's mode, whatever the run mode says (dev unless set): RC1 by a key the trust
     # file lets attest prod, never by the promoter's own dev key (which verifies on the promoter's machine only)
     mode = "prod" if target == RC1 else "dev"
     tags = {**(parent_tags or {}), **ids, "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,

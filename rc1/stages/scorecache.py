@@ -7,11 +7,11 @@ import json
 
 import click
 
-from rc1.cli.options import click_params
+from rc1.cli.options import build, click_params
 from rc1.core.errors import Rc1Error
 from rc1.scoring.cache import CACHE_FILE, JudgeCache, default_cache_dir, repair
-from rc1.scoring.settings import JudgeSettings, named
-from rc1.stages.shared import Judging
+from rc1.scoring.settings import JudgeSettings
+from rc1.stages.shared import Judged
 
 
 def _cache() -> JudgeCache:
@@ -42,14 +42,16 @@ def invalidate(spec):
     click.echo(json.dumps({"spec": spec, "deleted": _cache().invalidate(spec)}))
 
 
-@command.command("replay-bad", params=click_params(Judging))
-def replay_bad_cmd(provider, model):
+@command.command("replay-bad", params=click_params(Judged))
+def replay_bad_cmd(**values):
     """Re-score the recorded failed/unstable requests with the current provider (fresh samples).
     Exit 2 when some still fail."""
+    from rc1.core.settings import use_config
     from rc1.scoring.judge import make_judge
     from rc1.scoring.replay import replay_bad
 
-    out = replay_bad(make_judge(named(provider), named(model), cache=_cache()))
+    with use_config(build(Judged, values)):
+        out = replay_bad(make_judge(cache=_cache()))
     click.echo(json.dumps(out))
     if out["after"]["failed"]:
         raise Rc1Error(f"replay-bad: {out['after']['failed']} of {out['replayed']} requests still fail")

@@ -2,7 +2,7 @@
 
 The shadow set comes from --shadow (a materialized shadow_eval_*.jsonl) or is built like
 materialize-shadow does (--data-dir, --n, --seed, --stratify). The responder makes K candidates per item,
-the judge (make_judge: SCORER_PROVIDER / REWARD_LIVE_MODE / RUN_MODE decide) scores each once, and the
+the judge (make_judge: the --judge-* fields and --mode decide, rc1.core.settings) scores each once, and the
 report compares the rankings (rc1.scoring.comparison has the definitions). Gate: configs/gates.yaml shadow_run.
 """
 
@@ -16,20 +16,21 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, run_mode
+from rc1.core.config import load_gates
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
 from rc1.core.redaction import safe_url
 from rc1.scoring.reward import checked_weights, reward_params
 from rc1.scoring.responder import shadow_items
 from rc1.data.shadow_set import shadow_records
-from rc1.stages.shared import (Clarifying, FromData, FromShadow, Gated, PpoConfigured, Responding, Reusable, RewardOverrides,
+from rc1.stages.shared import (Clarifying, Judged, Moded, FromData, FromShadow, Gated, PpoConfigured, Responding, Reusable, RewardOverrides,
                                Seeded, Weighted)
 from rc1.tracking import stage_run
 
 
 @dataclass
-class Config(Clarifying, FromShadow, FromData, Seeded, Responding, Weighted, PpoConfigured, RewardOverrides, Gated, Reusable):
+class Config(Clarifying, FromShadow, FromData, Seeded, Responding, Weighted, PpoConfigured, RewardOverrides, Moded, Judged,
+             Gated, Reusable):
     """Old 7-dim score vs new reward on the same candidates; gate: they agree, and the new one tracks success."""
 
     k: int = arg(6, "Candidates per item.")
@@ -52,7 +53,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     data_dir, shadow, seed, tag, responder, k = cfg.data_dir, cfg.shadow, cfg.seed, cfg.tag, cfg.responder, cfg.k
     weights, clarify_rate = cfg.weights, cfg.clarify_rate
     all_gates = load_gates(cfg.gates)
-    gates = all_gates.for_mode(run_mode())
+    gates = all_gates.for_mode(cfg.mode)
     n = all_gates.shadow.n if cfg.n is None else cfg.n
     w = checked_weights(weights, gates)
     params_r = reward_params(cfg.config, cfg.alpha, cfg.cap, cfg.beta)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rc1.cli.options import arg
-from rc1.core.config import GATES_PATH, WEIGHTS_PATH, run_mode
+from rc1.core.config import GATES_PATH, WEIGHTS_PATH
 from rc1.core.errors import Rc1Error
 from rc1.core.redaction import has_credentials
+from rc1.core.settings import JUDGE_KEY_VAR, JUDGE_VARS, MODE_VAR, run_mode
 from rc1.data.plan import CLARIFY_RATE, DEFAULT_TARGET_TEXT
 
 PIPELINE_SEED = 20250820   # the pipeline's random seed: item draws, shadow set, responder
@@ -32,12 +34,15 @@ class FromData:
 
 @dataclass
 class Moded:
-    mode: str | None = arg(None, "dev or prod (unset: $RUN_MODE, else dev).", choices=("dev", "prod"))
+    mode: str | None = arg(None, f"dev or prod (unset: the flow's, else ${MODE_VAR}, else dev; train: else its ppo "
+                                 f"config's run_mode).", choices=("dev", "prod"))
 
     def __post_init__(self) -> None:
-        if self.mode is None:
+        if self.mode is None and self.resolves_mode:
             self.mode = run_mode()
         getattr(super(), "__post_init__", lambda: None)()   # the other mixins' checks
+
+    resolves_mode: ClassVar[bool] = True   # train leaves an unset mode to its ppo config (rc1.core.settings.run_mode)
 
 
 @dataclass
@@ -66,11 +71,12 @@ def parse_n(value: int | str | None) -> int | None:
 
 @dataclass
 class PoolSized:
-    n: str = arg("auto", "Seeds in the pool: a ceiling the data must supply, or auto (the largest pool the data "
-                         "supports, each source item posed at most build-pool's max-poses-per-item times).")
+    n: int | None = arg(None, "Seeds in the pool: a ceiling the data must supply (unset or auto: the largest pool the "
+                              "data supports, each source item posed at most build-pool's max-poses-per-item times).",
+                        parse=parse_n)
 
     def __post_init__(self) -> None:
-        parse_n(self.n)   # a bad --n is refused before anything runs (preflight, main)
+        self.n = parse_n(self.n)   # a bad --n is refused before anything runs (preflight, main)
         getattr(super(), "__post_init__", lambda: None)()
 
 
@@ -95,7 +101,7 @@ class Weighted:
 @dataclass
 class PpoConfigured:
     config: str | None = arg(None, "ppo config (unset: what the run being continued used, where there is one: an "
-                                   "interrupted training's, an evaluated version's; else by RUN_MODE, "
+                                   "interrupted training's, an evaluated version's; else by the mode, "
                                    "configs/ppo_dev.yaml in dev where it exists, else configs/ppo_scale.yaml).")
 
 
@@ -134,9 +140,33 @@ class FromScored:
 
 
 @dataclass
-class Judging:
-    provider: str | None = arg(None, "Judge provider (unset or 'env': $SCORER_PROVIDER).")
-    model: str | None = arg(None, "Judge model (unset or 'env': $SCORER_MODEL, else the provider's default).")
+class Judged:
+    """The judge endpoint (rc1.core.settings): each unset field is the flow's, else its environment default. The API
+    key is never a field: it is read from its environment variable only."""
+
+    judge_provider: str | None = arg(None, f"Judge provider (unset: ${JUDGE_VARS['provider']}, else heuristic in dev; "
+                                           f"the key from ${JUDGE_KEY_VAR} or the provider's own variable).")
+    judge_model: str | None = arg(None, f"Judge model (unset: ${JUDGE_VARS['model']}, else the provider's default).")
+    # not in MLproject, as --responder-base-url: MLflow logs a -P value as given, before rc1 could refuse a key in it
+    judge_base_url: str | None = arg(None, f"Judge base URL, OpenAI-compatible, without a query string (unset: "
+                                           f"${JUDGE_VARS['base_url']}, else the hosted provider's).", mlproject=False)
+    judge_timeout_s: float | None = arg(None, f"Judge HTTP timeout per call in seconds (unset: "
+                                              f"${JUDGE_VARS['timeout_s']}, else 60).")
+    judge_rate: float | None = arg(None, f"Judge requests per second (unset: ${JUDGE_VARS['rate']}, else 8).")
+
+    def __post_init__(self) -> None:
+        url = self.judge_base_url
+        if url is not None:
+            if not url.startswith(("http://", "https://")):
+                raise Rc1Error("--judge-base-url: expected an http(s) URL")
+            if "?" in url or "#" in url or has_credentials(url):
+                raise Rc1Error("--judge-base-url: a query string, fragment or user info is refused (a key rides in "
+                               f"them); put the key in {JUDGE_KEY_VAR}")
+        for name in ("judge_timeout_s", "judge_rate"):
+            v = getattr(self, name)
+            if v is not None and not 0 < v < float("inf"):
+                raise Rc1Error(f"--{name.replace('_', '-')} {v}: expected a positive finite number")
+        getattr(super(), "__post_init__", lambda: None)()
 
 
 # ---- the model stages (train, evaluate, export-gguf, promote, bundle) and the gate

@@ -18,7 +18,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, ClassVar, Iterator
 
 import click
 
@@ -28,7 +28,7 @@ from rc1.core.ppo_config import load_ppo_scale
 from rc1.core.outdir import claim_out_dir
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
-from rc1.stages.shared import Freshened, PpoConfigured, StepCapped, SystemMetered, Weighted
+from rc1.stages.shared import Freshened, Judged, Moded, PpoConfigured, StepCapped, SystemMetered, Weighted
 from rc1.tracking import stage_run
 from rc1.tracking.gate_launch import active_gate_run, launched_gate_run
 from rc1.train.inputs import load_fresh, load_pool
@@ -43,7 +43,7 @@ RC1_FILES = ("rc1_state.json", "trainer_state.json")   # rc1's part of the best 
 
 
 @dataclass
-class Config(Weighted, Freshened, StepCapped, PpoConfigured, SystemMetered):
+class Config(Weighted, Freshened, StepCapped, PpoConfigured, SystemMetered, Moded, Judged):
     """Train the policy with GRPO (one seed), checkpoint it and register its best adapter (also under accelerate)."""
 
     resume_from: str | None = arg(None, "A training output dir (resumes its `latest`) or one step_XXXXX/ checkpoint; "
@@ -58,6 +58,8 @@ class Config(Weighted, Freshened, StepCapped, PpoConfigured, SystemMetered):
                                        "tests).", hidden=True)
     result_out: str | None = arg(None, "Write the result (or the refusal) as JSON here: how a gate hears back from "
                                        "`accelerate launch`.", hidden=True)
+
+    resolves_mode: ClassVar[bool] = False   # unset: the flow's, else the environment's, else the ppo config's
 
 
 def default_pool(mode: str) -> str:
@@ -160,7 +162,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
     from rc1.tracking.registry import MODEL_NAME, claim_alias, log_policy_model, register_logged_model
 
-    config_path = config_path or (None if resume_from else default_ppo_config(run_mode()))   # resume: the run's
+    config_path = config_path or (None if resume_from else default_ppo_config(run_mode(cfg.mode)))   # resume: the run's
     resume_dir = resume_state = None
     if resume_from:   # first: a checkpoint that fails its sha256 refuses before anything is loaded
         # the config too: another one (a strategy, backend or finetune) would continue the run under tags it did not
@@ -180,7 +182,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     if not config_path:
         raise Rc1Error(f"--resume-from {resume_from}: the interrupted run recorded no config; pass --config")
     ppo = load_ppo_scale(config_path)
-    mode = os.environ.get("RUN_MODE") or ppo.run_mode
+    mode = run_mode(cfg.mode, default=ppo.run_mode)
     require_budget(ppo, config_path, mode)
     weights = checked_weights(weights_path, load_gates(gates_path or GATES_PATH))   # validated as preflight does
     fresh_items = load_fresh(fresh_path)             # bad input refuses before anything heavy is loaded

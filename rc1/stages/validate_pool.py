@@ -13,14 +13,14 @@ from pydantic import ValidationError
 
 from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import ValidatePoolGate, load_gates, parse_mix, run_mode
+from rc1.core.config import ValidatePoolGate, load_gates, parse_mix
 from rc1.core.errors import Rc1Error
 from rc1.core.io import (iter_jsonl, read_json, readable_file, sha256_dir, why_not_a_file, writable_outputs, write_json,
                          write_jsonl)
 from rc1.quality.baseline import V1_PACK, baseline_seeds
 from rc1.core.records import record_question
 from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SIZE
-from rc1.stages.shared import FromData, Gated, Reusable, Seeded
+from rc1.stages.shared import FromData, Gated, Moded, Reusable, Seeded
 from rc1.core.text import make_token_counter
 
 THRESHOLDS = tuple(ValidatePoolGate.model_fields)
@@ -36,7 +36,7 @@ Thresholds.__module__ = __name__
 
 
 @dataclass(kw_only=True)
-class Config(Thresholds, FromData, Seeded, Gated, Reusable):
+class Config(Thresholds, FromData, Seeded, Moded, Gated, Reusable):
     """Diversity, duplicates, lengths, leaks and task mix of a seed pool; exit 2 when a check fails."""
 
     pool: str = arg(help="Seed pool (JSONL).", argument=True)
@@ -127,7 +127,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
     left unset (None) is configs/gates.yaml validate_pool's. Raises GateFailed when a check fails."""
     pool, leak_check, baseline_pool, data_dir, seed = cfg.pool, cfg.leak_check, cfg.baseline_pool, cfg.data_dir, cfg.seed
     thresholds = {k: getattr(cfg, k) for k in THRESHOLDS}
-    gates = load_gates(cfg.gates).for_mode(run_mode())
+    gates = load_gates(cfg.gates).for_mode(cfg.mode)
     gate = gates.validate_pool.model_copy(update={k: v for k, v in thresholds.items() if v is not None})
     try:   # re-validate the overrides
         gate = ValidatePoolGate.model_validate(gate.model_dump())

@@ -18,17 +18,17 @@ import click
 
 from rc1.scoring.calibrate import calibrate, calibration_checks, design_matrix
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import DIMENSIONS, load_gates, load_weights, run_mode
+from rc1.core.config import DIMENSIONS, load_gates, load_weights
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.reward import weights_check
 from rc1.scoring.scored_candidates import resolve_scored, scored_tags
-from rc1.stages.shared import FromScored, Gated, Reusable, Weighted
+from rc1.stages.shared import FromScored, Gated, Judged, Moded, Reusable, Weighted
 from rc1.tracking import stage_run
 
 
 @dataclass
-class Config(FromScored, Weighted, Gated, Reusable):
+class Config(FromScored, Weighted, Moded, Judged, Gated, Reusable):
     """NNLS + L2 prior, CV and bootstrap; writes weights.json (projected onto the capped simplex) and a report.
 
     --weights is the current weights (the prior), and where the calibrated ones go unless --out names another file."""
@@ -44,11 +44,12 @@ class Config(FromScored, Weighted, Gated, Reusable):
         if self.cv < 2 or self.boot < 1 or not 0 <= self.l2 < float("inf"):
             raise Rc1Error(f"--cv {self.cv}, --boot {self.boot}, --l2 {self.l2}: want at least 2 folds, at least one "
                            f"resample and a finite L2 strength >= 0")
+        super().__post_init__()   # the shared fields' checks (the mode resolved, the judge URL)
 
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     """Calibrate; returns {checks, passed, report, weights, run_id} (reused: True when a finished run was reused)."""
-    gates = load_gates(cfg.gates).for_mode(run_mode())
+    gates = load_gates(cfg.gates).for_mode(cfg.mode)
     w0 = load_weights(cfg.weights)
     out_path = Path(cfg.out or cfg.weights)
     ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")

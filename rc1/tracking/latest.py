@@ -11,7 +11,7 @@ from rc1.tracking.queries import _search, fetch_artifact
 def newest_stage_output(stage: str, output: str, dest_dir: str | Path, mode: str | None = None,
                         tags: dict[str, str] | None = None) -> tuple[Path, str] | None:
     """(local copy, run id) of output `output` (the stage_run outputs key) of the newest FINISHED run of
-    `stage` (of RUN_MODE `mode` when given, carrying `tags` when given) that computed it; reused runs hold no artifacts of their own.
+    `stage` (of run mode `mode` when given, carrying `tags` when given) that computed it; reused runs hold no artifacts of their own.
     None when there is no such run. The copy's sha256 is checked against the run's `sha256.<name>` tag."""
     from rc1.tracking.store import setup_tracking
 

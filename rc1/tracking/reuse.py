@@ -19,7 +19,7 @@ from mlflow.entities import Run
 from mlflow.tracking import MlflowClient
 
 import rc1
-from rc1.core.config import run_mode
+from rc1.core.settings import run_mode
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text
 from rc1.tracking.queries import _search, origin_of
@@ -51,7 +51,7 @@ def param_value(v: Any) -> str:
 
 
 def reuse_key(stage: str, params: dict[str, Any], input_digests: dict[str, str]) -> str:
-    """Stage, params, input digests, code version and RUN_MODE (a stage reads its gates for the mode: a dev run's
+    """Stage, params, input digests, code version and run mode (a stage reads its gates for the mode: a dev run's
     verdict never answers for prod)."""
     blob = json.dumps(
         {"stage": stage, "params": {k: param_value(v) for k, v in params.items()}, "inputs": input_digests,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import yaml
 
@@ -77,28 +77,27 @@ def accelerate_command(spec: AccelerateSpec, train_args: Sequence[str]) -> list[
             "-m", "rc1.cli", "train", *train_args]
 
 
-def launch_train(spec: AccelerateSpec, config_path: str, seed: int, pool_path: str, *, env: dict[str, str],
-                 max_steps: int | None = None, fresh_path: str | None = None, weights_path: str | None = None,
-                 gates_path: str | None = None, system_metrics: bool = True) -> dict:
-    """Train one seed through `accelerate launch`: `rc1 train` in every process, under the gate that `env` names
-    (rc1.tracking.gate_launch.gate_launch_env); an option not given here is `rc1 train`'s default. Returns the main process's
-    result (what `rc1.stages.train.run` returned there, through train's hidden --result-out); a refusal in the
-    launched run is this function's Rc1Error, a crash a RuntimeError."""
+def launch_train(spec: AccelerateSpec, cfg: Any, *, env: dict[str, str]) -> dict:
+    """Train one seed through `accelerate launch`: `rc1 train` with `cfg` (an rc1.stages.train.Config, as its
+    command line: rc1.cli.options.argv) in every process, under the gate that `env` names
+    (rc1.tracking.gate_launch.gate_launch_env). Returns the main process's result (what `rc1.stages.train.run` returned there,
+    through train's hidden --result-out); a refusal in the launched run is this function's Rc1Error, a crash a
+    RuntimeError."""
+    import dataclasses
     import os
     import tempfile
 
     import click
 
+    from rc1.cli.options import argv
     from rc1.core.io import read_json
     from rc1.core.proc import run_tree
     from rc1.tracking.gate_launch import LAUNCH_GATE_ENV, fail_orphaned_runs
 
+    seed = cfg.seed
     with tempfile.TemporaryDirectory() as d:
         result = Path(d) / "result.json"
-        given = {"--config": config_path, "--seed": seed, "--pool": pool_path, "--max-steps": max_steps or None,
-                 "--fresh": fresh_path, "--weights": weights_path, "--gates": gates_path, "--result-out": result}
-        args = [str(a) for flag, value in given.items() if value is not None for a in (flag, value)]
-        args += [] if system_metrics else ["--no-system-metrics"]
+        args = argv(dataclasses.replace(cfg, result_out=str(result)))
         child_env = {k: v for k, v in os.environ.items() if k != "MLFLOW_RUN_ID"} | env
         click.echo(f"[rc1] train seed={seed}: accelerate launch --config_file {spec.path} "
                    f"({spec.num_processes} process(es), {spec.distributed_type})", err=True)

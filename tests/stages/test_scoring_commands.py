@@ -123,9 +123,9 @@ def test_anti_simulation_from_a_scoring_runs_counters_and_prod_only(live_env, mo
 def test_heuristic_always_fails_probe_and_anti_simulation(scorer_env, monkeypatch):
     monkeypatch.chdir(scorer_env)
     with pytest.raises(GateFailed) as e:   # dev mode: it scores, quickly, and still fails
-        probe_scorer.run(probe_scorer.Config(n=2, provider="heuristic", gates=GATES), progress=False)
+        probe_scorer.run(probe_scorer.Config(n=2, judge_provider="heuristic", gates=GATES), progress=False)
     assert {"provider_live", "billable_count"} <= {c["name"] for c in e.value.checks}
-    assert rc(["probe-scorer", "--n", "2", "--provider", "heuristic", "--live", "--gates", GATES]) == 2
+    assert rc(["probe-scorer", "--n", "2", "--judge-provider", "heuristic", "--live", "--gates", GATES]) == 2
     monkeypatch.setenv("RUN_MODE", "prod")
     with pytest.raises(GateFailed) as e:   # the latest scoring: the heuristic's probes (never cached, never billable)
         assert_not_simulated.run(assert_not_simulated.Config(config=PPO, gates=GATES))

@@ -91,8 +91,8 @@ def ws(tmp_path_factory):
         # the gate's own launch path: its run active, `accelerate launch ... rc1 train` in 2 processes under it
         with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1", "rc1.gate_kind": "full"}) as g:
             spec = read_accelerate_config(CPU_DDP, owner="configs/ppo_accel.yaml")
-            launched = launch_train(spec, "configs/ppo_accel.yaml", SEED, "pool.jsonl", env=gate_launch_env(),
-                                    max_steps=STEPS)
+            launched = launch_train(spec, train.Config(config="configs/ppo_accel.yaml", seed=SEED, pool="pool.jsonl",
+                                                       max_steps=STEPS), env=gate_launch_env())
         yield {"root": root, "single": single, "launched": launched, "gate_run_id": g.run_id}
         mlflow.set_tracking_uri(None)
 
@@ -174,7 +174,8 @@ def test_a_forged_gate_launch_is_refused(ws):
               "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}
     with pytest.raises(Rc1Error, match=r"^train seed=11 \(accelerate launch\): RC1_GATE_RUN_ID=\w+: not a gate run "
                                        r"that launched this process"):
-        launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=forged, max_steps=2)
+        launch_train(spec, train.Config(config="configs/ppo_dev.yaml", seed=SEED, pool="pool.jsonl", max_steps=2),
+                     env=forged)
     assert not mlflow.search_runs(search_all_experiments=True, output_format="list",
                                   filter_string="tags.`rc1.stage` = 'train' AND params.max_steps = '2'")
 
@@ -372,7 +373,8 @@ def test_a_launch_whose_process_dies_leaves_no_running_run(dev_ws):
         watcher.start()
         spec = read_accelerate_config(CPU_DDP, owner="test")
         with pytest.raises(RuntimeError, match="`accelerate launch` exited"):
-            launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=gate_launch_env(), max_steps=40)
+            launch_train(spec, train.Config(config="configs/ppo_dev.yaml", seed=SEED, pool="pool.jsonl", max_steps=40),
+                         env=gate_launch_env())
         watcher.join()
     assert killed
     (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
@@ -431,19 +433,22 @@ def test_a_refusal_in_every_process_reaches_the_gate_whichever_process_refuses_f
     env = {"PYTHONPATH": os.pathsep.join([str(slow), str(REPO)])}
     spec = read_accelerate_config(CPU_DDP, owner="test")
     with pytest.raises(Rc1Error, match=r"^train seed=11 \(accelerate launch\): .*nope\.json"):
-        launch_train(spec, "configs/ppo_dev.yaml", SEED, "pool.jsonl", env=env, weights_path="nope.json", max_steps=2)
+        launch_train(spec, train.Config(config="configs/ppo_dev.yaml", seed=SEED, pool="pool.jsonl", weights="nope.json",
+                                        max_steps=2), env=env)
 
 
 GATE_LIKE = """
 import sys
 import mlflow
+from rc1.stages import train
 from rc1.train.launch import launch_train, read_accelerate_config
 from rc1.tracking import stage_run
 from rc1.tracking.gate_launch import gate_launch_env
 mlflow.set_tracking_uri(sys.argv[1])
 with stage_run("gate", params={}, reuse=False, tags={"rc1.preflight_run_id": "p1"}):
-    launch_train(read_accelerate_config(sys.argv[2], owner="test"), "configs/ppo_dev.yaml", 11, "pool.jsonl",
-                 env=gate_launch_env(), max_steps=40)
+    launch_train(read_accelerate_config(sys.argv[2], owner="test"),
+                 train.Config(config="configs/ppo_dev.yaml", seed=11, pool="pool.jsonl", max_steps=40),
+                 env=gate_launch_env())
 """
 
 
