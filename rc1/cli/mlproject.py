@@ -71,7 +71,7 @@ def entry_point(name: str, module_name: str) -> list[str]:
 
 
 def render() -> str:
-    from rc1.cli import COMMANDS
+    from rc1.cli.commands import COMMANDS
 
     out = [HEADER.rstrip("\n")]
     for name, module in COMMANDS.items():

@@ -260,7 +260,7 @@ def command_argv(name: str, **fields: Any) -> list[str]:
     import importlib
     import sys
 
-    from rc1.cli import COMMANDS
+    from rc1.cli.commands import COMMANDS
 
     config = importlib.import_module(COMMANDS[name]).Config
     return [sys.executable, "-m", "rc1.cli", name, *argv(config(**fields))]

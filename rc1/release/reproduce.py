@@ -34,7 +34,7 @@ def rerun_argv(name: str, params: Mapping[str, str]) -> list[str]:
     """`rc1 <name> ...`: the command's Config from logged params (rc1.cli.options.from_params), as its command line."""
     import importlib
 
-    from rc1.cli import COMMANDS
+    from rc1.cli.commands import COMMANDS
     from rc1.cli.options import argv, from_params
 
     config = importlib.import_module(COMMANDS[name]).Config

@@ -71,7 +71,8 @@ class StageRun:
                 clean[k] = v
             elif existing[k] != v:
                 resolved[f"rc1.resolved.{k}"] = v
-        mlflow.log_params(clean)
+        with deferred_signals():   # a store write cut by Ctrl-C locks sqlite for the KILLED write after it
+            mlflow.log_params(clean)
         if resolved:
             self.set_tags(resolved)
 
@@ -79,12 +80,14 @@ class StageRun:
         """`model_id`: also linked to that LoggedModel (MLflow 3's model-centric view)."""
         clean = {k: float(v) for k, v in metrics.items() if v is not None and _finite(v)}
         if clean:
-            mlflow.log_metrics(clean, step=step, model_id=model_id)
+            with deferred_signals():
+                mlflow.log_metrics(clean, step=step, model_id=model_id)
             self.recorded_metrics.update(clean)
 
     def set_tags(self, tags: dict[str, Any]) -> None:
         clean = {k: str(v) for k, v in tags.items()}
-        mlflow.set_tags(clean)
+        with deferred_signals():
+            mlflow.set_tags(clean)
         self.recorded_tags.update(clean)
 
     def log_artifact(self, path: str | Path, artifact_path: str | None = None, name: str | None = None,
