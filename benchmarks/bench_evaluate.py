@@ -45,7 +45,7 @@ def main() -> int:
 
     import torch
 
-    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_config
     from rc1.data import bundled_tasks
     from rc1.inference.policy_vs_base import TransformersBackend, run_episodes
     from rc1.data.plan import PoolSpec
@@ -56,7 +56,7 @@ def main() -> int:
     from rc1.train.tiny import corpus_from_seeds, load_model, load_tokenizer, tiny_dir
 
     torch.set_num_threads(opts.threads)
-    ppo = load_ppo_scale(opts.config)
+    ppo = load_ppo_config(opts.config)
     turns, new_tokens = ppo.ppo.max_turns, ppo.ppo.max_new_tokens
     sizes = [int(b) for b in opts.batch_size.split(",")] if opts.batch_size else [ppo.evaluate.batch_size]
     tasks = {t: bundled_tasks(t) for t in ppo.mix}

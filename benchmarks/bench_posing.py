@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rc1.core.config import load_gates, parse_mix  # noqa: E402
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_config
 from rc1.data import load_tasks  # noqa: E402
 from rc1.difficulty.bucket import assign_buckets, resample  # noqa: E402
 from rc1.difficulty.distribution import bucket_counts, difficulty_checks, median_by_bucket  # noqa: E402
@@ -43,7 +43,7 @@ from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE  # noqa: 
 
 def measure(data_dir: str | None, seed: int = 20250820, max_poses: int | None = None) -> dict:
     gates = load_gates(ROOT / "configs/gates.yaml").for_mode("dev")
-    ppo = load_ppo_scale(ROOT / "configs/ppo_dev.yaml")
+    ppo = load_ppo_config(ROOT / "configs/ppo_dev.yaml")
     mix = dict(ppo.mix)
     records = {t: load_tasks(t, data_dir, mode="dev").records for t in mix}
     shadow = select_shadow(records, gates.shadow.n, gates.shadow.seed, gates.shadow.stratify, default_mix(

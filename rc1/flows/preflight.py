@@ -19,7 +19,7 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.console import bars
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
@@ -80,7 +80,7 @@ class Ctx:
 
     @functools.cached_property
     def ppo(self):
-        return load_ppo_scale(self.config)
+        return load_ppo_config(self.config)
 
     @property
     def mix(self) -> str:
@@ -220,7 +220,7 @@ def run(cfg: Config) -> dict:
     gates = load_gates(cfg.gates).for_mode(cfg.mode)   # first: prod refuses thresholds looser than the seed's at once
     config_path = cfg.config or default_ppo_config(cfg.mode)
     if cfg.mode == "prod":
-        prod_data_check(load_ppo_scale(config_path).mix, cfg.data_dir)
+        prod_data_check(load_ppo_config(config_path).mix, cfg.data_dir)
     if cfg.mode == "dev":
         os.environ.setdefault("SCORER_PROVIDER", "heuristic")
         os.environ.setdefault("REWARD_LIVE_MODE", "0")
@@ -267,7 +267,7 @@ def _preflight(c: Ctx, gates) -> dict:
             _print_summary(r2)
         passed = bool(r2 and r2["passed"])
         shas, hashed = {}, {}
-        ppo = load_ppo_scale(config_path)
+        ppo = load_ppo_config(config_path)
         trial, launch = ppo.trial, ppo.accelerate_config   # the trial config and the accelerate config it names
         for name, path in {"pool": c.pool, "balanced": c.balanced, "shadow": c.shadow,
                            "weights": Path(WEIGHTS_PATH), "config": Path(config_path),

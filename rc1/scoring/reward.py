@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from rc1.core.config import DIMENSIONS, Gates, Weights, WeightsGate, default_ppo_config, load_weights, run_mode
-from rc1.core.ppo_config import PPOScale, load_ppo_scale
+from rc1.core.ppo_config import PPOConfig, load_ppo_config
 from rc1.scoring.dialogue import analyze
 from rc1.core.errors import Rc1Error
 from rc1.core.records import DIFFICULTIES, seed_difficulty
@@ -107,7 +107,7 @@ class RewardParams:
             raise Rc1Error(f"alpha ({self.alpha}) and cap ({self.cap}) must be non-negative")
 
     @classmethod
-    def from_config(cls, ppo: PPOScale, **overrides: Any) -> "RewardParams":
+    def from_config(cls, ppo: PPOConfig, **overrides: Any) -> "RewardParams":
         base = {"alpha": ppo.reward.overclar_alpha, "cap": ppo.reward.overclar_cap,
                 "beta": ppo.reward.difficulty_beta, "use_penalty": ppo.use_overclar_penalty}
         base.update({k: v for k, v in overrides.items() if v is not None})
@@ -123,7 +123,7 @@ class RewardParams:
 def reward_params(config: str | None, alpha: float | None = None, cap: int | None = None,
                   beta: float | None = None) -> RewardParams:
     """The reward's parameters: the ppo config's (`config`, else the mode's default) with any override given."""
-    return RewardParams.from_config(load_ppo_scale(config or default_ppo_config(run_mode())),
+    return RewardParams.from_config(load_ppo_config(config or default_ppo_config(run_mode())),
                                     alpha=alpha, cap=cap, beta=beta)
 
 

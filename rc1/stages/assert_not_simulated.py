@@ -28,7 +28,7 @@ import click
 
 from rc1.cli.options import arg, logged_params, unset
 from rc1.core.config import load_gates
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import stats_metrics
 from rc1.scoring.probe import anti_simulation_checks, records_stats
@@ -144,7 +144,7 @@ def run(cfg: Config) -> dict:
     if cfg.n < 1:
         raise Rc1Error(f"--n {cfg.n}: need at least 1 scoring record")
     mode = run_mode()
-    simulate = load_ppo_scale(cfg.config).simulate
+    simulate = load_ppo_config(cfg.config).simulate
     run_ids = [r for r in ([cfg.run_id] if isinstance(cfg.run_id, str) else cfg.run_id) if unset(r)]
     params = {**logged_params(cfg), "cache_hit_lt": cache_hit_lt, "run_id": ",".join(run_ids), "round": round_no,
               "run_mode": mode, "spec_version": JUDGE_SPEC_VERSION}

@@ -9,7 +9,7 @@ import click
 
 from rc1.cli.options import logged_params
 from rc1.core.config import default_ppo_config, load_gates
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.checks.preflight_checks import config_checks, trial_checks
 from rc1.stages.shared import Gated, Moded, PpoConfigured
@@ -30,8 +30,8 @@ def run(cfg: Config) -> dict:
 
     config_path = cfg.config or default_ppo_config(cfg.mode)
     gates = load_gates(cfg.gates).for_mode(cfg.mode)
-    ppo = load_ppo_scale(config_path)
-    trial = load_ppo_scale(ppo.trial) if ppo.trial else None
+    ppo = load_ppo_config(config_path)
+    trial = load_ppo_config(ppo.trial) if ppo.trial else None
     require_budget(ppo, config_path, cfg.mode)
     if ppo.accelerate_config:   # exists and is an accelerate config (else exit 2 naming the key and the file)
         from rc1.train.launch import read_accelerate_config

@@ -16,7 +16,7 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import load_gates, run_mode
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.console import no_bar
 from rc1.core.errors import GateFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
@@ -215,7 +215,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
     if not config_path:
         raise Rc1Error(f"version {mv.version}: its training config is neither in the tracking server nor here; "
                        f"pass --config")
-    ppo = load_ppo_scale(config_path)
+    ppo = load_ppo_config(config_path)
     gates = load_gates(gates_path).for_mode(mode)
 
     items: list = []

@@ -24,7 +24,7 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, run_mode
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.outdir import claim_out_dir
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
@@ -179,7 +179,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
         fresh_path = fresh_path or meta.get("fresh")
     if not config_path:
         raise Rc1Error(f"--resume-from {resume_from}: the interrupted run recorded no config; pass --config")
-    ppo = load_ppo_scale(config_path)
+    ppo = load_ppo_config(config_path)
     mode = os.environ.get("RUN_MODE") or ppo.run_mode
     require_budget(ppo, config_path, mode)
     weights = checked_weights(weights_path, load_gates(gates_path or GATES_PATH))   # validated as preflight does

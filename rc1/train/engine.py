@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from rc1.core.ppo_config import PPOScale
+from rc1.core.ppo_config import PPOConfig
 from rc1.core.errors import Rc1Error
 from rc1.core.records import seed_difficulty
 from rc1.train.checkpoints import CheckpointStore
@@ -97,7 +97,7 @@ class FinetunePlan:
     warning: str | None = None
 
 
-def finetune_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, bnb: bool | None = None) -> FinetunePlan:
+def finetune_plan(ppo: PPOConfig, mode: str, cuda: bool | None = None, bnb: bool | None = None) -> FinetunePlan:
     """LoRA always; QLoRA (4-bit NF4 base) only with CUDA and bitsandbytes. Without them a qlora config is refused
     in prod and falls back to LoRA in dev, loudly (tag rc1.finetune_effective=lora)."""
     from peft import LoraConfig
@@ -124,7 +124,7 @@ def finetune_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, bnb: bool 
                         f"DEV: model.finetune=qlora but {missing} missing: training plain LoRA instead")
 
 
-def prompts_per_process(ppo: PPOScale, processes: int) -> int:
+def prompts_per_process(ppo: PPOConfig, processes: int) -> int:
     """ppo.batch_size is the global batch of prompts per step; each of `processes` trains an equal share of it."""
     if ppo.ppo.batch_size % processes:
         raise Rc1Error(f"ppo.batch_size {ppo.ppo.batch_size} does not split over {processes} training processes "
@@ -133,7 +133,7 @@ def prompts_per_process(ppo: PPOScale, processes: int) -> int:
 
 
 # ---------------------------------------------------------------- GRPO settings
-def grpo_settings(ppo: PPOScale, *, out_dir: str | Path, seed: int, max_steps: int, report_to: Sequence[str],
+def grpo_settings(ppo: PPOConfig, *, out_dir: str | Path, seed: int, max_steps: int, report_to: Sequence[str],
                   on: Device | None = None, with_eval: bool = True, processes: int = 1,
                   backend: str = "transformers") -> dict[str, Any]:
     """GRPOConfig keyword arguments from the PPO settings (see PPO_TO_GRPO); `max_steps` optimizer steps; `processes`
@@ -340,7 +340,7 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
 
 
 # ---------------------------------------------------------------- train
-def make_trainer(ppo: PPOScale, *, base: str, reward_funcs: list, train_dataset, seed: int, out_dir: str | Path,
+def make_trainer(ppo: PPOConfig, *, base: str, reward_funcs: list, train_dataset, seed: int, out_dir: str | Path,
                  max_steps: int, mode: str = "dev", report_to: Sequence[str] = (), finetune: FinetunePlan | None = None,
                  eval_rows: Sequence[dict] = (), callbacks: Sequence = (), generation_kwargs: dict | None = None,
                  rollouts: RolloutPlan | None = None, processes: int = 1, environment: bool = True):
@@ -385,7 +385,7 @@ class TrainResult:
     stopped_early: bool
 
 
-def train(ppo: PPOScale, *, base: str, pool: Sequence[dict], seed: int, out_dir: str | Path, max_steps: int,
+def train(ppo: PPOConfig, *, base: str, pool: Sequence[dict], seed: int, out_dir: str | Path, max_steps: int,
           reward_model, mode: str = "dev", fresh: Sequence[dict] = (), resume_dir: Path | None = None,
           resume_state: dict | None = None, log_metrics: Callable[[dict, int], None] = lambda m, s: None,
           report_to: Sequence[str] = (), stop_after: int | None = None,

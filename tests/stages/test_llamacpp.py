@@ -143,9 +143,9 @@ def test_llamacpp_logits_and_greedy_tokens_match_pytorch(ws, tmp_path, capsys):
     for ids in prompts:
         same_greedy(ids, torch_backend._generate([list(ids)])[0], cpp_gen(list(ids), 24))
     # the thinking budget (ppo_dev.yaml's) on llama.cpp as on PyTorch: the same implementation, the same tokens
-    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_config
 
-    budgeted = TransformersBackend(model, tok, max_new_tokens=32, generation=load_ppo_scale("configs/ppo_dev.yaml")
+    budgeted = TransformersBackend(model, tok, max_new_tokens=32, generation=load_ppo_config("configs/ppo_dev.yaml")
                                    .generation)
     for ids in prompts:
         turn = budgeted.budget.turn(ids)

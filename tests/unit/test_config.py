@@ -7,7 +7,7 @@ import pytest
 
 from rc1.cli import main
 from rc1.core.config import load_data_config, load_gates, load_weights, parse_mix
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 
 CONFIGS = Path(__file__).parents[2] / "configs"
@@ -18,7 +18,7 @@ def test_shipped_configs_load():
     assert gates.validate_pool.distinct_2_min == 0.60 and gates.validate_pool.leak_count_max == 0
     assert gates.for_mode("dev").config_check.episodes_min == 1
     assert gates.for_mode("prod").config_check.episodes_min == 50000
-    assert load_ppo_scale(CONFIGS / "ppo_scale.yaml").mix["hotpotqa"] == 0.45
+    assert load_ppo_config(CONFIGS / "ppo_scale.yaml").mix["hotpotqa"] == 0.45
     assert abs(sum(load_weights(CONFIGS / "weights.json").as_dict().values()) - 1) < 1e-9
     assert "bundled" in [s.kind for s in load_data_config(CONFIGS / "data.yaml").tasks["gsm8k"].sources]
 
@@ -40,7 +40,7 @@ def test_bad_ppo_mix_and_weights(tmp_path):
     ppo = tmp_path / "ppo.yaml"
     ppo.write_text((CONFIGS / "ppo_scale.yaml").read_text().replace("gsm8k: 0.25", "gsm8k: 0.35"))
     with pytest.raises(Rc1Error, match=r"key 'mix': mix sums to 1.1"):
-        load_ppo_scale(ppo)
+        load_ppo_config(ppo)
     w = tmp_path / "weights.json"
     w.write_text('{"correctness": "high"}')
     with pytest.raises(Rc1Error, match=r"weights.json: key 'correctness'"):
@@ -95,7 +95,7 @@ def test_strict_configs_refuse_non_finite_lax_and_switched_off_values(tmp_path, 
     bad = tmp_path / name
     bad.write_text(text.replace(old, new, 1))
     with pytest.raises(Rc1Error, match=f"key '{key}"):
-        (load_gates if name == "gates.yaml" else load_ppo_scale)(bad)
+        (load_gates if name == "gates.yaml" else load_ppo_config)(bad)
 
 
 def test_unreadable_config_paths_exit_2_naming_the_file(tmp_path, monkeypatch, capsys):
@@ -187,7 +187,7 @@ def test_a_config_in_the_old_units_is_refused_naming_the_new_key(tmp_path, old, 
     bad = tmp_path / "old.yaml"
     bad.write_text(text.replace(old, new, 1))
     with pytest.raises(Rc1Error) as e:
-        load_ppo_scale(bad)
+        load_ppo_config(bad)
     assert str(e.value).startswith(f"{bad}: key ") and named in str(e.value) and "\n" not in str(e.value)
     gates = tmp_path / "gates.yaml"
     gates.write_text((CONFIGS / "gates.yaml").read_text().replace("  episodes_min: 50000", "  steps_min: 50000"))
@@ -201,7 +201,7 @@ def test_episodes_convert_to_optimizer_steps_once():
     from rc1.train.sampler import SamplerSpec
     from rc1.train.units import optimizer_steps, schedule
 
-    ppo = load_ppo_scale(CONFIGS / "ppo_scale.yaml")
+    ppo = load_ppo_config(CONFIGS / "ppo_scale.yaml")
     s = schedule(ppo)
     assert (s.episodes, s.episodes_per_step, s.steps, s.save_every_steps) == (50000, 32, 1563, 100)
     assert s.pool_schedule == ((0, 0.5), (625, 0.35), (1250, 0.2))
@@ -209,7 +209,7 @@ def test_episodes_convert_to_optimizer_steps_once():
     assert [optimizer_steps(ppo, e) for e in (0, 1, 32, 33)] == [0, 1, 1, 2]
     assert s.params() == {"episodes": 50000, "episodes_per_step": 32, "optimizer_steps": 1563,
                           "save_every_steps": 100}
-    trial = schedule(load_ppo_scale(CONFIGS / "ppo_trial.yaml"))
+    trial = schedule(load_ppo_config(CONFIGS / "ppo_trial.yaml"))
     assert (trial.episodes, trial.steps) == (5000, 157)   # seed 002: 5k samples, ~156 rounds of 32
 
 
@@ -229,8 +229,8 @@ def test_a_thinking_budget_needs_both_halves_a_budget_that_fits_and_rc1s_generat
         path = tmp_path / "ppo.yaml"
         path.write_text(yaml.safe_dump(cfg))
         with pytest.raises(Rc1Error, match=message):
-            load_ppo_scale(path)
-    ppo = load_ppo_scale(CONFIGS / "ppo_scale.yaml")
+            load_ppo_config(path)
+    ppo = load_ppo_config(CONFIGS / "ppo_scale.yaml")
     vllm = ppo.model_copy(update={"ppo": ppo.ppo.model_copy(update={"rollout_backend": "vllm"})})
     with pytest.raises(Rc1Error, match="ppo.rollout_backend=vllm does not run it"):
         rollout_plan(vllm, "prod", cuda=True, vllm=True, cb=True)

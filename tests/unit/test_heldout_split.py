@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_config
 from rc1.data import load_tasks
 from rc1.data.plan import PoolSpec
 from rc1.data.pool import build_pool
@@ -37,7 +37,7 @@ def test_no_source_question_is_both_trained_and_held_out_on_real_data():
     tasks = {t: load_tasks(t, SHARED).records for t in MIX}
     seeds = list(build_pool(tasks, load_pack(REPO / "templates" / "pack_v2"),
                             PoolSpec(n=3000, mix=MIX, max_turns=6, clarify_rate=0.3, tools=("wiki", "calc"), seed=5)))
-    frac = load_ppo_scale(REPO / "configs" / "ppo_scale.yaml").sampling.heldout_frac
+    frac = load_ppo_config(REPO / "configs" / "ppo_scale.yaml").sampling.heldout_frac
     train, held = split_heldout(seeds, frac)
     assert held and train
     ids = lambda side: {s["source_id"] for s in side}                          # noqa: E731
