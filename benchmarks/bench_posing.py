@@ -21,7 +21,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rc1.core.config import load_gates, parse_mix  # noqa: E402
+from rc1.core.config import load_thresholds, parse_mix  # noqa: E402
 from rc1.core.ppo_config import load_ppo_config
 from rc1.data import load_tasks  # noqa: E402
 from rc1.difficulty.bucket import assign_buckets, resample  # noqa: E402
@@ -42,7 +42,7 @@ from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE  # noqa: 
 
 
 def measure(data_dir: str | None, seed: int = 20250820, max_poses: int | None = None) -> dict:
-    gates = load_gates(ROOT / "configs/gates.yaml").for_mode("dev")
+    gates = load_thresholds(ROOT / "configs/gates.yaml").for_mode("dev")
     ppo = load_ppo_config(ROOT / "configs/ppo_dev.yaml")
     mix = dict(ppo.mix)
     records = {t: load_tasks(t, data_dir, mode="dev").records for t in mix}

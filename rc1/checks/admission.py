@@ -12,7 +12,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from rc1.core.config import GATES_PATH, Gates, load_gates
+from rc1.core.config import GATES_PATH, Thresholds, load_thresholds
 from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate_rules import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
@@ -83,7 +83,7 @@ def judge_problems(tags: dict[str, str]) -> list[str]:
 
 def checked_inputs(pre: SignedRun, mode: str, config_path: str | None, gates_path: str | None,
                    seeds: list[int] | None, workdir: Path, max_steps: int | None = None,
-                   trial: bool = False) -> tuple[dict[str, Path], Gates, list[int]]:
+                   trial: bool = False) -> tuple[dict[str, Path], Thresholds, list[int]]:
     """(the preflight's files as downloaded and verified, the gates in force, the seeds to train) or GateRefusal:
     a preflight that did not pass, changed files, or options that would train with what preflight never checked.
     `pre`'s tags and metrics are its signed statement's."""
@@ -115,7 +115,7 @@ def checked_inputs(pre: SignedRun, mode: str, config_path: str | None, gates_pat
     if mode == "prod" and not ppo.trial:   # without a trial nothing measures s/step before the full job starts
         problems.append(f"{files['config'].name} names no trial config (key `trial`): prod trains the full job only "
                         f"after its trial measured s/step within config_check.projected_days_per_seed_max")
-    gates = load_gates(files["gates"]).for_mode(mode)
+    gates = load_thresholds(files["gates"]).for_mode(mode)
     problems += preflight_problems(dict(tags), dict(pre.metrics), gates)   # the numbers it signed
     problems += judge_problems(tags)
     if problems:
@@ -123,7 +123,7 @@ def checked_inputs(pre: SignedRun, mode: str, config_path: str | None, gates_pat
     return files, gates, list(ppo.seeds)
 
 
-def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
+def check_fresh(fresh_path: str, shadow: str | None, gates: Thresholds) -> None:
     """Refuse a --fresh file that is missing, malformed, or poses shadow-set questions."""
     from rc1.train.inputs import load_fresh
 
@@ -140,7 +140,7 @@ def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
                               f"questions (first: {leaks[0]}); training on them would leak the evaluation set")
 
 
-def training_config(pre: SignedRun, files: dict[str, Path], trial: bool, gates: Gates) -> tuple[Path, list[int]]:
+def training_config(pre: SignedRun, files: dict[str, Path], trial: bool, gates: Thresholds) -> tuple[Path, list[int]]:
     """(the ppo config this gate trains, its seeds): the checked config, or with --trial the trial config it names.
     A config that names a trial trains only after a trial of the same preflight passed its evaluation and projected
     the config's time within config_check.projected_days_per_seed_max."""

@@ -8,7 +8,7 @@ import operator
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from rc1.core.config import Gates, dotted_value
+from rc1.core.config import Thresholds, dotted_value
 from rc1.core.errors import Rc1Error
 from rc1.core.io import sha256_file, why_not_a_file
 
@@ -43,7 +43,7 @@ def round_problems(tags: dict[str, str], metrics: dict[str, float]) -> list[str]
     return []
 
 
-def preflight_problems(tags: dict[str, str], metrics: Mapping[str, float] | None, gates: Gates) -> list[str]:
+def preflight_problems(tags: dict[str, str], metrics: Mapping[str, float] | None, gates: Thresholds) -> list[str]:
     """Every reason this preflight run must not open the gate (empty list: it may). `metrics`: its table of round
     metrics (round_metrics.json, sha256-checked; None when it cannot be had). Its files are checked where they live,
     in the tracking server (the gate flow downloads them: rc1.checks.admission, rc1.tracking.queries)."""

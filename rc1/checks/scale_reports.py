@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from rc1.core.config import ScaleGate
+from rc1.core.config import ScaleThresholds
 from rc1.core.errors import Rc1Error
 from rc1.core.summary import check
 from rc1.quality.diversity import lexical_summary
@@ -59,7 +59,7 @@ def _assistant_words(row: Mapping[str, Any]) -> list[str]:
     return [w for t in turns if t.get("role") == "assistant" for w in words(str(t.get("content") or ""))]
 
 
-def after_report(rows: Sequence[Mapping[str, Any]], gate: ScaleGate, seed: int) -> tuple[dict, list[dict]]:
+def after_report(rows: Sequence[Mapping[str, Any]], gate: ScaleThresholds, seed: int) -> tuple[dict, list[dict]]:
     """Metrics and checks over the judged dialogues (rows of rc1.scoring.comparison.score_candidates, with dialogue)."""
     texts = [_assistant_words(r) for r in rows]
     texts = [t for t in texts if t]

@@ -100,9 +100,9 @@ class ShadowGuard:
 
             ngram, sim = spec.leak_ngram, spec.leak_sim
             if ngram is None or sim is None:
-                from rc1.core.config import load_gates
+                from rc1.core.config import load_thresholds
 
-                rule = load_gates().validate_pool
+                rule = load_thresholds().validate_pool
                 ngram, sim = ngram or rule.leak_ngram, rule.leak_sim if sim is None else sim
             qs = [(str(i), q) for i, q in enumerate(sorted(self.questions))]
             self.strict = ShadowIndex(qs, ngram=ngram, sim=sim, ids=self.ids)

@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 from typing import Any, Mapping
 
-from rc1.core.config import DataConfig, GATES_PATH, TASKS, load_gates
+from rc1.core.config import DataConfig, GATES_PATH, TASKS, load_thresholds
 from rc1.data import LoadedTasks, default_data_config, load_tasks
 from rc1.core.errors import Rc1Error
 from rc1.data.plan import largest_remainder
@@ -29,7 +29,7 @@ DEFAULT_MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 def default_mix(gates_path: str | Path = GATES_PATH) -> dict[str, float]:
     """The configured task mix (gates.yaml config_check.mix), else the DESIGN.md mix."""
     try:
-        return dict(load_gates(gates_path).config_check.mix)
+        return dict(load_thresholds(gates_path).config_check.mix)
     except Rc1Error:
         if Path(gates_path).exists():
             raise

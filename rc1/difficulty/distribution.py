@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 
-from rc1.core.config import DifficultyGate
+from rc1.core.config import DifficultyThresholds
 from rc1.core.summary import check
 from rc1.difficulty.bucket import BUCKETS
 from rc1.difficulty.metrics import METRICS
@@ -62,7 +62,7 @@ def median_by_bucket(values: np.ndarray, bucket: np.ndarray) -> dict[str, float 
 
 
 def difficulty_checks(table: MetricTable, bucket: np.ndarray, idx: np.ndarray, by_task: list[str],
-                      gate: DifficultyGate) -> list[dict]:
+                      gate: DifficultyThresholds) -> list[dict]:
     """The gate, evaluated on the balanced pool (rows `idx` of the table, repeats counted)."""
     g = gate
     counts = bucket_counts(table.tasks, bucket, idx)

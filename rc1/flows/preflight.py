@@ -18,10 +18,10 @@ from typing import Any, Callable
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates
+from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_thresholds
 from rc1.core.ppo_config import load_ppo_config
 from rc1.core.console import bars
-from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.errors import CheckFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.checks.gate_rules import DATASETS, RECHECKS
 from rc1.core.outdir import claim_out_dir
@@ -140,7 +140,7 @@ STEPS = [
         shadow=str(c.shadow), seed=c.cfg.seed, report=str(c.out / "judge_robustness.json"), config=c.config,
         gates=c.cfg.gates, reuse=c.cfg.reuse)),
     Step("shadow_run", shadow_run, lambda c, r: shadow_run.Config(
-        data_dir=c.cfg.data_dir, tag="pre_run_check", shadow=str(c.shadow), seed=load_gates(c.cfg.gates).shadow.seed,
+        data_dir=c.cfg.data_dir, tag="pre_run_check", shadow=str(c.shadow), seed=load_thresholds(c.cfg.gates).shadow.seed,
         report=str(c.out / "shadow_run_report.json"), config=c.config, gates=c.cfg.gates, reuse=c.cfg.reuse),
         rounds=(2,)),
     Step("assert_not_simulated", assert_not_simulated, lambda c, r: assert_not_simulated.Config(
@@ -162,7 +162,7 @@ def _run_step(step: Step, c: Ctx, round_no: int, gates) -> StepResult:
     try:
         result = step.run(c, round_no)
         res = step_result(name, result.get("checks", []), gates, mode)
-    except GateFailed as e:
+    except CheckFailed as e:
         res = step_result(name, e.checks or [{"name": name, "value": str(e), "threshold": "-", "pass": False}],
                           gates, mode)
     except Rc1Error as e:
@@ -207,7 +207,7 @@ def _step_line(s: StepResult | dict) -> str:
 
 def _print_summary(summary: dict) -> None:
     """The round's verdict and, on a terminal, one line per step (without one, each step's line came as it ended);
-    the failing checks' table is printed once, by the CLI, from GateFailed."""
+    the failing checks' table is printed once, by the CLI, from CheckFailed."""
     state = "PASSED" if summary["passed"] else "FAILED"
     click.echo(f"[rc1{' DEV' if summary['mode'] == 'dev' else ''}] preflight round {summary['round']}: {state}", err=True)
     if bars():
@@ -217,7 +217,7 @@ def _print_summary(summary: dict) -> None:
 
 def run(cfg: Config) -> dict:
     os.environ["RUN_MODE"] = cfg.mode
-    gates = load_gates(cfg.gates).for_mode(cfg.mode)   # first: prod refuses thresholds looser than the seed's at once
+    gates = load_thresholds(cfg.gates).for_mode(cfg.mode)   # first: prod refuses thresholds looser than the seed's at once
     config_path = cfg.config or default_ppo_config(cfg.mode)
     if cfg.mode == "prod":
         prod_data_check(load_ppo_config(config_path).mix, cfg.data_dir)
@@ -308,7 +308,7 @@ def _preflight(c: Ctx, gates) -> dict:
         if not passed:
             failing = (r2 or r1)["failing"]
             click.echo(f"preflight run: {ui_url(run_id)}{ui_hint()}", err=True)   # not in the error: scrub drops #...
-            raise GateFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
+            raise CheckFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
                              [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing])
     waived = _waived(r1, r2)
     click.echo(render_summary(f"preflight {run_id} ({mode})",

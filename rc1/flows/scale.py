@@ -19,7 +19,7 @@ import click
 
 from rc1.cli.options import arg, unset
 from rc1.core.config import WEIGHTS_PATH
-from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.errors import CheckFailed, Rc1Error
 from rc1.core.io import sha256_file, why_not_a_file, write_json, write_jsonl
 from rc1.stages.shared import Gated, Responding, Seeded
 
@@ -134,7 +134,7 @@ def _run_stage(st, stage: int, seeds: list[dict], cfg: Config, *, gates, data_di
 
 def run(cfg: Config, progress: bool = True) -> dict:
     stage, gates_path, baseline_pool = cfg.stage, cfg.gates, cfg.baseline_pool
-    from rc1.core.config import load_gates, run_mode
+    from rc1.core.config import load_thresholds, run_mode
     from rc1.checks.scale_reports import earlier_stages
     from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge
@@ -146,7 +146,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
     mode = run_mode()
     if mode == "dev":
         os.environ.setdefault("SCORER_PROVIDER", "heuristic")
-    gates = load_gates(gates_path).for_mode(mode)
+    gates = load_thresholds(gates_path).for_mode(mode)
     stages = gates.scale.stages
     if stage == "all":
         todo = list(stages)
@@ -181,7 +181,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
                                         workdir=Path(d), progress=progress)
                     results.append({"stage": n, "run_id": st.run_id})
                     st.verdict(checks, what=f"scale stage {n}")
-            except GateFailed as e:
+            except CheckFailed as e:
                 failed = e
                 break
         parent.set_tags({"rc1.passed": str(failed is None).lower(),

@@ -23,7 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from rc1.core.config import EvaluateGate
+from rc1.core.config import EvaluateThresholds
 from rc1.core.console import no_bar
 from rc1.core.errors import Rc1Error
 from rc1.scoring.dialogue import analyze
@@ -437,7 +437,7 @@ def overclar_reduction_pct(policy_rate: float | None, base_rate: float | None) -
     return 100.0 * (base_rate - policy_rate) / base_rate
 
 
-def rc1_checks(d: Mapping[str, Any], gate: EvaluateGate, base_overclar_rate: float | None = None) -> list[dict]:
+def rc1_checks(d: Mapping[str, Any], gate: EvaluateThresholds, base_overclar_rate: float | None = None) -> list[dict]:
     def check(name, value, op, threshold):   # no value (no items): fails
         ok = value is not None and (value >= threshold if op == ">=" else value <= threshold)
         return {"name": name, "value": value, "threshold": f"{op} {threshold:g}", "pass": bool(ok)}
@@ -472,7 +472,7 @@ class EvalReport:
                 "checks": self.checks, "by_split": self.by_split}
 
 
-def build_report(policy_rows: Sequence[Mapping], base_rows: Sequence[Mapping], gate: EvaluateGate) -> EvalReport:
+def build_report(policy_rows: Sequence[Mapping], base_rows: Sequence[Mapping], gate: EvaluateThresholds) -> EvalReport:
     p, b = summarize(policy_rows), summarize(base_rows)
     d = deltas(p, b)
     by_split = {}

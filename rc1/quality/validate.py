@@ -17,7 +17,7 @@ from typing import IO, Callable, Iterable, Sequence
 import numpy as np
 from tqdm import tqdm
 
-from rc1.core.config import ValidatePoolGate
+from rc1.core.config import ValidatePoolThresholds
 from rc1.core.console import no_bar
 from rc1.quality.dedup import Added, DuplicateFinder
 from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, lexical_summary, ngram_counts, zipf_slope
@@ -105,7 +105,7 @@ def baseline_stats(baseline: Iterable[Seed] | Sequence[list[str]], kl_sample_siz
                          len(tokens), (kl_sample_size, sample_size, sample_seed))
 
 
-def validate_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, mix: dict[str, float],
+def validate_pool(seeds: Iterable[Seed], *, gate: ValidatePoolThresholds, mix: dict[str, float],
                   shadow: Sequence[tuple[str, str]] | None, baseline: Iterable[Seed] | Sequence[list[str]],
                   token_counter: Callable[[str], int] = count_tokens, sample_size: int = SAMPLE_SIZE,
                   kl_sample_size: int = KL_SAMPLE_SIZE, sample_seed: int = SAMPLE_SEED, num_perm: int = 64,
@@ -121,7 +121,7 @@ def validate_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, mix: dict[st
                          kl_sample_size=kl_sample_size, sample_seed=sample_seed)
 
 
-def scan_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequence[tuple[str, str]] | None,
+def scan_pool(seeds: Iterable[Seed], *, gate: ValidatePoolThresholds, shadow: Sequence[tuple[str, str]] | None,
               token_counter: Callable[[str], int] = count_tokens, sample_k: int = max(SAMPLE_SIZE, KL_SAMPLE_SIZE),
               sample_seed: int = SAMPLE_SEED, num_perm: int = 64, progress: bool = False) -> _Scan:
     """The one streaming pass: counts, token lengths, the diversity sample, duplicates and leaks."""
@@ -130,7 +130,7 @@ def scan_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequence
     return merge_scans([scan], [])
 
 
-def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequence[tuple[str, str]] | None,
+def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolThresholds, shadow: Sequence[tuple[str, str]] | None,
                token_counter: Callable[[str], int] = count_tokens, sample_k: int = max(SAMPLE_SIZE, KL_SAMPLE_SIZE),
                sample_seed: int = SAMPLE_SEED, num_perm: int = 64, progress: bool = False, start: int = 0,
                sig_file: IO[bytes] | None = None) -> _Scan:
@@ -188,7 +188,7 @@ def merge_scans(scans: list[_Scan], sig_files: Sequence[IO[bytes]]) -> _Scan | N
     return out
 
 
-def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float], shadow_given: bool,
+def evaluate_scan(scan: _Scan, *, gate: ValidatePoolThresholds, mix: dict[str, float], shadow_given: bool,
                   shadow_questions: int, baseline: Iterable[Seed] | Sequence[list[str]] | BaselineStats,
                   sample_size: int = SAMPLE_SIZE, kl_sample_size: int = KL_SAMPLE_SIZE,
                   sample_seed: int = SAMPLE_SEED) -> ValidationResult:

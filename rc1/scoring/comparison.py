@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from rc1.scoring.answers import is_correct, success_of
-from rc1.core.config import DIMENSIONS, ShadowRunGate
+from rc1.core.config import DIMENSIONS, ShadowRunThresholds
 from rc1.scoring.dialogue import analyze
 from rc1.scoring.ranks import at_least, improve_pct, kendall_tau, mean_defined, spearman, topk_overlap, argmax_agreement
 from rc1.scoring.reward import RewardParams, judge_request, old_score, weights_dict
@@ -141,7 +141,7 @@ def within_item_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, float | 
             "argmax_agreement_within_item": mean_defined(argmax.values()), "argmax_agreement_by_item": argmax}
 
 
-def shadow_checks(metrics: Mapping[str, Any], gate: ShadowRunGate) -> list[dict]:
+def shadow_checks(metrics: Mapping[str, Any], gate: ShadowRunThresholds) -> list[dict]:
     improve = at_least("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min)
     improve["threshold"] += " over corr_to_success_old > 0"   # why an undefined value (None) fails
     return [

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from rc1.core.config import DIMENSIONS, Gates, Weights, WeightsGate, default_ppo_config, load_weights, run_mode
+from rc1.core.config import DIMENSIONS, Thresholds, Weights, WeightsThresholds, default_ppo_config, load_weights, run_mode
 from rc1.core.ppo_config import PPOConfig, load_ppo_config
 from rc1.scoring.dialogue import analyze
 from rc1.core.errors import Rc1Error
@@ -128,9 +128,9 @@ def reward_params(config: str | None, alpha: float | None = None, cap: int | Non
 
 
 # ---------------------------------------------------------------- preflight check
-def weights_check(weights: Weights | Mapping[str, float], gates: Gates | WeightsGate) -> list[dict]:
+def weights_check(weights: Weights | Mapping[str, float], gates: Thresholds | WeightsThresholds) -> list[dict]:
     """weights.json: non-negative, sums to 1, each at most the cap. Checks are {name, value, threshold, pass}."""
-    g = gates.weights if isinstance(gates, Gates) else gates
+    g = gates.weights if isinstance(gates, Thresholds) else gates
     w = weights_dict(weights)
     lowest, total, highest = min(w.values()), sum(w.values()), max(w.values())
     return [
@@ -141,7 +141,7 @@ def weights_check(weights: Weights | Mapping[str, float], gates: Gates | Weights
     ]
 
 
-def checked_weights(weights: str, gates: Gates) -> Weights:
+def checked_weights(weights: str, gates: Thresholds) -> Weights:
     """The weights file loaded and held to the weights gate (Rc1Error naming the failing check)."""
     w = load_weights(weights)
     bad = [c for c in weights_check(w, gates) if not c["pass"]]

@@ -24,7 +24,7 @@ from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
 
 from rc1.scoring.answers import final_answer, gold_yes_no
-from rc1.core.config import DIMENSIONS, JudgeRobustnessGate
+from rc1.core.config import DIMENSIONS, JudgeRobustnessThresholds
 from rc1.scoring.responder import reference_variants
 from rc1.scoring.spec import render_context
 
@@ -224,7 +224,7 @@ def suite_metrics(rows: Sequence[Mapping]) -> dict[str, Any]:
             "honest_mean_gap": sum(honest) / len(honest) if honest else None, "per_kind": per_kind}
 
 
-def suite_checks(metrics: Mapping[str, Any], gate: JudgeRobustnessGate) -> list[dict]:
+def suite_checks(metrics: Mapping[str, Any], gate: JudgeRobustnessThresholds) -> list[dict]:
     """{name, value, threshold, pass}: something was scored, the honest correct answer beats the honest wrong one on
     enough items, and every kind's win rate is under the bar."""
     honest = metrics["honest_correct_beats_wrong_rate"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import arg, logged_params, unset
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import stats_metrics
@@ -134,7 +134,7 @@ def latest_scoring(n: int) -> tuple[dict, str]:
 def run(cfg: Config) -> dict:
     """Judge the scoring counters; returns {checks, stats, run_id}. `run_id` may also be one id (a str)."""
     round_no = int(cfg.round)
-    gates = load_gates(cfg.gates)
+    gates = load_thresholds(cfg.gates)
     cache_hit_lt = cfg.cache_hit_lt
     if cache_hit_lt is None:
         cache_hit_lt = (gates.anti_simulation.cache_hit_lt_round1 if round_no == 1

@@ -17,7 +17,7 @@ from tqdm import tqdm
 from rc1.core.ahead import Ahead, cleaned_up
 from rc1.core.console import no_bar
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, parse_mix
+from rc1.core.config import load_thresholds, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json, sha256_dir, why_not_a_file, write_json
@@ -77,7 +77,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     if shadow and why_not_a_file(shadow):
         raise Rc1Error(f"--shadow {shadow}: {why_not_a_file(shadow)}")
     exclude = shadow_exclusions(shadow) if shadow else frozenset()
-    leak = load_gates(cfg.gates).validate_pool
+    leak = load_thresholds(cfg.gates).validate_pool
     spec = PoolSpec(n=n, mix=mix_d, max_turns=cfg.max_turns, clarify_rate=cfg.clarify_rate, tools=tools_t,
                     seed=cfg.seed, exclude=exclude, leak_ngram=leak.leak_ngram, leak_sim=leak.leak_sim,
                     target=target_d, max_poses_per_item=cfg.max_poses_per_item)

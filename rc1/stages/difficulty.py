@@ -16,7 +16,7 @@ import numpy as np
 
 from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import TASKS, load_gates, parse_mix, run_mode
+from rc1.core.config import TASKS, load_thresholds, parse_mix, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import atomic_open, read_json, sha256_file, why_not_a_file, write_json, write_jsonl
 from rc1.stages.shared import Gated, Reusable, Seeded, Targeted
@@ -68,9 +68,9 @@ def _with_difficulty(line: str, bucket: str, metrics: dict) -> str:
 
 def run(cfg: Config, progress: bool = True) -> dict:
     """Metrics, buckets, resampling and the difficulty gate for the pool. Returns {passed, checks, report,
-    metrics, balanced, n_in, n_out, run_id}; raises GateFailed when a check fails. `size`: total
+    metrics, balanced, n_in, n_out, run_id}; raises CheckFailed when a check fails. `size`: total
     balanced size (split over the balanced tasks by their input shares; unset: no replacement)."""
-    gate = load_gates(cfg.gates).for_mode(run_mode()).difficulty
+    gate = load_thresholds(cfg.gates).for_mode(run_mode()).difficulty
     target_d = parse_mix(cfg.target, what="--target", known=BUCKETS)
     tasks_l = parse_tasks(cfg.by_task)
     pool_p, out_p, bal_p, rep_p = Path(cfg.pool), Path(cfg.out), Path(cfg.balanced), Path(cfg.report)

@@ -15,10 +15,10 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, run_mode
+from rc1.core.config import load_thresholds, run_mode
 from rc1.core.ppo_config import load_ppo_config
 from rc1.core.console import no_bar
-from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.errors import CheckFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
 from rc1.release.rc1_report import log_rc1_report, refresh_rc1_report, render_rc1_report
 from rc1.stages.shared import Gated, PpoConfigured, SystemMetered, Versioned
@@ -181,7 +181,7 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
         progress: bool = True) -> dict:
     """Evaluate one registered version (unset: alias best) against its base; returns {run_id, version, passed,
     checks, report}. backend: "transformers" (PyTorch) or "llamacpp" (the version's GGUF export on llama.cpp).
-    A failing verdict raises GateFailed (exit 2) when `raise_on_fail` (unset: for the transformers backend, whose
+    A failing verdict raises CheckFailed (exit 2) when `raise_on_fail` (unset: for the transformers backend, whose
     verdict promote reads; a llama.cpp evaluation records the same report and verdict, and returns)."""
     from rc1.tracking.attestations import SignedRun
     from rc1.tracking.queries import get_run
@@ -216,7 +216,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
         raise Rc1Error(f"version {mv.version}: its training config is neither in the tracking server nor here; "
                        f"pass --config")
     ppo = load_ppo_config(config_path)
-    gates = load_gates(gates_path).for_mode(mode)
+    gates = load_thresholds(gates_path).for_mode(mode)
 
     items: list = []
     digests: dict[str, str] = {}   # input_sha256.<split>: promote requires the preflight's shadow set, the train run's split
@@ -305,7 +305,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
             click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] evaluate {MODEL_NAME} v{mv.version} ({backend}): "
                        f"{len(items)} items, RC1 verdict {'PASS' if report.passed else 'FAIL'}", err=True)
             st.verdict(report.checks, what=f"RC1 evaluation of {MODEL_NAME} version {mv.version}")
-    except GateFailed:
+    except CheckFailed:
         if raise_on_fail:
             _final_report(result, parent_tags)
             raise

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, run_mode
+from rc1.core.config import load_thresholds, run_mode
 from rc1.data import default_data_config, source_tags
 from rc1.core.io import read_json, sha256_file, write_json, write_jsonl
 from rc1.data.shadow_set import capped_note, default_mix, load_and_select, shadow_counts
@@ -34,7 +34,7 @@ def run(cfg: Config) -> dict[str, Any]:
     {path, manifest, n, per_task, sha256, run_id, reused}. n/seed/stratify default to gates.yaml `shadow`."""
     from rc1.tracking import stage_run
 
-    g = load_gates(cfg.gates).shadow
+    g = load_thresholds(cfg.gates).shadow
     n = g.n if cfg.n is None else cfg.n
     seed = g.seed if cfg.seed is None else cfg.seed
     stratify = g.stratify if cfg.stratify is None else cfg.stratify

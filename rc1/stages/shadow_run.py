@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, run_mode
+from rc1.core.config import load_thresholds, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
 from rc1.core.redaction import safe_url
@@ -51,7 +51,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
 
     data_dir, shadow, seed, tag, responder, k = cfg.data_dir, cfg.shadow, cfg.seed, cfg.tag, cfg.responder, cfg.k
     weights, clarify_rate = cfg.weights, cfg.clarify_rate
-    all_gates = load_gates(cfg.gates)
+    all_gates = load_thresholds(cfg.gates)
     gates = all_gates.for_mode(run_mode())
     n = all_gates.shadow.n if cfg.n is None else cfg.n
     w = checked_weights(weights, gates)

@@ -23,7 +23,7 @@ from typing import Any, Iterator
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, run_mode
+from rc1.core.config import GATES_PATH, default_ppo_config, load_thresholds, run_mode
 from rc1.core.ppo_config import load_ppo_config
 from rc1.core.outdir import claim_out_dir
 from rc1.core.errors import Rc1Error
@@ -182,7 +182,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     ppo = load_ppo_config(config_path)
     mode = os.environ.get("RUN_MODE") or ppo.run_mode
     require_budget(ppo, config_path, mode)
-    weights = checked_weights(weights_path, load_gates(gates_path or GATES_PATH))   # validated as preflight does
+    weights = checked_weights(weights_path, load_thresholds(gates_path or GATES_PATH))   # validated as preflight does
     fresh_items = load_fresh(fresh_path)             # bad input refuses before anything heavy is loaded
     rollouts = engine.rollout_plan(ppo, mode)        # refuses vLLM without CUDA+vllm in prod
     process, processes = dist.world()

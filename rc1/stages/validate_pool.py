@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import ValidatePoolGate, load_gates, parse_mix, run_mode
+from rc1.core.config import ValidatePoolThresholds, load_thresholds, parse_mix, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import (iter_jsonl, read_json, readable_file, sha256_dir, why_not_a_file, writable_outputs, write_json,
                          write_jsonl)
@@ -23,20 +23,20 @@ from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SIZE
 from rc1.stages.shared import FromData, Gated, Reusable, Seeded
 from rc1.core.text import make_token_counter
 
-THRESHOLDS = tuple(ValidatePoolGate.model_fields)
+THRESHOLDS = tuple(ValidatePoolThresholds.model_fields)
 _HELP = {"leak_ngram": "Shared word n-gram length (unset: gates.yaml).",
          "leak_sim": "Containment at or above which a match leaks (unset: gates.yaml)."}
 
 # one option per threshold of configs/gates.yaml validate_pool, unset (None) = the file's value
-Thresholds = make_dataclass("Thresholds", [
+ThresholdFields = make_dataclass("ThresholdFields", [
     (name, (int if info.annotation is int else float) | None,
      arg(None, _HELP.get(name, f"Unset: configs/gates.yaml validate_pool.{name}.")))
-    for name, info in ValidatePoolGate.model_fields.items()])
-Thresholds.__module__ = __name__
+    for name, info in ValidatePoolThresholds.model_fields.items()])
+ThresholdFields.__module__ = __name__
 
 
 @dataclass(kw_only=True)
-class Config(Thresholds, FromData, Seeded, Gated, Reusable):
+class Config(ThresholdFields, FromData, Seeded, Gated, Reusable):
     """Diversity, duplicates, lengths, leaks and task mix of a seed pool; exit 2 when a check fails."""
 
     pool: str = arg(help="Seed pool (JSONL).", argument=True)
@@ -124,13 +124,13 @@ def _baseline_stats(baseline_pool: str | None, n_base: int, mix: dict[str, float
 
 def run(cfg: Config, progress: bool = True) -> dict:
     """Validate the pool; returns {passed, checks, report, diversity_report, leaks, n, run_id}. A threshold field
-    left unset (None) is configs/gates.yaml validate_pool's. Raises GateFailed when a check fails."""
+    left unset (None) is configs/gates.yaml validate_pool's. Raises CheckFailed when a check fails."""
     pool, leak_check, baseline_pool, data_dir, seed = cfg.pool, cfg.leak_check, cfg.baseline_pool, cfg.data_dir, cfg.seed
     thresholds = {k: getattr(cfg, k) for k in THRESHOLDS}
-    gates = load_gates(cfg.gates).for_mode(run_mode())
+    gates = load_thresholds(cfg.gates).for_mode(run_mode())
     gate = gates.validate_pool.model_copy(update={k: v for k, v in thresholds.items() if v is not None})
     try:   # re-validate the overrides
-        gate = ValidatePoolGate.model_validate(gate.model_dump())
+        gate = ValidatePoolThresholds.model_validate(gate.model_dump())
     except ValidationError as e:
         err = e.errors()[0]
         where = "--" + str(err["loc"][0]).replace("_", "-") if err["loc"] else "the validate_pool thresholds"

@@ -18,7 +18,7 @@ import click
 
 from rc1.scoring.calibrate import calibrate, calibration_checks, design_matrix
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import DIMENSIONS, load_gates, load_weights, run_mode
+from rc1.core.config import DIMENSIONS, load_thresholds, load_weights, run_mode
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.reward import weights_check
@@ -48,7 +48,7 @@ class Config(FromScored, Weighted, Gated, Reusable):
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     """Calibrate; returns {checks, passed, report, weights, run_id} (reused: True when a finished run was reused)."""
-    gates = load_gates(cfg.gates).for_mode(run_mode())
+    gates = load_thresholds(cfg.gates).for_mode(run_mode())
     w0 = load_weights(cfg.weights)
     out_path = Path(cfg.out or cfg.weights)
     ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from rc1.cli import main
-from rc1.core.config import load_data_config, load_gates, load_weights, parse_mix
+from rc1.core.config import load_data_config, load_thresholds, load_weights, parse_mix
 from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 
@@ -14,7 +14,7 @@ CONFIGS = Path(__file__).parents[2] / "configs"
 
 
 def test_shipped_configs_load():
-    gates = load_gates(CONFIGS / "gates.yaml")
+    gates = load_thresholds(CONFIGS / "gates.yaml")
     assert gates.validate_pool.distinct_2_min == 0.60 and gates.validate_pool.leak_count_max == 0
     assert gates.for_mode("dev").config_check.episodes_min == 1
     assert gates.for_mode("prod").config_check.episodes_min == 50000
@@ -32,7 +32,7 @@ def test_bad_gates_file_is_one_clear_line(tmp_path, edit, expected):
     bad = tmp_path / "gates.yaml"
     bad.write_text(edit((CONFIGS / "gates.yaml").read_text()))
     with pytest.raises(Rc1Error) as e:
-        load_gates(bad)
+        load_thresholds(bad)
     assert str(bad) in str(e.value) and expected in str(e.value) and "\n" not in str(e.value)
 
 
@@ -95,7 +95,7 @@ def test_strict_configs_refuse_non_finite_lax_and_switched_off_values(tmp_path, 
     bad = tmp_path / name
     bad.write_text(text.replace(old, new, 1))
     with pytest.raises(Rc1Error, match=f"key '{key}"):
-        (load_gates if name == "gates.yaml" else load_ppo_config)(bad)
+        (load_thresholds if name == "gates.yaml" else load_ppo_config)(bad)
 
 
 def test_unreadable_config_paths_exit_2_naming_the_file(tmp_path, monkeypatch, capsys):
@@ -146,7 +146,7 @@ def test_every_gates_key_has_a_prod_floor_that_prod_enforces(tmp_path):
 
     from rc1.core.config import SEED_FLOORS, gate_keys
 
-    gates = load_gates("configs/gates.yaml")
+    gates = load_thresholds("configs/gates.yaml")
     keys = gate_keys(gates)
     assert keys and [k for k in keys if k not in SEED_FLOORS] == []
     raw = yaml.safe_load(Path("configs/gates.yaml").read_text())
@@ -156,7 +156,7 @@ def test_every_gates_key_has_a_prod_floor_that_prod_enforces(tmp_path):
         path = tmp_path / "loose.yaml"
         path.write_text(yaml.safe_dump(edited))
         try:
-            loose = load_gates(path)
+            loose = load_thresholds(path)
         except Rc1Error:
             continue   # the file's own bounds already refuse it
         with pytest.raises(Rc1Error, match=f"looser than the seed's: {key} ="):
@@ -192,7 +192,7 @@ def test_a_config_in_the_old_units_is_refused_naming_the_new_key(tmp_path, old, 
     gates = tmp_path / "gates.yaml"
     gates.write_text((CONFIGS / "gates.yaml").read_text().replace("  episodes_min: 50000", "  steps_min: 50000"))
     with pytest.raises(Rc1Error, match="config_check.steps_min was renamed: use config_check.episodes_min"):
-        load_gates(gates)
+        load_thresholds(gates)
 
 
 def test_episodes_convert_to_optimizer_steps_once():

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from rc1.core.config import DifficultyGate
+from rc1.core.config import DifficultyThresholds
 from rc1.difficulty.bucket import BUCKETS, assign_buckets, bucket_sizes, resample
 from rc1.difficulty.metrics import clue_overlap, entities, seed_metrics, support_text
 from rc1.difficulty.distribution import difficulty_checks
@@ -15,7 +15,7 @@ from rc1.difficulty.table import build_table
 from rc1.core.records import seed_problem
 from rc1.core.text import words
 
-GATE = DifficultyGate(hard_min=0.30, easy_max=0.30, len_tokens_max=3500, turns_max=8, tool_hops_max=8,
+GATE = DifficultyThresholds(hard_min=0.30, easy_max=0.30, len_tokens_max=3500, turns_max=8, tool_hops_max=8,
                       clue_overlap_hard_median_max=0.20, clue_overlap_easy_median_min=0.40)
 TARGET = {"easy": 0.25, "medium": 0.45, "hard": 0.30}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.data import bundled_tasks
 from rc1.core.io import read_json, write_jsonl
 from rc1.data.plan import PoolSpec
@@ -20,7 +20,7 @@ from rc1_cli import run_cli
 from test_quality import MIX, SHADOW, make_pool, make_seed
 
 REPO = Path(__file__).resolve().parents[2]
-GATE = load_gates(REPO / "configs" / "gates.yaml").validate_pool
+GATE = load_thresholds(REPO / "configs" / "gates.yaml").validate_pool
 SHORT = [("strategyqa:c1", "Is Cholera alive?"), ("strategyqa:c2", "Do bees sleep?")]
 
 

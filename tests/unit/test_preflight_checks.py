@@ -1,11 +1,11 @@
 from pathlib import Path
 
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.core.ppo_config import load_ppo_config
 from rc1.checks.preflight_checks import config_checks, resources_checks, round_summary, step_result
 
 CONFIGS = Path(__file__).parents[2] / "configs"
-GATES = load_gates(CONFIGS / "gates.yaml")
+GATES = load_thresholds(CONFIGS / "gates.yaml")
 
 
 def _by_name(checks):

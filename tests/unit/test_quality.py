@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.quality.dedup import DuplicateFinder
 from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, ngram_counts, type_token_ratio, zipf_slope
 from rc1.core.leak import ShadowIndex
@@ -16,7 +16,7 @@ from rc1.quality.validate import validate_pool
 from rc1.core.records import SEED_KEYS, seed_problem
 from rc1.core.text import words
 
-GATE = load_gates(__import__("pathlib").Path(__file__).parents[2] / "configs" / "gates.yaml").for_mode("dev").validate_pool
+GATE = load_thresholds(__import__("pathlib").Path(__file__).parents[2] / "configs" / "gates.yaml").for_mode("dev").validate_pool
 MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 ROLES = ("student", "analyst", "teacher", "journalist")
 STYLES = ("concise", "socratic", "detailed")

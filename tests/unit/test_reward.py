@@ -6,7 +6,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from rc1.core.config import DIMENSIONS, load_gates, load_weights
+from rc1.core.config import DIMENSIONS, load_thresholds, load_weights
 from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.scoring.reward import (RewardModel, RewardParams, difficulty_factor, new_reward, old_score, weighted_score,
@@ -68,7 +68,7 @@ def test_reward_params_come_from_the_ppo_config():
 
 
 def test_weights_check_on_the_repo_weights_and_on_bad_ones():
-    gates = load_gates("configs/gates.yaml")
+    gates = load_thresholds("configs/gates.yaml")
     checks = weights_check(load_weights("configs/weights.json"), gates)
     assert [c["name"] for c in checks] == ["non_negative", "sum_to_one", "max_each"]
     assert all(c["pass"] for c in checks) and all({"value", "threshold"} <= set(c) for c in checks)
