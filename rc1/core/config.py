@@ -11,7 +11,7 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Mapping, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
@@ -30,7 +30,9 @@ def default_ppo_config(mode: str | None = None) -> str:
     return "configs/ppo_dev.yaml" if mode == "dev" and Path("configs/ppo_dev.yaml").exists() else "configs/ppo_scale.yaml"
 
 
-TASKS = ("hotpotqa", "strategyqa", "gsm8k")
+# the task mix (DESIGN.md): build-pool's default, the shadow set's when gates.yaml has none, and prod's floor
+TASK_MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
+TASKS = tuple(TASK_MIX)
 DIMENSIONS = ("correctness", "reasoning", "grounding", "clarification", "efficiency", "tool_use", "communication")
 CONFIG_DIR = Path("configs")
 GATES_PATH = "configs/gates.yaml"   # the gate thresholds file, relative to the project
@@ -284,7 +286,7 @@ SEED_FLOORS: dict[str, tuple[str, Any]] = {
     "config_check.finetune": ("==", "qlora"),
     "config_check.strategies": ("subset", ["grpo", "dr_grpo", "dapo", "bnpo"]),
     "config_check.projected_days_per_seed_max": ("<=", 7.0),
-    "config_check.mix": ("==", {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}),
+    "config_check.mix": ("==", TASK_MIX),
     "resources.free_disk_gb_min": (">=", 50), "resources.accelerator_mem_gb_min": (">=", 0.0),
     "scoring.unstable_variance_max": ("<=", 0.08),
     "judge_robustness.attack_win_rate_max": ("<=", 0.05),
@@ -392,6 +394,11 @@ def check_mix(mix: dict[str, float], what: str = "mix", known: tuple[str, ...] |
     if not math.isclose(total, 1.0, abs_tol=tol):
         raise ValueError(f"{what} sums to {total:.4g}, not 1")
     return mix
+
+
+def mix_text(mix: Mapping[str, float]) -> str:
+    """{'hotpotqa': 0.45, 'strategyqa': 0.3} -> 'hotpotqa:0.45,strategyqa:0.30' (parse_mix's inverse)."""
+    return ",".join(f"{k}:{v:.2f}" if round(v, 2) == v else f"{k}:{v!r}" for k, v in mix.items())
 
 
 def parse_mix(text: str, what: str = "--mix", known: tuple[str, ...] | None = TASKS) -> dict[str, float]:

@@ -17,7 +17,7 @@ from tqdm import tqdm
 from rc1.core.ahead import Ahead, cleaned_up
 from rc1.core.console import no_bar
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_thresholds, parse_mix
+from rc1.core.config import TASK_MIX, load_thresholds, mix_text, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json, sha256_dir, why_not_a_file, write_json
@@ -41,7 +41,7 @@ class Config(FromData, PoolSized, Targeted, Clarifying, BadRecords, Seeded, Gate
 
     out: str = arg("out/rc1_seed.jsonl", "Output JSONL of seeds.")
     max_poses_per_item: int = arg(DEFAULT_MAX_POSES, "Seeds one source item may yield at most.")
-    mix: str = arg("hotpotqa:0.45,strategyqa:0.30,gsm8k:0.25", "Task mix, fractions summing to 1.")
+    mix: str = arg(mix_text(TASK_MIX), "Task mix, fractions summing to 1.")
     max_turns: int = arg(MAX_TURNS, "Most non-system turns a seed's dialogue may have.")
     tools: str = arg("wiki,calc", "Tools seeds may offer ('' for none).")
     templates_dir: str = arg("templates/pack_v2", "Template pack directory.")
