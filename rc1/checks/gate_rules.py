@@ -119,14 +119,14 @@ def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapp
     """Ids of the fresh training prompts that pose a shadow-set question: by id, or by the validator's leak rule
     (rc1.core.leak) on the prompt's question. Training on them would leak the evaluation set."""
     from rc1.core.leak import ShadowIndex
-    from rc1.core.records import record_question, seed_question
+    from rc1.core.records import record_question, posed_question
     from rc1.core.text import guard_words
 
     ids = {str(r[k]) for r in shadow for k in ("id", "source_id") if r.get(k)}
     index = ShadowIndex([(str(i), record_question(dict(r))) for i, r in enumerate(shadow)], ngram=ngram, sim=sim)
     leaks = []
     for s in fresh:
-        question = seed_question(s)  # type: ignore[arg-type]
+        question = posed_question(s)  # type: ignore[arg-type]
         if str(s.get("source_id")) in ids or index.match(str(s["id"]), guard_words(question), question):
             leaks.append(str(s["id"]))
     return leaks

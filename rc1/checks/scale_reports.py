@@ -32,18 +32,18 @@ def earlier_stages(stages: Sequence[int], stage: int) -> list[int]:
     return [s for s in stages if s < stage]
 
 
-def draw(seeds: Sequence[Mapping[str, Any]], n: int, seed: int) -> list[Mapping[str, Any]]:
+def draw(pool_items: Sequence[Mapping[str, Any]], n: int, seed: int) -> list[Mapping[str, Any]]:
     """n seeds, a seeded draw without replacement (in pool order, so the draw is stable across runs)."""
-    if n > len(seeds):
-        raise Rc1Error(f"stage {n} needs {n} seeds; the pool has {len(seeds)}")
-    picked = sorted(random.Random(seed).sample(range(len(seeds)), n))
-    return [seeds[i] for i in picked]
+    if n > len(pool_items):
+        raise Rc1Error(f"stage {n} needs {n} seeds; the pool has {len(pool_items)}")
+    picked = sorted(random.Random(seed).sample(range(len(pool_items)), n))
+    return [pool_items[i] for i in picked]
 
 
-def difficulty_shares(seeds: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
+def difficulty_shares(pool_items: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
     """Per task: share of each difficulty bucket among the stage's seeds."""
     by_task: dict[str, Counter] = {}
-    for s in seeds:
+    for s in pool_items:
         by_task.setdefault(str(s["task"]), Counter())[str(s.get("difficulty") or "unknown")] += 1
     return {t: {d: c[d] / sum(c.values()) for d in DIFFICULTIES} for t, c in sorted(by_task.items())}
 

@@ -97,9 +97,9 @@ class ShadowIndex:
         `question` (text, or a function giving it) is only used to describe a leak."""
         index = self._index
         starts: dict[int, dict[int, tuple[str, ...]]] = {}
-        seed_grams = ngrams(tokens, self.ngram)
-        if not index.keys().isdisjoint(seed_grams):  # usually disjoint: one C-level pass, no Python loop
-            for pos, g in enumerate(seed_grams):
+        pool_item_grams = ngrams(tokens, self.ngram)
+        if not index.keys().isdisjoint(pool_item_grams):  # usually disjoint: one C-level pass, no Python loop
+            for pos, g in enumerate(pool_item_grams):
                 for k, q_pos in index.get(g, ()):
                     starts.setdefault(k, {}).setdefault(pos - q_pos, g)
         out = []
@@ -121,19 +121,19 @@ class ShadowIndex:
                 out.append(Leak(seed_id, self._ids[k], round(best, 4), " ".join(gram), text, self._text[k]))
         return out
 
-    def seed_leaks(self, seed: Mapping[str, Any], user_words: Sequence[str] | None = None) -> list[Leak]:
+    def pool_item_leaks(self, pool_item: Mapping[str, Any], user_words: Sequence[str] | None = None) -> list[Leak]:
         """Every shadow item a pool seed leaks: by source id, and by the question rule on its user turns (plus
         hidden_info). `user_words`: the seed's user-turn words when the caller has them already."""
-        from rc1.core.records import seed_question, user_text
+        from rc1.core.records import posed_question, user_text
 
         if user_words is None:
-            user_words = guard_words(user_text(seed))  # type: ignore[arg-type]
-        hidden = seed.get("hidden_info")
-        text = lambda: seed_question(seed)  # type: ignore[arg-type]  # noqa: E731
-        out = self.match(str(seed["id"]), user_words, text, guard_words(hidden) if hidden else ())
-        src = str(seed.get("source_id", ""))
+            user_words = guard_words(user_text(pool_item))  # type: ignore[arg-type]
+        hidden = pool_item.get("hidden_info")
+        text = lambda: posed_question(pool_item)  # type: ignore[arg-type]  # noqa: E731
+        out = self.match(str(pool_item["id"]), user_words, text, guard_words(hidden) if hidden else ())
+        src = str(pool_item.get("source_id", ""))
         if src in self.source_ids and all(leak.shadow_id != src for leak in out):
             k = self._by_id.get(src)
-            out.append(Leak(str(seed["id"]), src, 1.0, "", text(), self._text[k] if k is not None else "",
+            out.append(Leak(str(pool_item["id"]), src, 1.0, "", text(), self._text[k] if k is not None else "",
                             "source_id"))
         return out

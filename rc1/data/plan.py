@@ -9,7 +9,7 @@ from typing import Mapping, Sequence
 
 from rc1.core.config import TASKS, check_mix
 from rc1.core.errors import Rc1Error
-from rc1.core.records import Seed, Task
+from rc1.core.records import PoolItem, Task
 from rc1.core.text import guard_normalize
 from rc1.data.templates import DIFFICULTIES
 from rc1.data.tools import TOOLS
@@ -114,10 +114,10 @@ class ShadowGuard:
         norm = guard_normalize(task["question"])
         return norm not in self.questions and not (self.loose is not None and self.loose.match(task["id"], norm.split()))
 
-    def leaks(self, seed: Seed) -> bool:
+    def leaks(self, pool_item: PoolItem) -> bool:
         if self.strict is None:
             return False
-        return bool(self.strict.seed_leaks(seed))
+        return bool(self.strict.pool_item_leaks(pool_item))
 
 
 def _excluded(tasks: list[Task], guard: ShadowGuard) -> tuple[list[Task], int]:

@@ -35,7 +35,7 @@ from typing import Iterator, Mapping, Sequence
 
 from rc1.data.clarify import Removal, removals
 from rc1.core.errors import Rc1Error
-from rc1.core.records import Seed, Task
+from rc1.core.records import PoolItem, Task
 from rc1.data.plan import PoolPlan, PoolSpec, ShadowGuard, plan_pool, pose_counts
 from rc1.data.render import ItemMaterial, Renderer
 from rc1.data.templates import DIFFICULTIES, Template, TemplatePack
@@ -61,11 +61,11 @@ class PoolStats:
                 "items_used": self.items_used, "tool_seeds": self.tool_seeds, "worked_seeds": self.worked_seeds,
                 "leak_redraws": self.leak_redraws, "poses": self.poses}
 
-    def count(self, seed: Seed, worked: bool) -> None:
-        self.tool_seeds += bool(seed["tools"])
+    def count(self, pool_item: PoolItem, worked: bool) -> None:
+        self.tool_seeds += bool(pool_item["tools"])
         self.worked_seeds += worked
-        per = self.poses.setdefault(seed["task"], {d: 0 for d in DIFFICULTIES})
-        per[seed["pose"]] += 1
+        per = self.poses.setdefault(pool_item["task"], {d: 0 for d in DIFFICULTIES})
+        per[pool_item["pose"]] += 1
 
 
 def _passages(items: Sequence[Task]) -> list[tuple[str, str]]:
@@ -107,7 +107,7 @@ def _templates(pack: TemplatePack, task: str, clarify: bool, spec: PoolSpec, ite
 
 
 def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack: TemplatePack, spec: PoolSpec,
-                 stats: PoolStats, guard: ShadowGuard, skip: int = 0) -> Iterator[Seed]:
+                 stats: PoolStats, guard: ShadowGuard, skip: int = 0) -> Iterator[PoolItem]:
     """The task's seeds in order; `skip`: from its skip-th seed on (the earlier seeds of that seed's item are
     drawn and dropped, so that its generator draws as in the whole stream; they count in no stats)."""
     order = list(items)
@@ -163,24 +163,25 @@ def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack:
             for d in poses:
                 t_i, r_i, s_i, h_i = next(slots[d])
                 st = stats if j >= skip else dropped
-                seed = render.seed(rng, f"{task}-{j:06d}", item, by_pose[d][t_i], roles[r_i], styles[s_i], hidden[h_i])
-                if guard.leaks(seed):
-                    seed = _redraw(rng, render, guard, st, f"{task}-{j:06d}", item, by_pose[d], hidden, pack)
+                pool_item = render.pool_item(rng, f"{task}-{j:06d}", item, by_pose[d][t_i], roles[r_i], styles[s_i],
+                                             hidden[h_i])
+                if guard.leaks(pool_item):
+                    pool_item = _redraw(rng, render, guard, st, f"{task}-{j:06d}", item, by_pose[d], hidden, pack)
                 j += 1
-                st.count(seed, by_pose[d][t_i].mode == "worked")
+                st.count(pool_item, by_pose[d][t_i].mode == "worked")
                 if st is stats:
-                    yield seed
+                    yield pool_item
 
 
-def _redraw(rng: random.Random, render: "Renderer", guard: ShadowGuard, stats: PoolStats, seed_id: str,
-            item: ItemMaterial, templates: list[Template], hidden: list, pack: TemplatePack) -> Seed:
+def _redraw(rng: random.Random, render: "Renderer", guard: ShadowGuard, stats: PoolStats, pool_item_id: str,
+            item: ItemMaterial, templates: list[Template], hidden: list, pack: TemplatePack) -> PoolItem:
     """Another rendering of the same item that the leak rule does not flag (wording, evidence, role, style)."""
     for _ in range(LEAK_REDRAWS):
         stats.leak_redraws += 1
-        seed = render.seed(rng, seed_id, item, rng.choice(templates), rng.choice(pack.roles), rng.choice(pack.styles),
-                           rng.choice(hidden))
-        if not guard.leaks(seed):
-            return seed
+        pool_item = render.pool_item(rng, pool_item_id, item, rng.choice(templates), rng.choice(pack.roles),
+                                     rng.choice(pack.styles), rng.choice(hidden))
+        if not guard.leaks(pool_item):
+            return pool_item
     raise Rc1Error(f"{item.task['id']}: every rendering of this item matches a shadow question by the leak rule; "
                    f"the shadow set and the pool sources overlap (check --shadow and the data sources)")
 
@@ -203,7 +204,7 @@ def _combos(rng: random.Random, a: int, b: int, c: int, d: int, k: int) -> list[
 
 def build_pool(tasks: Mapping[str, list[Task]], pack: TemplatePack, spec: PoolSpec,
                stats: PoolStats | None = None, start: int = 0, stop: int | None = None,
-               plan: PoolPlan | None = None) -> Iterator[Seed]:
+               plan: PoolPlan | None = None) -> Iterator[PoolItem]:
     """Yield plan.n seeds (see the module docstring). Raises Rc1Error on an impossible spec.
     `start`, `stop`: only the seeds at those positions of the stream, the same seeds (a piece of the pool built
     apart: its stats count its own seeds, `counts` included, from the counts at `start`). `plan`: plan_pool's,
@@ -239,16 +240,16 @@ def _schedule(order: list[str], counts: Mapping[str, int]) -> Iterator[str]:
         yield task
 
 
-def seed_lines(seeds: Iterator[Seed]) -> Iterator[str]:
+def pool_item_lines(pool_items: Iterator[PoolItem]) -> Iterator[str]:
     """JSON lines of seeds. The seeds of one item share their (large) context list: it is encoded once
     per item and spliced in, which is most of the encoding time of a HotpotQA-heavy pool."""
     cache: dict[int, tuple[list, str]] = {}
-    for seed in seeds:
-        ctx = seed["context"]
+    for pool_item in pool_items:
+        ctx = pool_item["context"]
         hit = cache.get(id(ctx))
         if hit is None or hit[0] is not ctx:
             if len(cache) > 64:
                 cache.clear()
             hit = cache[id(ctx)] = (ctx, json.dumps(ctx, ensure_ascii=False))
-        rest = {k: v for k, v in seed.items() if k != "context"}
+        rest = {k: v for k, v in pool_item.items() if k != "context"}
         yield json.dumps(rest, ensure_ascii=False)[:-1] + ', "context": ' + hit[1] + "}\n"

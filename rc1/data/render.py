@@ -8,7 +8,7 @@ import random
 import re
 from typing import Sequence
 
-from rc1.core.records import Seed, Task
+from rc1.core.records import PoolItem, Task
 from rc1.data.clarify import Removal, removals
 from rc1.data.plan import PoolSpec
 from rc1.data.templates import Role, Style, Template, TemplatePack
@@ -264,8 +264,8 @@ class Renderer:
         ]
         return turns, lookup
 
-    def seed(self, rng: random.Random, seed_id: str, item: ItemMaterial, t: Template, role: Role, style: Style,
-             removal: Removal | None) -> Seed:
+    def pool_item(self, rng: random.Random, pool_item_id: str, item: ItemMaterial, t: Template, role: Role,
+                  style: Style, removal: Removal | None) -> PoolItem:
         task = item.task
         kind = item.kind
         tools = [x for x in t.tools if x in self.spec.tools and x in TASK_TOOLS[kind]]
@@ -294,7 +294,7 @@ class Renderer:
                     del expected[i]
                     break
         return {
-            "id": seed_id, "task": kind, "source_id": task["id"], "source_question": task["question"],
+            "id": pool_item_id, "task": kind, "source_id": task["id"], "source_question": task["question"],
             "template_id": t.id, "pose": t.difficulty, "role": role.id,
             "style": style.id, "dialogue": dialogue, "needs_clarification": removal is not None,
             "hidden_info": hidden, "tools": tools, "expected_tool_calls": expected, "answer": task["answer"],

@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from rc1.core.records import seed_difficulty
+from rc1.core.records import pool_item_difficulty
 
 BUCKETS = ("easy", "medium", "hard")
 CRITERIA = {  # metric -> +1 when a higher value is harder, -1 when lower is harder
@@ -145,7 +145,7 @@ def item_difficulties(records: Sequence[Mapping[str, Any]]) -> tuple[dict[str, s
 
     The records' own `difficulty` when every record has one; otherwise rc1.difficulty's score and its
     per-task tertiles computed over the shadow set itself (the same rule the difficulty stage uses)."""
-    own = {str(r["id"]): seed_difficulty(r, fallback=None) for r in records}
+    own = {str(r["id"]): pool_item_difficulty(r, fallback=None) for r in records}
     if records and all(own.values()):
         return own, "records"
     from rc1.difficulty.table import build_table

@@ -29,7 +29,7 @@ from rc1.core.errors import Rc1Error
 from rc1.scoring.dialogue import analyze
 from rc1.inference.prefix_cache import PrefixStore, shared_prefixes
 from rc1.scoring.answers import success_of
-from rc1.train.env import Rc1Env, dispatch_tool, seed_prompt, to_rc1_dialogue
+from rc1.train.env import Rc1Env, dispatch_tool, pool_item_prompt, to_rc1_dialogue
 
 HARD_TASKS = ("hotpotqa", "strategyqa")
 
@@ -286,7 +286,7 @@ def tool_schemas() -> list[dict]:
 
 @dataclass
 class _Episode:
-    seed: Mapping[str, Any]
+    pool_item: Mapping[str, Any]
     env: Rc1Env
     messages: list[dict]
     completion: list[dict]
@@ -294,7 +294,7 @@ class _Episode:
     turns: list = field(default_factory=list)   # TurnStats of each assistant turn (rc1.inference.budget)
 
 
-def run_episodes(backend: GenerationBackend, seeds: Sequence[Mapping[str, Any]], max_turns: int,
+def run_episodes(backend: GenerationBackend, pool_items: Sequence[Mapping[str, Any]], max_turns: int,
                  progress: Callable[[int], None] | None = None, turns: list | None = None) -> list[list[dict]]:
     """Multi-turn episodes of every seed, turn by turn: all open episodes generate in one backend call, then
     their tool calls run in the environment; an episode ends with its first assistant turn without tool calls
@@ -303,10 +303,10 @@ def run_episodes(backend: GenerationBackend, seeds: Sequence[Mapping[str, Any]],
     TurnStats of its assistant turns (what the thinking budget did, rc1.inference.budget)."""
     tools = tool_schemas()
     eps = []
-    for seed in seeds:
+    for pool_item in pool_items:
         env = Rc1Env(max_turns=max_turns)
-        env.reset(seed_json=json.dumps(dict(seed)))
-        eps.append(_Episode(seed, env, seed_prompt(dict(seed)), []))
+        env.reset(seed_json=json.dumps(dict(pool_item)))
+        eps.append(_Episode(pool_item, env, pool_item_prompt(dict(pool_item)), []))
     for turn in range(max_turns):
         open_eps = [e for e in eps if not e.done]
         if not open_eps:
@@ -330,7 +330,7 @@ def run_episodes(backend: GenerationBackend, seeds: Sequence[Mapping[str, Any]],
             progress(sum(e.done for e in eps))
     if turns is not None:
         turns.extend(e.turns for e in eps)
-    return [list(e.seed.get("dialogue") or []) + to_rc1_dialogue([], e.completion) for e in eps]
+    return [list(e.pool_item.get("dialogue") or []) + to_rc1_dialogue([], e.completion) for e in eps]
 
 
 # ---------------------------------------------------------------- per-item rows and summaries

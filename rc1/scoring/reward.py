@@ -22,7 +22,7 @@ from rc1.core.config import DIMENSIONS, Thresholds, Weights, WeightsThresholds, 
 from rc1.core.ppo_config import PPOConfig, load_ppo_config
 from rc1.scoring.dialogue import analyze
 from rc1.core.errors import Rc1Error
-from rc1.core.records import DIFFICULTIES, seed_difficulty
+from rc1.core.records import DIFFICULTIES, pool_item_difficulty
 from rc1.scoring.base import Judge, JudgeRequest, JudgeResult
 
 DEFAULT_ALPHA = 0.07
@@ -151,30 +151,30 @@ def checked_weights(weights: str, gates: Thresholds) -> Weights:
 
 
 # ---------------------------------------------------------------- per-rollout reward for training
-def seed_question(seed: Mapping[str, Any]) -> str:
+def final_question(pool_item: Mapping[str, Any]) -> str:
     """The question as the user finally asked it: the last user turn of the seed's prefix."""
-    users = [t.get("content", "") for t in seed.get("dialogue") or [] if t.get("role") == "user"]
-    return users[-1] if users else str(seed.get("question", ""))
+    users = [t.get("content", "") for t in pool_item.get("dialogue") or [] if t.get("role") == "user"]
+    return users[-1] if users else str(pool_item.get("question", ""))
 
 
 def dialogue_digest(dialogue: Sequence[Mapping[str, Any]]) -> str:
     return hashlib.sha256(json.dumps(list(dialogue), sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def judge_request(seed: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], *,
+def judge_request(pool_item: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], *,
                   candidate_id: str | None = None, difficulty: str | None = None) -> JudgeRequest:
     """The JudgeRequest for one completed episode of `seed` (dialogue = the seed's prefix + the episode)."""
     return JudgeRequest(
-        item_id=str(seed["id"]),
+        item_id=str(pool_item["id"]),
         candidate_id=candidate_id or dialogue_digest(dialogue),
-        task=str(seed["task"]),
-        question=seed_question(seed),
-        gold_answer=str(seed.get("answer", "")),
-        needs_clarification=bool(seed.get("needs_clarification", False)),
+        task=str(pool_item["task"]),
+        question=final_question(pool_item),
+        gold_answer=str(pool_item.get("answer", "")),
+        needs_clarification=bool(pool_item.get("needs_clarification", False)),
         dialogue=tuple(dict(t) for t in dialogue),
-        hidden_info=seed.get("hidden_info"),
-        context=tuple(seed.get("context") or []),
-        difficulty=difficulty if difficulty is not None else seed_difficulty(seed, fallback=None),
+        hidden_info=pool_item.get("hidden_info"),
+        context=tuple(pool_item.get("context") or []),
+        difficulty=difficulty if difficulty is not None else pool_item_difficulty(pool_item, fallback=None),
     )
 
 
@@ -220,13 +220,13 @@ class RewardModel:
         self.n_failed = 0
         self.n_unstable = 0
 
-    def details(self, seeds: Sequence[Mapping[str, Any]], dialogues: Sequence[Sequence[Mapping[str, Any]]],
+    def details(self, pool_items: Sequence[Mapping[str, Any]], dialogues: Sequence[Sequence[Mapping[str, Any]]],
                 prefix_lens: Sequence[int] | None = None) -> list[RewardDetail]:
-        if len(seeds) != len(dialogues):
-            raise ValueError(f"{len(seeds)} seeds but {len(dialogues)} dialogues")
-        prefix_lens = prefix_lens or [len(s.get("dialogue") or []) for s in seeds]
+        if len(pool_items) != len(dialogues):
+            raise ValueError(f"{len(pool_items)} pool items but {len(dialogues)} dialogues")
+        prefix_lens = prefix_lens or [len(s.get("dialogue") or []) for s in pool_items]
         requests = [judge_request(s, d, candidate_id=f"{i}:{dialogue_digest(d)}")
-                    for i, (s, d) in enumerate(zip(seeds, dialogues))]
+                    for i, (s, d) in enumerate(zip(pool_items, dialogues))]
         results = self.judge.score_many(requests, progress=self.progress)
         if len(results) != len(requests):
             raise RuntimeError(f"judge returned {len(results)} results for {len(requests)} requests")
@@ -242,8 +242,8 @@ class RewardModel:
                            f"{'; '.join(errors) or 'no error message'}")
         return out
 
-    def score(self, seeds, dialogues, prefix_lens=None) -> list[float | None]:
-        return [d.reward for d in self.details(seeds, dialogues, prefix_lens)]
+    def score(self, pool_items, dialogues, prefix_lens=None) -> list[float | None]:
+        return [d.reward for d in self.details(pool_items, dialogues, prefix_lens)]
 
     def _detail(self, req: JudgeRequest, res: JudgeResult, clarifications: int) -> RewardDetail:
         p = self.params

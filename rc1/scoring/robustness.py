@@ -171,14 +171,14 @@ def suite_description(kinds: Sequence[str] = tuple(ATTACKS)) -> dict[str, Any]:
 def score_suite(items: Sequence, reward_details: Callable[[list[Mapping], list[list[dict]], list[int]], list],
                 seed: int, kinds: Sequence[str] = tuple(ATTACKS)) -> list[dict]:
     """Score every candidate of every item; one row per (item, kind) with the reward (None when failed)."""
-    seeds, dialogues, prefix_lens, meta = [], [], [], []
+    pool_items, dialogues, prefix_lens, meta = [], [], [], []
     for it in items:
         for kind, dialogue in attack_candidates(it, seed, kinds):
-            seeds.append(it.as_seed())
+            pool_items.append(it.as_pool_item())
             dialogues.append(dialogue)
             prefix_lens.append(len(it.prefix))
             meta.append((it, kind))
-    details = reward_details(seeds, dialogues, prefix_lens)
+    details = reward_details(pool_items, dialogues, prefix_lens)
     return [{"item_id": it.id, "task": it.task, "kind": kind, "reward": d.reward, "failed": d.failed,
              "scores": d.scores, "error": d.error, "final_turn": dialogue[-1].get("content", "")[:2000]}
             for (it, kind), d, dialogue in zip(meta, details, dialogues)]

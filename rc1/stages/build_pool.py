@@ -22,7 +22,7 @@ from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json, sha256_dir, why_not_a_file, write_json
 from rc1.data.plan import DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, parse_tools, plan_pool
-from rc1.data.pool import PoolStats, build_pool, seed_lines
+from rc1.data.pool import PoolStats, build_pool, pool_item_lines
 from rc1.core.records import record_question
 from rc1.stages.shared import (BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted,
                                parse_n)
@@ -160,9 +160,9 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool, 
     tmp.parent.mkdir(parents=True, exist_ok=True)
     sha = hashlib.sha256()
     with tempfile.TemporaryFile(prefix=".rc1-pool-", dir=tmp.parent) as rest_fh:
-        rest = Ahead(_write_seeds, records, pack, spec, plan, split, spec.n, rest_fh, PoolStats(), False)
+        rest = Ahead(_write_pool_items, records, pack, spec, plan, split, spec.n, rest_fh, PoolStats(), False)
         with cleaned_up(rest), open(tmp, "wb") as fh:
-            written = _write_seeds(records, pack, spec, plan, 0, split, fh, stats, progress, sha)[0]
+            written = _write_pool_items(records, pack, spec, plan, 0, split, fh, stats, progress, sha)[0]
             n_rest, rest_stats = rest.result()
             rest_fh.seek(0)
             while block := rest_fh.read(1 << 22):
@@ -185,15 +185,15 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool, 
     return stats, written, time.perf_counter() - t0, sha.hexdigest(), plan.largest
 
 
-def _write_seeds(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int, stop: int, fh, stats: PoolStats,
+def _write_pool_items(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int, stop: int, fh, stats: PoolStats,
                  progress: bool, sha=None) -> tuple[int, PoolStats]:
     """Write the seed lines (UTF-8) of stream positions [start, stop) to binary `fh` (and into hash `sha`);
     (lines written, their stats)."""
-    seeds = build_pool(records, pack, spec, stats, start, stop, plan)
-    bar = tqdm(seeds, total=stop - start, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
+    pool_items = build_pool(records, pack, spec, stats, start, stop, plan)
+    bar = tqdm(pool_items, total=stop - start, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
                disable=no_bar(progress))
     written = 0
-    for line in seed_lines(bar):
+    for line in pool_item_lines(bar):
         data = line.encode("utf-8")
         if sha is not None:
             sha.update(data)

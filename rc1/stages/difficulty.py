@@ -187,9 +187,9 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
 
 def _table(pool_p: Path, piece: tuple[int, int, int], counter, progress: bool):
     from rc1.difficulty.table import build_table
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
 
-    return build_table(iter_seeds(pool_p, piece), counter, progress=progress)
+    return build_table(iter_pool_items(pool_p, piece), counter, progress=progress)
 
 
 def _render_plots(table, bucket: np.ndarray, rep: dict) -> dict[str, bytes]:

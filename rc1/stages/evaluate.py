@@ -58,8 +58,8 @@ def _as_items(records: list[dict], split: str, n: int | None) -> list[tuple[str,
 
     records = _stratified(records, n)
     # plain Task records (a shadow set) carry no dialogue: bucket them as the seeds they become
-    diffs, _ = item_difficulties([ShadowItem.from_record(r).as_seed() for r in records])
-    return [(split, ShadowItem.from_record(r, diffs.get(str(r["id"]))).as_seed(), diffs.get(str(r["id"])))
+    diffs, _ = item_difficulties([ShadowItem.from_record(r).as_pool_item() for r in records])
+    return [(split, ShadowItem.from_record(r, diffs.get(str(r["id"]))).as_pool_item(), diffs.get(str(r["id"])))
             for r in records]
 
 
@@ -158,16 +158,17 @@ def sample_dialogues(items, policy_rows: list[dict], base_rows: list[dict]) -> l
     from rc1.scoring.reward import judge_request
     from rc1.release.rc1_report import pick_samples
 
-    seeds = {(split, str(seed["id"])): seed for split, seed, _ in items}
+    pool_items = {(split, str(pool_item["id"])): pool_item for split, pool_item, _ in items}
     pairs = pick_samples(policy_rows, base_rows)
     keep = ("success", "final_answer", "turns", "clarifications", "tool_calls", "dialogue")
     samples = [{"id": p["id"], "task": p["task"], "difficulty": p["difficulty"], "split": p["split"],
-                "answer": seeds[(p["split"], str(p["id"]))].get("answer"),
+                "answer": pool_items[(p["split"], str(p["id"]))].get("answer"),
                 "policy": {k: p.get(k) for k in keep}, "base": {k: b.get(k) for k in keep}} for p, b in pairs]
     try:
         from rc1.scoring.judge import make_judge
 
-        requests = [judge_request(seeds[(s["split"], str(s["id"]))], s[who]["dialogue"], candidate_id=f"{who}-{s['id']}")
+        requests = [judge_request(pool_items[(s["split"], str(s["id"]))], s[who]["dialogue"],
+                                  candidate_id=f"{who}-{s['id']}")
                     for s in samples for who in ("policy", "base")]
         results = make_judge().score_many(requests, progress=False) if requests else []
         for r, (s, who) in zip(results, [(s, w) for s in samples for w in ("policy", "base")]):

@@ -92,7 +92,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         st.log_config(gates.shadow_run, "gates_shadow_run.json")
         resp = make_responder(responder, k=k, seed=seed, model=cfg.responder_model, base_url=cfg.responder_base_url)
         candidates = all_candidates(resp, items, progress=progress)
-        by_id = {it.id: it.as_seed() for it in items}
+        by_id = {it.id: it.as_pool_item() for it in items}
         rows = score_candidates(by_id, candidates, judge, w, params_r, progress=progress)
         for r in rows:
             r.update({"responder": responder, "judge_provider": jd["provider"]})

@@ -157,7 +157,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     from rc1.scoring.reward import RewardModel, RewardParams, checked_weights
     from rc1.train import dist, engine, units
     from rc1.train.sampler import drop_heldout, split_heldout
-    from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
+    from rc1.train.tiny import corpus_from_pool_items, is_tiny, resolve_base
     from rc1.tracking.registry import MODEL_NAME, claim_alias, log_policy_model, register_logged_model
 
     config_path = config_path or (None if resume_from else default_ppo_config(run_mode()))   # resume: the run's
@@ -209,7 +209,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     fresh = drop_heldout(fresh_items, heldout)
     plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod
     with dist.main_first():                           # the main process builds/caches the tiny base, then the others
-        base = resolve_base(ppo.model.base, corpus_from_seeds(pool), seed=0)
+        base = resolve_base(ppo.model.base, corpus_from_pool_items(pool), seed=0)
     reward_model = RewardModel(make_judge(), weights, RewardParams.from_config(ppo))
     fit = functools.partial(engine.train, ppo, base=base, pool=train_pool, seed=seed, out_dir=out_dir,
                             max_steps=steps, reward_model=reward_model, mode=mode, fresh=fresh,

@@ -17,7 +17,7 @@ from rc1.core.config import ValidatePoolThresholds, load_thresholds, parse_mix, 
 from rc1.core.errors import Rc1Error
 from rc1.core.io import (iter_jsonl, read_json, readable_file, sha256_dir, why_not_a_file, writable_outputs, write_json,
                          write_jsonl)
-from rc1.quality.baseline import V1_PACK, baseline_seeds
+from rc1.quality.baseline import V1_PACK, baseline_pool_items
 from rc1.core.records import record_question
 from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SIZE
 from rc1.stages.shared import FromData, Gated, Reusable, Seeded
@@ -82,7 +82,7 @@ LINE_BYTES_PER_TOKEN = 256
 def _scan(pool: Path, progress: bool = False, **kwargs):
     """scan_pool over the pool, its second half scanned in another forked process (what one pass gives)."""
     from rc1.core.io import line_ranges
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
     from rc1.quality.validate import merge_scans, scan_piece
 
     pieces = line_ranges(pool, 2)
@@ -92,22 +92,22 @@ def _scan(pool: Path, progress: bool = False, **kwargs):
         with contextlib.ExitStack() as stack:
             for job in rest:
                 stack.enter_context(cleaned_up(job))
-            first = scan_piece(iter_seeds(pool, pieces[0], _line_bytes_max(kwargs)), progress=progress, **kwargs)
+            first = scan_piece(iter_pool_items(pool, pieces[0], _line_bytes_max(kwargs)), progress=progress, **kwargs)
             scan = merge_scans([first, *(job.result() for job in rest)], files)
     finally:
         for fh in files:
             fh.close()
     if scan is None:  # a blank line moved a piece's first seed: one pass over the whole pool
-        scan = scan_piece(iter_seeds(pool, None, _line_bytes_max(kwargs)), progress=progress, **kwargs)
+        scan = scan_piece(iter_pool_items(pool, None, _line_bytes_max(kwargs)), progress=progress, **kwargs)
         scan = merge_scans([scan], [])
     return scan
 
 
 def _scan_piece(pool: Path, piece: tuple[int, int, int], **kwargs):
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
     from rc1.quality.validate import scan_piece
 
-    return scan_piece(iter_seeds(pool, piece, _line_bytes_max(kwargs)), start=piece[2], **kwargs)
+    return scan_piece(iter_pool_items(pool, piece, _line_bytes_max(kwargs)), start=piece[2], **kwargs)
 
 
 def _line_bytes_max(kwargs) -> int:
@@ -115,11 +115,11 @@ def _line_bytes_max(kwargs) -> int:
 
 
 def _baseline_stats(baseline_pool: str | None, n_base: int, mix: dict[str, float], data_dir: str | None, seed: int):
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
     from rc1.quality.validate import baseline_stats
 
-    seeds = iter_seeds(baseline_pool) if baseline_pool else baseline_seeds(n_base, mix, data_dir, seed)
-    return baseline_stats(seeds, KL_SAMPLE_SIZE, SAMPLE_SIZE, seed)
+    pool_items = iter_pool_items(baseline_pool) if baseline_pool else baseline_pool_items(n_base, mix, data_dir, seed)
+    return baseline_stats(pool_items, KL_SAMPLE_SIZE, SAMPLE_SIZE, seed)
 
 
 def run(cfg: Config, progress: bool = True) -> dict:

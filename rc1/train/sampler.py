@@ -27,7 +27,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from rc1.core.records import DIFFICULTIES, seed_difficulty
+from rc1.core.records import DIFFICULTIES, pool_item_difficulty
 from rc1.core.text import guard_normalize
 
 UNBUCKETED = "medium"   # what a seed without a difficulty bucket is drawn (and logged) as
@@ -49,15 +49,15 @@ def is_heldout(key: str, frac: float) -> bool:
     return h / 2**64 < frac
 
 
-def source_key(seed: Mapping[str, Any]) -> str:
+def source_key(pool_item: Mapping[str, Any]) -> str:
     """What the held-out split is keyed by: the source item, never the seed. A pool poses each source question
     many times (templates, roles, difficulty); keyed by seed id, most held-out seeds would share their question
     with trained ones. The key is the normalized source question (seed field `source_question`), so two source
     ids with the same text stay together too; pools without it fall back to the source id."""
-    q = seed.get("source_question")
+    q = pool_item.get("source_question")
     if isinstance(q, str) and q.strip():
         return "q:" + guard_normalize(q)
-    return "id:" + str(seed.get("source_id") or seed["id"])
+    return "id:" + str(pool_item.get("source_id") or pool_item["id"])
 
 
 def split_heldout(pool: Sequence[Mapping[str, Any]], frac: float) -> tuple[list, list]:
@@ -78,7 +78,7 @@ def drop_heldout(items: Sequence[Mapping[str, Any]], heldout: Sequence[Mapping[s
             and not (s.get("source_question") and guard_normalize(s["source_question"]) in texts)]
 
 
-def plain_seed(task: Mapping[str, Any]) -> dict:
+def plain_pool_item(task: Mapping[str, Any]) -> dict:
     """A task record (rc1.core.records.Task) as a plain prompt: system + the question, tools on, no clarification."""
     return {
         "id": f"fresh:{task['id']}", "task": task["task"], "source_id": str(task["id"]),
@@ -148,7 +148,7 @@ class ReplayHistory:
 @dataclass(frozen=True)
 class Draw:
     kind: str          # pool | pool_fill | fresh | replay
-    seed: Mapping[str, Any]
+    pool_item: Mapping[str, Any]
 
 
 class Sampler:
@@ -161,7 +161,7 @@ class Sampler:
         self.pool = list(pool)
         self.fresh = list(fresh)
         self.by_id = {str(s["id"]): s for s in [*self.pool, *self.fresh]}
-        self.buckets = {d: [i for i, s in enumerate(self.pool) if seed_difficulty(s, fallback=UNBUCKETED) == d]
+        self.buckets = {d: [i for i, s in enumerate(self.pool) if pool_item_difficulty(s, fallback=UNBUCKETED) == d]
                         for d in DIFFICULTIES}
 
     def counts(self, step: int, n_replay_candidates: int, rng: np.random.Generator) -> dict[str, int]:

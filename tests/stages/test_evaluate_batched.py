@@ -13,8 +13,8 @@ from rc1.data.pool import build_pool
 from rc1.scoring.responder import ShadowItem
 from rc1.data.shadow_set import select_shadow
 from rc1.data.templates import load_pack
-from rc1.train.env import seed_prompt
-from rc1.train.tiny import corpus_from_seeds, load_model, load_tokenizer, tiny_dir
+from rc1.train.env import pool_item_prompt
+from rc1.train.tiny import corpus_from_pool_items, load_model, load_tokenizer, tiny_dir
 from sequential_reference import sequential_episode
 
 MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
@@ -32,12 +32,12 @@ def shadow_items():
     """Shadow-set records as `rc1 evaluate` poses them: one fixed system prompt, so every prompt begins with the same
     system prompt and tool schemas."""
     tasks = {t: bundled_tasks(t)[:30] for t in MIX}
-    return [ShadowItem.from_record(r).as_seed() for r in select_shadow(tasks, 8, 3, mix=MIX)]
+    return [ShadowItem.from_record(r).as_pool_item() for r in select_shadow(tasks, 8, 3, mix=MIX)]
 
 
 @pytest.fixture(scope="module")
 def tiny(seeds, tmp_path_factory):
-    path = str(tiny_dir(corpus_from_seeds(seeds), seed=0, cache_dir=tmp_path_factory.mktemp("models")))
+    path = str(tiny_dir(corpus_from_pool_items(seeds), seed=0, cache_dir=tmp_path_factory.mktemp("models")))
     return load_model(path).eval(), load_tokenizer(path)
 
 
@@ -66,7 +66,7 @@ def test_batched_greedy_equals_the_sequential_loop(seeds, which, request):
     batched = run_episodes(TransformersBackend(model, tok, max_new_tokens=16, batch_size=4), seeds, max_turns=3)
     reference = [sequential_episode(model, tok, s, 3, 16) for s in seeds]
     assert batched == reference
-    assert len({len(tok.apply_chat_template(seed_prompt(dict(s)), tokenize=True, return_dict=False)) for s in seeds}) > 3
+    assert len({len(tok.apply_chat_template(pool_item_prompt(dict(s)), tokenize=True, return_dict=False)) for s in seeds}) > 3
 
 
 def test_rows_leave_the_batch_at_their_own_end_token(seeds, shadow_items, sharp):
@@ -77,7 +77,7 @@ def test_rows_leave_the_batch_at_their_own_end_token(seeds, shadow_items, sharp)
     from transformers import GenerationConfig
 
     model, tok = sharp
-    prompts = [tok.apply_chat_template(seed_prompt(dict(s)), tools=tool_schemas(), add_generation_prompt=True,
+    prompts = [tok.apply_chat_template(pool_item_prompt(dict(s)), tools=tool_schemas(), add_generation_prompt=True,
                                        tokenize=True, return_dict=False) for s in [*seeds, *shadow_items[:4]]]
     never_ends = GenerationConfig(do_sample=False, max_new_tokens=12, eos_token_id=None, pad_token_id=0)
     alone = [model.generate(torch.tensor([p]), attention_mask=torch.ones(1, len(p), dtype=torch.long),
@@ -110,10 +110,10 @@ def test_shared_prefix_reuse_equals_the_sequential_loop(seeds, shadow_items, sha
     reference = [sequential_episode(model, tok, s, 3, 16) for s in items]
     backend = TransformersBackend(model, tok, max_new_tokens=16, batch_size=6)
     assert run_episodes(backend, items, max_turns=3) == reference
-    held = backend.prefixes.match(_prompt_ids(tok, seed_prompt(dict(shadow_items[0]))))
+    held = backend.prefixes.match(_prompt_ids(tok, pool_item_prompt(dict(shadow_items[0]))))
     assert held is not None and len(held[0]) > 500   # the system prompt and the tool schemas
-    assert all(backend.prefixes.match(_prompt_ids(tok, seed_prompt(dict(s)))) is None for s in seeds)
-    assert len({tuple(_prompt_ids(tok, seed_prompt(dict(s)))[:SHARED_PREFIX_MIN]) for s in seeds}) == len(seeds)
+    assert all(backend.prefixes.match(_prompt_ids(tok, pool_item_prompt(dict(s)))) is None for s in seeds)
+    assert len({tuple(_prompt_ids(tok, pool_item_prompt(dict(s)))[:SHARED_PREFIX_MIN]) for s in seeds}) == len(seeds)
     assert run_episodes(backend, items, max_turns=3) == reference
 
 
@@ -138,7 +138,7 @@ def test_keys_values_on_a_shared_prefix_are_those_of_the_prompt_prefilled_alone(
     import torch
 
     model, tok = sharp
-    prompts = [_prompt_ids(tok, seed_prompt(dict(s)))[:-1] for s in shadow_items]
+    prompts = [_prompt_ids(tok, pool_item_prompt(dict(s)))[:-1] for s in shadow_items]
     with torch.inference_mode():
         own, prefixes = TransformersBackend(model, tok, 4, batch_size=8)._prefill(prompts)
         alone = [TransformersBackend(model, tok, 4)._prefill([p]) for p in prompts]
@@ -154,7 +154,7 @@ def test_a_backend_keeps_at_most_its_store_size_of_prefixes(seeds, sharp):
     """One more shared prefix in a call than the store holds: the least recently used is dropped (even while the call
     uses it), and the replies are the ones each prompt gets alone."""
     model, tok = sharp
-    questions = [seed_prompt(dict(s))[-1]["content"] for s in seeds[:2]]
+    questions = [pool_item_prompt(dict(s))[-1]["content"] for s in seeds[:2]]
     prompts = [[{"role": "system", "content": f"Persona {k}: a careful assistant."}, {"role": "user", "content": q}]
                for k in range(PREFIX_STORE_SIZE + 1) for q in questions]
     backend = TransformersBackend(model, tok, max_new_tokens=8, batch_size=len(prompts))

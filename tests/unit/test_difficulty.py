@@ -9,10 +9,10 @@ import pytest
 
 from rc1.core.config import DifficultyThresholds
 from rc1.difficulty.bucket import BUCKETS, assign_buckets, bucket_sizes, resample
-from rc1.difficulty.metrics import clue_overlap, entities, seed_metrics, support_text
+from rc1.difficulty.metrics import clue_overlap, entities, pool_item_metrics, support_text
 from rc1.difficulty.distribution import difficulty_checks
 from rc1.difficulty.table import build_table
-from rc1.core.records import seed_problem
+from rc1.core.records import pool_item_problem
 from rc1.core.text import words
 
 GATE = DifficultyThresholds(hard_min=0.30, easy_max=0.30, len_tokens_max=3500, turns_max=8, tool_hops_max=8,
@@ -26,7 +26,7 @@ def seed(i, task="hotpotqa", question="What is it?", *, calls=(), context=(), sy
          "needs_clarification": False, "hidden_info": None, "tools": ["wiki", "calc"],
          "expected_tool_calls": list(calls), "answer": "a", "context": [list(c) for c in context]}
     s.update(extra)
-    assert seed_problem(s) is None
+    assert pool_item_problem(s) is None
     return s
 
 
@@ -65,7 +65,7 @@ def test_seed_metrics_known_values():
                     {"name": "calc", "arguments": {"expression": "(3+4)*2 - -1"}}],
              context=[["James Cameron", ["James Cameron grew up in Kapuskasing.", "He moved to New York in 1971."]],
                       ["Other", ["A distractor sentence."]]])
-    m = seed_metrics(s)
+    m = pool_item_metrics(s)
     assert m["turns"] == 1 and m["tool_hops"] == 2
     assert m["entities"] == 3                      # Titanic, Avatar, New York ("Which" is a function word)
     assert m["ops_numeric"] == 3                   # + * - in the calc call; the second minus is a sign
@@ -94,7 +94,7 @@ def test_entities_and_ambiguity_flags():
     assert entities("What is 2 plus 3 for Anna Maria of Spain and The Beatles? Is it 5?") == 5
     s = seed(1, question="It was sold by some dealer. Was it red or blue? Who bought it?", hidden_info="red",
              needs_clarification=True)
-    m = seed_metrics(s)
+    m = pool_item_metrics(s)
     assert set(m["ambiguity_flags"]) == {"hidden_info", "vague_quantity", "dangling_reference",
                                          "multiple_questions", "alternative_question"}
     assert m["ambiguity"] == 5
@@ -180,16 +180,16 @@ def test_a_pool_measured_in_pieces_gives_the_table_of_one_pass(tmp_path):
     from rc1.difficulty.table import concat_tables
     from rc1.core.errors import Rc1Error
     from rc1.core.io import iter_jsonl_lines, line_ranges
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
 
     pool = tmp_path / "pool.jsonl"
     seeds = graded_pool(7)
     pool.write_text("".join(json.dumps(s) + "\n" + ("\n" if i == 5 else "") for i, s in enumerate(seeds)))
-    whole = build_table(iter_seeds(pool))
+    whole = build_table(iter_pool_items(pool))
     for parts in (1, 2, 3, 7, 50):
         pieces = line_ranges(pool, parts)
         assert [x for p in pieces for x in iter_jsonl_lines(pool, p)] == list(iter_jsonl_lines(pool))
-        table = concat_tables([build_table(iter_seeds(pool, p)) for p in pieces])
+        table = concat_tables([build_table(iter_pool_items(pool, p)) for p in pieces])
         assert table.ids == whole.ids and table.flags == whole.flags and table.tasks.tolist() == whole.tasks.tolist()
         assert all(np.array_equal(table.columns[k], whole.columns[k]) for k in whole.columns)
     lines = pool.read_text().splitlines(keepends=True)

@@ -15,7 +15,7 @@ from rc1.data.plan import PoolSpec
 from rc1.data.pool import build_pool
 from rc1.data.templates import load_pack
 from rc1.core.text import normalize
-from rc1.train.sampler import drop_heldout, is_heldout, plain_seed, source_key, split_heldout
+from rc1.train.sampler import drop_heldout, is_heldout, plain_pool_item, source_key, split_heldout
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("RC1_SHARED_DATA") or REPO.parent / "shared" / "data")
@@ -56,7 +56,7 @@ def test_no_source_question_is_both_trained_and_held_out_on_real_data():
     for s in seeds:
         assert (normalize(s["source_question"]) in held_texts) == (s in held)
     # fresh prompts for the sampler's non-pool share never bring a held-out question back
-    fresh = [plain_seed(r) for t in MIX for r in tasks[t]]
+    fresh = [plain_pool_item(r) for t in MIX for r in tasks[t]]
     kept = drop_heldout(fresh, held)
     assert len(kept) < len(fresh)
     assert not ids(kept) & ids(held) and not texts(kept) & held_texts

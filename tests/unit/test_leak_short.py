@@ -25,7 +25,7 @@ SHORT = [("strategyqa:c1", "Is Cholera alive?"), ("strategyqa:c2", "Do bees slee
 
 
 def _seed_leaks(idx, text, i=0, **kw):
-    return idx.seed_leaks(make_seed(i, "strategyqa", question=text, **kw))
+    return idx.pool_item_leaks(make_seed(i, "strategyqa", question=text, **kw))
 
 
 def test_short_shadow_questions_are_compared_whole():
@@ -68,7 +68,7 @@ def test_pool_builder_excludes_by_the_same_rule():
     assert tasks["strategyqa"][0]["id"] not in used and shadow_item["id"] not in used
     idx = ShadowIndex([("x", short_q), (shadow_item["id"], shadow_item["question"])], ngram=GATE.leak_ngram,
                       sim=GATE.leak_sim)
-    assert not any(idx.seed_leaks(s) for s in seeds)
+    assert not any(idx.pool_item_leaks(s) for s in seeds)
 
 
 def _files(d: Path, pool: list[dict], shadow: list[tuple[str, str]]) -> list[str]:

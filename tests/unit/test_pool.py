@@ -13,9 +13,9 @@ from rc1.data import load_tasks
 from rc1.data.sources import BUNDLED_DIR as BUNDLED
 from rc1.core.errors import Rc1Error
 from rc1.data.plan import PoolSpec, largest_remainder
-from rc1.data.pool import PoolStats, build_pool, seed_lines
+from rc1.data.pool import PoolStats, build_pool, pool_item_lines
 from rc1.data.render import NOTE_SOURCE_RATE, calc_steps
-from rc1.core.records import SEED_KEYS, seed_problem
+from rc1.core.records import POOL_ITEM_KEYS, pool_item_problem
 from rc1.data.templates import load_pack
 from rc1.core.text import dialogue_tokens, normalize
 from rc1.data.tools import WikiIndex, calc
@@ -53,9 +53,9 @@ def test_pool_is_deterministic_and_well_formed(tasks, pack):
     assert a == list(build_pool(tasks, pack, spec()))
     assert a != list(build_pool(tasks, pack, spec(seed=12)))
     assert len({s["id"] for s in a}) == len(a) == 600
-    assert [json.loads(line) for line in seed_lines(iter(a))] == a
+    assert [json.loads(line) for line in pool_item_lines(iter(a))] == a
     for s in a:
-        assert seed_problem(s) is None and set(SEED_KEYS) <= set(s)
+        assert pool_item_problem(s) is None and set(POOL_ITEM_KEYS) <= set(s)
         assert s["dialogue"][0]["role"] == "system" and s["dialogue"][-1]["role"] == "user"
         assert sum(t["role"] != "system" for t in s["dialogue"]) <= 6
         assert 64 <= dialogue_tokens(s["dialogue"]) <= 4096
@@ -168,11 +168,11 @@ def test_shadow_items_are_excluded(tasks, pack):
     # questions that differ from a shadow one only in a few words are left out too: the
     # validator's leak rule finds nothing in the pool
     from rc1.core.leak import ShadowIndex
-    from rc1.core.records import seed_question
+    from rc1.core.records import posed_question
     from rc1.core.text import words
 
     index = ShadowIndex([(t["id"], t["question"]) for t in shadow + [reworded]])
-    assert not [s["id"] for s in seeds if index.match(s["id"], words(seed_question(s)))]
+    assert not [s["id"] for s in seeds if index.match(s["id"], words(posed_question(s)))]
 
 
 def test_max_turns_and_bad_specs(tasks, pack):
@@ -213,7 +213,7 @@ def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path, m
         monkeypatch.setenv("RC1_NO_FORK", "" if fork else "1")
         sp_n = spec(n=n)
         ref_stats = PoolStats()
-        ref = "".join(seed_lines(build_pool(tasks, pack, sp_n, ref_stats)))
+        ref = "".join(pool_item_lines(build_pool(tasks, pack, sp_n, ref_stats)))
         stats, written, _, sha, _ = _write_pool(tasks, pack, sp_n, tmp_path / "pool.jsonl", False)
         assert (tmp_path / "pool.jsonl").read_text(encoding="utf-8") == ref and written == n
         assert sha == sha256_file(tmp_path / "pool.jsonl")

@@ -13,7 +13,7 @@ from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, ngram_co
 from rc1.core.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
 from rc1.quality.validate import validate_pool
-from rc1.core.records import SEED_KEYS, seed_problem
+from rc1.core.records import POOL_ITEM_KEYS, pool_item_problem
 from rc1.core.text import words
 
 GATE = load_thresholds(__import__("pathlib").Path(__file__).parents[2] / "configs" / "gates.yaml").for_mode("dev").validate_pool
@@ -45,7 +45,7 @@ def make_seed(i: int, task: str = "hotpotqa", question: str | None = None, *, ro
         "expected_tool_calls": [], "answer": "x", "context": [],
     }
     seed.update(extra)
-    assert seed_problem(seed) is None and set(SEED_KEYS) <= set(seed)
+    assert pool_item_problem(seed) is None and set(POOL_ITEM_KEYS) <= set(seed)
     return seed
 
 

@@ -15,7 +15,7 @@ from rc1.core.ppo_config import PPOConfig, load_ppo_config
 from rc1.scoring.reward import RewardModel, RewardParams
 from rc1.scoring.base import JudgeResult
 from rc1.train import engine
-from rc1.train.tiny import corpus_from_seeds, resolve_base, load_tokenizer
+from rc1.train.tiny import corpus_from_pool_items, resolve_base, load_tokenizer
 
 REPO = Path(__file__).resolve().parents[2]
 G = 2
@@ -62,7 +62,7 @@ def setup(tmp_path_factory, monkeypatch_module):
                            seed_pool_schedule=[{"from_episode": 0, "ratio": 1.0}])
     ppo = PPOConfig.model_validate(cfg)
     pool = [seed(1, "hard"), seed(2, "easy")]
-    base = resolve_base("tiny", corpus_from_seeds(pool), seed=0, cache_dir=root / "models")
+    base = resolve_base("tiny", corpus_from_pool_items(pool), seed=0, cache_dir=root / "models")
     return {"root": root, "ppo": ppo, "pool": pool, "base": base}
 
 
