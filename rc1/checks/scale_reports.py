@@ -1,7 +1,7 @@
 """Staged scale-up of generation (1000 -> 5000): no pass, no scale-up.
 
 Each stage draws its seeds from the preflight's balanced pool and reports twice:
-- before, on the seeds it will generate from: diversity (the validate_pool gate's distinct-2, KL vs pack_v1,
+- before, on the pool items it will generate from: diversity (the validate_pool gate's distinct-2, KL vs pack_v1,
   roles, styles, on exactly these seeds) and their difficulty shares (recorded; a seeded draw from a balanced
   pool keeps its shares, so they are a consistency check, not a gate);
 - after, on what was generated and judged: diversity of the responses (distinct-2 of the assistant turns),
@@ -41,7 +41,7 @@ def draw(pool_items: Sequence[Mapping[str, Any]], n: int, seed: int) -> list[Map
 
 
 def difficulty_shares(pool_items: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
-    """Per task: share of each difficulty bucket among the stage's seeds."""
+    """Per task: share of each difficulty bucket among the stage's pool items."""
     by_task: dict[str, Counter] = {}
     for s in pool_items:
         by_task.setdefault(str(s["task"]), Counter())[str(s.get("difficulty") or "unknown")] += 1
@@ -49,7 +49,7 @@ def difficulty_shares(pool_items: Sequence[Mapping[str, Any]]) -> dict[str, dict
 
 
 def before_checks(validation_checks: Sequence[Mapping[str, Any]]) -> list[dict]:
-    """The diversity checks of the validate_pool gate, run on the stage's seeds."""
+    """The diversity checks of the validate_pool gate, run on the stage's pool items."""
     keep = ("distinct_2", "kl_3gram_vs_v1", "roles", "styles")
     return [dict(c) for c in validation_checks if c["name"] in keep]
 

@@ -139,8 +139,8 @@ def pool_item_problem(row: Any) -> str | None:
 
 
 def pool_item_difficulty(pool_item: Mapping[str, Any], *, fallback: str | None) -> str | None:
-    """A seed's difficulty bucket: `difficulty` (balanced.jsonl; a mapping's `bucket`) or `bucket`; `fallback` when
-    it has none of DIFFICULTIES (the caller says what an unbucketed seed counts as)."""
+    """A pool item's difficulty bucket: `difficulty` (balanced.jsonl; a mapping's `bucket`) or `bucket`; `fallback` when
+    it has none of DIFFICULTIES (the caller says what an unbucketed pool item counts as)."""
     d = pool_item.get("difficulty", pool_item.get("bucket"))
     if isinstance(d, Mapping):
         d = d.get("bucket")
@@ -158,14 +158,14 @@ def user_text(pool_item: PoolItem) -> str:
 
 
 def posed_question(pool_item: PoolItem) -> str:
-    """The question a seed poses: its user turns plus `hidden_info` (a clarify template moves a
+    """The question a pool item poses: its user turns plus `hidden_info` (a clarify template moves a
     needed fact there, and a leaked question must still be recognised without it)."""
     hidden = pool_item.get("hidden_info") or ""
     return user_text(pool_item) + ("\n" + hidden if hidden else "")
 
 
 def record_question(row: dict) -> str:
-    """The question of a shadow record: a Task's `question`, or a Seed's question."""
+    """The question of a shadow record: a Task's `question`, or a PoolItem's question."""
     if isinstance(row.get("question"), str):
         return row["question"]
     if isinstance(row.get("dialogue"), list):

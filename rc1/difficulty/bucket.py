@@ -5,19 +5,19 @@ Bucketing rule (a score with per-task quantile cut points, not a majority vote):
   so tokens, hops, counts and densities share one scale; clue_overlap counts reversed (less overlap
   between question and evidence = harder);
 - score = the mean of those ranks over the criteria (equal weights, fixed before looking at any pool;
-  a criterion constant within a task, such as tool_hops where every seed has the same, ranks everyone
+  a criterion constant within a task, such as tool_hops where every pool item has the same, ranks everyone
   equally and so is neutral);
 - within each task the lowest third of scores is easy, the middle third medium, the top third hard
   (ties broken by a hash of the id, so the split is exact and deterministic).
 Why: the criteria have different units and mean different things per task (GSM8K has no wiki hops,
 HotpotQA little arithmetic); absolute thresholds with a majority vote leave some tasks without hard
 items, while the gate asks for hard >= 30% in every task. Per-task tertiles make "hard" mean "harder
-than two thirds of this task's seeds"; the target mix is then a separate, explicit choice.
+than two thirds of this task's pool items"; the target mix is then a separate, explicit choice.
 
 Resampling (per task, seeded numpy Generator): each bucket is drawn without replacement. By default
 the balanced size of a task is the largest that needs no replacement (with tertiles that is about
-74% of the task's seeds for easy .25 / medium .45 / hard .30). Only when a size is requested that a
-bucket cannot fill are its extra seeds drawn with replacement; the report says so and counts them.
+74% of the task's pool items for easy .25 / medium .45 / hard .30). Only when a size is requested that a
+bucket cannot fill are its extra pool items drawn with replacement; the report says so and counts them.
 Bucket sizes are floor(target x size) with the remainder given to hard, then medium, then easy.
 """
 
@@ -58,7 +58,7 @@ def _tiebreak(ids: list[str]) -> np.ndarray:
 
 
 def difficulty_scores(columns: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
-    """Mean per-criterion percentile rank of the seeds `rows` (indices into the columns)."""
+    """Mean per-criterion percentile rank of the pool items `rows` (indices into the columns)."""
     n = len(rows)
     total = np.zeros(n)
     for name, sign in CRITERIA.items():

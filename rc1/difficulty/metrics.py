@@ -35,8 +35,8 @@ _DANGLING_START = frozenset("it this that they he she these those its his her th
 
 
 def support_text(pool_item: PoolItem) -> str:
-    """The evidence of a seed, from what the seed carries:
-    - supporting sentences when the seed has `supporting_facts` ([title, sentence index]) and a context;
+    """The evidence of a pool item, from what the pool item carries:
+    - supporting sentences when the pool item has `supporting_facts` ([title, sentence index]) and a context;
     - else the context paragraphs the expected `wiki` calls name (by title), when any match;
     - else `facts` / `decomposition` / `solution` when present (StrategyQA, GSM8K);
     - else the whole context."""
@@ -79,7 +79,7 @@ def ops_numeric(pool_item: PoolItem, q_words: list[str], question: str) -> int:
 
 @functools.lru_cache(maxsize=2048)
 def _trigrams(text: str) -> frozenset:
-    # the same evidence recurs across a pool's seeds (one source item, several templates): tokenize it once
+    # the same evidence recurs across a pool's pool items (one source item, several templates): tokenize it once
     return frozenset(ngrams(words(text), 3))
 
 

@@ -25,7 +25,7 @@ class MetricTable:
     columns: dict[str, np.ndarray] = field(default_factory=dict)
     flags: list[list[str]] = field(default_factory=list)
     # a block of rows as Python lists: indexing a list is much faster than a numpy scalar + .item() per value, and
-    # the writers read rows in order; a block, not whole columns (30M Python numbers at 3M seeds)
+    # the writers read rows in order; a block, not whole columns (30M Python numbers at 3M pool items)
     _block: tuple[int, dict] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:

@@ -296,7 +296,7 @@ class _Episode:
 
 def run_episodes(backend: GenerationBackend, pool_items: Sequence[Mapping[str, Any]], max_turns: int,
                  progress: Callable[[int], None] | None = None, turns: list | None = None) -> list[list[dict]]:
-    """Multi-turn episodes of every seed, turn by turn: all open episodes generate in one backend call, then
+    """Multi-turn episodes of every pool item, turn by turn: all open episodes generate in one backend call, then
     their tool calls run in the environment; an episode ends with its first assistant turn without tool calls
     or after `max_turns` assistant turns. Returns per seed its prefix followed by the episode (rc1's dialogue
     convention). `progress(k)` is called when k episodes have ended; `turns`, when given, receives per seed the
@@ -357,7 +357,7 @@ def item_row(item: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], spl
 
 def run_items(backend: GenerationBackend, items: Sequence[tuple[str, Mapping, str | None]], max_turns: int,
               progress: bool = True, desc: str = "evaluate", bar=None) -> list[dict]:
-    """Per-item rows (item_row + the dialogue) of batched episodes of `backend` on `items` (split, seed, difficulty).
+    """Per-item rows (item_row + the dialogue) of batched episodes of `backend` on `items` (split, item, difficulty).
     `bar`: a tqdm bar of the caller's to advance (one bar over several runs), else one of its own."""
     from tqdm import tqdm
 

@@ -12,7 +12,7 @@ from rc1.core.records import PoolItem, pool_item_problem
 
 def iter_pool_items(path: str | Path, piece: tuple[int, int, int] | None = None,
                max_line_bytes: int | None = None) -> Iterator[PoolItem]:
-    """The seeds, streamed. `piece`: only that piece of the file (rc1.core.io.line_ranges); a line longer than
+    """The pool items, streamed. `piece`: only that piece of the file (rc1.core.io.line_ranges); a line longer than
     `max_line_bytes` is refused unread (rc1.core.io.iter_jsonl_lines)."""
     for lineno, _, row in iter_jsonl_lines(path, piece, max_line_bytes):
         problem = pool_item_problem(row)

@@ -110,9 +110,9 @@ def validate_pool(pool_items: Iterable[PoolItem], *, gate: ValidatePoolThreshold
                   token_counter: Callable[[str], int] = count_tokens, sample_size: int = SAMPLE_SIZE,
                   kl_sample_size: int = KL_SAMPLE_SIZE, sample_seed: int = SAMPLE_SEED, num_perm: int = 64,
                   progress: bool = False) -> ValidationResult:
-    """Scan `seeds` once and evaluate every validate_pool check. `shadow`: (id, question) pairs; None = no shadow
+    """Scan `pool_items` once and evaluate every validate_pool check. `shadow`: (id, question) pairs; None = no shadow
     set given, and then the leak check cannot pass (a leak gate that ran against nothing must not look green);
-    `baseline`: the pack_v1 pool's seeds (or already sampled user-turn token lists), the reference of the 3-gram KL."""
+    `baseline`: the pack_v1 pool's items (or already sampled user-turn token lists), the reference of the 3-gram KL."""
     scan = scan_pool(pool_items, gate=gate, shadow=shadow, token_counter=token_counter,
                      sample_k=max(sample_size, kl_sample_size), sample_seed=sample_seed, num_perm=num_perm,
                      progress=progress)
@@ -134,7 +134,7 @@ def scan_piece(pool_items: Iterable[PoolItem], *, gate: ValidatePoolThresholds, 
                token_counter: Callable[[str], int] = count_tokens, sample_k: int = max(SAMPLE_SIZE, KL_SAMPLE_SIZE),
                sample_seed: int = SAMPLE_SEED, num_perm: int = 64, progress: bool = False, start: int = 0,
                sig_file: IO[bytes] | None = None) -> _Scan:
-    """scan_pool's pass over one piece of a pool whose first seed is the pool's `start`-th (0-based), not yet
+    """scan_pool's pass over one piece of a pool whose first pool item is the pool's `start`-th (0-based), not yet
     merged (merge_scans). A later piece (start > 0, scanned in another process) writes its MinHash signatures
     to `sig_file` and keeps the rest of its duplicate state in `scan.added`."""
     scan = _Scan()
@@ -194,7 +194,7 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolThresholds, mix: dict[str, f
                   sample_size: int = SAMPLE_SIZE, kl_sample_size: int = KL_SAMPLE_SIZE,
                   sample_seed: int = SAMPLE_SEED) -> ValidationResult:
     """Every validate_pool check and the diversity report from a scan (see validate_pool). `baseline`: the KL
-    reference's seeds, sampled token lists, or their baseline_stats (with the same sizes and seed)."""
+    reference's pool items, sampled token lists, or their baseline_stats (with the same sizes and seed)."""
     sample, leaks = scan.sample, scan.leaks
     exact_rate, near_rate = scan.dedup["exact_dup_rate"], scan.dedup["near_dup_rate"]
     tasks_s, toks = [t for t, _ in sample.items], [w for _, w in sample.items]
@@ -277,7 +277,7 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolThresholds, mix: dict[str, f
 
 def budget_indices(lengths: Sequence[int], words: int, seed: int) -> list[int]:
     """Indices drawn uniformly at random (seeded, without replacement) until their lengths reach `words`, or all
-    of them: distinct-n on a fixed amount of text, not a fixed number of seeds of any length."""
+    of them: distinct-n on a fixed amount of text, not a fixed number of pool items of any length."""
     order = random.Random(f"{seed}|distinct-budget").sample(range(len(lengths)), len(lengths))
     out: list[int] = []
     total = 0

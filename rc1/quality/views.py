@@ -1,10 +1,10 @@
 """What each pool check looks at: the sample sizes, and the definitions the reports repeat next to the values (one
-place, so code and report cannot drift apart); the text views of a seed are rc1.core.records'."""
+place, so code and report cannot drift apart); the text views of a pool item are rc1.core.records'."""
 
 from __future__ import annotations
 
-SAMPLE_SIZE = 1000        # seeds whose user turns distinct-n and TTR are measured on
-KL_SAMPLE_SIZE = 5000     # seeds per pool for the 3-gram KL and the Zipf fit
+SAMPLE_SIZE = 1000        # pool items whose user turns distinct-n and TTR are measured on
+KL_SAMPLE_SIZE = 5000     # pool items per pool for the 3-gram KL and the Zipf fit
 SAMPLE_SEED = 20250820
 
 DEFINITIONS = {

@@ -63,7 +63,7 @@ class ShadowItem:
 
     @classmethod
     def from_record(cls, rec: Mapping[str, Any], difficulty: str | None = None) -> "ShadowItem":
-        """From a Seed record (has `dialogue`) or a normalized Task record (question only)."""
+        """From a PoolItem record (has `dialogue`) or a normalized Task record (question only)."""
         try:
             if rec.get("dialogue"):
                 prefix = tuple(dict(t) for t in rec["dialogue"])
@@ -85,7 +85,7 @@ class ShadowItem:
             raise Rc1Error(f"shadow item {rec.get('id', '?')}: missing key {e}") from None
 
     def as_pool_item(self) -> dict[str, Any]:
-        """The seed-shaped mapping rc1.scoring.reward.judge_request and rc1.difficulty expect."""
+        """The pool-item-shaped mapping rc1.scoring.reward.judge_request and rc1.difficulty expect."""
         return {"id": self.id, "task": self.task, "dialogue": [dict(t) for t in self.prefix], "answer": self.answer,
                 "needs_clarification": self.needs_clarification, "hidden_info": self.hidden_info,
                 "context": [list(c) if isinstance(c, tuple) else c for c in self.context],

@@ -6,7 +6,7 @@
 c is the number of clarifying questions the episode asked (rc1.scoring.dialogue: an assistant turn answered by a
 user turn). The "old" score is the v1 score: the equal-weight mean of the seven dimensions.
 
-`RewardModel` is what training calls per rollout: seed + completed dialogue -> JudgeRequest -> Judge
+`RewardModel` is what training calls per rollout: pool item + completed dialogue -> JudgeRequest -> Judge
 (batched) -> float, or None when the judge failed (never a silent 0; see RewardModel).
 """
 
@@ -196,10 +196,10 @@ class RewardModel:
     """Per-rollout reward for training.
 
         rm = RewardModel(judge, load_weights(), RewardParams.from_config(ppo))
-        rewards = rm.score(seeds, dialogues)          # list[float | None], same order
+        rewards = rm.score(pool_items, dialogues)     # list[float | None], same order
 
     `dialogues[i]` is the whole dialogue of rollout i (the seed's prefix followed by the episode);
-    `prefix_lens[i]` (default: len(seed["dialogue"])) says where the episode starts, so clarifying
+    `prefix_lens[i]` (default: len(pool_item["dialogue"])) says where the episode starts, so clarifying
     questions are counted in the episode only.
 
     A failed judge result (or a reward that is not a finite number) gives None, never 0: TRL 1.16's GRPOTrainer turns a None into NaN, keeps it out

@@ -30,7 +30,7 @@ from rc1.data.templates import DIFFICULTIES, load_pack
 from rc1.core.text import guard_normalize
 
 # the first part of the stream, built by the process that also plans the pool (before the fork), hashes the file and
-# appends the other part to it: 47% of the seeds evens out the two processes (at 30k on ../shared/data the first
+# appends the other part to it: 47% of the pool items evens out the two processes (at 30k on ../shared/data the first
 # finished ~0.6 s after the second with 50%)
 FIRST_PART = 0.47
 
@@ -49,7 +49,7 @@ class Config(FromData, PoolSized, Targeted, Clarifying, BadRecords, Seeded, Gate
 
 
 def shadow_exclusions(path: str | Path) -> frozenset[str]:
-    """Task ids and normalized questions of a shadow set (JSONL of Task records, or seeds)."""
+    """Task ids and normalized questions of a shadow set (JSONL of Task records, or pool items)."""
     out: set[str] = set()
     for k, row in enumerate(iter_jsonl(path), 1):
         q = record_question(row)
@@ -149,7 +149,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
 
 def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool, plan: PoolPlan | None = None
                 ) -> tuple[PoolStats, int, float, str, int]:
-    """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds, sha256 of the file). The
+    """Build the pool into `tmp` (flushed to disk); (stats, pool items written, seconds, sha256 of the file). The
     stream after its first FIRST_PART is built in another forked process into a temporary file beside `tmp`,
     appended once the first part is written (the same seeds as one pass); the file is hashed as it is written."""
     stats = PoolStats()
@@ -187,7 +187,7 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool, 
 
 def _write_pool_items(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int, stop: int, fh, stats: PoolStats,
                  progress: bool, sha=None) -> tuple[int, PoolStats]:
-    """Write the seed lines (UTF-8) of stream positions [start, stop) to binary `fh` (and into hash `sha`);
+    """Write the pool item lines (UTF-8) of stream positions [start, stop) to binary `fh` (and into hash `sha`);
     (lines written, their stats)."""
     pool_items = build_pool(records, pack, spec, stats, start, stop, plan)
     bar = tqdm(pool_items, total=stop - start, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,

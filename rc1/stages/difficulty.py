@@ -156,7 +156,7 @@ def _metrics(rep: dict, checks: list[dict]) -> dict:
 def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[str], seed: int, size: int | None,
              gate, progress: bool, out_tmp: Path, bal_tmp: Path
              ) -> tuple[list[dict], dict, dict[str, bytes], dict[str, str]]:
-    """Metrics, buckets, resampling and checks of a pool: writes the per-seed metrics to `out_tmp` and the
+    """Metrics, buckets, resampling and checks of a pool: writes the per-item metrics to `out_tmp` and the
     balanced pool to `bal_tmp`; returns (checks, report, {png name: bytes}, sha256 of the two files)."""
     from rc1.difficulty.bucket import assign_buckets, resample
     from rc1.difficulty.distribution import DEFINITIONS, difficulty_checks, difficulty_report

@@ -57,7 +57,7 @@ def _as_items(records: list[dict], split: str, n: int | None) -> list[tuple[str,
     from rc1.difficulty.bucket import item_difficulties
 
     records = _stratified(records, n)
-    # plain Task records (a shadow set) carry no dialogue: bucket them as the seeds they become
+    # plain Task records (a shadow set) carry no dialogue: bucket them as the pool items they become
     diffs, _ = item_difficulties([ShadowItem.from_record(r).as_pool_item() for r in records])
     return [(split, ShadowItem.from_record(r, diffs.get(str(r["id"]))).as_pool_item(), diffs.get(str(r["id"])))
             for r in records]

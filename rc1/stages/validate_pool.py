@@ -37,7 +37,7 @@ ThresholdFields.__module__ = __name__
 
 @dataclass(kw_only=True)
 class Config(ThresholdFields, FromData, Seeded, Gated, Reusable):
-    """Diversity, duplicates, lengths, leaks and task mix of a seed pool; exit 2 when a check fails."""
+    """Diversity, duplicates, lengths, leaks and task mix of a pool; exit 2 when a check fails."""
 
     pool: str = arg(help="Seed pool (JSONL).", argument=True)
     leak_check: str | None = arg(None, "Shadow set (JSONL of records with `question`, or seeds) that no pool seed "
@@ -51,7 +51,7 @@ class Config(ThresholdFields, FromData, Seeded, Gated, Reusable):
 
 
 def load_shadow(path: str | Path) -> list[tuple[str, str]]:
-    """(id, question) of every shadow record (Task rows with `question`, or Seed rows)."""
+    """(id, question) of every shadow record (Task rows with `question`, or PoolItem rows)."""
     out = []
     for k, row in enumerate(iter_jsonl(path), 1):
         q = record_question(row)
@@ -64,7 +64,7 @@ def load_shadow(path: str | Path) -> list[tuple[str, str]]:
 
 
 def count_lines(path: str | Path, stop: int | None = None) -> int:
-    """Lines of a file (or `stop`, once that many are counted: a 3M-seed pool is read no further)."""
+    """Lines of a file (or `stop`, once that many are counted: a 3M-item pool is read no further)."""
     n = 0
     with open(path, "rb") as fh:
         while block := fh.read(1 << 20):
@@ -74,7 +74,7 @@ def count_lines(path: str | Path, stop: int | None = None) -> int:
     return n
 
 
-# a seed's JSON line may hold this many bytes per token the length gate allows (its dialogue, escaped, and its
+# a pool item's JSON line may hold this many bytes per token the length gate allows (its dialogue, escaped, and its
 # context): a longer line cannot pass the gate and is refused while streaming, before it is held whole
 LINE_BYTES_PER_TOKEN = 256
 

@@ -25,7 +25,7 @@ EMPTY_QUESTION = "error: ask_user needs a question; nothing was asked."
 
 
 def pool_item_prompt(pool_item: dict) -> list[dict]:
-    """The seed's dialogue prefix as chat messages (system/user/assistant) for the policy to continue."""
+    """The pool item's dialogue prefix as chat messages (system/user/assistant) for the policy to continue."""
     msgs: list[dict] = []
     for turn in pool_item.get("dialogue") or []:
         role, content = turn.get("role"), turn.get("content") or ""

@@ -1,4 +1,4 @@
-"""What training reads besides its config: the seed pool and the fresh items for the non-pool share, each record
+"""What training reads besides its config: the pool and the fresh items for the non-pool share, each record
 checked by the pool's validators (rc1.core.records) before anything heavy is loaded; a bad line names file and line."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def load_pool(path: str | Path) -> list[dict]:
 
 
 def load_fresh(path: str | Path | None) -> list[dict]:
-    """Fresh items for the non-pool share: Task records (turned into plain prompts) or Seeds, each checked
+    """Fresh items for the non-pool share: Task records (turned into plain prompts) or PoolItems, each checked
     by the pool's validators (rc1.core.records); a bad line names file and line (exit 2)."""
     if not path:
         return []

@@ -1,11 +1,11 @@
 """Which prompts each training step sees (pure, deterministic for a seed).
 
 Each step draws `batch_size` prompts from three sources:
-- pool:   the difficulty-balanced seed pool (balanced.jsonl), buckets drawn {easy .2, medium .4, hard .4}; the share
-          follows the seed-pool ratio schedule (0.50 from episode 0, 0.35 from 20k, 0.20 from 40k; as optimizer steps
+- pool:   the difficulty-balanced pool (balanced.jsonl), buckets drawn {easy .2, medium .4, hard .4}; the share
+          follows the pool ratio schedule (0.50 from episode 0, 0.35 from 20k, 0.20 from 40k; as optimizer steps
           here: rc1.train.units);
-- replay: low performers, i.e. seeds (from any source) whose mean group reward so far is in the bottom
-          `low_quantile` of the seeds seen; at most `replay_cap` (30%) of every batch, and never more than the
+- replay: low performers, i.e. pool items (from any source) whose mean group reward so far is in the bottom
+          `low_quantile` of the pool items seen; at most `replay_cap` (30%) of every batch, and never more than the
           non-pool share;
 - fresh:  the rest of the non-pool share: task items that are not in the pool, turned into plain single-turn
           prompts (`plain_seed`), so the policy also sees questions without the templates' roles and styles.
@@ -30,13 +30,13 @@ import numpy as np
 from rc1.core.records import DIFFICULTIES, pool_item_difficulty
 from rc1.core.text import guard_normalize
 
-UNBUCKETED = "medium"   # what a seed without a difficulty bucket is drawn (and logged) as
+UNBUCKETED = "medium"   # what a pool item without a difficulty bucket is drawn (and logged) as
 PLAIN_SYSTEM = ("You are a helpful assistant. Use the tools when they help, ask the user when a needed fact is "
                 "missing, and end with 'Answer: <answer>'.")
 
 
 def pool_ratio(step: int, schedule: Sequence[tuple[int, float]]) -> float:
-    """The seed-pool share in force at `step`: the ratio of the last schedule entry whose step is <= `step`."""
+    """The pool share in force at `step`: the ratio of the last schedule entry whose step is <= `step`."""
     ordered = sorted(schedule)
     return float(next((r for at, r in reversed(ordered) if step >= at), ordered[0][1]))
 
@@ -50,9 +50,9 @@ def is_heldout(key: str, frac: float) -> bool:
 
 
 def source_key(pool_item: Mapping[str, Any]) -> str:
-    """What the held-out split is keyed by: the source item, never the seed. A pool poses each source question
-    many times (templates, roles, difficulty); keyed by seed id, most held-out seeds would share their question
-    with trained ones. The key is the normalized source question (seed field `source_question`), so two source
+    """What the held-out split is keyed by: the source item, never the pool item. A pool poses each source question
+    many times (templates, roles, difficulty); keyed by pool item id, most held-out ones would share their question
+    with trained ones. The key is the normalized source question (pool item field `source_question`), so two source
     ids with the same text stay together too; pools without it fall back to the source id."""
     q = pool_item.get("source_question")
     if isinstance(q, str) and q.strip():
@@ -125,7 +125,7 @@ class ReplayHistory:
             del entries[0]
 
     def low_performers(self, upto_step: int, quantile: float) -> list[str]:
-        """Seed ids whose mean reward over steps <= upto_step is at or below the `quantile` of those means."""
+        """Pool item ids whose mean reward over steps <= upto_step is at or below the `quantile` of those means."""
         means = {}
         for sid, entries in self.rewards.items():
             vals = [r for s, r in entries if s <= upto_step]

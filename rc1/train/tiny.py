@@ -42,7 +42,7 @@ TINY_SHAPE = {
 }
 
 # Always part of the corpus: the words of the chat template, the tool protocol and the answer format, so even a
-# corpus of a few seeds yields merges for what every prompt contains.
+# corpus of a few pool items yields merges for what every prompt contains.
 _BUILTIN_TEXT = """\
 # Tools
 You may call one or more functions to assist with the user query.
