@@ -33,9 +33,9 @@ def earlier_stages(stages: Sequence[int], stage: int) -> list[int]:
 
 
 def draw(pool_items: Sequence[Mapping[str, Any]], n: int, seed: int) -> list[Mapping[str, Any]]:
-    """n seeds, a seeded draw without replacement (in pool order, so the draw is stable across runs)."""
+    """n pool items, a seeded draw without replacement (in pool order, so the draw is stable across runs)."""
     if n > len(pool_items):
-        raise Rc1Error(f"stage {n} needs {n} seeds; the pool has {len(pool_items)}")
+        raise Rc1Error(f"stage {n} needs {n} pool items; the pool has {len(pool_items)}")
     picked = sorted(random.Random(seed).sample(range(len(pool_items)), n))
     return [pool_items[i] for i in picked]
 

@@ -111,7 +111,7 @@ def task_problem(row: Any) -> str | None:
 
 
 def pool_item_problem(row: Any) -> str | None:
-    """Why `row` is not a valid Seed, or None when it is (used by every reader of rc1_seed.jsonl: preflight's
+    """Why `row` is not a valid PoolItem, or None when it is (used by every reader of rc1_seed.jsonl: preflight's
     validators, `rc1 train`, the gate)."""
     if not isinstance(row, dict):
         return "not a JSON object"

@@ -186,7 +186,7 @@ def plan_pool(tasks: Mapping[str, list[Task]], spec: PoolSpec) -> PoolPlan:
     if short:
         t = short[0]
         raise Rc1Error(f"--n {n}: task {t!r} runs short: {len(kept[t])} source items (after the shadow exclusion) "
-                       f"x max_poses_per_item {spec.max_poses_per_item} = {limit[t]} seeds, the mix asks "
+                       f"x max_poses_per_item {spec.max_poses_per_item} = {limit[t]} pool items, the mix asks "
                        f"{counts[t]}; the largest n the data supports is {largest} (--n auto)")
     kept = {t: v for t, v in kept.items() if counts[t]}
     clar_total = round(n * spec.clarify_rate)

@@ -127,8 +127,8 @@ def _flag_counts(flags: list[list[str]]) -> dict[str, int]:
 
 
 DEFINITIONS = {
-    "question": "the seed's user turns",
-    "support": "supporting sentences (supporting_facts) when the seed has them, else the context paragraphs "
+    "question": "the pool item's user turns",
+    "support": "supporting sentences (supporting_facts) when the pool item has them, else the context paragraphs "
                "named by its expected wiki calls, else facts/decomposition/solution, else its whole context",
     "len_tokens": "approximate LLM tokens of every dialogue turn + 5 template tokens per turn (rc1.core.text)",
     "turns": "dialogue turns other than the system prompt",

@@ -1,4 +1,4 @@
-"""Per-sample difficulty metrics of a seed (pure functions of the seed's own fields). Each one is defined in
+"""Per-item difficulty metrics of a pool item (pure functions of its own fields). Each one is defined in
 rc1.difficulty.distribution.DEFINITIONS, which the report repeats next to the values; clue_overlap is 0 when question or
 support has no 3-gram."""
 

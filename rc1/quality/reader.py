@@ -1,4 +1,4 @@
-"""Reading rc1_seed.jsonl: one Seed per line; a malformed line is an Rc1Error naming file and line."""
+"""Reading rc1_seed.jsonl: one PoolItem per line; a malformed line is an Rc1Error naming file and line."""
 
 from __future__ import annotations
 

@@ -152,7 +152,7 @@ def checked_weights(weights: str, gates: Thresholds) -> Weights:
 
 # ---------------------------------------------------------------- per-rollout reward for training
 def final_question(pool_item: Mapping[str, Any]) -> str:
-    """The question as the user finally asked it: the last user turn of the seed's prefix."""
+    """The question as the user finally asked it: the last user turn of the pool item's prefix."""
     users = [t.get("content", "") for t in pool_item.get("dialogue") or [] if t.get("role") == "user"]
     return users[-1] if users else str(pool_item.get("question", ""))
 
@@ -163,7 +163,7 @@ def dialogue_digest(dialogue: Sequence[Mapping[str, Any]]) -> str:
 
 def judge_request(pool_item: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], *,
                   candidate_id: str | None = None, difficulty: str | None = None) -> JudgeRequest:
-    """The JudgeRequest for one completed episode of `seed` (dialogue = the seed's prefix + the episode)."""
+    """The JudgeRequest for one completed episode of `pool_item` (dialogue = its prefix + the episode)."""
     return JudgeRequest(
         item_id=str(pool_item["id"]),
         candidate_id=candidate_id or dialogue_digest(dialogue),

@@ -1,4 +1,4 @@
-"""`rc1 build-pool`: the seed pool (rc1_seed.jsonl) from the task sources and a template pack."""
+"""`rc1 build-pool`: the pool (rc1_seed.jsonl) from the task sources and a template pack."""
 
 from __future__ import annotations
 
@@ -37,13 +37,13 @@ FIRST_PART = 0.47
 
 @dataclass
 class Config(FromData, PoolSized, Targeted, Clarifying, BadRecords, Seeded, Gated, Reusable):
-    """Build the seed pool (rc1_seed.jsonl) from the task sources and a template pack."""
+    """Build the pool (rc1_seed.jsonl) from the task sources and a template pack."""
 
-    out: str = arg("out/rc1_seed.jsonl", "Output JSONL of seeds.")
-    max_poses_per_item: int = arg(DEFAULT_MAX_POSES, "Seeds one source item may yield at most.")
+    out: str = arg("out/rc1_seed.jsonl", "Output JSONL of pool items.")
+    max_poses_per_item: int = arg(DEFAULT_MAX_POSES, "Pool items one source item may yield at most.")
     mix: str = arg(mix_text(TASK_MIX), "Task mix, fractions summing to 1.")
-    max_turns: int = arg(MAX_TURNS, "Most non-system turns a seed's dialogue may have.")
-    tools: str = arg("wiki,calc", "Tools seeds may offer ('' for none).")
+    max_turns: int = arg(MAX_TURNS, "Most non-system turns a pool item's dialogue may have.")
+    tools: str = arg("wiki,calc", "Tools pool items may offer ('' for none).")
     templates_dir: str = arg("templates/pack_v2", "Template pack directory.")
     shadow: str | None = arg(None, "Shadow set JSONL whose questions the pool must not use.")
 
@@ -66,7 +66,7 @@ def shadow_exclusions(path: str | Path) -> frozenset[str]:
 
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
-    """Build the seed pool; returns {path, n, counts, clarify_rate, tool_seeds, seconds, stats, run_id, reused}."""
+    """Build the pool; returns {path, n, counts, clarify_rate, tool_seeds, seconds, stats, run_id, reused}."""
     mix_d = parse_mix(cfg.mix)
     target_d = parse_mix(cfg.target, what="--target", known=DIFFICULTIES)
     tools_t = parse_tools(cfg.tools)
@@ -205,5 +205,5 @@ def _write_pool_items(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start
 
 def show(res: dict[str, Any]) -> None:
     counts = ", ".join(f"{t} {c}" for t, c in (res.get("counts") or {}).items())
-    click.echo(f"build-pool: {res.get('n')} seeds -> {res['path']} [{counts}]"
+    click.echo(f"build-pool: {res.get('n')} pool items -> {res['path']} [{counts}]"
                + (" (reused)" if res["reused"] else f" in {res.get('seconds')} s"))

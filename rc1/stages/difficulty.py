@@ -28,10 +28,11 @@ from rc1.core.text import make_token_counter
 class Config(Targeted, Seeded, Gated, Reusable):
     """Per-sample difficulty metrics, easy/medium/hard buckets, resampling to --target, the difficulty gate."""
 
-    pool: str = arg(help="Seed pool (rc1_seed.jsonl).", aliases=("--in",))
+    pool: str = arg(help="Pool (rc1_seed.jsonl).", aliases=("--in",))
     out: str = arg("out/difficulty_metrics.jsonl", "Per-sample metrics (JSONL).", log=False)
     balanced: str = arg("out/rc1_seed_balanced.jsonl",
-                        "Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each seed.", log=False)
+                        "Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each pool item.",
+                        log=False)
     by_task: str = arg(",".join(TASKS), "Tasks balanced (and checked) one by one; other tasks pass through.")
     report: str = arg("out/difficulty_report.json", "Difficulty report (checks, buckets, their definitions).", log=False)
     size: int | None = arg(None, "Balanced pool size (unset: largest without replacement).")
@@ -49,7 +50,7 @@ def parse_tasks(text: str) -> list[str]:
 
 
 def _raw_lines(path: Path) -> Iterator[str]:
-    """Non-empty lines, in the order iter_seeds yields their seeds."""
+    """Non-empty lines, in the order iter_pool_items yields their pool items."""
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
@@ -79,7 +80,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
     if len({p.resolve() for p in (pool_p, out_p, bal_p, rep_p)}) < 4 or len({out_p.name, bal_p.name, rep_p.name}) < 3:
         raise Rc1Error("--pool, --out, --balanced and --report must be four different files (and file names)")
     if cfg.size is not None and cfg.size < 1:
-        raise Rc1Error("--size must be a positive number of seeds")
+        raise Rc1Error("--size must be a positive number of pool items")
     plots = Path(cfg.plots_dir) if cfg.plots_dir else rep_p.with_name("plots")
     counter = make_token_counter(cfg.tokenizer)
     params = {**logged_params(cfg), "target": target_d, "by_task": tasks_l, "tokenizer": cfg.tokenizer or "approx",
@@ -168,7 +169,7 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
     rest = [Ahead(_table, pool_p, piece, counter, False) for piece in pieces[1:]]
     table = concat_tables([_table(pool_p, pieces[0], counter, progress), *(job.result() for job in rest)])
     if not len(table):
-        raise Rc1Error(f"{pool_p}: no seeds")
+        raise Rc1Error(f"{pool_p}: no pool items")
     score, bucket = assign_buckets(table.columns, table.tasks, table.ids)
     sizes = None
     if size:
@@ -200,7 +201,7 @@ def _render_plots(table, bucket: np.ndarray, rep: dict) -> dict[str, bytes]:
     out = {}
     for name, fig in (
         ("difficulty_metrics.png", P.metrics_figure(table.columns, bucket,
-                                                    f"difficulty metrics of {len(table)} seeds, stacked by bucket")),
+                                                    f"difficulty metrics of {len(table)} items, stacked by bucket")),
         ("difficulty_buckets.png", P.buckets_figure(rep["buckets_in"], rep["buckets_balanced"])),
     ):
         buf = io.BytesIO()
@@ -222,5 +223,5 @@ def _write_plots(pngs: dict[str, bytes], plots: Path) -> list[Path]:
 
 
 def show(res: dict) -> None:
-    click.echo(f"difficulty: {len(res['checks'])} checks passed; {res['n_in']} seeds -> {res['n_out']} balanced "
+    click.echo(f"difficulty: {len(res['checks'])} checks passed; {res['n_in']} pool items -> {res['n_out']} balanced "
                f"({res['balanced']}); report {res['report']}")

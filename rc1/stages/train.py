@@ -49,7 +49,7 @@ class Config(Weighted, Freshened, StepCapped, PpoConfigured, SystemMetered):
     resume_from: str | None = arg(None, "A training output dir (resumes its `latest`) or one step_XXXXX/ checkpoint; "
                                         "with it, another --config than the interrupted run's is refused.")
     seed: int | None = arg(None, "Training seed (unset: the config's first seed).")
-    pool: str | None = arg(None, "Seed pool (unset: the newest passing preflight's).")
+    pool: str | None = arg(None, "Pool (unset: the newest passing preflight's).")
     out_dir: str | None = arg(None, "Checkpoint directory (unset: out/train/...).")
     gates: str | None = arg(None, "Gates file that checks --weights and is recorded as an input (unset: "
                                   "configs/gates.yaml, not recorded).")
@@ -201,10 +201,10 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     pool = load_pool(pool_path)
     train_pool, heldout = split_heldout(pool, ppo.sampling.heldout_frac)
     if not train_pool:
-        raise Rc1Error(f"{pool_path}: every seed is held out (sampling.heldout_frac={ppo.sampling.heldout_frac})")
+        raise Rc1Error(f"{pool_path}: every pool item is held out (sampling.heldout_frac={ppo.sampling.heldout_frac})")
     evalset = engine.heldout_slice(heldout, ppo.sampling.heldout_eval_items)
     if not evalset:
-        raise Rc1Error(f"{pool_path}: no held-out seeds (sampling.heldout_frac={ppo.sampling.heldout_frac} of "
+        raise Rc1Error(f"{pool_path}: no held-out pool items (sampling.heldout_frac={ppo.sampling.heldout_frac} of "
                        f"{len(pool)}); best/ is chosen by the held-out eval/reward, so a held-out slice is required")
     fresh = drop_heldout(fresh_items, heldout)
     plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod

@@ -39,14 +39,14 @@ ThresholdFields.__module__ = __name__
 class Config(ThresholdFields, FromData, Seeded, Gated, Reusable):
     """Diversity, duplicates, lengths, leaks and task mix of a pool; exit 2 when a check fails."""
 
-    pool: str = arg(help="Seed pool (JSONL).", argument=True)
-    leak_check: str | None = arg(None, "Shadow set (JSONL of records with `question`, or seeds) that no pool seed "
+    pool: str = arg(help="Pool (JSONL of pool items).", argument=True)
+    leak_check: str | None = arg(None, "Shadow set (JSONL of records with `question`, or pool items) that no pool item "
                                        "may pose.")
     report: str = arg("out/validation_report.json", "Validation report (checks).", log=False)
     diversity_report: str | None = arg(None, "Unset: diversity_report.json beside --report.", log=False)
     mix: str | None = arg(None, 'Expected task mix "hotpotqa:0.45,...". Unset: gates.yaml config_check.mix.')
     baseline_pool: str | None = arg(None, "pack_v1 pool for the 3-gram KL. Unset: built in memory from "
-                                          f"{V1_PACK} (min(n, {KL_SAMPLE_SIZE}) seeds).")
+                                          f"{V1_PACK} (min(n, {KL_SAMPLE_SIZE}) pool items).")
     tokenizer: str | None = arg(None, "Local tokenizer directory for exact token counts (unset: approximation).")
 
 
@@ -56,7 +56,7 @@ def load_shadow(path: str | Path) -> list[tuple[str, str]]:
     for k, row in enumerate(iter_jsonl(path), 1):
         q = record_question(row)
         if not q:
-            raise Rc1Error(f"{path}: record {k}: no 'question' (or seed dialogue) to check leaks against")
+            raise Rc1Error(f"{path}: record {k}: no 'question' (or pool item dialogue) to check leaks against")
         out.append((str(row.get("id") or row.get("source_id") or k), q))
     if not out:
         raise Rc1Error(f"{path}: the shadow set is empty (a leak check against nothing cannot pass)")
@@ -192,7 +192,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
                                sample_seed=seed)
         checks = result.checks
         diversity = {"pool": str(pool_p), "baseline": baseline_pool or f"built in memory from {V1_PACK} "
-                     f"({n_base} seeds, same sources and mix)", "shadow": leak_check, **result.diversity}
+                     f"({n_base} pool items, same sources and mix)", "shadow": leak_check, **result.diversity}
         write_json(div_p, diversity)
         write_jsonl(leaks_p, result.leaks)
         passed = all(c["pass"] for c in checks)
@@ -227,4 +227,4 @@ def run(cfg: Config, progress: bool = True) -> dict:
 
 
 def show(out: dict) -> None:
-    click.echo(f"validate-pool: {len(out['checks'])} checks passed on {out['n']} seeds; report {out['report']}")
+    click.echo(f"validate-pool: {len(out['checks'])} checks passed on {out['n']} pool items; report {out['report']}")

@@ -56,7 +56,7 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
     ("ppo.episodes", "max_steps = ceil(episodes / (batch_size x group_size))", "rollouts generated, the seeds' "
      "`steps` (TRL's legacy PPOConfig counted samples); `--max-steps` caps the optimizer steps (rc1.train.units)"),
     ("sampling.seed_pool_schedule[].from_episode", "rc1 sampler, from step ceil(from_episode / episodes per step)",
-     "the seed-pool ratio in force once that many rollouts were generated"),
+     "the pool ratio in force once that many rollouts were generated"),
     ("reward.difficulty_beta", "scale_rewards = \"none\"", "advantage = reward - group mean, not divided by the "
      "group's std: a per-prompt factor (1 + beta(I_hard - I_easy)) would cancel under TRL's default \"group\" "
      "scaling; unscaled, a hard group's advantages are (1+beta)/(1-beta) times an easy group's with the same raw "

@@ -12,7 +12,7 @@ from rc1.train.sampler import plain_pool_item
 
 
 def load_pool(path: str | Path) -> list[dict]:
-    """Seeds of a pool file (rc1_seed.jsonl / balanced.jsonl); a bad line names file and line (exit 2)."""
+    """Pool items of a pool file (rc1_seed.jsonl / balanced.jsonl); a bad line names file and line (exit 2)."""
     pool_items = []
     for lineno, row in enumerate(iter_jsonl(path), 1):
         problem = pool_item_problem(row)
@@ -20,7 +20,7 @@ def load_pool(path: str | Path) -> list[dict]:
             raise Rc1Error(f"{path}: record {lineno}: {problem}")
         pool_items.append(row)
     if not pool_items:
-        raise Rc1Error(f"{path}: no seeds")
+        raise Rc1Error(f"{path}: no pool items")
     return pool_items
 
 
@@ -35,7 +35,7 @@ def load_fresh(path: str | Path | None) -> list[dict]:
         is_pool_item = isinstance(row, dict) and "dialogue" in row
         problem = pool_item_problem(row) if is_pool_item else task_problem(row)
         if problem:
-            raise Rc1Error(f"{path}: record {lineno}: {'seed' if is_pool_item else 'task record'}: {problem}")
+            raise Rc1Error(f"{path}: record {lineno}: {'pool item' if is_pool_item else 'task record'}: {problem}")
         if str(row["id"]) in seen:
             raise Rc1Error(f"{path}: record {lineno}: duplicate id {row['id']!r} (record {seen[str(row['id'])]})")
         seen[str(row["id"])] = lineno

@@ -101,7 +101,8 @@ class SamplerSpec:
 
     @classmethod
     def from_config(cls, ppo, **over: Any) -> "SamplerSpec":
-        """The config's sampling; its seed-pool schedule (in episodes) as optimizer steps (rc1.train.units)."""
+        """The config's sampling; its pool schedule (sampling.seed_pool_schedule, in episodes) as optimizer steps
+        (rc1.train.units)."""
         from rc1.train import units
 
         s = ppo.sampling
@@ -155,7 +156,7 @@ class Sampler:
     def __init__(self, pool: Sequence[Mapping[str, Any]], spec: SamplerSpec, seed: int,
                  fresh: Sequence[Mapping[str, Any]] = ()):
         if not pool:
-            raise ValueError("the seed pool is empty")
+            raise ValueError("the pool is empty")
         self.spec = spec
         self.seed = int(seed)
         self.pool = list(pool)
