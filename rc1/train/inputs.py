@@ -35,7 +35,7 @@ def load_fresh(path: str | Path | None) -> list[dict]:
         is_pool_item = isinstance(row, dict) and "dialogue" in row
         problem = pool_item_problem(row) if is_pool_item else task_problem(row)
         if problem:
-            raise Rc1Error(f"{path}: record {lineno}: {'pool item' if is_pool_item else 'task record'}: {problem}")
+            raise Rc1Error(f"{path}: record {lineno}: {'seed' if is_pool_item else 'task record'}: {problem}")
         if str(row["id"]) in seen:
             raise Rc1Error(f"{path}: record {lineno}: duplicate id {row['id']!r} (record {seen[str(row['id'])]})")
         seen[str(row["id"])] = lineno

@@ -20,7 +20,7 @@ GATE = DifficultyThresholds(hard_min=0.30, easy_max=0.30, len_tokens_max=3500, t
 TARGET = {"easy": 0.25, "medium": 0.45, "hard": 0.30}
 
 
-def seed(i, task="hotpotqa", question="What is it?", *, calls=(), context=(), system="You are helpful.", **extra):
+def pool_item(i, task="hotpotqa", question="What is it?", *, calls=(), context=(), system="You are helpful.", **extra):
     s = {"id": f"{task}-{i}", "task": task, "source_id": str(i), "template_id": "t", "role": "student",
          "style": "concise", "dialogue": [{"role": "system", "content": system}, {"role": "user", "content": question}],
          "needs_clarification": False, "hidden_info": None, "tools": ["wiki", "calc"],
@@ -43,12 +43,12 @@ def graded_pool(n_per_kind: int, tasks=("hotpotqa", "strategyqa", "gsm8k")) -> l
     for task in tasks:
         for i in range(n_per_kind):
             q = EASY_Q.format(i=i)
-            out.append(seed(f"e{i}", task, q, context=[["Ada", [q + ". She was the daughter of Lord Byron."]]]))
+            out.append(pool_item(f"e{i}", task, q, context=[["Ada", [q + ". She was the daughter of Lord Byron."]]]))
             mq = f"Which river flows through the city where Ada Lovelace lived in {i} and what is its length?"
-            out.append(seed(f"m{i}", task, mq, calls=[{"name": "wiki", "arguments": {"query": "Ada"}}],
+            out.append(pool_item(f"m{i}", task, mq, calls=[{"name": "wiki", "arguments": {"query": "Ada"}}],
                             context=[["Ada", ["Ada Lovelace lived in London.", f"The Thames is {i} km long."]]]))
             hq = HARD_Q.format(i=i)
-            out.append(seed(f"h{i}", task, hq, needs_clarification=True, hidden_info="the composer is Mozart",
+            out.append(pool_item(f"h{i}", task, hq, needs_clarification=True, hidden_info="the composer is Mozart",
                             calls=[{"name": "wiki", "arguments": {"query": "Mozart"}},
                                    {"name": "wiki", "arguments": {"query": "Salieri"}},
                                    {"name": "calc", "arguments": {"expression": "1791 - 1756"}}],
@@ -59,7 +59,7 @@ def graded_pool(n_per_kind: int, tasks=("hotpotqa", "strategyqa", "gsm8k")) -> l
 
 # ---------------------------------------------------------------- metrics
 def test_seed_metrics_known_values():
-    s = seed(1, question="Which city did the director of Titanic and Avatar grow up in, and was it before he "
+    s = pool_item(1, question="Which city did the director of Titanic and Avatar grow up in, and was it before he "
                          "moved to New York?",
              calls=[{"name": "wiki", "arguments": {"query": "James Cameron"}},
                     {"name": "calc", "arguments": {"expression": "(3+4)*2 - -1"}}],
@@ -84,15 +84,15 @@ def test_clue_overlap_is_a_3gram_jaccard():
 
 def test_support_prefers_supporting_facts_then_named_paragraphs_then_facts():
     ctx = [["A", ["a0.", "a1."]], ["B", ["b0."]]]
-    assert support_text(seed(1, context=ctx, supporting_facts=[["A", 1], ["B", 0]])) == "a1. b0."
-    assert support_text(seed(2, context=ctx, calls=[{"name": "wiki", "arguments": {"query": "B"}}])) == "b0."
-    assert support_text(seed(3, facts=["f1", "f2"])) == "f1 f2"
-    assert support_text(seed(4, context=ctx)) == "a0. a1. b0."
+    assert support_text(pool_item(1, context=ctx, supporting_facts=[["A", 1], ["B", 0]])) == "a1. b0."
+    assert support_text(pool_item(2, context=ctx, calls=[{"name": "wiki", "arguments": {"query": "B"}}])) == "b0."
+    assert support_text(pool_item(3, facts=["f1", "f2"])) == "f1 f2"
+    assert support_text(pool_item(4, context=ctx)) == "a0. a1. b0."
 
 
 def test_entities_and_ambiguity_flags():
     assert entities("What is 2 plus 3 for Anna Maria of Spain and The Beatles? Is it 5?") == 5
-    s = seed(1, question="It was sold by some dealer. Was it red or blue? Who bought it?", hidden_info="red",
+    s = pool_item(1, question="It was sold by some dealer. Was it red or blue? Who bought it?", hidden_info="red",
              needs_clarification=True)
     m = pool_item_metrics(s)
     assert set(m["ambiguity_flags"]) == {"hidden_info", "vague_quantity", "dangling_reference",
@@ -183,8 +183,8 @@ def test_a_pool_measured_in_pieces_gives_the_table_of_one_pass(tmp_path):
     from rc1.quality.reader import iter_pool_items
 
     pool = tmp_path / "pool.jsonl"
-    seeds = graded_pool(7)
-    pool.write_text("".join(json.dumps(s) + "\n" + ("\n" if i == 5 else "") for i, s in enumerate(seeds)))
+    pool_items = graded_pool(7)
+    pool.write_text("".join(json.dumps(s) + "\n" + ("\n" if i == 5 else "") for i, s in enumerate(pool_items)))
     whole = build_table(iter_pool_items(pool))
     for parts in (1, 2, 3, 7, 50):
         pieces = line_ranges(pool, parts)

@@ -62,13 +62,13 @@ def test_pool_builder_excludes_by_the_same_rule():
     stats = PoolStats()
     spec = PoolSpec(n=60, mix={"strategyqa": 1.0}, max_turns=6, clarify_rate=0.3, tools=("wiki", "calc"), seed=3,
                     exclude=exclude, leak_ngram=GATE.leak_ngram, leak_sim=GATE.leak_sim)
-    seeds = list(build_pool(tasks, load_pack(REPO / "templates" / "pack_v2"), spec, stats))
+    pool_items = list(build_pool(tasks, load_pack(REPO / "templates" / "pack_v2"), spec, stats))
     assert stats.excluded["strategyqa"] >= 2
-    used = {s["source_id"] for s in seeds}
+    used = {s["source_id"] for s in pool_items}
     assert tasks["strategyqa"][0]["id"] not in used and shadow_item["id"] not in used
     idx = ShadowIndex([("x", short_q), (shadow_item["id"], shadow_item["question"])], ngram=GATE.leak_ngram,
                       sim=GATE.leak_sim)
-    assert not any(idx.pool_item_leaks(s) for s in seeds)
+    assert not any(idx.pool_item_leaks(s) for s in pool_items)
 
 
 def _files(d: Path, pool: list[dict], shadow: list[tuple[str, str]]) -> list[str]:

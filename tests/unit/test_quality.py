@@ -37,16 +37,16 @@ def make_seed(i: int, task: str = "hotpotqa", question: str | None = None, *, ro
     question = question if question is not None else random_text(rng, 18)
     system = system if system is not None else (
         f"You are a {role} assistant who answers in a {style} way. " + random_text(rng, 45))
-    seed = {
+    pool_item = {
         "id": f"seed-{i}", "task": task, "source_id": f"{task}:{i}", "template_id": f"{task}.t{i % 6}",
         "role": role, "style": style,
         "dialogue": [{"role": "system", "content": system}, {"role": "user", "content": f"{wrapper} {question}"}],
         "needs_clarification": False, "hidden_info": None, "tools": ["wiki", "calc"],
         "expected_tool_calls": [], "answer": "x", "context": [],
     }
-    seed.update(extra)
-    assert pool_item_problem(seed) is None and set(POOL_ITEM_KEYS) <= set(seed)
-    return seed
+    pool_item.update(extra)
+    assert pool_item_problem(pool_item) is None and set(POOL_ITEM_KEYS) <= set(pool_item)
+    return pool_item
 
 
 def make_pool(n: int, mix: dict[str, float] = MIX, start: int = 0, wrapper: str = "Please help me with this:") -> list[dict]:

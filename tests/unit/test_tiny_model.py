@@ -81,9 +81,9 @@ def test_resolve_base_passes_real_model_names_through(tmp_path):
 
 
 def test_corpus_from_seeds_reads_dialogue_hidden_info_and_context():
-    seed = {"dialogue": [{"role": "user", "content": "Where?"}], "hidden_info": "In Europe.", "answer": "Paris",
+    pool_item = {"dialogue": [{"role": "user", "content": "Where?"}], "hidden_info": "In Europe.", "answer": "Paris",
             "context": [["Paris", ["Paris is big.", " It is old."]]]}
-    text = "\n".join(corpus_from_pool_items([seed]))
+    text = "\n".join(corpus_from_pool_items([pool_item]))
     for piece in ("Where?", "In Europe.", "Answer: Paris", "Paris: Paris is big. It is old."):
         assert piece in text
-    json.dumps(corpus_from_pool_items([seed]))
+    json.dumps(corpus_from_pool_items([pool_item]))

@@ -41,7 +41,7 @@ class PositionJudge:
         return {}
 
 
-def seed(i, difficulty, needs=False):
+def pool_item(i, difficulty, needs=False):
     return {"id": f"gsm8k:{i}", "task": "gsm8k", "source_id": str(i), "template_id": "t1", "role": "student",
             "style": "terse", "dialogue": [{"role": "system", "content": "You are a careful assistant."},
                                            {"role": "user", "content": "Tom has 2 apples and buys 3 more. How many?"}],
@@ -61,7 +61,7 @@ def setup(tmp_path_factory, monkeypatch_module):
     cfg["sampling"].update(difficulty={"easy": 0.5, "medium": 0.0, "hard": 0.5},
                            seed_pool_schedule=[{"from_episode": 0, "ratio": 1.0}])
     ppo = PPOConfig.model_validate(cfg)
-    pool = [seed(1, "hard"), seed(2, "easy")]
+    pool = [pool_item(1, "hard"), pool_item(2, "easy")]
     base = resolve_base("tiny", corpus_from_pool_items(pool), seed=0, cache_dir=root / "models")
     return {"root": root, "ppo": ppo, "pool": pool, "base": base}
 
@@ -113,7 +113,7 @@ def ask_bias(setup, strength):
 
 
 def test_overclarification_penalty_reorders_advantages_within_a_group(setup):
-    pool = [seed(1, "medium"), seed(2, "medium")]          # factor 1; asking is never needed here
+    pool = [pool_item(1, "medium"), pool_item(2, "medium")]          # factor 1; asking is never needed here
     judge = PositionJudge(spread=0.0, per_user_turn=0.02)  # an ask_user reply is a user turn: +0.02 raw per ask
     gen = {"sequence_bias": ask_bias(setup, BIAS)}         # about half the rollouts open with an ask_user call
     cfg = setup["ppo"].model_dump()

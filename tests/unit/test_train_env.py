@@ -11,9 +11,9 @@ SEED = {"id": "hotpotqa:1", "task": "hotpotqa", "answer": "France", "needs_clari
         "context": [["Paris", ["Paris is on the Seine.", " It is in France."]], ["Lyon", ["Lyon is on the Rhone."]]]}
 
 
-def env_for(seed, max_turns=6):
+def env_for(pool_item, max_turns=6):
     env = Rc1Env(max_turns=max_turns)
-    env.reset(seed_json=json.dumps(seed), prompt=[], step=0)
+    env.reset(seed_json=json.dumps(pool_item), prompt=[], step=0)
     return env
 
 
