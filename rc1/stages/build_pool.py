@@ -70,7 +70,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     mix_d = parse_mix(cfg.mix)
     target_d = parse_mix(cfg.target, what="--target", known=DIFFICULTIES)
     tools_t = parse_tools(cfg.tools)
-    n = parse_n(cfg.n)
+    pool_size = parse_n(cfg.n)
     shadow, templates_dir, on_bad_record = cfg.shadow, cfg.templates_dir, cfg.on_bad_record
     out_p = Path(cfg.out)
     pack = load_pack(templates_dir)
@@ -78,7 +78,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         raise Rc1Error(f"--shadow {shadow}: {why_not_a_file(shadow)}")
     exclude = shadow_exclusions(shadow) if shadow else frozenset()
     leak = load_thresholds(cfg.gates).validate_pool
-    spec = PoolSpec(n=n, mix=mix_d, max_turns=cfg.max_turns, clarify_rate=cfg.clarify_rate, tools=tools_t,
+    spec = PoolSpec(n=pool_size, mix=mix_d, max_turns=cfg.max_turns, clarify_rate=cfg.clarify_rate, tools=tools_t,
                     seed=cfg.seed, exclude=exclude, leak_ngram=leak.leak_ngram, leak_sim=leak.leak_sim,
                     target=target_d, max_poses_per_item=cfg.max_poses_per_item)
     spec.validate()
@@ -111,8 +111,9 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         stats, written, seconds, sha, largest = job.result()
         os.replace(tmp, out_p)
         n_clar = sum(stats.clarify.values())
-        summary = {"stage": "build_pool", "path": str(out_p), "n": written, "n_requested": "auto" if n is None else n,
-                   "n_largest": largest, "max_poses_per_item": spec.max_poses_per_item, "counts": stats.counts,
+        summary = {"stage": "build_pool", "path": str(out_p), "n": written,
+                   "n_requested": "auto" if pool_size is None else pool_size, "n_largest": largest,
+                   "max_poses_per_item": spec.max_poses_per_item, "counts": stats.counts,
                    "clarify": stats.clarify, "clarify_rate": n_clar / written if written else 0.0,
                    "tool_seeds": stats.tool_seeds, "worked_seeds": stats.worked_seeds, "poses": stats.poses,
                    "items": stats.items,

@@ -52,27 +52,28 @@ def _load_records(path: str | Path) -> list[dict]:
     return rows
 
 
-def _as_items(records: list[dict], split: str, n: int | None) -> list[tuple[str, dict, str | None]]:
+def _as_items(records: list[dict], split: str, max_per_split: int | None) -> list[tuple[str, dict, str | None]]:
     from rc1.scoring.responder import ShadowItem
     from rc1.difficulty.bucket import item_difficulties
 
-    records = _stratified(records, n)
+    records = _stratified(records, max_per_split)
     # plain Task records (a shadow set) carry no dialogue: bucket them as the pool items they become
     diffs, _ = item_difficulties([ShadowItem.from_record(r).as_pool_item() for r in records])
     return [(split, ShadowItem.from_record(r, diffs.get(str(r["id"]))).as_pool_item(), diffs.get(str(r["id"])))
             for r in records]
 
 
-def _stratified(records: list[dict], n: int | None) -> list[dict]:
-    """At most n records, taking tasks in turn (each task's records in id order): a small --n still sees every task."""
+def _stratified(records: list[dict], max_per_split: int | None) -> list[dict]:
+    """At most max_per_split records, taking tasks in turn (each task's records in id order): a small --n still
+    sees every task."""
     by_task: dict[str, list[dict]] = {}
     for r in sorted(records, key=lambda r: (str(r["task"]), str(r["id"]))):
         by_task.setdefault(str(r["task"]), []).append(r)
     out: list[dict] = []
     queues = [list(v) for _, v in sorted(by_task.items())]
-    while queues and (n is None or len(out) < n):
+    while queues and (max_per_split is None or len(out) < max_per_split):
         for q in queues:
-            if q and (n is None or len(out) < n):
+            if q and (max_per_split is None or len(out) < max_per_split):
                 out.append(q.pop(0))
         queues = [q for q in queues if q]
     return out
@@ -211,7 +212,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
     from rc1.train.sampler import split_heldout
     from rc1.tracking.registry import MODEL_NAME, set_version_tags, version_model_id
 
-    shadow, heldout, n, gates_path, backend = cfg.shadow, cfg.heldout, cfg.n, cfg.gates, cfg.backend
+    shadow, heldout, max_per_split, gates_path, backend = cfg.shadow, cfg.heldout, cfg.n, cfg.gates, cfg.backend
     config_path = cfg.config or _train_file(train_run, "config", "config", fetched)
     if not config_path:
         raise Rc1Error(f"version {mv.version}: its training config is neither in the tracking server nor here; "
@@ -224,7 +225,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
     files: dict[str, Path] = {}    # the splits as files: the run's dataset inputs
     shadow = shadow if shadow not in ("", "auto", None) else _default_shadow(train_run, mode, fetched)
     if shadow and shadow != "none":
-        items += _as_items(_load_records(shadow), "shadow", n)
+        items += _as_items(_load_records(shadow), "shadow", max_per_split)
         digests["shadow"], files["shadow"] = sha256_file(shadow), Path(shadow)
     if heldout and heldout != "none":
         if heldout == "pool":
@@ -237,17 +238,17 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
 
             held = (list(iter_jsonl(path)) if logged
                     else split_heldout(load_pool(path), ppo.sampling.heldout_frac)[1])
-            items += _as_items(held, "heldout", n) if held else []
+            items += _as_items(held, "heldout", max_per_split) if held else []
             if logged:
                 digests["heldout"], files["heldout"] = sha256_file(path), Path(path)
         else:
-            items += _as_items(_load_records(heldout), "heldout", n)
+            items += _as_items(_load_records(heldout), "heldout", max_per_split)
             digests["heldout"], files["heldout"] = sha256_file(heldout), Path(heldout)
     if not items:
         raise Rc1Error("nothing to evaluate: no shadow set (--shadow) and an empty held-out split (--heldout)")
     per_split = {split: sum(1 for s, _, _ in items if s == split) for split in ("shadow", "heldout")}
 
-    params = {**logged_params(cfg), "version": mv.version, "alias": alias, "shadow": shadow, "n": n,
+    params = {**logged_params(cfg), "version": mv.version, "alias": alias, "shadow": shadow, "n": max_per_split,
               "config": str(config_path), "n_items": len(items)}
     tags = {**(parent_tags or {}), "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,
             "rc1.train_run_id": mv.run_id, "rc1.backend": backend, **device_tags(backend),

@@ -53,20 +53,20 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     weights, clarify_rate = cfg.weights, cfg.clarify_rate
     all_gates = load_thresholds(cfg.gates)
     gates = all_gates.for_mode(run_mode())
-    n = all_gates.shadow.n if cfg.n is None else cfg.n
+    shadow_size = all_gates.shadow.n if cfg.n is None else cfg.n
     w = checked_weights(weights, gates)
     params_r = reward_params(cfg.config, cfg.alpha, cfg.cap, cfg.beta)
     report_path = Path(cfg.report)
     scored_path = Path(cfg.scored_out) if cfg.scored_out else report_path.with_name("scored_candidates.jsonl")
     if not 0.0 <= clarify_rate <= 1.0:
         raise Rc1Error(f"--clarify-rate must be within [0, 1], got {clarify_rate}")
-    records, shadow_key, loaded = shadow_records(shadow, data_dir, n, seed, cfg.stratify, cfg.gates)
+    records, shadow_key, loaded = shadow_records(shadow, data_dir, shadow_size, seed, cfg.stratify, cfg.gates)
     judge = make_judge()
     jd = judge.describe()
     who, who_tags = scoring_identity(judge, responder_identity(responder, k=k, seed=seed, model=cfg.responder_model,
                                                               base_url=cfg.responder_base_url))
-    params = {**logged_params(cfg), "n": len(records), "n_requested": n, "tag": tag or "", "shadow": shadow or "built",
-              "responder_model": cfg.responder_model or "",
+    params = {**logged_params(cfg), "n": len(records), "n_requested": shadow_size, "tag": tag or "",
+              "shadow": shadow or "built", "responder_model": cfg.responder_model or "",
               "responder_base_url": safe_url(cfg.responder_base_url or ""),
               "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta,
               "judge_provider": jd["provider"], "judge_model": jd["model"], "judge_samples": jd["samples"],
