@@ -235,3 +235,19 @@ def test_a_thinking_budget_needs_both_halves_a_budget_that_fits_and_rc1s_generat
     with pytest.raises(Rc1Error, match="ppo.rollout_backend=vllm does not run it"):
         rollout_plan(vllm, "prod", cuda=True, vllm=True, cb=True)
     assert rollout_plan(vllm, "dev", cuda=False, vllm=False, cb=True).effective == "transformers"
+
+
+def test_the_task_mix_is_declared_once(tmp_path):
+    """build-pool's --mix default, the shadow set's fallback, prod's floor and the shipped configs are TASK_MIX."""
+    from dataclasses import fields
+
+    from rc1.core.config import SEED_FLOORS, TASK_MIX, TASKS, mix_text
+    from rc1.data.shadow_set import default_mix
+    from rc1.stages import build_pool
+
+    default = next(f.default for f in fields(build_pool.Config) if f.name == "mix")
+    assert parse_mix(default) == TASK_MIX == SEED_FLOORS["config_check.mix"][1] == default_mix(tmp_path / "none.yaml")
+    assert load_thresholds(CONFIGS / "gates.yaml").config_check.mix == TASK_MIX == load_ppo_config(
+        CONFIGS / "ppo_scale.yaml").mix and TASKS == tuple(TASK_MIX)
+    third = {"hotpotqa": 1 / 3, "strategyqa": 1 / 3, "gsm8k": 1 / 3}
+    assert parse_mix(mix_text(third)) == third
