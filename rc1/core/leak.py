@@ -20,7 +20,7 @@ punctuation.
 A pool item also leaks a shadow item when its source_id is the shadow item's id (the same source question,
 however it is worded).
 The shadow n-grams are kept in a dict, so each pool item costs one lookup per n-gram (no pairwise scan).
-`seed_leaks` is the one rule: validate_pool counts it into leak_count and the pool builder excludes by it.
+`pool_item_leaks` is the one rule: validate_pool counts it into leak_count and the pool builder excludes by it.
 """
 
 from __future__ import annotations

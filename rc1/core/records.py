@@ -8,7 +8,7 @@ Task: one normalized dataset item.
     - supporting_facts: list of [title, sent_idx] (HotpotQA; [] otherwise)
     - facts, decomposition: list[str] (StrategyQA; GSM8K: decomposition = the solution steps)
 
-Seed: one line of rc1_seed.jsonl.
+PoolItem: one line of rc1_seed.jsonl (the pool).
     {id, task, source_id, template_id, role, style, dialogue: [{role, content, name?}],
      needs_clarification, hidden_info, tools, expected_tool_calls, answer, context}
     - source_question (optional): the source item's question as the dataset has it (the held-out split is

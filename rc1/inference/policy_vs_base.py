@@ -38,7 +38,7 @@ HARD_TASKS = ("hotpotqa", "strategyqa")
 class GenerationBackend(Protocol):
     """What the episode loop needs from a model: one assistant message per conversation.
 
-    `prompts`: chat message lists (rc1.train.env.seed_prompt plus the episode so far); `tools`: the JSON schemas
+    `prompts`: chat message lists (rc1.train.env.pool_item_prompt plus the episode so far); `tools`: the JSON schemas
     of the environment's tools (what a chat template renders). Returns {role: assistant, content, tool_calls?}
     per prompt, in order, decoded greedily. A backend batches as it likes (TransformersBackend: left-padded
     batches of `batch_size`; LlamaCppBackend: one prompt at a time); the loop calls it once per turn with every open episode."""

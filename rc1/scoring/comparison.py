@@ -44,7 +44,7 @@ def score_candidates(items: Mapping[str, Mapping[str, Any]], candidates: Sequenc
                      weights, params: RewardParams, progress: bool = True) -> list[dict]:
     """Judge every candidate once; one row per candidate with the 7 dims, old, new and success.
 
-    `items` maps item id -> the item as a seed-shaped mapping (see rc1.scoring.responder.ShadowItem.as_seed);
+    `items` maps item id -> the item as a pool-item-shaped mapping (see rc1.scoring.responder.ShadowItem.as_pool_item);
     each candidate has item_id, candidate_id, kind, dialogue and prefix_len.
     """
     w = weights_dict(weights)

@@ -8,7 +8,7 @@ Each step draws `batch_size` prompts from three sources:
           `low_quantile` of the pool items seen; at most `replay_cap` (30%) of every batch, and never more than the
           non-pool share;
 - fresh:  the rest of the non-pool share: task items that are not in the pool, turned into plain single-turn
-          prompts (`plain_seed`), so the policy also sees questions without the templates' roles and styles.
+          prompts (`plain_pool_item`), so the policy also sees questions without the templates' roles and styles.
           Without fresh items the share is filled from the pool (counted as `pool_fill`).
 
 Determinism: step s draws with a generator seeded by (seed, s), and replay at step s only looks at rewards of
