@@ -45,7 +45,7 @@ def main() -> int:
 
     import torch
 
-    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_config
     from rc1.data import bundled_tasks
     from rc1.inference.policy_vs_base import TransformersBackend, run_episodes
     from rc1.data.plan import PoolSpec
@@ -53,19 +53,19 @@ def main() -> int:
     from rc1.scoring.responder import ShadowItem
     from rc1.data.shadow_set import select_shadow
     from rc1.data.templates import load_pack
-    from rc1.train.tiny import corpus_from_seeds, load_model, load_tokenizer, tiny_dir
+    from rc1.train.tiny import corpus_from_pool_items, load_model, load_tokenizer, tiny_dir
 
     torch.set_num_threads(opts.threads)
-    ppo = load_ppo_scale(opts.config)
+    ppo = load_ppo_config(opts.config)
     turns, new_tokens = ppo.ppo.max_turns, ppo.ppo.max_new_tokens
     sizes = [int(b) for b in opts.batch_size.split(",")] if opts.batch_size else [ppo.evaluate.batch_size]
     tasks = {t: bundled_tasks(t) for t in ppo.mix}
     spec = PoolSpec(n=opts.n, mix=dict(ppo.mix), max_turns=turns, clarify_rate=0.3, tools=("wiki", "calc"), seed=7)
     pool = list(build_pool(tasks, load_pack(REPO / "templates" / "pack_v2"), spec))
     # shadow-set records posed as `rc1 evaluate` poses them (rc1/stages/evaluate.py _as_items)
-    item_sets = {"pool": pool, "shadow": [ShadowItem.from_record(r).as_seed() for r in select_shadow(tasks, opts.n, 7)]}
+    item_sets = {"pool": pool, "shadow": [ShadowItem.from_record(r).as_pool_item() for r in select_shadow(tasks, opts.n, 7)]}
     with tempfile.TemporaryDirectory() as d:
-        path = str(tiny_dir(corpus_from_seeds(pool), seed=0, cache_dir=d))
+        path = str(tiny_dir(corpus_from_pool_items(pool), seed=0, cache_dir=d))
         model, tok = load_model(path).eval(), load_tokenizer(path)
     print(f"rc1 evaluate benchmark: cpus={os.cpu_count()} load={os.getloadavg()[0]:.2f} torch_threads={opts.threads} "
           f"episodes={opts.n} per item set, max_turns={turns} max_new_tokens={new_tokens}", flush=True)
@@ -79,21 +79,21 @@ def main() -> int:
 
     verdicts = []
     for name in opts.items.split(","):
-        seeds = item_sets[name]
-        reference, t_seq, c_seq = timed(lambda: [sequential_episode(model, tok, s, turns, new_tokens) for s in seeds])
-        seq_rate = len(seeds) / t_seq
+        pool_items = item_sets[name]
+        reference, t_seq, c_seq = timed(lambda: [sequential_episode(model, tok, s, turns, new_tokens) for s in pool_items])
+        seq_rate = len(pool_items) / t_seq
         print(f"{name} items:\n  sequential (before):  {t_seq:7.2f} s wall {c_seq:7.2f} s cpu  {seq_rate:7.2f} "
               f"episodes/s  (load {os.getloadavg()[0]:.2f})", flush=True)
         ok = True
         for b in sizes:
-            out, t, c = timed(lambda: run_episodes(TransformersBackend(model, tok, new_tokens, b), seeds, turns))
-            rate = len(seeds) / t
+            out, t, c = timed(lambda: run_episodes(TransformersBackend(model, tok, new_tokens, b), pool_items, turns))
+            rate = len(pool_items) / t
             equal = out == reference
             ok &= equal and rate / seq_rate >= GOAL
             print(f"  batched (batch {b:>3}): {t:7.2f} s wall {c:7.2f} s cpu  {rate:7.2f} episodes/s  speedup "
                   f"{rate / seq_rate:5.2f}x ({c_seq / c:5.2f}x in cpu s)  dialogues equal to sequential: "
                   f"{'yes' if equal else 'NO'}  (load {os.getloadavg()[0]:.2f})", flush=True)
-        turns_used = [len(o) - len(s.get("dialogue") or []) for o, s in zip(reference, seeds)]
+        turns_used = [len(o) - len(s.get("dialogue") or []) for o, s in zip(reference, pool_items)]
         print(f"  episode turns: mean {sum(turns_used) / len(turns_used):.2f}, max {max(turns_used)}")
         verdicts.append((name, ok))
     print(f"goal >= {GOAL:.0f}x with equal dialogues (load at the end {os.getloadavg()[0]:.2f}): "

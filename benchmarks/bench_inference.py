@@ -33,17 +33,17 @@ def main() -> None:
 
     from rc1.inference.gguf_export import merged_model, write_gguf
     from rc1.inference.llamacpp import load_gguf
-    from rc1.train.env import seed_prompt
-    from rc1.train.tiny import corpus_from_seeds, load_tokenizer, tiny_dir
+    from rc1.train.env import pool_item_prompt
+    from rc1.train.tiny import corpus_from_pool_items, load_tokenizer, tiny_dir
 
     torch.set_num_threads(args.threads)
     seed = {"id": "b", "task": "gsm8k", "answer": "12",
             "dialogue": [{"role": "system", "content": "You are a careful assistant."},
                          {"role": "user", "content": "Tom has 4 apples and buys 8 more. How many apples does he have?"}]}
-    model_dir = tiny_dir(corpus_from_seeds([seed]), seed=0)
+    model_dir = tiny_dir(corpus_from_pool_items([seed]), seed=0)
     tok = load_tokenizer(str(model_dir))
     model = merged_model(str(model_dir), None)
-    ids = tok.apply_chat_template(seed_prompt(seed), add_generation_prompt=True, tokenize=True, return_dict=False)
+    ids = tok.apply_chat_template(pool_item_prompt(seed), add_generation_prompt=True, tokenize=True, return_dict=False)
     n = args.new_tokens
     out: dict = {"model": "tiny (hidden 64, 2 layers)", "prompt_tokens": len(ids), "new_tokens": n,
                  "threads": args.threads, "tokens_per_s": {}}

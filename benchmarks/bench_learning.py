@@ -81,7 +81,7 @@ def run(kind: str, args, base: str, train: list[dict], heldout: list[dict]) -> d
     from datasets import Dataset
     from transformers import TrainerCallback, set_seed
 
-    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_config
     from rc1.train.engine import make_trainer
 
     set_seed(args.seed)
@@ -109,7 +109,7 @@ def run(kind: str, args, base: str, train: list[dict], heldout: list[dict]) -> d
 
     rows = [prompt(train[(i * 7919) % len(train)]["question"]) for i in range(args.steps * args.prompts)]
     with tempfile.TemporaryDirectory() as d:
-        ppo = load_ppo_scale(path) if kind != "frozen" else _frozen(path)
+        ppo = load_ppo_config(path) if kind != "frozen" else _frozen(path)
         trainer = make_trainer(ppo, base=base, reward_funcs=[reward], train_dataset=Dataset.from_dict({"prompt": rows}),
                                seed=args.seed, out_dir=d, max_steps=args.steps, mode="dev", callbacks=[Curve()],
                                environment=False)   # one turn, no tools: the verdict is all that is asked
@@ -124,11 +124,11 @@ def _frozen(path: Path):
     """The config with learning_rate 0 (the schema wants > 0: build it past validation, for the control only)."""
     import yaml
 
-    from rc1.core.ppo_config import PPOScale
+    from rc1.core.ppo_config import PPOConfig
 
     raw = yaml.safe_load(path.read_text())
     lr = raw["ppo"].pop("learning_rate")
-    ppo = PPOScale.model_validate({**raw, "ppo": {**raw["ppo"], "learning_rate": 1.0}})
+    ppo = PPOConfig.model_validate({**raw, "ppo": {**raw["ppo"], "learning_rate": 1.0}})
     return ppo.model_copy(update={"ppo": ppo.ppo.model_copy(update={"learning_rate": lr})})
 
 

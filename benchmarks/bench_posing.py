@@ -21,8 +21,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rc1.core.config import load_gates, parse_mix  # noqa: E402
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.config import load_thresholds, parse_mix  # noqa: E402
+from rc1.core.ppo_config import load_ppo_config
 from rc1.data import load_tasks  # noqa: E402
 from rc1.difficulty.bucket import assign_buckets, resample  # noqa: E402
 from rc1.difficulty.distribution import bucket_counts, difficulty_checks, median_by_bucket  # noqa: E402
@@ -42,8 +42,8 @@ from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE  # noqa: 
 
 
 def measure(data_dir: str | None, seed: int = 20250820, max_poses: int | None = None) -> dict:
-    gates = load_gates(ROOT / "configs/gates.yaml").for_mode("dev")
-    ppo = load_ppo_scale(ROOT / "configs/ppo_dev.yaml")
+    gates = load_thresholds(ROOT / "configs/gates.yaml").for_mode("dev")
+    ppo = load_ppo_config(ROOT / "configs/ppo_dev.yaml")
     mix = dict(ppo.mix)
     records = {t: load_tasks(t, data_dir, mode="dev").records for t in mix}
     shadow = select_shadow(records, gates.shadow.n, gates.shadow.seed, gates.shadow.stratify, default_mix(
@@ -54,8 +54,8 @@ def measure(data_dir: str | None, seed: int = 20250820, max_poses: int | None = 
                     leak_sim=gates.validate_pool.leak_sim, target=parse_mix(TARGET, known=("easy", "medium", "hard")),
                     **({"max_poses_per_item": max_poses} if max_poses else {}))
     stats = PoolStats()
-    seeds = list(build_pool(records, load_pack(ROOT / "templates/pack_v2"), spec, stats))
-    table = build_table(seeds)
+    pool_items = list(build_pool(records, load_pack(ROOT / "templates/pack_v2"), spec, stats))
+    table = build_table(pool_items)
     _, bucket = assign_buckets(table.columns, table.tasks, table.ids)
     target = parse_mix(TARGET, known=("easy", "medium", "hard"))
     idx, _ = resample(bucket, table.tasks, target, list(mix), 20250820)
@@ -63,23 +63,23 @@ def measure(data_dir: str | None, seed: int = 20250820, max_poses: int | None = 
     clue = table.columns["clue_overlap"][idx]
     tasks = table.tasks[idx]
     per_task = {t: median_by_bucket(clue[tasks == t], bucket[idx][tasks == t]) for t in mix}
-    pose = np.array([s["pose"] for s in seeds])[idx]
+    pose = np.array([s["pose"] for s in pool_items])[idx]
     agree = {b: {p: int(((bucket[idx] == i) & (pose == p)).sum()) for p in ("easy", "medium", "hard")}
              for i, b in enumerate(("easy", "medium", "hard"))}
-    toks = [words("\n".join(t["content"] for t in s["dialogue"] if t.get("role") == "user")) for s in seeds]
+    toks = [words("\n".join(t["content"] for t in s["dialogue"] if t.get("role") == "user")) for s in pool_items]
     chosen = budget_indices([len(w) for w in toks], gates.validate_pool.distinct_2_words, SAMPLE_SEED)
     # the 3-gram KL to a pack_v1 pool of the same size over the same items (validate-pool's reference)
     v1 = build_pool(records, load_pack(ROOT / "templates/pack_v1"),
-                    PoolSpec(n=len(seeds), mix=mix, seed=SAMPLE_SEED, max_poses_per_item=10**9))
+                    PoolSpec(n=len(pool_items), mix=mix, seed=SAMPLE_SEED, max_poses_per_item=10**9))
     base = baseline_stats(v1, KL_SAMPLE_SIZE, SAMPLE_SIZE, SAMPLE_SEED)
     kl = kl_divergence(ngram_counts(toks if len(toks) <= KL_SAMPLE_SIZE else
                                     [toks[i] for i in sorted(random.Random(SAMPLE_SEED).sample(
                                         range(len(toks)), KL_SAMPLE_SIZE))], 3), base.trigrams)
-    return {"n": len(seeds), "kl_3gram_vs_v1": kl, "shadow": {t: sum(r["task"] == t for r in shadow) for t in mix},
+    return {"n": len(pool_items), "kl_3gram_vs_v1": kl, "shadow": {t: sum(r["task"] == t for r in shadow) for t in mix},
             "items": stats.items_used, "medians": median_by_bucket(clue, bucket[idx]), "per_task": per_task,
             "shares": bucket_counts(table.tasks, bucket, idx), "pose_by_bucket": agree,
             "distinct_2": distinct_n([toks[i] for i in chosen], 2),
-            "distinct_2_by_task": {t: round(distinct_n([toks[i] for i in chosen if seeds[i]["task"] == t], 2), 3)
+            "distinct_2_by_task": {t: round(distinct_n([toks[i] for i in chosen if pool_items[i]["task"] == t], 2), 3)
                                    for t in mix},
             "failed": [f"{c['name']}={c['value']}" for c in checks if not c["pass"]]}
 

@@ -86,8 +86,8 @@ def main() -> int:
     from trl.chat_template_utils import qwen3_template
 
     from local_llm import smollm2_gguf
-    from rc1.core.config import GATES_PATH, load_gates
-    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.core.config import GATES_PATH, load_thresholds
+    from rc1.core.ppo_config import load_ppo_config
     from rc1.core.io import write_json, write_jsonl
     from rc1.data import bundled_tasks
     from rc1.data.shadow_set import select_shadow
@@ -97,11 +97,11 @@ def main() -> int:
     from rc1.train.tiny import load_model, load_tokenizer
 
     torch.set_num_threads(opts.threads)
-    ppo = load_ppo_scale(opts.config)
+    ppo = load_ppo_config(opts.config)
     turns = ppo.ppo.max_turns
     new_tokens = opts.max_new_tokens or ppo.ppo.max_new_tokens
     batch = opts.batch_size or ppo.evaluate.batch_size
-    gates = load_gates(GATES_PATH)
+    gates = load_thresholds(GATES_PATH)
     t0 = time.perf_counter()
     path = model_dir(smollm2_gguf())
     model, tok = load_model(str(path)).eval(), load_tokenizer(str(path))

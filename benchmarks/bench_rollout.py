@@ -160,12 +160,12 @@ def run_one(args) -> dict:
     import torch
     from datasets import Dataset
 
-    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_config
     from rc1.train.engine import make_trainer
     from rc1.train.rollout import rollout_plan
 
     backend, extra = VARIANTS[args.one]
-    ppo = load_ppo_scale(variant_config(args, backend, extra))
+    ppo = load_ppo_config(variant_config(args, backend, extra))
     plan = rollout_plan(ppo, "dev")
     if plan.effective != backend:
         return {"variant": args.one, "skipped": plan.warning.removeprefix("DEV: ")}

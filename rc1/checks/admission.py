@@ -12,8 +12,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from rc1.core.config import GATES_PATH, Gates, load_gates
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.config import GATES_PATH, Thresholds, load_thresholds
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate_rules import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
                       projection_problem, round_problems, trial_problem)
@@ -83,7 +83,7 @@ def judge_problems(tags: dict[str, str]) -> list[str]:
 
 def checked_inputs(pre: SignedRun, mode: str, config_path: str | None, gates_path: str | None,
                    seeds: list[int] | None, workdir: Path, max_steps: int | None = None,
-                   trial: bool = False) -> tuple[dict[str, Path], Gates, list[int]]:
+                   trial: bool = False) -> tuple[dict[str, Path], Thresholds, list[int]]:
     """(the preflight's files as downloaded and verified, the gates in force, the seeds to train) or GateRefusal:
     a preflight that did not pass, changed files, or options that would train with what preflight never checked.
     `pre`'s tags and metrics are its signed statement's."""
@@ -96,9 +96,9 @@ def checked_inputs(pre: SignedRun, mode: str, config_path: str | None, gates_pat
         raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: it recorded no sha256 for its config/gates")
     # the default gates file counts as given when it is here: a threshold edited since preflight makes it stale
     given_gates = gates_path or (GATES_PATH if Path(GATES_PATH).is_file() else None)
-    ppo = load_ppo_scale(files["config"])
+    ppo = load_ppo_config(files["config"])
     # --max-steps (optimizer steps) is held to the schedule of the config that trains: with --trial, the trial config's
-    trains = load_ppo_scale(files["trial_config"]) if trial and ppo.trial and "trial_config" in files else ppo
+    trains = load_ppo_config(files["trial_config"]) if trial and ppo.trial and "trial_config" in files else ppo
     shas = {k: v for k, v in tags.items() if k.startswith("sha256.")}
     problems = option_problems({k[len("sha256."):]: v for k, v in shas.items()},
                                {"config": config_path, "gates": given_gates}, seeds, ppo.seeds,
@@ -108,14 +108,14 @@ def checked_inputs(pre: SignedRun, mode: str, config_path: str | None, gates_pat
                                steps_of="trial config" if trains is not ppo else "checked config",
                                shell=shell_command)
     if config_path and problems and Path(config_path).is_file():
-        strategy = load_ppo_scale(config_path).trainer.strategy
+        strategy = load_ppo_config(config_path).trainer.strategy
         if strategy != ppo.trainer.strategy:
             problems.insert(0, f"trainer.strategy {strategy} (--config {config_path}) is not the strategy preflight "
                                f"checked ({ppo.trainer.strategy})")
     if mode == "prod" and not ppo.trial:   # without a trial nothing measures s/step before the full job starts
         problems.append(f"{files['config'].name} names no trial config (key `trial`): prod trains the full job only "
                         f"after its trial measured s/step within config_check.projected_days_per_seed_max")
-    gates = load_gates(files["gates"]).for_mode(mode)
+    gates = load_thresholds(files["gates"]).for_mode(mode)
     problems += preflight_problems(dict(tags), dict(pre.metrics), gates)   # the numbers it signed
     problems += judge_problems(tags)
     if problems:
@@ -123,7 +123,7 @@ def checked_inputs(pre: SignedRun, mode: str, config_path: str | None, gates_pat
     return files, gates, list(ppo.seeds)
 
 
-def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
+def check_fresh(fresh_path: str, shadow: str | None, gates: Thresholds) -> None:
     """Refuse a --fresh file that is missing, malformed, or poses shadow-set questions."""
     from rc1.train.inputs import load_fresh
 
@@ -140,15 +140,15 @@ def check_fresh(fresh_path: str, shadow: str | None, gates: Gates) -> None:
                               f"questions (first: {leaks[0]}); training on them would leak the evaluation set")
 
 
-def training_config(pre: SignedRun, files: dict[str, Path], trial: bool, gates: Gates) -> tuple[Path, list[int]]:
+def training_config(pre: SignedRun, files: dict[str, Path], trial: bool, gates: Thresholds) -> tuple[Path, list[int]]:
     """(the ppo config this gate trains, its seeds): the checked config, or with --trial the trial config it names.
     A config that names a trial trains only after a trial of the same preflight passed its evaluation and projected
     the config's time within config_check.projected_days_per_seed_max."""
-    ppo = load_ppo_scale(files["config"])
+    ppo = load_ppo_config(files["config"])
     if trial:
         if not ppo.trial or "trial_config" not in files:
             raise GateRefusal(f"--trial: the config preflight {pre.info.run_id} checked names no trial config")
-        return files["trial_config"], list(load_ppo_scale(files["trial_config"]).seeds)
+        return files["trial_config"], list(load_ppo_config(files["trial_config"]).seeds)
     if ppo.trial:
         newest = newest_trial_gate(pre.info.run_id)
         trials = [signed_trial(newest, pre)] if newest else []
@@ -182,7 +182,7 @@ def training_launcher(pre, files: dict[str, Path], train_config: Path):
     train each seed through `accelerate launch` (ppo config `launcher: accelerate`)."""
     from rc1.train.launch import read_accelerate_config
 
-    ppo = load_ppo_scale(train_config)
+    ppo = load_ppo_config(train_config)
     if ppo.launcher != "accelerate":
         return None
     if "accelerate_config" not in files:

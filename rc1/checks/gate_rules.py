@@ -8,7 +8,7 @@ import operator
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from rc1.core.config import Gates, dotted_value
+from rc1.core.config import Thresholds, dotted_value
 from rc1.core.errors import Rc1Error
 from rc1.core.io import sha256_file, why_not_a_file
 
@@ -43,7 +43,7 @@ def round_problems(tags: dict[str, str], metrics: dict[str, float]) -> list[str]
     return []
 
 
-def preflight_problems(tags: dict[str, str], metrics: Mapping[str, float] | None, gates: Gates) -> list[str]:
+def preflight_problems(tags: dict[str, str], metrics: Mapping[str, float] | None, gates: Thresholds) -> list[str]:
     """Every reason this preflight run must not open the gate (empty list: it may). `metrics`: its table of round
     metrics (round_metrics.json, sha256-checked; None when it cannot be had). Its files are checked where they live,
     in the tracking server (the gate flow downloads them: rc1.checks.admission, rc1.tracking.queries)."""
@@ -119,14 +119,14 @@ def fresh_shadow_leaks(fresh: Iterable[Mapping[str, Any]], shadow: Sequence[Mapp
     """Ids of the fresh training prompts that pose a shadow-set question: by id, or by the validator's leak rule
     (rc1.core.leak) on the prompt's question. Training on them would leak the evaluation set."""
     from rc1.core.leak import ShadowIndex
-    from rc1.core.records import record_question, seed_question
+    from rc1.core.records import record_question, posed_question
     from rc1.core.text import guard_words
 
     ids = {str(r[k]) for r in shadow for k in ("id", "source_id") if r.get(k)}
     index = ShadowIndex([(str(i), record_question(dict(r))) for i, r in enumerate(shadow)], ngram=ngram, sim=sim)
     leaks = []
     for s in fresh:
-        question = seed_question(s)  # type: ignore[arg-type]
+        question = posed_question(s)  # type: ignore[arg-type]
         if str(s.get("source_id")) in ids or index.match(str(s["id"]), guard_words(question), question):
             leaks.append(str(s["id"]))
     return leaks

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rc1.core.config import Gates, dotted_value
-from rc1.core.ppo_config import PPOScale
+from rc1.core.config import Thresholds, dotted_value
+from rc1.core.ppo_config import PPOConfig
 from rc1.core.summary import check
 
 
-def config_checks(ppo: PPOScale, gates: Gates) -> list[dict]:
+def config_checks(ppo: PPOConfig, gates: Thresholds) -> list[dict]:
     g = gates.config_check
     mix_ok = set(ppo.mix) == set(g.mix) and all(abs(ppo.mix[k] - g.mix[k]) < 1e-6 for k in g.mix)
     return [
@@ -43,12 +43,12 @@ ENGINE_SETTINGS = ("model.finetune", "model.lora_r", "model.target_modules", "pp
                    "generation.thinking_budget", "generation.answer_budget", "generation.closing")
 
 
-def engine_settings(trial: PPOScale, ppo: PPOScale) -> list[tuple[str, Any, Any]]:
+def engine_settings(trial: PPOConfig, ppo: PPOConfig) -> list[tuple[str, Any, Any]]:
     """(name, the trial's value, the full config's value) of each ENGINE_SETTINGS key."""
     return [(d.split(".")[1], dotted_value(trial, d), dotted_value(ppo, d)) for d in ENGINE_SETTINGS]
 
 
-def trial_checks(ppo: PPOScale, trial: PPOScale) -> list[dict]:
+def trial_checks(ppo: PPOConfig, trial: PPOConfig) -> list[dict]:
     """A full config's trial must be the same job at a smaller scale: same base model, task mix and mode, and the same
     training engine (strategy, rollout backend, ENGINE_SETTINGS: the thinking budget among them), so that its
     evaluation and its s/step speak for the full job."""
@@ -82,7 +82,7 @@ def accelerator_memory_gb() -> float | None:
     return None
 
 
-def resources_checks(path: str | Path, gates: Gates, *, needs_accelerator: bool = False) -> list[dict]:
+def resources_checks(path: str | Path, gates: Thresholds, *, needs_accelerator: bool = False) -> list[dict]:
     g = gates.resources
     probe = Path(path)
     while not probe.exists():
@@ -97,7 +97,7 @@ def resources_checks(path: str | Path, gates: Gates, *, needs_accelerator: bool 
     return checks
 
 
-def waive(step: str, checks: list[dict], gates: Gates, mode: str) -> list[dict]:
+def waive(step: str, checks: list[dict], gates: Thresholds, mode: str) -> list[dict]:
     """Mark failing checks that dev mode waives; prod waives nothing."""
     if mode != "dev":
         return checks
@@ -128,7 +128,7 @@ class StepResult:
         return [c for c in self.checks if not c["pass"] and not c.get("waived")]
 
 
-def step_result(step: str, checks: list[dict], gates: Gates, mode: str, run_id: str | None = None,
+def step_result(step: str, checks: list[dict], gates: Thresholds, mode: str, run_id: str | None = None,
                 error: str | None = None) -> StepResult:
     checks = waive(step, checks, gates, mode)
     ok = error is None and all(c["pass"] or c.get("waived") for c in checks)

@@ -1,7 +1,7 @@
 """Staged scale-up of generation (1000 -> 5000): no pass, no scale-up.
 
 Each stage draws its seeds from the preflight's balanced pool and reports twice:
-- before, on the seeds it will generate from: diversity (the validate_pool gate's distinct-2, KL vs pack_v1,
+- before, on the pool items it will generate from: diversity (the validate_pool gate's distinct-2, KL vs pack_v1,
   roles, styles, on exactly these seeds) and their difficulty shares (recorded; a seeded draw from a balanced
   pool keeps its shares, so they are a consistency check, not a gate);
 - after, on what was generated and judged: diversity of the responses (distinct-2 of the assistant turns),
@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from rc1.core.config import ScaleGate
+from rc1.core.config import ScaleThresholds
 from rc1.core.errors import Rc1Error
 from rc1.core.summary import check
 from rc1.quality.diversity import lexical_summary
@@ -32,24 +32,24 @@ def earlier_stages(stages: Sequence[int], stage: int) -> list[int]:
     return [s for s in stages if s < stage]
 
 
-def draw(seeds: Sequence[Mapping[str, Any]], n: int, seed: int) -> list[Mapping[str, Any]]:
-    """n seeds, a seeded draw without replacement (in pool order, so the draw is stable across runs)."""
-    if n > len(seeds):
-        raise Rc1Error(f"stage {n} needs {n} seeds; the pool has {len(seeds)}")
-    picked = sorted(random.Random(seed).sample(range(len(seeds)), n))
-    return [seeds[i] for i in picked]
+def draw(pool_items: Sequence[Mapping[str, Any]], n: int, seed: int) -> list[Mapping[str, Any]]:
+    """n pool items, a seeded draw without replacement (in pool order, so the draw is stable across runs)."""
+    if n > len(pool_items):
+        raise Rc1Error(f"stage {n} needs {n} pool items; the pool has {len(pool_items)}")
+    picked = sorted(random.Random(seed).sample(range(len(pool_items)), n))
+    return [pool_items[i] for i in picked]
 
 
-def difficulty_shares(seeds: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
-    """Per task: share of each difficulty bucket among the stage's seeds."""
+def difficulty_shares(pool_items: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
+    """Per task: share of each difficulty bucket among the stage's pool items."""
     by_task: dict[str, Counter] = {}
-    for s in seeds:
+    for s in pool_items:
         by_task.setdefault(str(s["task"]), Counter())[str(s.get("difficulty") or "unknown")] += 1
     return {t: {d: c[d] / sum(c.values()) for d in DIFFICULTIES} for t, c in sorted(by_task.items())}
 
 
 def before_checks(validation_checks: Sequence[Mapping[str, Any]]) -> list[dict]:
-    """The diversity checks of the validate_pool gate, run on the stage's seeds."""
+    """The diversity checks of the validate_pool gate, run on the stage's pool items."""
     keep = ("distinct_2", "kl_3gram_vs_v1", "roles", "styles")
     return [dict(c) for c in validation_checks if c["name"] in keep]
 
@@ -59,7 +59,7 @@ def _assistant_words(row: Mapping[str, Any]) -> list[str]:
     return [w for t in turns if t.get("role") == "assistant" for w in words(str(t.get("content") or ""))]
 
 
-def after_report(rows: Sequence[Mapping[str, Any]], gate: ScaleGate, seed: int) -> tuple[dict, list[dict]]:
+def after_report(rows: Sequence[Mapping[str, Any]], gate: ScaleThresholds, seed: int) -> tuple[dict, list[dict]]:
     """Metrics and checks over the judged dialogues (rows of rc1.scoring.comparison.score_candidates, with dialogue)."""
     texts = [_assistant_words(r) for r in rows]
     texts = [t for t in texts if t]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import click
 
-from rc1.core.errors import GateFailed, Rc1Error, environment_problem
+from rc1.core.errors import CheckFailed, Rc1Error, environment_problem
 from rc1.core.proc import Stopped, clear_stop, raise_stopped
 from rc1.core.redaction import scrub
 
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     before = {sig: signal.signal(sig, raise_stopped) for sig in (signal.SIGTERM, signal.SIGINT)} if on_main else {}
     try:
         cli.main(args=argv, standalone_mode=False, prog_name="rc1")
-    except GateFailed as e:
+    except CheckFailed as e:
         print(f"rc1: gate failed: {scrub(str(e))}", file=sys.stderr)
         print_checks_table(e.checks)
         sys.exit(2)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Mapping, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
@@ -25,7 +25,9 @@ def default_ppo_config(mode: str | None = None) -> str:
     return "configs/ppo_dev.yaml" if mode == "dev" and Path("configs/ppo_dev.yaml").exists() else "configs/ppo_scale.yaml"
 
 
-TASKS = ("hotpotqa", "strategyqa", "gsm8k")
+# the task mix (DESIGN.md): build-pool's default, the shadow set's when gates.yaml has none, and prod's floor
+TASK_MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
+TASKS = tuple(TASK_MIX)
 DIMENSIONS = ("correctness", "reasoning", "grounding", "clarification", "efficiency", "tool_use", "communication")
 CONFIG_DIR = Path("configs")
 GATES_PATH = "configs/gates.yaml"   # the gate thresholds file, relative to the project
@@ -57,7 +59,7 @@ def refuse_renamed(data: Any, section: str) -> Any:
 
 
 # ---------------------------------------------------------------- gates.yaml
-class ShadowGate(Strict):
+class ShadowThresholds(Strict):
     n: int = Field(245, gt=0)
     seed: int = 20250820
     stratify: bool = True
@@ -68,7 +70,7 @@ def _ordered(lo: float, hi: float, what: str) -> None:
         raise ValueError(f"{what}: the lower bound {lo:g} is above the upper bound {hi:g}")
 
 
-class ValidatePoolGate(Strict):
+class ValidatePoolThresholds(Strict):
     distinct_2_min: float = Field(ge=0, le=1)
     distinct_2_words: int = Field(30000, gt=0)   # distinct-2 on a random sample of this many user-turn words
     pool_size_min: int = Field(0, ge=0)          # seeds the pool must hold (prod: seed 000 is a pool of 20k-40k)
@@ -90,7 +92,7 @@ class ValidatePoolGate(Strict):
         return self
 
 
-class DifficultyGate(Strict):
+class DifficultyThresholds(Strict):
     hard_min: float = Field(ge=0, le=1)
     easy_max: float = Field(ge=0, le=1)
     len_tokens_max: int = Field(gt=0)
@@ -102,22 +104,22 @@ class DifficultyGate(Strict):
     clue_overlap_hard_median_min: float = Field(0.0, ge=0, le=1)   # hard still rests on evidence the seed carries
 
 
-class WeightsGate(Strict):
+class WeightsThresholds(Strict):
     max_each: float = Field(ge=1 / 7, le=1)           # below 1/7 no seven weights can sum to 1
     sum_tolerance: float = Field(gt=0, le=1e-3)       # a looser tolerance would let 1.1 pass as 1
 
 
-class ProbeGate(Strict):
+class ProbeThresholds(Strict):
     billable_min: int = Field(ge=1)
     latency_ms_min: float = Field(ge=0)
 
 
-class AntiSimulationGate(Strict):
+class AntiSimulationThresholds(Strict):
     cache_hit_lt_round1: float = Field(gt=0, le=1)
     cache_hit_lt_round2: float = Field(gt=0, le=1)
 
 
-class ConfigCheckGate(Strict):
+class ConfigCheckThresholds(Strict):
     episodes_min: int = Field(gt=0)   # ppo.episodes: rollouts generated (the seed's `steps`), not optimizer steps
     target_kl_min: float = Field(ge=0)
     target_kl_max: float = Field(gt=0)
@@ -142,30 +144,30 @@ class ConfigCheckGate(Strict):
         return refuse_renamed(data, "config_check")
 
 
-class ResourcesGate(Strict):
+class ResourcesThresholds(Strict):
     free_disk_gb_min: float = Field(ge=0)
     accelerator_mem_gb_min: float = Field(ge=0)
 
 
-class ShadowRunGate(Strict):
+class ShadowRunThresholds(Strict):
     spearman_min: float = Field(ge=-1, le=1)
     top10pct_overlap_min: float = Field(ge=0, le=1)
     corr_improve_pct_min: float
     corr_to_success_new_min: float = Field(ge=-1, le=1)
 
 
-class WeightCalibGate(Strict):
+class WeightCalibThresholds(Strict):
     rank_corr_median_improve_pct_min: float
     mae_improve_pct_min: float
 
 
-class OverclarGate(Strict):
+class OverclarThresholds(Strict):
     overclar_rate_reduction_pct_min: float
     avg_turns_increase_max: float
     success_drop_pp_max: float
 
 
-class EvaluateGate(Strict):
+class EvaluateThresholds(Strict):
     hard_success_gain_pp_min: float
     clarify_success_gain_pp_min: float
     overclar_reduction_pct_min: float
@@ -175,12 +177,12 @@ class EvaluateGate(Strict):
     min_heldout_items: int = Field(ge=1)
 
 
-class JudgeRobustnessGate(Strict):
+class JudgeRobustnessThresholds(Strict):
     attack_win_rate_max: float = Field(0.05, ge=0, le=1)   # per attack kind, vs the honest wrong answer
     honest_correct_beats_wrong_rate_min: float = Field(ge=0, le=1)
 
 
-class ScaleGate(Strict):
+class ScaleThresholds(Strict):
     stages: list[int] = Field(min_length=1)            # generation sizes in order; each needs the earlier ones passed
     response_distinct_2_min: float = Field(ge=0, le=1)  # distinct-2 of the generated assistant turns
     unstable_share_max: float = Field(ge=0, le=1)       # share of judgements whose K samples disagree
@@ -195,7 +197,7 @@ class ScaleGate(Strict):
         return v
 
 
-class ScoringGate(Strict):
+class ScoringThresholds(Strict):
     unstable_variance_max: float = Field(0.08, gt=0, le=1)   # a judge sample set above this is unstable
 
 
@@ -204,26 +206,27 @@ class DevMode(Strict):
     waive: list[str] = Field(default_factory=list)            # step names or "step.check" names
 
 
-class Gates(Strict):
-    shadow: ShadowGate
-    validate_pool: ValidatePoolGate
-    difficulty: DifficultyGate
-    weights: WeightsGate
-    probe_scorer: ProbeGate
-    anti_simulation: AntiSimulationGate
-    config_check: ConfigCheckGate
-    resources: ResourcesGate
-    shadow_run: ShadowRunGate
-    weight_calib: WeightCalibGate
-    overclar_ablation: OverclarGate
-    evaluate: EvaluateGate
-    scale: ScaleGate
-    scoring: ScoringGate = Field(default_factory=ScoringGate)
-    judge_robustness: JudgeRobustnessGate = Field(default_factory=JudgeRobustnessGate)
+class Thresholds(Strict):
+    """configs/gates.yaml: every threshold a stage checks, by section (the file keeps its name; `rc1 gate` is the flow)."""
+    shadow: ShadowThresholds
+    validate_pool: ValidatePoolThresholds
+    difficulty: DifficultyThresholds
+    weights: WeightsThresholds
+    probe_scorer: ProbeThresholds
+    anti_simulation: AntiSimulationThresholds
+    config_check: ConfigCheckThresholds
+    resources: ResourcesThresholds
+    shadow_run: ShadowRunThresholds
+    weight_calib: WeightCalibThresholds
+    overclar_ablation: OverclarThresholds
+    evaluate: EvaluateThresholds
+    scale: ScaleThresholds
+    scoring: ScoringThresholds = Field(default_factory=ScoringThresholds)
+    judge_robustness: JudgeRobustnessThresholds = Field(default_factory=JudgeRobustnessThresholds)
     dev_mode: DevMode = Field(default_factory=DevMode)
     _source: str = PrivateAttr(GATES_PATH)   # the file it was read from (named in refusals)
 
-    def for_mode(self, mode: str) -> "Gates":
+    def for_mode(self, mode: str) -> "Thresholds":
         """The thresholds in force for `mode`: dev applies dev_mode.overrides (and may be looser than the seeds'
         numbers: `looser_than_seed` lists where), prod uses the file as is and refuses it when any threshold is
         looser than SEED_FLOORS."""
@@ -245,7 +248,7 @@ class Gates(Strict):
             if section not in data or key not in data[section]:
                 raise Rc1Error(f"{self._source}: key 'dev_mode.overrides.{dotted}': no such gate")
             data[section][key] = value
-        out = Gates.model_validate(data)
+        out = Thresholds.model_validate(data)
         out._source = self._source
         return out
 
@@ -253,7 +256,7 @@ class Gates(Strict):
 # The seeds' numbers (seed 000: the data, judge and training gates; seed 002: the shadow-run overlap; DESIGN.md's
 # stage table): a prod gates file may be stricter, never looser. ">=": the threshold may only be raised; "<=": only
 # lowered; "==": fixed; "subset": only items of the floor's list (fewer is stricter); "superset": at least its items.
-# Every key of gates.yaml (outside dev_mode) has one: prod refuses a key without (Gates.for_mode). Dev may be looser
+# Every key of gates.yaml (outside dev_mode) has one: prod refuses a key without (Thresholds.for_mode). Dev may be looser
 # (dev_mode.overrides, or a dev gates file) and every screen says so.
 SEED_FLOORS: dict[str, tuple[str, Any]] = {
     "shadow.n": (">=", 245), "shadow.seed": ("==", 20250820), "shadow.stratify": ("==", True),
@@ -278,7 +281,7 @@ SEED_FLOORS: dict[str, tuple[str, Any]] = {
     "config_check.finetune": ("==", "qlora"),
     "config_check.strategies": ("subset", ["grpo", "dr_grpo", "dapo", "bnpo"]),
     "config_check.projected_days_per_seed_max": ("<=", 7.0),
-    "config_check.mix": ("==", {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}),
+    "config_check.mix": ("==", TASK_MIX),
     "resources.free_disk_gb_min": (">=", 50), "resources.accelerator_mem_gb_min": (">=", 0.0),
     "scoring.unstable_variance_max": ("<=", 0.08),
     "judge_robustness.attack_win_rate_max": ("<=", 0.05),
@@ -313,7 +316,7 @@ def dotted_value(model: BaseModel, dotted: str) -> Any:
     return getattr(getattr(model, section), key)
 
 
-def looser_than_seed(gates: Gates) -> list[str]:
+def looser_than_seed(gates: Thresholds) -> list[str]:
     """'key = value (seed: >= floor)' for every threshold of `gates` looser than SEED_FLOORS, in the table's order."""
     out = []
     for dotted, (op, floor) in SEED_FLOORS.items():
@@ -388,6 +391,11 @@ def check_mix(mix: dict[str, float], what: str = "mix", known: tuple[str, ...] |
     return mix
 
 
+def mix_text(mix: Mapping[str, float]) -> str:
+    """{'hotpotqa': 0.45, 'strategyqa': 0.3} -> 'hotpotqa:0.45,strategyqa:0.30' (parse_mix's inverse)."""
+    return ",".join(f"{k}:{v:.2f}" if round(v, 2) == v else f"{k}:{v!r}" for k, v in mix.items())
+
+
 def parse_mix(text: str, what: str = "--mix", known: tuple[str, ...] | None = TASKS) -> dict[str, float]:
     """'hotpotqa:0.45,strategyqa:0.30' -> {'hotpotqa': 0.45, ...}; bad text is an Rc1Error."""
     mix: dict[str, float] = {}
@@ -440,8 +448,8 @@ def load_config(path: str | Path, model: type[M]) -> M:
         raise Rc1Error(f"{path}: key '{key}': {msg}") from None
 
 
-def load_gates(path: str | Path = GATES_PATH) -> Gates:
-    gates = load_config(path, Gates)
+def load_thresholds(path: str | Path = GATES_PATH) -> Thresholds:
+    gates = load_config(path, Thresholds)
     gates._source = str(path)
     return gates
 

@@ -9,8 +9,8 @@ class Rc1Error(Exception):
     exit_code = 2
 
 
-class GateFailed(Rc1Error):
-    """A gate was evaluated and at least one check failed.
+class CheckFailed(Rc1Error):
+    """A stage evaluated its checks (thresholds of configs/gates.yaml) and at least one failed.
 
     `checks` is the list of failing check dicts ({name, value, threshold, pass}) so the shell can
     print them as a short table.

@@ -1,11 +1,11 @@
-"""Leak check: does a pool seed pose a shadow (held-out evaluation) question?
+"""Leak check: does a pool item pose a shadow (held-out evaluation) question?
 
-A seed leaks a shadow question when both hold:
+A pool item leaks a shadow question when both hold:
 1. they share at least one word `ngram`-gram (normalized words of the TR39 skeleton, rc1.core.text.guard_words:
    format characters, accents and look-alike letters folded, numbers kept), and
 2. similarity >= `sim`, where similarity is the containment of the shadow question in the part of
-   the seed that lines up with it: the shared n-gram fixes where the shadow question would sit in the
-   seed's user turns; the share of the shadow question's distinct words found in that stretch (widened
+   the pool item that lines up with it: the shared n-gram fixes where the shadow question would sit in the
+   pool item's user turns; the share of the shadow question's distinct words found in that stretch (widened
    by max(3, 20% of its length) words each side, so insertions are tolerated) or in the seed's
    hidden_info (a clarify template swaps a needed name for "the one I forgot") is the similarity.
    Containment, not Jaccard, because templates wrap the question in their own
@@ -17,10 +17,10 @@ A shadow question shorter than `ngram` words has no n-gram; it is compared whole
 normalized words occur contiguously in the seed's user turns (containment; a normalized exact match is the
 case where they are all of it). So "Is Cholera alive?" pasted into a template is found, in any case or
 punctuation.
-A seed also leaks a shadow item when its source_id is the shadow item's id (the same source question,
+A pool item also leaks a shadow item when its source_id is the shadow item's id (the same source question,
 however it is worded).
-The shadow n-grams are kept in a dict, so each seed costs one lookup per n-gram (no pairwise scan).
-`seed_leaks` is the one rule: validate_pool counts it into leak_count and the pool builder excludes by it.
+The shadow n-grams are kept in a dict, so each pool item costs one lookup per n-gram (no pairwise scan).
+`pool_item_leaks` is the one rule: validate_pool counts it into leak_count and the pool builder excludes by it.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class Leak:
 class ShadowIndex:
     def __init__(self, questions: Sequence[tuple[str, str]], ngram: int = 5, sim: float = 0.85,
                  ids: Iterable[str] | None = None):
-        """`questions`: (shadow id, question text) pairs. `ids`: the shadow source ids a seed's source_id must
+        """`questions`: (shadow id, question text) pairs. `ids`: the shadow source ids a pool item's source_id must
         not be (default: the questions' ids)."""
         self.ngram, self.sim = ngram, sim
         self._short: dict[int, dict[tuple[str, ...], list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -91,15 +91,15 @@ class ShadowIndex:
 
     def match(self, seed_id: str, tokens: Sequence[str], question: str | Callable[[], str] = "",
               extra: Sequence[str] = ()) -> list[Leak]:
-        """The shadow questions a seed question (its normalized words `tokens`) leaks; usually none.
-        `extra`: words that belong to the question wherever they sit (a seed's hidden_info: a clarify
+        """The shadow questions a pool item question (its normalized words `tokens`) leaks; usually none.
+        `extra`: words that belong to the question wherever they sit (a pool item's hidden_info: a clarify
         template replaces a name by "the one I forgot" and the user supplies it when asked).
         `question` (text, or a function giving it) is only used to describe a leak."""
         index = self._index
         starts: dict[int, dict[int, tuple[str, ...]]] = {}
-        seed_grams = ngrams(tokens, self.ngram)
-        if not index.keys().isdisjoint(seed_grams):  # usually disjoint: one C-level pass, no Python loop
-            for pos, g in enumerate(seed_grams):
+        pool_item_grams = ngrams(tokens, self.ngram)
+        if not index.keys().isdisjoint(pool_item_grams):  # usually disjoint: one C-level pass, no Python loop
+            for pos, g in enumerate(pool_item_grams):
                 for k, q_pos in index.get(g, ()):
                     starts.setdefault(k, {}).setdefault(pos - q_pos, g)
         out = []
@@ -121,19 +121,19 @@ class ShadowIndex:
                 out.append(Leak(seed_id, self._ids[k], round(best, 4), " ".join(gram), text, self._text[k]))
         return out
 
-    def seed_leaks(self, seed: Mapping[str, Any], user_words: Sequence[str] | None = None) -> list[Leak]:
-        """Every shadow item a pool seed leaks: by source id, and by the question rule on its user turns (plus
+    def pool_item_leaks(self, pool_item: Mapping[str, Any], user_words: Sequence[str] | None = None) -> list[Leak]:
+        """Every shadow item a pool item leaks: by source id, and by the question rule on its user turns (plus
         hidden_info). `user_words`: the seed's user-turn words when the caller has them already."""
-        from rc1.core.records import seed_question, user_text
+        from rc1.core.records import posed_question, user_text
 
         if user_words is None:
-            user_words = guard_words(user_text(seed))  # type: ignore[arg-type]
-        hidden = seed.get("hidden_info")
-        text = lambda: seed_question(seed)  # type: ignore[arg-type]  # noqa: E731
-        out = self.match(str(seed["id"]), user_words, text, guard_words(hidden) if hidden else ())
-        src = str(seed.get("source_id", ""))
+            user_words = guard_words(user_text(pool_item))  # type: ignore[arg-type]
+        hidden = pool_item.get("hidden_info")
+        text = lambda: posed_question(pool_item)  # type: ignore[arg-type]  # noqa: E731
+        out = self.match(str(pool_item["id"]), user_words, text, guard_words(hidden) if hidden else ())
+        src = str(pool_item.get("source_id", ""))
         if src in self.source_ids and all(leak.shadow_id != src for leak in out):
             k = self._by_id.get(src)
-            out.append(Leak(str(seed["id"]), src, 1.0, "", text(), self._text[k] if k is not None else "",
+            out.append(Leak(str(pool_item["id"]), src, 1.0, "", text(), self._text[k] if k is not None else "",
                             "source_id"))
         return out

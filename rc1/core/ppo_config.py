@@ -167,7 +167,7 @@ class EvaluateCfg(Strict):
     batch_size: int = Field(32, gt=0)   # `rc1 evaluate`: episodes per batched generate call (left-padded)
 
 
-class PPOScale(Strict):
+class PPOConfig(Strict):
     run_mode: Literal["prod", "dev"] = "prod"
     simulate: bool
     live_mode: bool
@@ -222,5 +222,5 @@ class PPOScale(Strict):
         return self
 
 
-def load_ppo_scale(path: str | Path = CONFIG_DIR / "ppo_scale.yaml") -> PPOScale:
-    return load_config(path, PPOScale)
+def load_ppo_config(path: str | Path = CONFIG_DIR / "ppo_scale.yaml") -> PPOConfig:
+    return load_config(path, PPOConfig)

@@ -8,7 +8,7 @@ Task: one normalized dataset item.
     - supporting_facts: list of [title, sent_idx] (HotpotQA; [] otherwise)
     - facts, decomposition: list[str] (StrategyQA; GSM8K: decomposition = the solution steps)
 
-Seed: one line of rc1_seed.jsonl.
+PoolItem: one line of rc1_seed.jsonl (the pool).
     {id, task, source_id, template_id, role, style, dialogue: [{role, content, name?}],
      needs_clarification, hidden_info, tools, expected_tool_calls, answer, context}
     - source_question (optional): the source item's question as the dataset has it (the held-out split is
@@ -26,7 +26,7 @@ from typing import Any, Iterable, Mapping, TypedDict
 
 from rc1.core.config import TASKS
 
-SEED_KEYS = ("id", "task", "source_id", "template_id", "role", "style", "dialogue", "needs_clarification",
+POOL_ITEM_KEYS = ("id", "task", "source_id", "template_id", "role", "style", "dialogue", "needs_clarification",
              "hidden_info", "tools", "expected_tool_calls", "answer", "context")
 DIALOGUE_ROLES = ("system", "user", "assistant", "tool")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -49,7 +49,7 @@ class Turn(TypedDict, total=False):
     name: str
 
 
-class Seed(TypedDict):
+class PoolItem(TypedDict):
     id: str
     task: str
     source_id: str
@@ -110,12 +110,12 @@ def task_problem(row: Any) -> str | None:
     return _text_problem(row, ("id", "question", "answer")) or context_problem(row.get("context"))
 
 
-def seed_problem(row: Any) -> str | None:
-    """Why `row` is not a valid Seed, or None when it is (used by every reader of rc1_seed.jsonl: preflight's
+def pool_item_problem(row: Any) -> str | None:
+    """Why `row` is not a valid PoolItem, or None when it is (used by every reader of rc1_seed.jsonl: preflight's
     validators, `rc1 train`, the gate)."""
     if not isinstance(row, dict):
         return "not a JSON object"
-    missing = [k for k in SEED_KEYS if k not in row]
+    missing = [k for k in POOL_ITEM_KEYS if k not in row]
     if missing:
         return f"missing key(s) {missing}"
     if not isinstance(row["dialogue"], list) or not row["dialogue"]:
@@ -138,36 +138,36 @@ def seed_problem(row: Any) -> str | None:
     return None
 
 
-def seed_difficulty(seed: Mapping[str, Any], *, fallback: str | None) -> str | None:
-    """A seed's difficulty bucket: `difficulty` (balanced.jsonl; a mapping's `bucket`) or `bucket`; `fallback` when
-    it has none of DIFFICULTIES (the caller says what an unbucketed seed counts as)."""
-    d = seed.get("difficulty", seed.get("bucket"))
+def pool_item_difficulty(pool_item: Mapping[str, Any], *, fallback: str | None) -> str | None:
+    """A pool item's difficulty bucket: `difficulty` (balanced.jsonl; a mapping's `bucket`) or `bucket`; `fallback` when
+    it has none of DIFFICULTIES (the caller says what an unbucketed pool item counts as)."""
+    d = pool_item.get("difficulty", pool_item.get("bucket"))
     if isinstance(d, Mapping):
         d = d.get("bucket")
     return d if d in DIFFICULTIES else fallback
 
 
-def turns_text(seed: Seed, roles: Iterable[str]) -> str:
+def turns_text(pool_item: PoolItem, roles: Iterable[str]) -> str:
     roles = tuple(roles)
-    return "\n".join(t["content"] for t in seed["dialogue"] if t.get("role") in roles)
+    return "\n".join(t["content"] for t in pool_item["dialogue"] if t.get("role") in roles)
 
 
-def user_text(seed: Seed) -> str:
+def user_text(pool_item: PoolItem) -> str:
     """The user turns: what distinct-n, TTR, 3-gram KL and Zipf are measured on."""
-    return turns_text(seed, ("user",))
+    return turns_text(pool_item, ("user",))
 
 
-def seed_question(seed: Seed) -> str:
-    """The question a seed poses: its user turns plus `hidden_info` (a clarify template moves a
+def posed_question(pool_item: PoolItem) -> str:
+    """The question a pool item poses: its user turns plus `hidden_info` (a clarify template moves a
     needed fact there, and a leaked question must still be recognised without it)."""
-    hidden = seed.get("hidden_info") or ""
-    return user_text(seed) + ("\n" + hidden if hidden else "")
+    hidden = pool_item.get("hidden_info") or ""
+    return user_text(pool_item) + ("\n" + hidden if hidden else "")
 
 
 def record_question(row: dict) -> str:
-    """The question of a shadow record: a Task's `question`, or a Seed's question."""
+    """The question of a shadow record: a Task's `question`, or a PoolItem's question."""
     if isinstance(row.get("question"), str):
         return row["question"]
     if isinstance(row.get("dialogue"), list):
-        return seed_question(row)  # type: ignore[arg-type]
+        return posed_question(row)  # type: ignore[arg-type]
     return ""

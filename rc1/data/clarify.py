@@ -1,4 +1,4 @@
-"""Clarification seeds: remove one fact the question needs and keep it for the user to reveal.
+"""Clarification pool items: remove one fact the question needs and keep it for the user to reveal.
 
 - GSM8K: a number the solution uses (and that occurs once) becomes "some" / "a certain amount" / ...
 - HotpotQA: an entity the question names (a supporting title, a quoted name, a capitalized span) becomes
@@ -149,7 +149,7 @@ VAGUE = ("the one I mentioned", "a certain one", "that one")
 def clarify_items(records: Sequence[Mapping[str, Any]], rate: float, seed: int) -> tuple[list[dict], int]:
     """Make a `rate` share of plain Task records (per task) clarification items, deterministically.
 
-    A record that already says whether it needs clarification (a seed, or a shadow set made with
+    A record that already says whether it needs clarification (a pool item, or a shadow set made with
     clarification) is kept as it is. For the others, rc1.data.clarify finds the facts the question needs;
     items that have one are shuffled with the seed, and the first round(rate x task items) of them get
     that fact removed from the question and kept as hidden_info (what the user reveals when asked).

@@ -1,4 +1,4 @@
-"""The seed pool's spec and plan: what build_pool is asked for (PoolSpec), how many seeds each task, pose and
+"""The pool's spec and plan: what build_pool is asked for (PoolSpec), how many pool items each task, pose and
 clarification gets, and which source items the shadow set leaves (plan_pool; rc1.data.pool has the rules)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Mapping, Sequence
 
 from rc1.core.config import TASKS, check_mix
 from rc1.core.errors import Rc1Error
-from rc1.core.records import Seed, Task
+from rc1.core.records import PoolItem, Task
 from rc1.core.text import guard_normalize
 from rc1.data.templates import DIFFICULTIES
 from rc1.data.tools import TOOLS
@@ -17,8 +17,8 @@ from rc1.data.tools import TOOLS
 LEAK_MARGIN = 0.1        # items this close to the leak rule are not used at all (see ShadowGuard)
 DEFAULT_TARGET = {"easy": 0.25, "medium": 0.45, "hard": 0.30}   # the difficulty stage's default target
 DEFAULT_TARGET_TEXT = ",".join(f"{d}:{share:.2f}" for d, share in DEFAULT_TARGET.items())   # as --target spells it
-CLARIFY_RATE = 0.30     # share of seeds (build-pool) and of plain shadow items (shadow-run) made clarification items
-MAX_TURNS = 6           # non-system turns a seed's dialogue may have at most
+CLARIFY_RATE = 0.30     # share of pool items (build-pool) and of plain shadow items (shadow-run) made to clarify
+MAX_TURNS = 6           # non-system turns a pool item's dialogue may have at most
 DEFAULT_MAX_POSES = 3   # poses of one source item at most, chosen by measurement (README "Where the gates stand")
 
 
@@ -33,7 +33,7 @@ class PoolSpec:
     exclude: frozenset[str] = frozenset()   # shadow Task ids and normalized shadow questions
     leak_ngram: int | None = None   # the leak rule; None: configs/gates.yaml validate_pool's
     leak_sim: float | None = None
-    max_tool_calls: int = 8     # a seed expecting more tool calls offers no tools (difficulty gate tool_hops_max)
+    max_tool_calls: int = 8     # a pool item expecting more tool calls offers no tools (difficulty gate tool_hops_max)
     target: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TARGET))   # shares of the poses
     max_poses_per_item: int = DEFAULT_MAX_POSES
 
@@ -88,7 +88,7 @@ class ShadowGuard:
     """The shadow set as the pool must avoid it. An item is dropped when its id or normalized question is a
     shadow one, or when its question comes within LEAK_MARGIN of the leak rule (a shared leak_ngram-gram
     and containment >= leak_sim - LEAK_MARGIN: templated questions that differ only in names sit there).
-    Each seed is then checked with the validator's exact rule on its question (user turns + hidden_info)
+    Each pool item is then checked with the validator's exact rule on its question (user turns + hidden_info)
     and redrawn if it would count as a leak."""
 
     def __init__(self, spec: PoolSpec):
@@ -100,9 +100,9 @@ class ShadowGuard:
 
             ngram, sim = spec.leak_ngram, spec.leak_sim
             if ngram is None or sim is None:
-                from rc1.core.config import load_gates
+                from rc1.core.config import load_thresholds
 
-                rule = load_gates().validate_pool
+                rule = load_thresholds().validate_pool
                 ngram, sim = ngram or rule.leak_ngram, rule.leak_sim if sim is None else sim
             qs = [(str(i), q) for i, q in enumerate(sorted(self.questions))]
             self.strict = ShadowIndex(qs, ngram=ngram, sim=sim, ids=self.ids)
@@ -114,10 +114,10 @@ class ShadowGuard:
         norm = guard_normalize(task["question"])
         return norm not in self.questions and not (self.loose is not None and self.loose.match(task["id"], norm.split()))
 
-    def leaks(self, seed: Seed) -> bool:
+    def leaks(self, pool_item: PoolItem) -> bool:
         if self.strict is None:
             return False
-        return bool(self.strict.seed_leaks(seed))
+        return bool(self.strict.pool_item_leaks(pool_item))
 
 
 def _excluded(tasks: list[Task], guard: ShadowGuard) -> tuple[list[Task], int]:
@@ -126,9 +126,9 @@ def _excluded(tasks: list[Task], guard: ShadowGuard) -> tuple[list[Task], int]:
 
 
 def pose_counts(count: int, n_clarify: int, target: Mapping[str, float]) -> tuple[dict[str, int], dict[str, int]]:
-    """(plain seeds, clarification seeds) per pose of a task's `count` seeds: the target's shares by largest
-    remainder; a needed clarification is a hard pose, so the clarification seeds fill hard first, then medium
-    (never easy; when there are more of them than medium and hard seeds, easy gives way)."""
+    """(plain, clarification) pool items per pose of a task's `count` pool items: the target's shares by largest
+    remainder; a needed clarification is a hard pose, so the clarification pool items fill hard first, then medium
+    (never easy; when there are more of them than medium and hard pool items, easy gives way)."""
     total = largest_remainder(count, {d: float(target.get(d, 0.0)) for d in DIFFICULTIES})
     hard = min(n_clarify, total["hard"])
     clar = {"easy": 0, "medium": n_clarify - hard, "hard": hard}
@@ -156,7 +156,7 @@ class PoolPlan:
 
 
 def largest_n(limit: Mapping[str, int], mix: Mapping[str, float]) -> int:
-    """The largest n whose largest-remainder task counts stay within `limit` (seeds per task at most)."""
+    """The largest n whose largest-remainder task counts stay within `limit` (pool items per task at most)."""
     n = min(int(limit[t] / w) for t, w in mix.items())
     while n > 0 and any(c > limit[t] for t, c in largest_remainder(n, mix).items()):
         n -= 1
@@ -186,7 +186,7 @@ def plan_pool(tasks: Mapping[str, list[Task]], spec: PoolSpec) -> PoolPlan:
     if short:
         t = short[0]
         raise Rc1Error(f"--n {n}: task {t!r} runs short: {len(kept[t])} source items (after the shadow exclusion) "
-                       f"x max_poses_per_item {spec.max_poses_per_item} = {limit[t]} seeds, the mix asks "
+                       f"x max_poses_per_item {spec.max_poses_per_item} = {limit[t]} pool items, the mix asks "
                        f"{counts[t]}; the largest n the data supports is {largest} (--n auto)")
     kept = {t: v for t, v in kept.items() if counts[t]}
     clar_total = round(n * spec.clarify_rate)

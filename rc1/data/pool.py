@@ -1,21 +1,21 @@
-"""The seed pool: Tasks x a template pack -> Seeds (rc1.core.records.Seed), streamed and deterministic.
+"""The pool: Tasks x a template pack -> PoolItems (rc1.core.records.PoolItem), streamed and deterministic.
 
-build_pool(tasks, pack, spec) yields exactly n seeds, n = spec.n or (spec.n None, "auto") the largest pool the data
+build_pool(tasks, pack, spec) yields exactly n pool items, n = spec.n or (spec.n None, "auto") the largest pool the data
 supports at the mix, each source item posed at most spec.max_poses_per_item times (plan_pool; an explicit n the
 data cannot supply is an Rc1Error naming the task that runs short and the largest n):
-- task counts: largest-remainder rounding of n x mix; seeds of the tasks are interleaved so any prefix of
+- task counts: largest-remainder rounding of n x mix; pool items of the tasks are interleaved so any prefix of
   the stream keeps the mix;
 - within a task the (non-excluded) source items are visited in a seeded order and share the task's count
   as evenly as possible (an item gets floor or ceil of count / items);
-- exactly round(n x clarify_rate) seeds need clarification, shared over tasks by largest remainder and
+- exactly round(n x clarify_rate) pool items need clarification, shared over tasks by largest remainder and
   spread evenly over the items where a needed fact can be removed (rc1.data.clarify);
-- difficulty is posed: each seed takes a template of one difficulty (rc1.data.templates), so a task's seeds are
+- difficulty is posed: each pool item takes a template of one difficulty (rc1.data.templates), so a task's items are
   easy (open-book: the gold supporting sentences, facts or worked steps in the user turn), medium (the evidence
   only through the `wiki`/`calc` tools) or hard (closed-book: the passages or facts among distractors, no tools,
-  or a needed fact left out) in the shares of spec.target (largest remainder); clarification seeds are medium
+  or a needed fact left out) in the shares of spec.target (largest remainder); clarification pool items are medium
   or hard, never easy (open-book evidence would give the hidden fact away). The pose is the seed's `pose`;
-  the difficulty stage measures the seeds, it does not read it;
-- the seeds of one item differ genuinely: each takes a different (template, role, style) combination
+  the difficulty stage measures the pool items, it does not read it;
+- the pool items of one item differ genuinely: each takes a different (template, role, style) combination
   (and, for clarification, a different hidden fact where the item has several), then draws its wording
   variants, the evidence shown, distractor passages and their order;
 - tool-use templates may open with a worked exchange whose tool result is the real output of rc1.tools.
@@ -35,12 +35,12 @@ from typing import Iterator, Mapping, Sequence
 
 from rc1.data.clarify import Removal, removals
 from rc1.core.errors import Rc1Error
-from rc1.core.records import Seed, Task
+from rc1.core.records import PoolItem, Task
 from rc1.data.plan import PoolPlan, PoolSpec, ShadowGuard, plan_pool, pose_counts
 from rc1.data.render import ItemMaterial, Renderer
 from rc1.data.templates import DIFFICULTIES, Template, TemplatePack
 
-LEAK_REDRAWS = 25  # distractor passages drawn from other items, per 'paragraphs' seed
+LEAK_REDRAWS = 25  # distractor passages drawn from other items, per 'paragraphs' pool item
 
 
 @dataclass
@@ -54,18 +54,18 @@ class PoolStats:
     tool_seeds: int = 0
     worked_seeds: int = 0
     leak_redraws: int = 0
-    poses: dict[str, dict[str, int]] = field(default_factory=dict)   # task -> pose -> seeds
+    poses: dict[str, dict[str, int]] = field(default_factory=dict)   # task -> pose -> pool items
 
     def as_dict(self) -> dict:
         return {"counts": self.counts, "clarify": self.clarify, "items": self.items, "excluded": self.excluded,
                 "items_used": self.items_used, "tool_seeds": self.tool_seeds, "worked_seeds": self.worked_seeds,
                 "leak_redraws": self.leak_redraws, "poses": self.poses}
 
-    def count(self, seed: Seed, worked: bool) -> None:
-        self.tool_seeds += bool(seed["tools"])
+    def count(self, pool_item: PoolItem, worked: bool) -> None:
+        self.tool_seeds += bool(pool_item["tools"])
         self.worked_seeds += worked
-        per = self.poses.setdefault(seed["task"], {d: 0 for d in DIFFICULTIES})
-        per[seed["pose"]] += 1
+        per = self.poses.setdefault(pool_item["task"], {d: 0 for d in DIFFICULTIES})
+        per[pool_item["pose"]] += 1
 
 
 def _passages(items: Sequence[Task]) -> list[tuple[str, str]]:
@@ -89,7 +89,7 @@ def has_support(task: Task) -> bool:
 
 
 def _poses(counts: Mapping[str, int]) -> list[str]:
-    """The pose of each seed in order, the poses interleaved in their shares (stride scheduling)."""
+    """The pose of each pool item in order, the poses interleaved in their shares (stride scheduling)."""
     order = [d for d in DIFFICULTIES if counts.get(d, 0) > 0]
     if not order:
         return []
@@ -98,7 +98,7 @@ def _poses(counts: Mapping[str, int]) -> list[str]:
 
 
 def _templates(pack: TemplatePack, task: str, clarify: bool, spec: PoolSpec, item: "ItemMaterial") -> dict[str, list[Template]]:
-    """The item's applicable templates per pose; a pose with none takes medium's (then any) so that every seed
+    """The item's applicable templates per pose; a pose with none takes medium's (then any) so that every pool item
     has one (its `pose` is then the template's own)."""
     every = [t for t in pack.for_task(task, clarify, spec.max_turns) if item.applicable(t)] or \
         pack.for_task(task, clarify, spec.max_turns)[:1]
@@ -107,8 +107,8 @@ def _templates(pack: TemplatePack, task: str, clarify: bool, spec: PoolSpec, ite
 
 
 def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack: TemplatePack, spec: PoolSpec,
-                 stats: PoolStats, guard: ShadowGuard, skip: int = 0) -> Iterator[Seed]:
-    """The task's seeds in order; `skip`: from its skip-th seed on (the earlier seeds of that seed's item are
+                 stats: PoolStats, guard: ShadowGuard, skip: int = 0) -> Iterator[PoolItem]:
+    """The task's pool items in order; `skip`: from its skip-th one on (the earlier pool items of that one's item are
     drawn and dropped, so that its generator draws as in the whole stream; they count in no stats)."""
     order = list(items)
     random.Random(f"{spec.seed}|order|{task}").shuffle(order)
@@ -140,7 +140,7 @@ def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack:
             cum += k
         plain = plain_poses[p:p + k - c]
         p, q = p + k - c, q + c
-        if not has_support(item_task):   # no evidence to open the book on: its easy seeds go to a later item
+        if not has_support(item_task):   # no evidence to open the book on: its easy pool items go to a later item
             owed += plain.count("easy")
             plain = ["medium" if d == "easy" else d for d in plain]
         else:
@@ -148,7 +148,7 @@ def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack:
                 plain[plain.index("medium")] = "easy"
                 owed -= 1
         mine = plain + clar_poses[q - c:q]
-        if j + k <= skip:  # every seed of this item comes before the first one wanted
+        if j + k <= skip:  # every pool item of this item comes before the first one wanted
             j += k
             continue
         rng = random.Random(f"{spec.seed}|{item_task['id']}")
@@ -163,24 +163,25 @@ def _task_stream(task: str, items: list[Task], count: int, n_clarify: int, pack:
             for d in poses:
                 t_i, r_i, s_i, h_i = next(slots[d])
                 st = stats if j >= skip else dropped
-                seed = render.seed(rng, f"{task}-{j:06d}", item, by_pose[d][t_i], roles[r_i], styles[s_i], hidden[h_i])
-                if guard.leaks(seed):
-                    seed = _redraw(rng, render, guard, st, f"{task}-{j:06d}", item, by_pose[d], hidden, pack)
+                pool_item = render.pool_item(rng, f"{task}-{j:06d}", item, by_pose[d][t_i], roles[r_i], styles[s_i],
+                                             hidden[h_i])
+                if guard.leaks(pool_item):
+                    pool_item = _redraw(rng, render, guard, st, f"{task}-{j:06d}", item, by_pose[d], hidden, pack)
                 j += 1
-                st.count(seed, by_pose[d][t_i].mode == "worked")
+                st.count(pool_item, by_pose[d][t_i].mode == "worked")
                 if st is stats:
-                    yield seed
+                    yield pool_item
 
 
-def _redraw(rng: random.Random, render: "Renderer", guard: ShadowGuard, stats: PoolStats, seed_id: str,
-            item: ItemMaterial, templates: list[Template], hidden: list, pack: TemplatePack) -> Seed:
+def _redraw(rng: random.Random, render: "Renderer", guard: ShadowGuard, stats: PoolStats, pool_item_id: str,
+            item: ItemMaterial, templates: list[Template], hidden: list, pack: TemplatePack) -> PoolItem:
     """Another rendering of the same item that the leak rule does not flag (wording, evidence, role, style)."""
     for _ in range(LEAK_REDRAWS):
         stats.leak_redraws += 1
-        seed = render.seed(rng, seed_id, item, rng.choice(templates), rng.choice(pack.roles), rng.choice(pack.styles),
-                           rng.choice(hidden))
-        if not guard.leaks(seed):
-            return seed
+        pool_item = render.pool_item(rng, pool_item_id, item, rng.choice(templates), rng.choice(pack.roles),
+                                     rng.choice(pack.styles), rng.choice(hidden))
+        if not guard.leaks(pool_item):
+            return pool_item
     raise Rc1Error(f"{item.task['id']}: every rendering of this item matches a shadow question by the leak rule; "
                    f"the shadow set and the pool sources overlap (check --shadow and the data sources)")
 
@@ -203,10 +204,10 @@ def _combos(rng: random.Random, a: int, b: int, c: int, d: int, k: int) -> list[
 
 def build_pool(tasks: Mapping[str, list[Task]], pack: TemplatePack, spec: PoolSpec,
                stats: PoolStats | None = None, start: int = 0, stop: int | None = None,
-               plan: PoolPlan | None = None) -> Iterator[Seed]:
-    """Yield plan.n seeds (see the module docstring). Raises Rc1Error on an impossible spec.
+               plan: PoolPlan | None = None) -> Iterator[PoolItem]:
+    """Yield plan.n pool items (see the module docstring). Raises Rc1Error on an impossible spec.
     `start`, `stop`: only the seeds at those positions of the stream, the same seeds (a piece of the pool built
-    apart: its stats count its own seeds, `counts` included, from the counts at `start`). `plan`: plan_pool's,
+    apart: its stats count its own pool items, `counts` included, from the counts at `start`). `plan`: plan_pool's,
     when the caller made it already (pieces built in several processes share one)."""
     plan = plan if plan is not None else plan_pool(tasks, spec)
     stats = stats if stats is not None else PoolStats()
@@ -239,16 +240,16 @@ def _schedule(order: list[str], counts: Mapping[str, int]) -> Iterator[str]:
         yield task
 
 
-def seed_lines(seeds: Iterator[Seed]) -> Iterator[str]:
-    """JSON lines of seeds. The seeds of one item share their (large) context list: it is encoded once
+def pool_item_lines(pool_items: Iterator[PoolItem]) -> Iterator[str]:
+    """JSON lines of pool items. The pool items of one item share their (large) context list: it is encoded once
     per item and spliced in, which is most of the encoding time of a HotpotQA-heavy pool."""
     cache: dict[int, tuple[list, str]] = {}
-    for seed in seeds:
-        ctx = seed["context"]
+    for pool_item in pool_items:
+        ctx = pool_item["context"]
         hit = cache.get(id(ctx))
         if hit is None or hit[0] is not ctx:
             if len(cache) > 64:
                 cache.clear()
             hit = cache[id(ctx)] = (ctx, json.dumps(ctx, ensure_ascii=False))
-        rest = {k: v for k, v in seed.items() if k != "context"}
+        rest = {k: v for k, v in pool_item.items() if k != "context"}
         yield json.dumps(rest, ensure_ascii=False)[:-1] + ', "context": ' + hit[1] + "}\n"

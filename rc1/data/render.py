@@ -8,7 +8,7 @@ import random
 import re
 from typing import Sequence
 
-from rc1.core.records import Seed, Task
+from rc1.core.records import PoolItem, Task
 from rc1.data.clarify import Removal, removals
 from rc1.data.plan import PoolSpec
 from rc1.data.templates import Role, Style, Template, TemplatePack
@@ -18,13 +18,13 @@ TASK_TOOLS = {"hotpotqa": ("wiki",), "strategyqa": ("wiki",), "gsm8k": ("calc",)
 TOOL_SIGNATURES = {"wiki": "wiki(query)", "calc": "calc(expression)"}
 EXTRA_PASSAGES = (0, 2)
 # The hard pose buries its evidence as HotpotQA's distractor setting does (8 distractor paragraphs to 2 gold): a HotpotQA
-# clarification seed's notes take 5-8 sentences of the item's distractor paragraphs, a StrategyQA hard seed 6-8 facts of
-# other items (of items the pool does not use, where there are enough), none an earlier seed of the item showed.
+# clarifying pool item's notes take 5-8 sentences of its item's distractors, a StrategyQA hard one 6-8 facts of
+# other items (of items the pool does not use, where there are enough), none an earlier pool item of the item showed.
 # Distractors are real text, so they lift distinct-2 but dilute kl_3gram_vs_v1 (which falls as v2's user turns
-# outgrow pack_v1's bare questions); in NOTE_SOURCE_RATE of the hard seeds each note line says where the user got it
+# outgrow pack_v1's bare questions); in NOTE_SOURCE_RATE of the hard ones each note line says where the user got it
 # (the pack's note_sources), the v2 wording that keeps the KL up. Measured by benchmarks/bench_posing.py (README
 # "Where the gates stand"): before the sources and the fresh distractors, the bundled sample's KL was .1557 and a
-# 300-seed scale stage's .1348 (.2195 and .1623 now; six sources lift it more than twelve, at the same distinct-2)
+# 300-item scale stage's .1348 (.2195 and .1623 now; six sources lift it more than twelve, at the same distinct-2)
 NOTE_DISTRACTORS = (5, 8)
 FACT_DISTRACTORS = (6, 8)
 NOTE_SOURCE_RATE = 0.55
@@ -50,7 +50,7 @@ def calc_steps(decomposition: Sequence[str]) -> list[tuple[str, str]]:
 
 
 class ItemMaterial:
-    """What the seeds of one source item share (computed once per item)."""
+    """What the pool items of one source item share (computed once per item)."""
 
     def __init__(self, task: Task, others: Sequence[Task], found: list[Removal] | None = None, max_calls: int = 8,
                  spare: Sequence[Task] = ()):
@@ -80,10 +80,10 @@ class ItemMaterial:
         self.queries = self._queries()
         self.others = others    # the task's items, and those the pool does not use: other items' facts come from there
         self.spare = spare
-        self.shown: set[str] = set()   # distractors an earlier seed of this item showed: the next ones differ
+        self.shown: set[str] = set()   # distractors an earlier pool item of this item showed: the next ones differ
 
     def distractors(self, rng: random.Random, pool: Sequence[str], k: int) -> list[str]:
-        """k of `pool`, those no earlier seed of this item showed first (then any)."""
+        """k of `pool`, those no earlier pool item of this item showed first (then any)."""
         fresh = [x for x in pool if x not in self.shown]
         out = rng.sample(fresh, min(k, len(fresh)))
         out += rng.sample([x for x in pool if x in self.shown], min(k - len(out), len(pool) - len(fresh)))
@@ -160,7 +160,7 @@ def _first_sentence(text: str) -> str:
 
 
 def _notes(rng: random.Random, lines: Sequence[str], sources: Sequence[str]) -> str:
-    """A hard pose's notes as bullet lines; in NOTE_SOURCE_RATE of the seeds every line (support and distractor
+    """A hard pose's notes as bullet lines; in NOTE_SOURCE_RATE of the pool items every line (support and distractor
     alike) says where the user got it (the pack's note_sources)."""
     if sources and rng.random() < NOTE_SOURCE_RATE:
         return "\n".join(f"- {rng.choice(sources)}: {x}" for x in lines)
@@ -185,7 +185,7 @@ class Renderer:
 
     def evidence(self, rng: random.Random, item: ItemMaterial, mode: str, removal: Removal | None = None) -> str:
         """support: the supporting sentences / facts / earlier solution steps; paragraphs: gold passages
-        (StrategyQA: facts) among distractors; for a clarification seed only those that do not name the hidden
+        (StrategyQA: facts) among distractors; for a clarification pool item only those that do not name the hidden
         fact."""
         if mode == "support":
             lines = list(item.support)
@@ -206,7 +206,7 @@ class Renderer:
         def masked(text: str) -> str:  # the hidden name left out of the notes as it is out of the question
             return re.sub(re.escape(hidden), rng.choice(self.pack.vague_names), text, flags=re.I) if hidden else text
 
-        if item.kind == "gsm8k":  # a clarification seed's start: one worked step that does not use the hidden number
+        if item.kind == "gsm8k":  # a clarifying pool item's start: one worked step that does not use the hidden number
             return "\n".join(f"- {s}" for s in [x for x in item.support if ok(x)][:1])
         if item.kind == "hotpotqa" and hidden is not None:
             # notes, not passages: the supporting sentences (the hidden name left out) among sentences of the item's
@@ -264,8 +264,8 @@ class Renderer:
         ]
         return turns, lookup
 
-    def seed(self, rng: random.Random, seed_id: str, item: ItemMaterial, t: Template, role: Role, style: Style,
-             removal: Removal | None) -> Seed:
+    def pool_item(self, rng: random.Random, pool_item_id: str, item: ItemMaterial, t: Template, role: Role,
+                  style: Style, removal: Removal | None) -> PoolItem:
         task = item.task
         kind = item.kind
         tools = [x for x in t.tools if x in self.spec.tools and x in TASK_TOOLS[kind]]
@@ -294,7 +294,7 @@ class Renderer:
                     del expected[i]
                     break
         return {
-            "id": seed_id, "task": kind, "source_id": task["id"], "source_question": task["question"],
+            "id": pool_item_id, "task": kind, "source_id": task["id"], "source_question": task["question"],
             "template_id": t.id, "pose": t.difficulty, "role": role.id,
             "style": style.id, "dialogue": dialogue, "needs_clarification": removal is not None,
             "hidden_info": hidden, "tools": tools, "expected_tool_calls": expected, "answer": task["answer"],

@@ -17,23 +17,21 @@ import random
 from pathlib import Path
 from typing import Any, Mapping
 
-from rc1.core.config import DataConfig, GATES_PATH, TASKS, load_gates
+from rc1.core.config import DataConfig, GATES_PATH, TASK_MIX, TASKS, load_thresholds
 from rc1.data import LoadedTasks, default_data_config, load_tasks
 from rc1.core.errors import Rc1Error
 from rc1.data.plan import largest_remainder
 from rc1.core.records import Task
 
-DEFAULT_MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
-
 
 def default_mix(gates_path: str | Path = GATES_PATH) -> dict[str, float]:
     """The configured task mix (gates.yaml config_check.mix), else the DESIGN.md mix."""
     try:
-        return dict(load_gates(gates_path).config_check.mix)
+        return dict(load_thresholds(gates_path).config_check.mix)
     except Rc1Error:
         if Path(gates_path).exists():
             raise
-        return dict(DEFAULT_MIX)
+        return dict(TASK_MIX)
 
 
 MAX_TASK_SHARE = 1 / 3   # of a task's records, at most, in the stratified shadow set
@@ -84,7 +82,7 @@ def select_shadow(records: Mapping[str, list[Task]], n: int, seed: int, stratify
     """n records: per task by the mix (stratify) or uniformly over all of them; ordered by task, then draw."""
     if n <= 0:
         raise Rc1Error(f"shadow set: --n must be positive, got {n}")
-    mix = dict(mix or DEFAULT_MIX)
+    mix = dict(mix or TASK_MIX)
     tasks = [t for t in mix if mix[t] > 0]
     pools = {t: sorted(records.get(t) or [], key=lambda r: r["id"]) for t in tasks}
     if stratify:
@@ -105,7 +103,7 @@ def select_shadow(records: Mapping[str, list[Task]], n: int, seed: int, stratify
 def load_and_select(data_dir: str | Path | None, n: int, seed: int, stratify: bool,
                     mix: Mapping[str, float] | None = None, data_cfg: DataConfig | None = None,
                     on_bad_record: str | None = None) -> tuple[list[Task], dict[str, LoadedTasks]]:
-    mix = dict(mix or DEFAULT_MIX)
+    mix = dict(mix or TASK_MIX)
     unknown = [t for t in mix if t not in TASKS]
     if unknown:
         raise Rc1Error(f"shadow set: unknown task {unknown[0]!r} in the mix; known: {', '.join(TASKS)}")

@@ -1,4 +1,4 @@
-"""Template packs: the JSON files under templates/<pack>/ that turn a Task into a Seed dialogue.
+"""Template packs: the JSON files under templates/<pack>/ that turn a Task into a PoolItem dialogue.
 
 A pack directory holds:
 - pack.json     {name, version, description, system: {intro, tools, clarify, answer: {task: [..]}},
@@ -15,7 +15,7 @@ A pack directory holds:
 
 Patterns are str.format strings over a fixed set of placeholders (PLACEHOLDERS). Every list of
 variants is a choice the pool builder makes per seed, so one source item yields genuinely different
-seeds. load_pack validates all of it; a problem is an Rc1Error naming the file and the key.
+pool items. load_pack validates all of it; a problem is an Rc1Error naming the file and the key.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class Template:
         return self.category == "clarification"
 
     def turns(self) -> int:
-        """Non-system turns of a seed built from this template (worked: user, call, tool, reply, user)."""
+        """Non-system turns of a pool item built from this template (worked: user, call, tool, reply, user)."""
         return 5 if self.mode == "worked" else 1
 
 

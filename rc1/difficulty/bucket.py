@@ -5,19 +5,19 @@ Bucketing rule (a score with per-task quantile cut points, not a majority vote):
   so tokens, hops, counts and densities share one scale; clue_overlap counts reversed (less overlap
   between question and evidence = harder);
 - score = the mean of those ranks over the criteria (equal weights, fixed before looking at any pool;
-  a criterion constant within a task, such as tool_hops where every seed has the same, ranks everyone
+  a criterion constant within a task, such as tool_hops where every pool item has the same, ranks everyone
   equally and so is neutral);
 - within each task the lowest third of scores is easy, the middle third medium, the top third hard
   (ties broken by a hash of the id, so the split is exact and deterministic).
 Why: the criteria have different units and mean different things per task (GSM8K has no wiki hops,
 HotpotQA little arithmetic); absolute thresholds with a majority vote leave some tasks without hard
 items, while the gate asks for hard >= 30% in every task. Per-task tertiles make "hard" mean "harder
-than two thirds of this task's seeds"; the target mix is then a separate, explicit choice.
+than two thirds of this task's pool items"; the target mix is then a separate, explicit choice.
 
 Resampling (per task, seeded numpy Generator): each bucket is drawn without replacement. By default
 the balanced size of a task is the largest that needs no replacement (with tertiles that is about
-74% of the task's seeds for easy .25 / medium .45 / hard .30). Only when a size is requested that a
-bucket cannot fill are its extra seeds drawn with replacement; the report says so and counts them.
+74% of the task's pool items for easy .25 / medium .45 / hard .30). Only when a size is requested that a
+bucket cannot fill are its extra pool items drawn with replacement; the report says so and counts them.
 Bucket sizes are floor(target x size) with the remainder given to hard, then medium, then easy.
 """
 
@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from rc1.core.records import seed_difficulty
+from rc1.core.records import pool_item_difficulty
 
 BUCKETS = ("easy", "medium", "hard")
 CRITERIA = {  # metric -> +1 when a higher value is harder, -1 when lower is harder
@@ -58,7 +58,7 @@ def _tiebreak(ids: list[str]) -> np.ndarray:
 
 
 def difficulty_scores(columns: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
-    """Mean per-criterion percentile rank of the seeds `rows` (indices into the columns)."""
+    """Mean per-criterion percentile rank of the pool items `rows` (indices into the columns)."""
     n = len(rows)
     total = np.zeros(n)
     for name, sign in CRITERIA.items():
@@ -145,7 +145,7 @@ def item_difficulties(records: Sequence[Mapping[str, Any]]) -> tuple[dict[str, s
 
     The records' own `difficulty` when every record has one; otherwise rc1.difficulty's score and its
     per-task tertiles computed over the shadow set itself (the same rule the difficulty stage uses)."""
-    own = {str(r["id"]): seed_difficulty(r, fallback=None) for r in records}
+    own = {str(r["id"]): pool_item_difficulty(r, fallback=None) for r in records}
     if records and all(own.values()):
         return own, "records"
     from rc1.difficulty.table import build_table

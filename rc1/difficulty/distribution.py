@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 
-from rc1.core.config import DifficultyGate
+from rc1.core.config import DifficultyThresholds
 from rc1.core.summary import check
 from rc1.difficulty.bucket import BUCKETS
 from rc1.difficulty.metrics import METRICS
@@ -62,7 +62,7 @@ def median_by_bucket(values: np.ndarray, bucket: np.ndarray) -> dict[str, float 
 
 
 def difficulty_checks(table: MetricTable, bucket: np.ndarray, idx: np.ndarray, by_task: list[str],
-                      gate: DifficultyGate) -> list[dict]:
+                      gate: DifficultyThresholds) -> list[dict]:
     """The gate, evaluated on the balanced pool (rows `idx` of the table, repeats counted)."""
     g = gate
     counts = bucket_counts(table.tasks, bucket, idx)
@@ -127,8 +127,8 @@ def _flag_counts(flags: list[list[str]]) -> dict[str, int]:
 
 
 DEFINITIONS = {
-    "question": "the seed's user turns",
-    "support": "supporting sentences (supporting_facts) when the seed has them, else the context paragraphs "
+    "question": "the pool item's user turns",
+    "support": "supporting sentences (supporting_facts) when the pool item has them, else the context paragraphs "
                "named by its expected wiki calls, else facts/decomposition/solution, else its whole context",
     "len_tokens": "approximate LLM tokens of every dialogue turn + 5 template tokens per turn (rc1.core.text)",
     "turns": "dialogue turns other than the system prompt",

@@ -1,4 +1,4 @@
-"""Per-sample difficulty metrics of a seed (pure functions of the seed's own fields). Each one is defined in
+"""Per-item difficulty metrics of a pool item (pure functions of its own fields). Each one is defined in
 rc1.difficulty.distribution.DEFINITIONS, which the report repeats next to the values; clue_overlap is 0 when question or
 support has no 3-gram."""
 
@@ -8,7 +8,7 @@ import functools
 import re
 from typing import Callable
 
-from rc1.core.records import Seed
+from rc1.core.records import PoolItem
 from rc1.core.text import count_tokens, dialogue_tokens, ngrams, words
 from rc1.core.records import user_text
 
@@ -34,27 +34,27 @@ _FIRST_WORD = re.compile(r"\W*([^\W\d_]+)")
 _DANGLING_START = frozenset("it this that they he she these those its his her their".split())
 
 
-def support_text(seed: Seed) -> str:
-    """The evidence of a seed, from what the seed carries:
-    - supporting sentences when the seed has `supporting_facts` ([title, sentence index]) and a context;
+def support_text(pool_item: PoolItem) -> str:
+    """The evidence of a pool item, from what the pool item carries:
+    - supporting sentences when the pool item has `supporting_facts` ([title, sentence index]) and a context;
     - else the context paragraphs the expected `wiki` calls name (by title), when any match;
     - else `facts` / `decomposition` / `solution` when present (StrategyQA, GSM8K);
     - else the whole context."""
-    ctx = [p for p in seed.get("context") or [] if isinstance(p, (list, tuple)) and len(p) == 2]
+    ctx = [p for p in pool_item.get("context") or [] if isinstance(p, (list, tuple)) and len(p) == 2]
     paras = {str(title): sents if isinstance(sents, list) else [str(sents)] for title, sents in ctx}
-    sf = seed.get("supporting_facts") or []
+    sf = pool_item.get("supporting_facts") or []
     if sf and paras:
         out = [paras[t][i] for t, i in (f for f in sf if isinstance(f, (list, tuple)) and len(f) == 2)
                if t in paras and isinstance(i, int) and 0 <= i < len(paras[t])]
         if out:
             return " ".join(map(str, out))
-    queries = [str((c.get("arguments") or {}).get("query", "")) for c in seed.get("expected_tool_calls") or []
+    queries = [str((c.get("arguments") or {}).get("query", "")) for c in pool_item.get("expected_tool_calls") or []
                if isinstance(c, dict) and c.get("name") == "wiki"]
     named = [" ".join(map(str, paras[q])) for q in queries if q in paras]
     if named:
         return " ".join(named)
     for key in ("facts", "decomposition", "solution"):
-        val = seed.get(key)
+        val = pool_item.get(key)
         if val:
             return " ".join(map(str, val)) if isinstance(val, list) else str(val)
     return " ".join(" ".join(map(str, s)) for s in paras.values())
@@ -66,9 +66,9 @@ def entities(question: str) -> int:
     return len(spans) + len(_NUMBER.findall(question))
 
 
-def ops_numeric(seed: Seed, q_words: list[str], question: str) -> int:
+def ops_numeric(pool_item: PoolItem, q_words: list[str], question: str) -> int:
     ops = 0
-    for c in seed.get("expected_tool_calls") or []:
+    for c in pool_item.get("expected_tool_calls") or []:
         if isinstance(c, dict) and c.get("name") == "calc":
             expr = str((c.get("arguments") or {}).get("expression", "")).replace(" ", "")
             ops += len(_OPS.findall(re.sub(r"(?<![\d).])-", "", expr)))  # a minus after an operator is a sign
@@ -79,7 +79,7 @@ def ops_numeric(seed: Seed, q_words: list[str], question: str) -> int:
 
 @functools.lru_cache(maxsize=2048)
 def _trigrams(text: str) -> frozenset:
-    # the same evidence recurs across a pool's seeds (one source item, several templates): tokenize it once
+    # the same evidence recurs across a pool's pool items (one source item, several templates): tokenize it once
     return frozenset(ngrams(words(text), 3))
 
 
@@ -91,13 +91,13 @@ def clue_overlap(q_words: list[str], support: str) -> float:
     return len(a & b) / len(a | b)
 
 
-def ambiguity_flags(seed: Seed, q_words: list[str], question: str) -> list[str]:
+def ambiguity_flags(pool_item: PoolItem, q_words: list[str], question: str) -> list[str]:
     flags = []
-    if seed.get("hidden_info"):
+    if pool_item.get("hidden_info"):
         flags.append("hidden_info")
     if any(w in _VAGUE for w in q_words) or "a few" in question.lower():
         flags.append("vague_quantity")
-    last_user = next((t["content"] for t in reversed(seed["dialogue"]) if t.get("role") == "user"), "")
+    last_user = next((t["content"] for t in reversed(pool_item["dialogue"]) if t.get("role") == "user"), "")
     first = _FIRST_WORD.match(last_user)
     if first and first.group(1).lower() in _DANGLING_START:
         flags.append("dangling_reference")
@@ -108,22 +108,22 @@ def ambiguity_flags(seed: Seed, q_words: list[str], question: str) -> list[str]:
     return flags
 
 
-def seed_metrics(seed: Seed, counter: Callable[[str], int] = count_tokens) -> dict:
+def pool_item_metrics(pool_item: PoolItem, counter: Callable[[str], int] = count_tokens) -> dict:
     """Every metric of one seed (the keys of METRICS plus `ambiguity_flags`)."""
-    question = user_text(seed)
+    question = user_text(pool_item)
     q_words = words(question)
-    flags = ambiguity_flags(seed, q_words, question)
+    flags = ambiguity_flags(pool_item, q_words, question)
     return {
-        "len_tokens": dialogue_tokens(seed["dialogue"], counter),
-        "turns": sum(1 for t in seed["dialogue"] if t.get("role") != "system"),
-        "tool_hops": len(seed.get("expected_tool_calls") or []),
+        "len_tokens": dialogue_tokens(pool_item["dialogue"], counter),
+        "turns": sum(1 for t in pool_item["dialogue"] if t.get("role") != "system"),
+        "tool_hops": len(pool_item.get("expected_tool_calls") or []),
         "entities": entities(question),
-        "ops_numeric": ops_numeric(seed, q_words, question),
+        "ops_numeric": ops_numeric(pool_item, q_words, question),
         "connector_density": round(100.0 * sum(1 for w in q_words if w in _CONNECTORS) / len(q_words), 4)
         if q_words else 0.0,
         "coref_pronouns": sum(1 for w in q_words if w in _PRONOUNS),
-        "clue_overlap": round(clue_overlap(q_words, support_text(seed)), 4),
+        "clue_overlap": round(clue_overlap(q_words, support_text(pool_item)), 4),
         "ambiguity_flags": flags,
         "ambiguity": len(flags),
-        "needs_clarification": bool(seed["needs_clarification"]),
+        "needs_clarification": bool(pool_item["needs_clarification"]),
     }

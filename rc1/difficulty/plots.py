@@ -19,7 +19,7 @@ COLORS = {"easy": "#4daf4a", "medium": "#377eb8", "hard": "#e41a1c"}
 
 def metrics_figure(columns: dict[str, np.ndarray], bucket: np.ndarray, title: str):
     """One panel per metric: a histogram stacked by bucket (filled steps: three polygons a panel instead of a
-    rectangle per bin and bucket, which took most of the figure's drawing time at 30k seeds)."""
+    rectangle per bin and bucket, which took most of the figure's drawing time at 30k pool items)."""
     fig, axes = plt.subplots(2, 5, figsize=(20, 7.5))
     for ax, name in zip(axes.flat, METRICS):
         vals = columns[name].astype(np.float64)

@@ -11,8 +11,8 @@ import numpy as np
 from tqdm import tqdm
 
 from rc1.core.console import no_bar
-from rc1.difficulty.metrics import METRICS, seed_metrics
-from rc1.core.records import Seed
+from rc1.difficulty.metrics import METRICS, pool_item_metrics
+from rc1.core.records import PoolItem
 from rc1.core.text import count_tokens
 
 _BLOCK = 65536
@@ -25,7 +25,7 @@ class MetricTable:
     columns: dict[str, np.ndarray] = field(default_factory=dict)
     flags: list[list[str]] = field(default_factory=list)
     # a block of rows as Python lists: indexing a list is much faster than a numpy scalar + .item() per value, and
-    # the writers read rows in order; a block, not whole columns (30M Python numbers at 3M seeds)
+    # the writers read rows in order; a block, not whole columns (30M Python numbers at 3M pool items)
     _block: tuple[int, dict] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
@@ -55,7 +55,7 @@ def concat_tables(tables: list[MetricTable]) -> MetricTable:
     )
 
 
-def build_table(seeds: Iterable[Seed], counter: Callable[[str], int] = count_tokens,
+def build_table(pool_items: Iterable[PoolItem], counter: Callable[[str], int] = count_tokens,
                 progress: bool = False) -> MetricTable:
     """Memory per seed stays small at millions of seeds: metric values go to typed arrays (8 bytes each),
     task names and flag lists are shared objects, only the id is a string of its own."""
@@ -66,10 +66,11 @@ def build_table(seeds: Iterable[Seed], counter: Callable[[str], int] = count_tok
     floats = {"connector_density", "clue_overlap"}
     cols = {m: array("d" if m in floats else "q") for m in METRICS}
     appends = [(name, cols[name].append) for name in METRICS]
-    for seed in tqdm(seeds, desc="difficulty", unit=" seeds", disable=no_bar(progress), file=sys.stderr, mininterval=2):
-        m = seed_metrics(seed, counter)
-        ids.append(str(seed["id"]))
-        task = str(seed["task"])
+    for pool_item in tqdm(pool_items, desc="difficulty", unit=" seeds", disable=no_bar(progress), file=sys.stderr,
+                          mininterval=2):
+        m = pool_item_metrics(pool_item, counter)
+        ids.append(str(pool_item["id"]))
+        task = str(pool_item["task"])
         tasks.append(shared.setdefault(task, task))
         fl = m["ambiguity_flags"]
         flags.append(shared.setdefault(tuple(fl), fl))

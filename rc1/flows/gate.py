@@ -23,7 +23,7 @@ import click
 from rc1.checks.admission import check_fresh, checked_inputs, find_preflight, training_config, training_launcher
 from rc1.release.chain import target_alias
 from rc1.cli.options import arg
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate_rules import DATASETS, GateRefusal
 from rc1.stages import evaluate, train
@@ -85,7 +85,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
     train_config, train_seeds = training_config(pre, files, trial, gates)
     seeds = train_seeds if trial else seeds
     launcher = training_launcher(pre, files, train_config)
-    rollout_plan(load_ppo_scale(train_config), mode)   # vLLM without CUDA/vllm in prod: refused before any training
+    rollout_plan(load_ppo_config(train_config), mode)   # vLLM without CUDA/vllm in prod: refused before any training
     kind = "trial" if trial else "full"
     pool = files.get("balanced") or files["pool"]
     shadow = str(files["shadow"]) if "shadow" in files else None
@@ -118,7 +118,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
         measured = [r["sec_per_step"] for r in trained if r.get("sec_per_step")]
         projected = None
         if measured:   # the full config's job at the s/step this gate measured (rc1.train.projection)
-            proj = project(load_ppo_scale(files["config"]), load_ppo_scale(train_config),
+            proj = project(load_ppo_config(files["config"]), load_ppo_config(train_config),
                            sum(measured) / len(measured), launcher.num_processes if launcher else 1,
                            device=device().kind)
             g.log_metrics(proj.metrics())

@@ -16,11 +16,11 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_gates
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_thresholds
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.console import bars
 from rc1.core.settings import JUDGE_KEY_VAR, JUDGE_VARS, judge_endpoint, use_config
-from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.errors import CheckFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.checks.gate_rules import DATASETS, RECHECKS
 from rc1.core.outdir import claim_out_dir
@@ -80,7 +80,7 @@ class Ctx:
 
     @functools.cached_property
     def ppo(self):
-        return load_ppo_scale(self.config)
+        return load_ppo_config(self.config)
 
     @property
     def mix(self) -> str:
@@ -118,7 +118,7 @@ STEPS = [
     Step(judge_robustness, lambda c, r: {"shadow": str(c.shadow), "report": str(c.out / "judge_robustness.json"),
                                          "config": c.config}, not_shared=("n",)),
     Step(shadow_run, lambda c, r: {"tag": "pre_run_check", "shadow": str(c.shadow),
-                                   "seed": load_gates(c.cfg.gates).shadow.seed, "config": c.config,
+                                   "seed": load_thresholds(c.cfg.gates).shadow.seed, "config": c.config,
                                    "report": str(c.out / "shadow_run_report.json")}, rounds=(2,), not_shared=("n",)),
     Step(assert_not_simulated, lambda c, r: {"run_id": _scoring_runs(r), "round": str(r), "config": c.config},
          not_shared=("n",)),
@@ -139,7 +139,7 @@ def _run_step(step: Step, c: Ctx, round_no: int, gates) -> StepResult:
     try:
         result = step.run(c.cfg, c, round_no)
         res = step_result(name, result.get("checks", []), gates, mode)
-    except GateFailed as e:
+    except CheckFailed as e:
         res = step_result(name, e.checks or [{"name": name, "value": str(e), "threshold": "-", "pass": False}],
                           gates, mode)
     except Rc1Error as e:
@@ -184,7 +184,7 @@ def _step_line(s: StepResult | dict) -> str:
 
 def _print_summary(summary: dict) -> None:
     """The round's verdict and, on a terminal, one line per step (without one, each step's line came as it ended);
-    the failing checks' table is printed once, by the CLI, from GateFailed."""
+    the failing checks' table is printed once, by the CLI, from CheckFailed."""
     state = "PASSED" if summary["passed"] else "FAILED"
     click.echo(f"[rc1{' DEV' if summary['mode'] == 'dev' else ''}] preflight round {summary['round']}: {state}", err=True)
     if bars():
@@ -198,10 +198,10 @@ def run(cfg: Config) -> dict:
 
 
 def _run(cfg: Config) -> dict:
-    gates = load_gates(cfg.gates).for_mode(cfg.mode)   # first: prod refuses thresholds looser than the seed's at once
+    gates = load_thresholds(cfg.gates).for_mode(cfg.mode)   # first: prod refuses thresholds looser than the seed's at once
     config_path = cfg.config or default_ppo_config(cfg.mode)
     if cfg.mode == "prod":
-        prod_data_check(load_ppo_scale(config_path).mix, cfg.data_dir)
+        prod_data_check(load_ppo_config(config_path).mix, cfg.data_dir)
     if cfg.mode == "prod" and (judge_endpoint().provider or "heuristic").strip().lower() == "heuristic":
         raise Rc1Error(f"prod mode refuses the heuristic judge: set --judge-provider, --judge-base-url and "
                        f"--judge-model (or {', '.join(JUDGE_VARS[k] for k in ('provider', 'base_url', 'model'))}; the "
@@ -246,7 +246,7 @@ def _preflight(c: Ctx, gates) -> dict:
             _print_summary(r2)
         passed = bool(r2 and r2["passed"])
         shas, hashed = {}, {}
-        ppo = load_ppo_scale(config_path)
+        ppo = load_ppo_config(config_path)
         trial, launch = ppo.trial, ppo.accelerate_config   # the trial config and the accelerate config it names
         for name, path in {"pool": c.pool, "balanced": c.balanced, "shadow": c.shadow,
                            "weights": Path(WEIGHTS_PATH), "config": Path(config_path),
@@ -287,7 +287,7 @@ def _preflight(c: Ctx, gates) -> dict:
         if not passed:
             failing = (r2 or r1)["failing"]
             click.echo(f"preflight run: {ui_url(run_id)}{ui_hint()}", err=True)   # not in the error: scrub drops #...
-            raise GateFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
+            raise CheckFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
                              [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing])
     waived = _waived(r1, r2)
     click.echo(render_summary(f"preflight {run_id} ({mode})",

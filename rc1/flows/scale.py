@@ -18,7 +18,7 @@ import click
 
 from rc1.cli.options import arg, unset
 from rc1.core.config import WEIGHTS_PATH
-from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.errors import CheckFailed, Rc1Error
 from rc1.core.io import sha256_file, why_not_a_file, write_json, write_jsonl
 from rc1.core.settings import use_config
 from rc1.stages.shared import Gated, Judged, Moded, Responding, Seeded
@@ -79,11 +79,11 @@ def _earlier_stage_problem(stage: int, earlier: int, run_tags: dict[str, str]) -
     return f"the {failed} of stage {earlier} (run {newest.info.run_id}) did not pass"
 
 
-def _run_stage(st, stage: int, seeds: list[dict], cfg: Config, *, gates, data_dir, judge, workdir: Path,
+def _run_stage(st, stage: int, pool_items: list[dict], cfg: Config, *, gates, data_dir, judge, workdir: Path,
                progress: bool) -> list[dict]:
-    from rc1.quality.baseline import baseline_seeds
+    from rc1.quality.baseline import baseline_pool_items
     from rc1.scoring.reward import reward_params
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
     from rc1.core.config import load_weights
     from rc1.quality.validate import validate_pool
     from rc1.scoring.responder import ShadowItem, all_candidates, make_responder
@@ -91,11 +91,11 @@ def _run_stage(st, stage: int, seeds: list[dict], cfg: Config, *, gates, data_di
     from rc1.scoring.comparison import score_candidates
 
     seed = cfg.seed
-    drawn = [dict(s) for s in draw(seeds, stage, seed)]
+    drawn = [dict(s) for s in draw(pool_items, stage, seed)]
     mix = dict(gates.config_check.mix)
     validation = validate_pool(drawn, gate=gates.validate_pool, mix=mix, shadow=[],
-                               baseline=iter_seeds(cfg.baseline_pool) if cfg.baseline_pool
-                               else baseline_seeds(stage, mix, data_dir, seed))
+                               baseline=iter_pool_items(cfg.baseline_pool) if cfg.baseline_pool
+                               else baseline_pool_items(stage, mix, data_dir, seed))
     before = before_checks(validation.checks)
     before_pass = all(c["pass"] for c in before)
     shares = difficulty_shares(drawn)
@@ -111,7 +111,7 @@ def _run_stage(st, stage: int, seeds: list[dict], cfg: Config, *, gates, data_di
         resp = make_responder(cfg.responder, k=cfg.k, seed=seed, model=cfg.responder_model,
                               base_url=cfg.responder_base_url)
         candidates = all_candidates(resp, items, progress=progress)
-        rows = score_candidates({it.id: it.as_seed() for it in items}, candidates, judge,
+        rows = score_candidates({it.id: it.as_pool_item() for it in items}, candidates, judge,
                                 load_weights(WEIGHTS_PATH), reward_params(None), progress=progress)
         for row, cand in zip(rows, candidates):
             row.update(dialogue=list(cand.dialogue), prefix_len=cand.prefix_len)
@@ -139,7 +139,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
 
 def _scale(cfg: Config, progress: bool) -> dict:
     stage, gates_path, baseline_pool = cfg.stage, cfg.gates, cfg.baseline_pool
-    from rc1.core.config import load_gates
+    from rc1.core.config import load_thresholds
     from rc1.checks.scale_reports import earlier_stages
     from rc1.scoring.identity import responder_identity, scoring_identity
     from rc1.scoring.judge import make_judge
@@ -149,7 +149,7 @@ def _scale(cfg: Config, progress: bool) -> dict:
 
     setup_tracking()
     mode = cfg.mode
-    gates = load_gates(gates_path).for_mode(mode)
+    gates = load_thresholds(gates_path).for_mode(mode)
     stages = gates.scale.stages
     if stage == "all":
         todo = list(stages)
@@ -170,7 +170,7 @@ def _scale(cfg: Config, progress: bool) -> dict:
         problem = _earlier_stage_problem(todo[0], earlier, run_tags)
         if problem:
             raise Rc1Error(f"scale stage {todo[0]} refused: {problem}")
-    seeds = load_pool(pool_path)
+    pool_items = load_pool(pool_path)
     params = {"stages": todo, "pool": pool_path, "responder": cfg.responder, "k": cfg.k, "seed": cfg.seed}
     results, failed = [], None
     with stage_run("scale", params=params, reuse=False, tags=run_tags) as parent:
@@ -180,11 +180,11 @@ def _scale(cfg: Config, progress: bool) -> dict:
                                tags=run_tags) as st, tempfile.TemporaryDirectory() as d:
                     click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] scale stage {n}: before report, "
                                f"generation ({cfg.responder}), after report", err=True)
-                    checks = _run_stage(st, n, seeds, cfg, gates=gates, data_dir=data_dir, judge=judge,
+                    checks = _run_stage(st, n, pool_items, cfg, gates=gates, data_dir=data_dir, judge=judge,
                                         workdir=Path(d), progress=progress)
                     results.append({"stage": n, "run_id": st.run_id})
                     st.verdict(checks, what=f"scale stage {n}")
-            except GateFailed as e:
+            except CheckFailed as e:
                 failed = e
                 break
         parent.set_tags({"rc1.passed": str(failed is None).lower(),

@@ -23,13 +23,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from rc1.core.config import EvaluateGate
+from rc1.core.config import EvaluateThresholds
 from rc1.core.console import no_bar
 from rc1.core.errors import Rc1Error
 from rc1.scoring.dialogue import analyze
 from rc1.inference.prefix_cache import PrefixStore, shared_prefixes
 from rc1.scoring.answers import success_of
-from rc1.train.env import Rc1Env, dispatch_tool, seed_prompt, to_rc1_dialogue
+from rc1.train.env import Rc1Env, dispatch_tool, pool_item_prompt, to_rc1_dialogue
 
 HARD_TASKS = ("hotpotqa", "strategyqa")
 
@@ -38,7 +38,7 @@ HARD_TASKS = ("hotpotqa", "strategyqa")
 class GenerationBackend(Protocol):
     """What the episode loop needs from a model: one assistant message per conversation.
 
-    `prompts`: chat message lists (rc1.train.env.seed_prompt plus the episode so far); `tools`: the JSON schemas
+    `prompts`: chat message lists (rc1.train.env.pool_item_prompt plus the episode so far); `tools`: the JSON schemas
     of the environment's tools (what a chat template renders). Returns {role: assistant, content, tool_calls?}
     per prompt, in order, decoded greedily. A backend batches as it likes (TransformersBackend: left-padded
     batches of `batch_size`; LlamaCppBackend: one prompt at a time); the loop calls it once per turn with every open episode."""
@@ -286,7 +286,7 @@ def tool_schemas() -> list[dict]:
 
 @dataclass
 class _Episode:
-    seed: Mapping[str, Any]
+    pool_item: Mapping[str, Any]
     env: Rc1Env
     messages: list[dict]
     completion: list[dict]
@@ -294,19 +294,19 @@ class _Episode:
     turns: list = field(default_factory=list)   # TurnStats of each assistant turn (rc1.inference.budget)
 
 
-def run_episodes(backend: GenerationBackend, seeds: Sequence[Mapping[str, Any]], max_turns: int,
+def run_episodes(backend: GenerationBackend, pool_items: Sequence[Mapping[str, Any]], max_turns: int,
                  progress: Callable[[int], None] | None = None, turns: list | None = None) -> list[list[dict]]:
-    """Multi-turn episodes of every seed, turn by turn: all open episodes generate in one backend call, then
+    """Multi-turn episodes of every pool item, turn by turn: all open episodes generate in one backend call, then
     their tool calls run in the environment; an episode ends with its first assistant turn without tool calls
     or after `max_turns` assistant turns. Returns per seed its prefix followed by the episode (rc1's dialogue
     convention). `progress(k)` is called when k episodes have ended; `turns`, when given, receives per seed the
     TurnStats of its assistant turns (what the thinking budget did, rc1.inference.budget)."""
     tools = tool_schemas()
     eps = []
-    for seed in seeds:
+    for pool_item in pool_items:
         env = Rc1Env(max_turns=max_turns)
-        env.reset(seed_json=json.dumps(dict(seed)))
-        eps.append(_Episode(seed, env, seed_prompt(dict(seed)), []))
+        env.reset(seed_json=json.dumps(dict(pool_item)))
+        eps.append(_Episode(pool_item, env, pool_item_prompt(dict(pool_item)), []))
     for turn in range(max_turns):
         open_eps = [e for e in eps if not e.done]
         if not open_eps:
@@ -330,7 +330,7 @@ def run_episodes(backend: GenerationBackend, seeds: Sequence[Mapping[str, Any]],
             progress(sum(e.done for e in eps))
     if turns is not None:
         turns.extend(e.turns for e in eps)
-    return [list(e.seed.get("dialogue") or []) + to_rc1_dialogue([], e.completion) for e in eps]
+    return [list(e.pool_item.get("dialogue") or []) + to_rc1_dialogue([], e.completion) for e in eps]
 
 
 # ---------------------------------------------------------------- per-item rows and summaries
@@ -357,7 +357,7 @@ def item_row(item: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], spl
 
 def run_items(backend: GenerationBackend, items: Sequence[tuple[str, Mapping, str | None]], max_turns: int,
               progress: bool = True, desc: str = "evaluate", bar=None) -> list[dict]:
-    """Per-item rows (item_row + the dialogue) of batched episodes of `backend` on `items` (split, seed, difficulty).
+    """Per-item rows (item_row + the dialogue) of batched episodes of `backend` on `items` (split, item, difficulty).
     `bar`: a tqdm bar of the caller's to advance (one bar over several runs), else one of its own."""
     from tqdm import tqdm
 
@@ -437,7 +437,7 @@ def overclar_reduction_pct(policy_rate: float | None, base_rate: float | None) -
     return 100.0 * (base_rate - policy_rate) / base_rate
 
 
-def rc1_checks(d: Mapping[str, Any], gate: EvaluateGate, base_overclar_rate: float | None = None) -> list[dict]:
+def rc1_checks(d: Mapping[str, Any], gate: EvaluateThresholds, base_overclar_rate: float | None = None) -> list[dict]:
     def check(name, value, op, threshold):   # no value (no items): fails
         ok = value is not None and (value >= threshold if op == ">=" else value <= threshold)
         return {"name": name, "value": value, "threshold": f"{op} {threshold:g}", "pass": bool(ok)}
@@ -472,7 +472,7 @@ class EvalReport:
                 "checks": self.checks, "by_split": self.by_split}
 
 
-def build_report(policy_rows: Sequence[Mapping], base_rows: Sequence[Mapping], gate: EvaluateGate) -> EvalReport:
+def build_report(policy_rows: Sequence[Mapping], base_rows: Sequence[Mapping], gate: EvaluateThresholds) -> EvalReport:
     p, b = summarize(policy_rows), summarize(base_rows)
     d = deltas(p, b)
     by_split = {}

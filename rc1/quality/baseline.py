@@ -9,8 +9,8 @@ from rc1.core.errors import Rc1Error
 V1_PACK = Path("templates/pack_v1")
 
 
-def baseline_seeds(n: int, mix: dict[str, float], data_dir: str | None, seed: int):
-    """A pack_v1 pool of n seeds over the same task sources and mix, built in memory (the KL reference).
+def baseline_pool_items(n: int, mix: dict[str, float], data_dir: str | None, seed: int):
+    """A pack_v1 pool of n pool items over the same task sources and mix, built in memory (the KL reference).
     pack_v1 is the plain baseline: no tools, no clarification (PoolSpec's defaults)."""
     from rc1.data import load_tasks
     from rc1.data.plan import PoolSpec

@@ -17,7 +17,7 @@ from typing import IO, Callable, Iterable, Sequence
 import numpy as np
 from tqdm import tqdm
 
-from rc1.core.config import ValidatePoolGate
+from rc1.core.config import ValidatePoolThresholds
 from rc1.core.console import no_bar
 from rc1.quality.dedup import Added, DuplicateFinder
 from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, lexical_summary, ngram_counts, zipf_slope
@@ -25,7 +25,7 @@ from rc1.core.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
 from rc1.core.records import user_text
 from rc1.quality.views import DEFINITIONS, KL_SAMPLE_SIZE, SAMPLE_SEED, SAMPLE_SIZE
-from rc1.core.records import Seed
+from rc1.core.records import PoolItem
 from rc1.core.summary import check
 from rc1.core.text import TURN_OVERHEAD, count_tokens, guard_words, strip_format_chars, words
 
@@ -98,22 +98,22 @@ class BaselineStats:
     sampled_with: tuple[int, int, int]   # (kl_sample_size, sample_size, sample_seed): evaluate_scan's must match
 
 
-def baseline_stats(baseline: Iterable[Seed] | Sequence[list[str]], kl_sample_size: int = KL_SAMPLE_SIZE,
+def baseline_stats(baseline: Iterable[PoolItem] | Sequence[list[str]], kl_sample_size: int = KL_SAMPLE_SIZE,
                    sample_size: int = SAMPLE_SIZE, sample_seed: int = SAMPLE_SEED) -> BaselineStats:
     tokens = _as_token_lists(baseline, kl_sample_size, sample_seed)
     return BaselineStats(ngram_counts(tokens, 3), lexical_summary(_subsample(tokens, sample_size, sample_seed)),
                          len(tokens), (kl_sample_size, sample_size, sample_seed))
 
 
-def validate_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, mix: dict[str, float],
-                  shadow: Sequence[tuple[str, str]] | None, baseline: Iterable[Seed] | Sequence[list[str]],
+def validate_pool(pool_items: Iterable[PoolItem], *, gate: ValidatePoolThresholds, mix: dict[str, float],
+                  shadow: Sequence[tuple[str, str]] | None, baseline: Iterable[PoolItem] | Sequence[list[str]],
                   token_counter: Callable[[str], int] = count_tokens, sample_size: int = SAMPLE_SIZE,
                   kl_sample_size: int = KL_SAMPLE_SIZE, sample_seed: int = SAMPLE_SEED, num_perm: int = 64,
                   progress: bool = False) -> ValidationResult:
-    """Scan `seeds` once and evaluate every validate_pool check. `shadow`: (id, question) pairs; None = no shadow
+    """Scan `pool_items` once and evaluate every validate_pool check. `shadow`: (id, question) pairs; None = no shadow
     set given, and then the leak check cannot pass (a leak gate that ran against nothing must not look green);
-    `baseline`: the pack_v1 pool's seeds (or already sampled user-turn token lists), the reference of the 3-gram KL."""
-    scan = scan_pool(seeds, gate=gate, shadow=shadow, token_counter=token_counter,
+    `baseline`: the pack_v1 pool's items (or already sampled user-turn token lists), the reference of the 3-gram KL."""
+    scan = scan_pool(pool_items, gate=gate, shadow=shadow, token_counter=token_counter,
                      sample_k=max(sample_size, kl_sample_size), sample_seed=sample_seed, num_perm=num_perm,
                      progress=progress)
     return evaluate_scan(scan, gate=gate, mix=mix, shadow_given=shadow is not None,
@@ -121,20 +121,20 @@ def validate_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, mix: dict[st
                          kl_sample_size=kl_sample_size, sample_seed=sample_seed)
 
 
-def scan_pool(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequence[tuple[str, str]] | None,
+def scan_pool(pool_items: Iterable[PoolItem], *, gate: ValidatePoolThresholds, shadow: Sequence[tuple[str, str]] | None,
               token_counter: Callable[[str], int] = count_tokens, sample_k: int = max(SAMPLE_SIZE, KL_SAMPLE_SIZE),
               sample_seed: int = SAMPLE_SEED, num_perm: int = 64, progress: bool = False) -> _Scan:
     """The one streaming pass: counts, token lengths, the diversity sample, duplicates and leaks."""
-    scan = scan_piece(seeds, gate=gate, shadow=shadow, token_counter=token_counter, sample_k=sample_k,
+    scan = scan_piece(pool_items, gate=gate, shadow=shadow, token_counter=token_counter, sample_k=sample_k,
                       sample_seed=sample_seed, num_perm=num_perm, progress=progress)
     return merge_scans([scan], [])
 
 
-def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequence[tuple[str, str]] | None,
+def scan_piece(pool_items: Iterable[PoolItem], *, gate: ValidatePoolThresholds, shadow: Sequence[tuple[str, str]] | None,
                token_counter: Callable[[str], int] = count_tokens, sample_k: int = max(SAMPLE_SIZE, KL_SAMPLE_SIZE),
                sample_seed: int = SAMPLE_SEED, num_perm: int = 64, progress: bool = False, start: int = 0,
                sig_file: IO[bytes] | None = None) -> _Scan:
-    """scan_pool's pass over one piece of a pool whose first seed is the pool's `start`-th (0-based), not yet
+    """scan_pool's pass over one piece of a pool whose first pool item is the pool's `start`-th (0-based), not yet
     merged (merge_scans). A later piece (start > 0, scanned in another process) writes its MinHash signatures
     to `sig_file` and keeps the rest of its duplicate state in `scan.added`."""
     scan = _Scan()
@@ -142,20 +142,21 @@ def scan_piece(seeds: Iterable[Seed], *, gate: ValidatePoolGate, shadow: Sequenc
     index = ShadowIndex(shadow or [], ngram=gate.leak_ngram, sim=gate.leak_sim)
     sample: Reservoir[tuple[str, list[str]]] = Reservoir(sample_k, sample_seed, start)   # (task, user-turn words)
     leaks = scan.leaks
-    for seed in tqdm(seeds, desc="validate", unit=" seeds", disable=no_bar(progress), file=sys.stderr, mininterval=2):
+    for pool_item in tqdm(pool_items, desc="validate", unit=" seeds", disable=no_bar(progress), file=sys.stderr,
+                          mininterval=2):
         scan.n += 1
-        scan.tasks[seed["task"]] += 1
-        scan.roles[seed["role"]] += 1
-        scan.styles[seed["style"]] += 1
-        scan.templates[seed["template_id"]] += 1
-        scan.clarify += bool(seed["needs_clarification"])
-        user_words, guard_user, prompt_turns, n_tokens, n_format = _turn_features(seed["dialogue"], token_counter)
+        scan.tasks[pool_item["task"]] += 1
+        scan.roles[pool_item["role"]] += 1
+        scan.styles[pool_item["style"]] += 1
+        scan.templates[pool_item["template_id"]] += 1
+        scan.clarify += bool(pool_item["needs_clarification"])
+        user_words, guard_user, prompt_turns, n_tokens, n_format = _turn_features(pool_item["dialogue"], token_counter)
         scan.format_chars += n_format
         scan.lengths.append(n_tokens)
-        sample.offer((seed["task"], user_words))
-        dups.add(seed["id"], prompt_turns)
+        sample.offer((pool_item["task"], user_words))
+        dups.add(pool_item["id"], prompt_turns)
         if index:
-            leaks += [asdict(leak) for leak in index.seed_leaks(seed, guard_user)]
+            leaks += [asdict(leak) for leak in index.pool_item_leaks(pool_item, guard_user)]
     scan.sample = sample
     if start:
         scan.added = dups.detach()
@@ -188,12 +189,12 @@ def merge_scans(scans: list[_Scan], sig_files: Sequence[IO[bytes]]) -> _Scan | N
     return out
 
 
-def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float], shadow_given: bool,
-                  shadow_questions: int, baseline: Iterable[Seed] | Sequence[list[str]] | BaselineStats,
+def evaluate_scan(scan: _Scan, *, gate: ValidatePoolThresholds, mix: dict[str, float], shadow_given: bool,
+                  shadow_questions: int, baseline: Iterable[PoolItem] | Sequence[list[str]] | BaselineStats,
                   sample_size: int = SAMPLE_SIZE, kl_sample_size: int = KL_SAMPLE_SIZE,
                   sample_seed: int = SAMPLE_SEED) -> ValidationResult:
     """Every validate_pool check and the diversity report from a scan (see validate_pool). `baseline`: the KL
-    reference's seeds, sampled token lists, or their baseline_stats (with the same sizes and seed)."""
+    reference's pool items, sampled token lists, or their baseline_stats (with the same sizes and seed)."""
     sample, leaks = scan.sample, scan.leaks
     exact_rate, near_rate = scan.dedup["exact_dup_rate"], scan.dedup["near_dup_rate"]
     tasks_s, toks = [t for t, _ in sample.items], [w for _, w in sample.items]
@@ -276,7 +277,7 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolGate, mix: dict[str, float],
 
 def budget_indices(lengths: Sequence[int], words: int, seed: int) -> list[int]:
     """Indices drawn uniformly at random (seeded, without replacement) until their lengths reach `words`, or all
-    of them: distinct-n on a fixed amount of text, not a fixed number of seeds of any length."""
+    of them: distinct-n on a fixed amount of text, not a fixed number of pool items of any length."""
     order = random.Random(f"{seed}|distinct-budget").sample(range(len(lengths)), len(lengths))
     out: list[int] = []
     total = 0

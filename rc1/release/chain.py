@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from rc1.core.config import Gates, looser_than_seed
+from rc1.core.config import Thresholds, looser_than_seed
 from rc1.checks.gate_rules import preflight_problems
 from rc1.core.summary import failing_checks
 
@@ -88,7 +88,7 @@ def gate_link(gate: RunView | None, train: RunView) -> Link:
     return Link("gate", gate.run_id if gate else train.tags.get("rc1.gate_run_id"), evidence, problems)
 
 
-def preflight_link(pre: RunView | None, train: RunView, gates: Gates) -> Link:
+def preflight_link(pre: RunView | None, train: RunView, gates: Thresholds) -> Link:
     problems = _run_problems(pre, "preflight")
     if pre is not None:
         if pre.tags.get("rc1.mode") != train.tags.get("rc1.mode"):
@@ -112,7 +112,7 @@ def logged_sha(tags: Mapping[str, str], name: str) -> str | None:
     return tags.get(f"sha256.{name}") or (tags.get(f"sha256.{art.rsplit('/', 1)[-1]}") if art else None)
 
 
-def recomputed_verdict(report: Mapping | None, gates: Gates) -> tuple[list[dict], dict[str, int], list[str]]:
+def recomputed_verdict(report: Mapping | None, gates: Thresholds) -> tuple[list[dict], dict[str, int], list[str]]:
     """(the RC1 checks, items per split, problems) re-derived from an evaluate run's report artifact under `gates`: the
     checks are recomputed from the policy and base summaries the report holds, the item counts read from its
     per-split summaries; what the run's tags and metrics say is not used."""
@@ -130,7 +130,7 @@ def recomputed_verdict(report: Mapping | None, gates: Gates) -> tuple[list[dict]
     return checks, counts, []
 
 
-def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: str,
+def evaluate_link(ev: RunView | None, train: RunView, gates: Thresholds, gates_sha: str,
                   gates_from: str = "the one its preflight hashed", shadow_sha: str | None = None,
                   report: Mapping | None = None, report_problem: str | None = None) -> Link:
     """`gates` are the thresholds of the preflight's own gates file and `gates_sha` its sha256.gates (`gates_from`
@@ -179,9 +179,9 @@ def evaluate_link(ev: RunView | None, train: RunView, gates: Gates, gates_sha: s
     return Link("evaluate", ev.run_id, evidence, problems)
 
 
-def gates_link(gates: Gates, mode: str) -> Link:
+def gates_link(gates: Thresholds, mode: str) -> Link:
     """The thresholds in force, said plainly: in dev, which are looser than the seed's (prod refuses those before
-    this, in Gates.for_mode)."""
+    this, in Thresholds.for_mode)."""
     loose = looser_than_seed(gates)
     evidence = (f"{mode}: looser than the seed's: {', '.join(loose)}" if loose
                 else f"{mode}: as strict as the seed's or stricter")

@@ -218,7 +218,7 @@ def _version_link(mv, train_stmt: Statement | None, facts: dict, name: str) -> L
 def _preflight_gates(pre_run, pre_stmt: Statement | None, mode: str):
     """(the thresholds, their sha256, None) of the gates file the preflight signed, downloaded and held to the
     signed digest; (None, None, problem) when that file cannot be had. A local configs/gates.yaml is never read."""
-    from rc1.core.config import load_gates
+    from rc1.core.config import load_thresholds
     from rc1.tracking.attestations import fetch_signed
 
     if pre_run is None:
@@ -231,7 +231,7 @@ def _preflight_gates(pre_run, pre_stmt: Statement | None, mode: str):
         return None, None, "it signed no gates file"
     with tempfile.TemporaryDirectory() as d:
         try:
-            return load_gates(fetch_signed(pre_run, art, want, d)).for_mode(mode), want, None
+            return load_thresholds(fetch_signed(pre_run, art, want, d)).for_mode(mode), want, None
         except Rc1Error as e:
             return None, None, f"its gates file cannot be verified ({e})"
 
@@ -254,11 +254,11 @@ def _report(ev_run, ev_stmt: Statement) -> tuple[dict | None, str | None]:
 
 def _local_gates(mode: str | None):
     """(thresholds, sha256) of ./configs/gates.yaml, or None: only ever used to say more about a refused chain."""
-    from rc1.core.config import load_gates
+    from rc1.core.config import load_thresholds
     from rc1.core.io import sha256_file
 
     local = Path("configs/gates.yaml")
-    return (load_gates(local).for_mode(mode or "prod"), sha256_file(local)) if local.is_file() else None
+    return (load_thresholds(local).for_mode(mode or "prod"), sha256_file(local)) if local.is_file() else None
 
 
 def _alias_link(mv, alias: str, target: str, facts: dict, trust: Trust, name: str) -> Link:

@@ -27,7 +27,7 @@ from scipy.optimize import brentq, nnls
 from sklearn.model_selection import GroupKFold
 from tqdm import tqdm
 
-from rc1.core.config import DIMENSIONS, WeightCalibGate
+from rc1.core.config import DIMENSIONS, WeightCalibThresholds
 from rc1.core.console import no_bar
 from rc1.core.errors import Rc1Error
 from rc1.scoring.ranks import at_least, improve_pct, mean_defined, spearman
@@ -184,7 +184,7 @@ def _named(w: Sequence[float]) -> dict[str, float]:
     return {dim: float(x) for dim, x in zip(DIMENSIONS, w)}
 
 
-def calibration_checks(report: Mapping[str, Any], gate: WeightCalibGate) -> list[dict]:
+def calibration_checks(report: Mapping[str, Any], gate: WeightCalibThresholds) -> list[dict]:
     imp = report["improvement"]
     return [at_least("rank_corr_median_improve_pct", imp["rank_corr_median_improve_pct"],
                      gate.rank_corr_median_improve_pct_min),

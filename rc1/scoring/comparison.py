@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from rc1.scoring.answers import is_correct, success_of
-from rc1.core.config import DIMENSIONS, ShadowRunGate
+from rc1.core.config import DIMENSIONS, ShadowRunThresholds
 from rc1.scoring.dialogue import analyze
 from rc1.scoring.ranks import at_least, improve_pct, kendall_tau, mean_defined, spearman, topk_overlap, argmax_agreement
 from rc1.scoring.reward import RewardParams, judge_request, old_score, weights_dict
@@ -44,7 +44,7 @@ def score_candidates(items: Mapping[str, Mapping[str, Any]], candidates: Sequenc
                      weights, params: RewardParams, progress: bool = True) -> list[dict]:
     """Judge every candidate once; one row per candidate with the 7 dims, old, new and success.
 
-    `items` maps item id -> the item as a seed-shaped mapping (see rc1.scoring.responder.ShadowItem.as_seed);
+    `items` maps item id -> the item as a pool-item-shaped mapping (see rc1.scoring.responder.ShadowItem.as_pool_item);
     each candidate has item_id, candidate_id, kind, dialogue and prefix_len.
     """
     w = weights_dict(weights)
@@ -141,7 +141,7 @@ def within_item_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, float | 
             "argmax_agreement_within_item": mean_defined(argmax.values()), "argmax_agreement_by_item": argmax}
 
 
-def shadow_checks(metrics: Mapping[str, Any], gate: ShadowRunGate) -> list[dict]:
+def shadow_checks(metrics: Mapping[str, Any], gate: ShadowRunThresholds) -> list[dict]:
     improve = at_least("corr_improve_pct", metrics["corr_improve_pct"], gate.corr_improve_pct_min)
     improve["threshold"] += " over corr_to_success_old > 0"   # why an undefined value (None) fails
     return [

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from rc1.core.config import OverclarGate
+from rc1.core.config import OverclarThresholds
 from rc1.scoring.reward import RewardParams, weights_dict
 from rc1.scoring.ranks import at_least
 
@@ -127,7 +127,7 @@ def ablation(rows: Sequence[Mapping[str, Any]], weights, params: RewardParams,
     }
 
 
-def ablation_checks(report: Mapping[str, Any], gate: OverclarGate) -> list[dict]:
+def ablation_checks(report: Mapping[str, Any], gate: OverclarThresholds) -> list[dict]:
     d = report["delta"]
     drop = None if d["success_pp"] is None else -d["success_pp"]
     return [

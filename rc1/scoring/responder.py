@@ -33,7 +33,7 @@ from rc1.scoring.answers import extract_number, final_answer, gold_yes_no, is_co
 from rc1.scoring.dialogue import analyze
 from rc1.core.errors import Rc1Error
 from rc1.core.redaction import known_secrets, redact, refuse_userinfo, safe_url, scrub
-from rc1.core.records import seed_difficulty
+from rc1.core.records import pool_item_difficulty
 from rc1.data.tools import WikiIndex, calc, format_number
 from rc1.difficulty.bucket import item_difficulties
 
@@ -63,7 +63,7 @@ class ShadowItem:
 
     @classmethod
     def from_record(cls, rec: Mapping[str, Any], difficulty: str | None = None) -> "ShadowItem":
-        """From a Seed record (has `dialogue`) or a normalized Task record (question only)."""
+        """From a PoolItem record (has `dialogue`) or a normalized Task record (question only)."""
         try:
             if rec.get("dialogue"):
                 prefix = tuple(dict(t) for t in rec["dialogue"])
@@ -79,13 +79,13 @@ class ShadowItem:
                 supporting_facts=tuple(tuple(sf) for sf in rec.get("supporting_facts") or ()),
                 facts=tuple(rec.get("facts") or ()), decomposition=tuple(rec.get("decomposition") or ()),
                 expected_tool_calls=tuple(rec.get("expected_tool_calls") or ()),
-                difficulty=difficulty if difficulty is not None else seed_difficulty(rec, fallback=None),
+                difficulty=difficulty if difficulty is not None else pool_item_difficulty(rec, fallback=None),
             )
         except KeyError as e:
             raise Rc1Error(f"shadow item {rec.get('id', '?')}: missing key {e}") from None
 
-    def as_seed(self) -> dict[str, Any]:
-        """The seed-shaped mapping rc1.scoring.reward.judge_request and rc1.difficulty expect."""
+    def as_pool_item(self) -> dict[str, Any]:
+        """The pool-item-shaped mapping rc1.scoring.reward.judge_request and rc1.difficulty expect."""
         return {"id": self.id, "task": self.task, "dialogue": [dict(t) for t in self.prefix], "answer": self.answer,
                 "needs_clarification": self.needs_clarification, "hidden_info": self.hidden_info,
                 "context": [list(c) if isinstance(c, tuple) else c for c in self.context],
@@ -477,5 +477,5 @@ def shadow_items(records: Sequence[Mapping[str, Any]]) -> tuple[list, str]:
     if dup:
         raise Rc1Error(f"shadow set: item id {dup!r} appears more than once")
     items = [ShadowItem.from_record(r) for r in records]
-    diffs, source = item_difficulties([it.as_seed() for it in items])
+    diffs, source = item_difficulties([it.as_pool_item() for it in items])
     return [dataclasses.replace(it, difficulty=diffs[it.id]) for it in items], source

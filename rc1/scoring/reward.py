@@ -6,7 +6,7 @@
 c is the number of clarifying questions the episode asked (rc1.scoring.dialogue: an assistant turn answered by a
 user turn). The "old" score is the v1 score: the equal-weight mean of the seven dimensions.
 
-`RewardModel` is what training calls per rollout: seed + completed dialogue -> JudgeRequest -> Judge
+`RewardModel` is what training calls per rollout: pool item + completed dialogue -> JudgeRequest -> Judge
 (batched) -> float, or None when the judge failed (never a silent 0; see RewardModel).
 """
 
@@ -18,11 +18,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from rc1.core.config import DIMENSIONS, Gates, Weights, WeightsGate, default_ppo_config, load_weights, run_mode
-from rc1.core.ppo_config import PPOScale, load_ppo_scale
+from rc1.core.config import DIMENSIONS, Thresholds, Weights, WeightsThresholds, default_ppo_config, load_weights, run_mode
+from rc1.core.ppo_config import PPOConfig, load_ppo_config
 from rc1.scoring.dialogue import analyze
 from rc1.core.errors import Rc1Error
-from rc1.core.records import DIFFICULTIES, seed_difficulty
+from rc1.core.records import DIFFICULTIES, pool_item_difficulty
 from rc1.scoring.base import Judge, JudgeRequest, JudgeResult
 
 DEFAULT_ALPHA = 0.07
@@ -107,7 +107,7 @@ class RewardParams:
             raise Rc1Error(f"alpha ({self.alpha}) and cap ({self.cap}) must be non-negative")
 
     @classmethod
-    def from_config(cls, ppo: PPOScale, **overrides: Any) -> "RewardParams":
+    def from_config(cls, ppo: PPOConfig, **overrides: Any) -> "RewardParams":
         base = {"alpha": ppo.reward.overclar_alpha, "cap": ppo.reward.overclar_cap,
                 "beta": ppo.reward.difficulty_beta, "use_penalty": ppo.use_overclar_penalty}
         base.update({k: v for k, v in overrides.items() if v is not None})
@@ -123,14 +123,14 @@ class RewardParams:
 def reward_params(config: str | None, alpha: float | None = None, cap: int | None = None,
                   beta: float | None = None) -> RewardParams:
     """The reward's parameters: the ppo config's (`config`, else the mode's default) with any override given."""
-    return RewardParams.from_config(load_ppo_scale(config or default_ppo_config(run_mode())),
+    return RewardParams.from_config(load_ppo_config(config or default_ppo_config(run_mode())),
                                     alpha=alpha, cap=cap, beta=beta)
 
 
 # ---------------------------------------------------------------- preflight check
-def weights_check(weights: Weights | Mapping[str, float], gates: Gates | WeightsGate) -> list[dict]:
+def weights_check(weights: Weights | Mapping[str, float], gates: Thresholds | WeightsThresholds) -> list[dict]:
     """weights.json: non-negative, sums to 1, each at most the cap. Checks are {name, value, threshold, pass}."""
-    g = gates.weights if isinstance(gates, Gates) else gates
+    g = gates.weights if isinstance(gates, Thresholds) else gates
     w = weights_dict(weights)
     lowest, total, highest = min(w.values()), sum(w.values()), max(w.values())
     return [
@@ -141,7 +141,7 @@ def weights_check(weights: Weights | Mapping[str, float], gates: Gates | Weights
     ]
 
 
-def checked_weights(weights: str, gates: Gates) -> Weights:
+def checked_weights(weights: str, gates: Thresholds) -> Weights:
     """The weights file loaded and held to the weights gate (Rc1Error naming the failing check)."""
     w = load_weights(weights)
     bad = [c for c in weights_check(w, gates) if not c["pass"]]
@@ -151,30 +151,30 @@ def checked_weights(weights: str, gates: Gates) -> Weights:
 
 
 # ---------------------------------------------------------------- per-rollout reward for training
-def seed_question(seed: Mapping[str, Any]) -> str:
-    """The question as the user finally asked it: the last user turn of the seed's prefix."""
-    users = [t.get("content", "") for t in seed.get("dialogue") or [] if t.get("role") == "user"]
-    return users[-1] if users else str(seed.get("question", ""))
+def final_question(pool_item: Mapping[str, Any]) -> str:
+    """The question as the user finally asked it: the last user turn of the pool item's prefix."""
+    users = [t.get("content", "") for t in pool_item.get("dialogue") or [] if t.get("role") == "user"]
+    return users[-1] if users else str(pool_item.get("question", ""))
 
 
 def dialogue_digest(dialogue: Sequence[Mapping[str, Any]]) -> str:
     return hashlib.sha256(json.dumps(list(dialogue), sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def judge_request(seed: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], *,
+def judge_request(pool_item: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], *,
                   candidate_id: str | None = None, difficulty: str | None = None) -> JudgeRequest:
-    """The JudgeRequest for one completed episode of `seed` (dialogue = the seed's prefix + the episode)."""
+    """The JudgeRequest for one completed episode of `pool_item` (dialogue = its prefix + the episode)."""
     return JudgeRequest(
-        item_id=str(seed["id"]),
+        item_id=str(pool_item["id"]),
         candidate_id=candidate_id or dialogue_digest(dialogue),
-        task=str(seed["task"]),
-        question=seed_question(seed),
-        gold_answer=str(seed.get("answer", "")),
-        needs_clarification=bool(seed.get("needs_clarification", False)),
+        task=str(pool_item["task"]),
+        question=final_question(pool_item),
+        gold_answer=str(pool_item.get("answer", "")),
+        needs_clarification=bool(pool_item.get("needs_clarification", False)),
         dialogue=tuple(dict(t) for t in dialogue),
-        hidden_info=seed.get("hidden_info"),
-        context=tuple(seed.get("context") or []),
-        difficulty=difficulty if difficulty is not None else seed_difficulty(seed, fallback=None),
+        hidden_info=pool_item.get("hidden_info"),
+        context=tuple(pool_item.get("context") or []),
+        difficulty=difficulty if difficulty is not None else pool_item_difficulty(pool_item, fallback=None),
     )
 
 
@@ -196,10 +196,10 @@ class RewardModel:
     """Per-rollout reward for training.
 
         rm = RewardModel(judge, load_weights(), RewardParams.from_config(ppo))
-        rewards = rm.score(seeds, dialogues)          # list[float | None], same order
+        rewards = rm.score(pool_items, dialogues)     # list[float | None], same order
 
     `dialogues[i]` is the whole dialogue of rollout i (the seed's prefix followed by the episode);
-    `prefix_lens[i]` (default: len(seed["dialogue"])) says where the episode starts, so clarifying
+    `prefix_lens[i]` (default: len(pool_item["dialogue"])) says where the episode starts, so clarifying
     questions are counted in the episode only.
 
     A failed judge result (or a reward that is not a finite number) gives None, never 0: TRL 1.16's GRPOTrainer turns a None into NaN, keeps it out
@@ -220,13 +220,13 @@ class RewardModel:
         self.n_failed = 0
         self.n_unstable = 0
 
-    def details(self, seeds: Sequence[Mapping[str, Any]], dialogues: Sequence[Sequence[Mapping[str, Any]]],
+    def details(self, pool_items: Sequence[Mapping[str, Any]], dialogues: Sequence[Sequence[Mapping[str, Any]]],
                 prefix_lens: Sequence[int] | None = None) -> list[RewardDetail]:
-        if len(seeds) != len(dialogues):
-            raise ValueError(f"{len(seeds)} seeds but {len(dialogues)} dialogues")
-        prefix_lens = prefix_lens or [len(s.get("dialogue") or []) for s in seeds]
+        if len(pool_items) != len(dialogues):
+            raise ValueError(f"{len(pool_items)} pool items but {len(dialogues)} dialogues")
+        prefix_lens = prefix_lens or [len(s.get("dialogue") or []) for s in pool_items]
         requests = [judge_request(s, d, candidate_id=f"{i}:{dialogue_digest(d)}")
-                    for i, (s, d) in enumerate(zip(seeds, dialogues))]
+                    for i, (s, d) in enumerate(zip(pool_items, dialogues))]
         results = self.judge.score_many(requests, progress=self.progress)
         if len(results) != len(requests):
             raise RuntimeError(f"judge returned {len(results)} results for {len(requests)} requests")
@@ -242,8 +242,8 @@ class RewardModel:
                            f"{'; '.join(errors) or 'no error message'}")
         return out
 
-    def score(self, seeds, dialogues, prefix_lens=None) -> list[float | None]:
-        return [d.reward for d in self.details(seeds, dialogues, prefix_lens)]
+    def score(self, pool_items, dialogues, prefix_lens=None) -> list[float | None]:
+        return [d.reward for d in self.details(pool_items, dialogues, prefix_lens)]
 
     def _detail(self, req: JudgeRequest, res: JudgeResult, clarifications: int) -> RewardDetail:
         p = self.params

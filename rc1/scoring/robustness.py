@@ -24,7 +24,7 @@ from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
 
 from rc1.scoring.answers import final_answer, gold_yes_no
-from rc1.core.config import DIMENSIONS, JudgeRobustnessGate
+from rc1.core.config import DIMENSIONS, JudgeRobustnessThresholds
 from rc1.scoring.responder import reference_variants
 from rc1.scoring.spec import render_context
 
@@ -171,14 +171,14 @@ def suite_description(kinds: Sequence[str] = tuple(ATTACKS)) -> dict[str, Any]:
 def score_suite(items: Sequence, reward_details: Callable[[list[Mapping], list[list[dict]], list[int]], list],
                 seed: int, kinds: Sequence[str] = tuple(ATTACKS)) -> list[dict]:
     """Score every candidate of every item; one row per (item, kind) with the reward (None when failed)."""
-    seeds, dialogues, prefix_lens, meta = [], [], [], []
+    pool_items, dialogues, prefix_lens, meta = [], [], [], []
     for it in items:
         for kind, dialogue in attack_candidates(it, seed, kinds):
-            seeds.append(it.as_seed())
+            pool_items.append(it.as_pool_item())
             dialogues.append(dialogue)
             prefix_lens.append(len(it.prefix))
             meta.append((it, kind))
-    details = reward_details(seeds, dialogues, prefix_lens)
+    details = reward_details(pool_items, dialogues, prefix_lens)
     return [{"item_id": it.id, "task": it.task, "kind": kind, "reward": d.reward, "failed": d.failed,
              "scores": d.scores, "error": d.error, "final_turn": dialogue[-1].get("content", "")[:2000]}
             for (it, kind), d, dialogue in zip(meta, details, dialogues)]
@@ -224,7 +224,7 @@ def suite_metrics(rows: Sequence[Mapping]) -> dict[str, Any]:
             "honest_mean_gap": sum(honest) / len(honest) if honest else None, "per_kind": per_kind}
 
 
-def suite_checks(metrics: Mapping[str, Any], gate: JudgeRobustnessGate) -> list[dict]:
+def suite_checks(metrics: Mapping[str, Any], gate: JudgeRobustnessThresholds) -> list[dict]:
     """{name, value, threshold, pass}: something was scored, the honest correct answer beats the honest wrong one on
     enough items, and every kind's win rate is under the bar."""
     honest = metrics["honest_correct_beats_wrong_rate"]

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rc1.core.config import GATES_PATH, load_gates
+from rc1.core.config import GATES_PATH, load_thresholds
 from rc1.core.errors import Rc1Error
 from rc1.core.settings import JUDGE_SETTING_VARS, judge_setting_values, setting_source
 
@@ -97,6 +97,6 @@ def resolve_unstable_variance(settings: JudgeSettings, gates_path: str | Path | 
     if settings.unstable_variance is not None:
         return settings.unstable_variance
     if gates_path and Path(gates_path).is_file():
-        return load_gates(gates_path).scoring.unstable_variance_max   # Gates always has `scoring` (defaults)
+        return load_thresholds(gates_path).scoring.unstable_variance_max   # Thresholds always has `scoring` (defaults)
     return DEFAULT_UNSTABLE_VARIANCE
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import arg, logged_params, unset
-from rc1.core.config import load_gates
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.config import load_thresholds
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import stats_metrics
 from rc1.scoring.probe import anti_simulation_checks, records_stats
@@ -133,7 +133,7 @@ def latest_scoring(n: int) -> tuple[dict, str]:
 def run(cfg: Config) -> dict:
     """Judge the scoring counters; returns {checks, stats, run_id}. `run_id` may also be one id (a str)."""
     round_no = int(cfg.round)
-    gates = load_gates(cfg.gates)
+    gates = load_thresholds(cfg.gates)
     cache_hit_lt = cfg.cache_hit_lt
     if cache_hit_lt is None:
         cache_hit_lt = (gates.anti_simulation.cache_hit_lt_round1 if round_no == 1
@@ -143,7 +143,7 @@ def run(cfg: Config) -> dict:
     if cfg.n < 1:
         raise Rc1Error(f"--n {cfg.n}: need at least 1 scoring record")
     mode = cfg.mode
-    simulate = load_ppo_scale(cfg.config).simulate
+    simulate = load_ppo_config(cfg.config).simulate
     run_ids = [r for r in ([cfg.run_id] if isinstance(cfg.run_id, str) else cfg.run_id) if unset(r)]
     params = {**logged_params(cfg), "cache_hit_lt": cache_hit_lt, "run_id": ",".join(run_ids), "round": round_no,
               "run_mode": mode, "spec_version": JUDGE_SPEC_VERSION}

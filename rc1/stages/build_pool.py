@@ -1,4 +1,4 @@
-"""`rc1 build-pool`: the seed pool (rc1_seed.jsonl) from the task sources and a template pack."""
+"""`rc1 build-pool`: the pool (rc1_seed.jsonl) from the task sources and a template pack."""
 
 from __future__ import annotations
 
@@ -17,38 +17,38 @@ from tqdm import tqdm
 from rc1.core.ahead import Ahead, cleaned_up
 from rc1.core.console import no_bar
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, parse_mix
+from rc1.core.config import TASK_MIX, load_thresholds, mix_text, parse_mix
 from rc1.data import default_data_config, load_tasks, source_tags
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json, sha256_dir, why_not_a_file, write_json
 from rc1.data.plan import DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, parse_tools, plan_pool
-from rc1.data.pool import PoolStats, build_pool, seed_lines
+from rc1.data.pool import PoolStats, build_pool, pool_item_lines
 from rc1.core.records import record_question
 from rc1.stages.shared import BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted
 from rc1.data.templates import DIFFICULTIES, load_pack
 from rc1.core.text import guard_normalize
 
 # the first part of the stream, built by the process that also plans the pool (before the fork), hashes the file and
-# appends the other part to it: 47% of the seeds evens out the two processes (at 30k on ../shared/data the first
+# appends the other part to it: 47% of the pool items evens out the two processes (at 30k on ../shared/data the first
 # finished ~0.6 s after the second with 50%)
 FIRST_PART = 0.47
 
 
 @dataclass
 class Config(FromData, PoolSized, Targeted, Clarifying, BadRecords, Seeded, Gated, Reusable):
-    """Build the seed pool (rc1_seed.jsonl) from the task sources and a template pack."""
+    """Build the pool (rc1_seed.jsonl) from the task sources and a template pack."""
 
-    out: str = arg("out/rc1_seed.jsonl", "Output JSONL of seeds.")
-    max_poses_per_item: int = arg(DEFAULT_MAX_POSES, "Seeds one source item may yield at most.")
-    mix: str = arg("hotpotqa:0.45,strategyqa:0.30,gsm8k:0.25", "Task mix, fractions summing to 1.")
-    max_turns: int = arg(MAX_TURNS, "Most non-system turns a seed's dialogue may have.")
-    tools: str = arg("wiki,calc", "Tools seeds may offer ('' for none).")
+    out: str = arg("out/rc1_seed.jsonl", "Output JSONL of pool items.")
+    max_poses_per_item: int = arg(DEFAULT_MAX_POSES, "Pool items one source item may yield at most.")
+    mix: str = arg(mix_text(TASK_MIX), "Task mix, fractions summing to 1.")
+    max_turns: int = arg(MAX_TURNS, "Most non-system turns a pool item's dialogue may have.")
+    tools: str = arg("wiki,calc", "Tools pool items may offer ('' for none).")
     templates_dir: str = arg("templates/pack_v2", "Template pack directory.")
     shadow: str | None = arg(None, "Shadow set JSONL whose questions the pool must not use.")
 
 
 def shadow_exclusions(path: str | Path) -> frozenset[str]:
-    """Task ids and normalized questions of a shadow set (JSONL of Task records, or seeds)."""
+    """Task ids and normalized questions of a shadow set (JSONL of Task records, or pool items)."""
     out: set[str] = set()
     for k, row in enumerate(iter_jsonl(path), 1):
         q = record_question(row)
@@ -65,19 +65,19 @@ def shadow_exclusions(path: str | Path) -> frozenset[str]:
 
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
-    """Build the seed pool; returns {path, n, counts, clarify_rate, tool_seeds, seconds, stats, run_id, reused}."""
+    """Build the pool; returns {path, n, counts, clarify_rate, tool_seeds, seconds, stats, run_id, reused}."""
     mix_d = parse_mix(cfg.mix)
     target_d = parse_mix(cfg.target, what="--target", known=DIFFICULTIES)
     tools_t = parse_tools(cfg.tools)
-    n = cfg.n
+    pool_size = cfg.n
     shadow, templates_dir, on_bad_record = cfg.shadow, cfg.templates_dir, cfg.on_bad_record
     out_p = Path(cfg.out)
     pack = load_pack(templates_dir)
     if shadow and why_not_a_file(shadow):
         raise Rc1Error(f"--shadow {shadow}: {why_not_a_file(shadow)}")
     exclude = shadow_exclusions(shadow) if shadow else frozenset()
-    leak = load_gates(cfg.gates).validate_pool
-    spec = PoolSpec(n=n, mix=mix_d, max_turns=cfg.max_turns, clarify_rate=cfg.clarify_rate, tools=tools_t,
+    leak = load_thresholds(cfg.gates).validate_pool
+    spec = PoolSpec(n=pool_size, mix=mix_d, max_turns=cfg.max_turns, clarify_rate=cfg.clarify_rate, tools=tools_t,
                     seed=cfg.seed, exclude=exclude, leak_ngram=leak.leak_ngram, leak_sim=leak.leak_sim,
                     target=target_d, max_poses_per_item=cfg.max_poses_per_item)
     spec.validate()
@@ -110,8 +110,9 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         stats, written, seconds, sha, largest = job.result()
         os.replace(tmp, out_p)
         n_clar = sum(stats.clarify.values())
-        summary = {"stage": "build_pool", "path": str(out_p), "n": written, "n_requested": "auto" if n is None else n,
-                   "n_largest": largest, "max_poses_per_item": spec.max_poses_per_item, "counts": stats.counts,
+        summary = {"stage": "build_pool", "path": str(out_p), "n": written,
+                   "n_requested": "auto" if pool_size is None else pool_size, "n_largest": largest,
+                   "max_poses_per_item": spec.max_poses_per_item, "counts": stats.counts,
                    "clarify": stats.clarify, "clarify_rate": n_clar / written if written else 0.0,
                    "tool_seeds": stats.tool_seeds, "worked_seeds": stats.worked_seeds, "poses": stats.poses,
                    "items": stats.items,
@@ -148,7 +149,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
 
 def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool, plan: PoolPlan | None = None
                 ) -> tuple[PoolStats, int, float, str, int]:
-    """Build the pool into `tmp` (flushed to disk); (stats, seeds written, seconds, sha256 of the file). The
+    """Build the pool into `tmp` (flushed to disk); (stats, pool items written, seconds, sha256 of the file). The
     stream after its first FIRST_PART is built in another forked process into a temporary file beside `tmp`,
     appended once the first part is written (the same seeds as one pass); the file is hashed as it is written."""
     stats = PoolStats()
@@ -159,9 +160,9 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool, 
     tmp.parent.mkdir(parents=True, exist_ok=True)
     sha = hashlib.sha256()
     with tempfile.TemporaryFile(prefix=".rc1-pool-", dir=tmp.parent) as rest_fh:
-        rest = Ahead(_write_seeds, records, pack, spec, plan, split, spec.n, rest_fh, PoolStats(), False)
+        rest = Ahead(_write_pool_items, records, pack, spec, plan, split, spec.n, rest_fh, PoolStats(), False)
         with cleaned_up(rest), open(tmp, "wb") as fh:
-            written = _write_seeds(records, pack, spec, plan, 0, split, fh, stats, progress, sha)[0]
+            written = _write_pool_items(records, pack, spec, plan, 0, split, fh, stats, progress, sha)[0]
             n_rest, rest_stats = rest.result()
             rest_fh.seek(0)
             while block := rest_fh.read(1 << 22):
@@ -184,15 +185,15 @@ def _write_pool(records: dict, pack, spec: PoolSpec, tmp: Path, progress: bool, 
     return stats, written, time.perf_counter() - t0, sha.hexdigest(), plan.largest
 
 
-def _write_seeds(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int, stop: int, fh, stats: PoolStats,
+def _write_pool_items(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int, stop: int, fh, stats: PoolStats,
                  progress: bool, sha=None) -> tuple[int, PoolStats]:
-    """Write the seed lines (UTF-8) of stream positions [start, stop) to binary `fh` (and into hash `sha`);
+    """Write the pool item lines (UTF-8) of stream positions [start, stop) to binary `fh` (and into hash `sha`);
     (lines written, their stats)."""
-    seeds = build_pool(records, pack, spec, stats, start, stop, plan)
-    bar = tqdm(seeds, total=stop - start, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
+    pool_items = build_pool(records, pack, spec, stats, start, stop, plan)
+    bar = tqdm(pool_items, total=stop - start, desc="build-pool", unit=" seeds", file=sys.stderr, mininterval=1,
                disable=no_bar(progress))
     written = 0
-    for line in seed_lines(bar):
+    for line in pool_item_lines(bar):
         data = line.encode("utf-8")
         if sha is not None:
             sha.update(data)
@@ -204,5 +205,5 @@ def _write_seeds(records: dict, pack, spec: PoolSpec, plan: PoolPlan, start: int
 
 def show(res: dict[str, Any]) -> None:
     counts = ", ".join(f"{t} {c}" for t, c in (res.get("counts") or {}).items())
-    click.echo(f"build-pool: {res.get('n')} seeds -> {res['path']} [{counts}]"
+    click.echo(f"build-pool: {res.get('n')} pool items -> {res['path']} [{counts}]"
                + (" (reused)" if res["reused"] else f" in {res.get('seconds')} s"))

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import logged_params
-from rc1.core.config import default_ppo_config, load_gates
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.config import default_ppo_config, load_thresholds
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.checks.preflight_checks import config_checks, trial_checks
 from rc1.stages.shared import Gated, Moded, PpoConfigured
@@ -24,7 +24,7 @@ class Config(Gated, Moded, PpoConfigured):
 
 
 def run(cfg: Config) -> dict:
-    """The config_check run; returns {checks, projection}. Raises GateFailed when a check fails; in prod, Rc1Error (one
+    """The config_check run; returns {checks, projection}. Raises CheckFailed when a check fails; in prod, Rc1Error (one
     line) for a thinking base without a thinking budget (rc1.inference.budget.budget_problem)."""
     from rc1.inference.budget import require_budget
     from rc1.tracking import stage_run
@@ -32,9 +32,9 @@ def run(cfg: Config) -> dict:
     from rc1.train.tiny import is_tiny
 
     config_path = cfg.config or default_ppo_config(cfg.mode)
-    gates = load_gates(cfg.gates).for_mode(cfg.mode)
-    ppo = load_ppo_scale(config_path)
-    trial = load_ppo_scale(ppo.trial) if ppo.trial else None
+    gates = load_thresholds(cfg.gates).for_mode(cfg.mode)
+    ppo = load_ppo_config(config_path)
+    trial = load_ppo_config(ppo.trial) if ppo.trial else None
     require_budget(ppo, config_path, cfg.mode)
     if ppo.accelerate_config:   # exists and is an accelerate config (else exit 2 naming the key and the file)
         from rc1.train.launch import read_accelerate_config

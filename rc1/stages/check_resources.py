@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.checks.preflight_checks import resources_checks
 from rc1.stages.shared import Gated, Moded
 
@@ -24,10 +24,10 @@ class Config(Gated, Moded):
 
 
 def run(cfg: Config) -> dict:
-    """The resources run; returns {checks}. Raises GateFailed when a check fails."""
+    """The resources run; returns {checks}. Raises CheckFailed when a check fails."""
     from rc1.tracking import stage_run
 
-    gates = load_gates(cfg.gates).for_mode(cfg.mode)
+    gates = load_thresholds(cfg.gates).for_mode(cfg.mode)
     with stage_run(STAGE, params=logged_params(cfg), reuse=False) as st:
         st.log_config(gates.resources, "gates_resources.json")
         checks = resources_checks(cfg.path, gates, needs_accelerator=cfg.needs_accelerator)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import logged_params
-from rc1.core.config import load_gates, load_weights
+from rc1.core.config import load_thresholds, load_weights
 from rc1.stages.shared import Gated, Weighted
 
 
@@ -20,11 +20,11 @@ class Config(Gated, Weighted):
 
 
 def run(cfg: Config) -> dict:
-    """The weights_check run; returns {checks}. Raises GateFailed when a check fails."""
+    """The weights_check run; returns {checks}. Raises CheckFailed when a check fails."""
     from rc1.scoring.reward import weights_check
     from rc1.tracking import stage_run
 
-    gates = load_gates(cfg.gates)
+    gates = load_thresholds(cfg.gates)
     weights = load_weights(cfg.weights)
     with stage_run(STAGE, params=logged_params(cfg), inputs={"weights": cfg.weights}, reuse=False) as st:
         st.log_artifact(cfg.weights)

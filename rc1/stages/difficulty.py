@@ -16,7 +16,7 @@ import numpy as np
 
 from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import TASKS, load_gates, parse_mix
+from rc1.core.config import TASKS, load_thresholds, parse_mix
 from rc1.core.errors import Rc1Error
 from rc1.core.io import atomic_open, read_json, sha256_file, why_not_a_file, write_json, write_jsonl
 from rc1.stages.shared import Gated, Moded, Reusable, Seeded, Targeted
@@ -28,10 +28,11 @@ from rc1.core.text import make_token_counter
 class Config(Targeted, Seeded, Moded, Gated, Reusable):
     """Per-sample difficulty metrics, easy/medium/hard buckets, resampling to --target, the difficulty gate."""
 
-    pool: str = arg(help="Seed pool (rc1_seed.jsonl).", aliases=("--in",))
+    pool: str = arg(help="Pool (rc1_seed.jsonl).", aliases=("--in",))
     out: str = arg("out/difficulty_metrics.jsonl", "Per-sample metrics (JSONL).", log=False)
     balanced: str = arg("out/rc1_seed_balanced.jsonl",
-                        "Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each seed.", log=False)
+                        "Pool resampled to --target, with `difficulty` and `difficulty_metrics` on each pool item.",
+                        log=False)
     by_task: str = arg(",".join(TASKS), "Tasks balanced (and checked) one by one; other tasks pass through.")
     report: str = arg("out/difficulty_report.json", "Difficulty report (checks, buckets, their definitions).", log=False)
     size: int | None = arg(None, "Balanced pool size (unset: largest without replacement).")
@@ -49,7 +50,7 @@ def parse_tasks(text: str) -> list[str]:
 
 
 def _raw_lines(path: Path) -> Iterator[str]:
-    """Non-empty lines, in the order iter_seeds yields their seeds."""
+    """Non-empty lines, in the order iter_pool_items yields their pool items."""
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
@@ -68,9 +69,9 @@ def _with_difficulty(line: str, bucket: str, metrics: dict) -> str:
 
 def run(cfg: Config, progress: bool = True) -> dict:
     """Metrics, buckets, resampling and the difficulty gate for the pool. Returns {passed, checks, report,
-    metrics, balanced, n_in, n_out, run_id}; raises GateFailed when a check fails. `size`: total
+    metrics, balanced, n_in, n_out, run_id}; raises CheckFailed when a check fails. `size`: total
     balanced size (split over the balanced tasks by their input shares; unset: no replacement)."""
-    gate = load_gates(cfg.gates).for_mode(cfg.mode).difficulty
+    gate = load_thresholds(cfg.gates).for_mode(cfg.mode).difficulty
     target_d = parse_mix(cfg.target, what="--target", known=BUCKETS)
     tasks_l = parse_tasks(cfg.by_task)
     pool_p, out_p, bal_p, rep_p = Path(cfg.pool), Path(cfg.out), Path(cfg.balanced), Path(cfg.report)
@@ -79,7 +80,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
     if len({p.resolve() for p in (pool_p, out_p, bal_p, rep_p)}) < 4 or len({out_p.name, bal_p.name, rep_p.name}) < 3:
         raise Rc1Error("--pool, --out, --balanced and --report must be four different files (and file names)")
     if cfg.size is not None and cfg.size < 1:
-        raise Rc1Error("--size must be a positive number of seeds")
+        raise Rc1Error("--size must be a positive number of pool items")
     plots = Path(cfg.plots_dir) if cfg.plots_dir else rep_p.with_name("plots")
     counter = make_token_counter(cfg.tokenizer)
     params = {**logged_params(cfg), "target": target_d, "by_task": tasks_l, "tokenizer": cfg.tokenizer or "approx",
@@ -156,7 +157,7 @@ def _metrics(rep: dict, checks: list[dict]) -> dict:
 def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[str], seed: int, size: int | None,
              gate, progress: bool, out_tmp: Path, bal_tmp: Path
              ) -> tuple[list[dict], dict, dict[str, bytes], dict[str, str]]:
-    """Metrics, buckets, resampling and checks of a pool: writes the per-seed metrics to `out_tmp` and the
+    """Metrics, buckets, resampling and checks of a pool: writes the per-item metrics to `out_tmp` and the
     balanced pool to `bal_tmp`; returns (checks, report, {png name: bytes}, sha256 of the two files)."""
     from rc1.difficulty.bucket import assign_buckets, resample
     from rc1.difficulty.distribution import DEFINITIONS, difficulty_checks, difficulty_report
@@ -168,7 +169,7 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
     rest = [Ahead(_table, pool_p, piece, counter, False) for piece in pieces[1:]]
     table = concat_tables([_table(pool_p, pieces[0], counter, progress), *(job.result() for job in rest)])
     if not len(table):
-        raise Rc1Error(f"{pool_p}: no seeds")
+        raise Rc1Error(f"{pool_p}: no pool items")
     score, bucket = assign_buckets(table.columns, table.tasks, table.ids)
     sizes = None
     if size:
@@ -187,9 +188,9 @@ def _compute(pool_p: Path, counter, target_d: dict[str, float], tasks_l: list[st
 
 def _table(pool_p: Path, piece: tuple[int, int, int], counter, progress: bool):
     from rc1.difficulty.table import build_table
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
 
-    return build_table(iter_seeds(pool_p, piece), counter, progress=progress)
+    return build_table(iter_pool_items(pool_p, piece), counter, progress=progress)
 
 
 def _render_plots(table, bucket: np.ndarray, rep: dict) -> dict[str, bytes]:
@@ -200,7 +201,7 @@ def _render_plots(table, bucket: np.ndarray, rep: dict) -> dict[str, bytes]:
     out = {}
     for name, fig in (
         ("difficulty_metrics.png", P.metrics_figure(table.columns, bucket,
-                                                    f"difficulty metrics of {len(table)} seeds, stacked by bucket")),
+                                                    f"difficulty metrics of {len(table)} items, stacked by bucket")),
         ("difficulty_buckets.png", P.buckets_figure(rep["buckets_in"], rep["buckets_balanced"])),
     ):
         buf = io.BytesIO()
@@ -222,5 +223,5 @@ def _write_plots(pngs: dict[str, bytes], plots: Path) -> list[Path]:
 
 
 def show(res: dict) -> None:
-    click.echo(f"difficulty: {len(res['checks'])} checks passed; {res['n_in']} seeds -> {res['n_out']} balanced "
+    click.echo(f"difficulty: {len(res['checks'])} checks passed; {res['n_in']} pool items -> {res['n_out']} balanced "
                f"({res['balanced']}); report {res['report']}")

@@ -15,10 +15,10 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, run_mode
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.config import load_thresholds, run_mode
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.console import no_bar
-from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.errors import CheckFailed, Rc1Error
 from rc1.core.io import iter_jsonl, sha256_file, write_json, write_jsonl
 from rc1.release.rc1_report import log_rc1_report, refresh_rc1_report, render_rc1_report
 from rc1.stages.shared import Gated, Judged, Moded, PpoConfigured, SystemMetered, Versioned
@@ -52,27 +52,28 @@ def _load_records(path: str | Path) -> list[dict]:
     return rows
 
 
-def _as_items(records: list[dict], split: str, n: int | None) -> list[tuple[str, dict, str | None]]:
+def _as_items(records: list[dict], split: str, max_per_split: int | None) -> list[tuple[str, dict, str | None]]:
     from rc1.scoring.responder import ShadowItem
     from rc1.difficulty.bucket import item_difficulties
 
-    records = _stratified(records, n)
-    # plain Task records (a shadow set) carry no dialogue: bucket them as the seeds they become
-    diffs, _ = item_difficulties([ShadowItem.from_record(r).as_seed() for r in records])
-    return [(split, ShadowItem.from_record(r, diffs.get(str(r["id"]))).as_seed(), diffs.get(str(r["id"])))
+    records = _stratified(records, max_per_split)
+    # plain Task records (a shadow set) carry no dialogue: bucket them as the pool items they become
+    diffs, _ = item_difficulties([ShadowItem.from_record(r).as_pool_item() for r in records])
+    return [(split, ShadowItem.from_record(r, diffs.get(str(r["id"]))).as_pool_item(), diffs.get(str(r["id"])))
             for r in records]
 
 
-def _stratified(records: list[dict], n: int | None) -> list[dict]:
-    """At most n records, taking tasks in turn (each task's records in id order): a small --n still sees every task."""
+def _stratified(records: list[dict], max_per_split: int | None) -> list[dict]:
+    """At most max_per_split records, taking tasks in turn (each task's records in id order): a small --n still
+    sees every task."""
     by_task: dict[str, list[dict]] = {}
     for r in sorted(records, key=lambda r: (str(r["task"]), str(r["id"]))):
         by_task.setdefault(str(r["task"]), []).append(r)
     out: list[dict] = []
     queues = [list(v) for _, v in sorted(by_task.items())]
-    while queues and (n is None or len(out) < n):
+    while queues and (max_per_split is None or len(out) < max_per_split):
         for q in queues:
-            if q and (n is None or len(out) < n):
+            if q and (max_per_split is None or len(out) < max_per_split):
                 out.append(q.pop(0))
         queues = [q for q in queues if q]
     return out
@@ -158,16 +159,17 @@ def sample_dialogues(items, policy_rows: list[dict], base_rows: list[dict]) -> l
     from rc1.scoring.reward import judge_request
     from rc1.release.rc1_report import pick_samples
 
-    seeds = {(split, str(seed["id"])): seed for split, seed, _ in items}
+    pool_items = {(split, str(pool_item["id"])): pool_item for split, pool_item, _ in items}
     pairs = pick_samples(policy_rows, base_rows)
     keep = ("success", "final_answer", "turns", "clarifications", "tool_calls", "dialogue")
     samples = [{"id": p["id"], "task": p["task"], "difficulty": p["difficulty"], "split": p["split"],
-                "answer": seeds[(p["split"], str(p["id"]))].get("answer"),
+                "answer": pool_items[(p["split"], str(p["id"]))].get("answer"),
                 "policy": {k: p.get(k) for k in keep}, "base": {k: b.get(k) for k in keep}} for p, b in pairs]
     try:
         from rc1.scoring.judge import make_judge
 
-        requests = [judge_request(seeds[(s["split"], str(s["id"]))], s[who]["dialogue"], candidate_id=f"{who}-{s['id']}")
+        requests = [judge_request(pool_items[(s["split"], str(s["id"]))], s[who]["dialogue"],
+                                  candidate_id=f"{who}-{s['id']}")
                     for s in samples for who in ("policy", "base")]
         results = make_judge().score_many(requests, progress=False) if requests else []
         for r, (s, who) in zip(results, [(s, w) for s in samples for w in ("policy", "base")]):
@@ -181,7 +183,7 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
         progress: bool = True) -> dict:
     """Evaluate one registered version (unset: alias best) against its base; returns {run_id, version, passed,
     checks, report}. backend: "transformers" (PyTorch) or "llamacpp" (the version's GGUF export on llama.cpp).
-    A failing verdict raises GateFailed (exit 2) when `raise_on_fail` (unset: for the transformers backend, whose
+    A failing verdict raises CheckFailed (exit 2) when `raise_on_fail` (unset: for the transformers backend, whose
     verdict promote reads; a llama.cpp evaluation records the same report and verdict, and returns)."""
     from rc1.tracking.attestations import SignedRun
     from rc1.tracking.queries import get_run
@@ -210,20 +212,20 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
     from rc1.train.sampler import split_heldout
     from rc1.tracking.registry import MODEL_NAME, set_version_tags, version_model_id
 
-    shadow, heldout, n, gates_path, backend = cfg.shadow, cfg.heldout, cfg.n, cfg.gates, cfg.backend
+    shadow, heldout, max_per_split, gates_path, backend = cfg.shadow, cfg.heldout, cfg.n, cfg.gates, cfg.backend
     config_path = cfg.config or _train_file(train_run, "config", "config", fetched)
     if not config_path:
         raise Rc1Error(f"version {mv.version}: its training config is neither in the tracking server nor here; "
                        f"pass --config")
-    ppo = load_ppo_scale(config_path)
-    gates = load_gates(gates_path).for_mode(mode)
+    ppo = load_ppo_config(config_path)
+    gates = load_thresholds(gates_path).for_mode(mode)
 
     items: list = []
     digests: dict[str, str] = {}   # input_sha256.<split>: promote requires the preflight's shadow set, the train run's split
     files: dict[str, Path] = {}    # the splits as files: the run's dataset inputs
     shadow = shadow if shadow not in ("", "auto", None) else _default_shadow(train_run, mode, fetched)
     if shadow and shadow != "none":
-        items += _as_items(_load_records(shadow), "shadow", n)
+        items += _as_items(_load_records(shadow), "shadow", max_per_split)
         digests["shadow"], files["shadow"] = sha256_file(shadow), Path(shadow)
     if heldout and heldout != "none":
         if heldout == "pool":
@@ -236,17 +238,17 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
 
             held = (list(iter_jsonl(path)) if logged
                     else split_heldout(load_pool(path), ppo.sampling.heldout_frac)[1])
-            items += _as_items(held, "heldout", n) if held else []
+            items += _as_items(held, "heldout", max_per_split) if held else []
             if logged:
                 digests["heldout"], files["heldout"] = sha256_file(path), Path(path)
         else:
-            items += _as_items(_load_records(heldout), "heldout", n)
+            items += _as_items(_load_records(heldout), "heldout", max_per_split)
             digests["heldout"], files["heldout"] = sha256_file(heldout), Path(heldout)
     if not items:
         raise Rc1Error("nothing to evaluate: no shadow set (--shadow) and an empty held-out split (--heldout)")
     per_split = {split: sum(1 for s, _, _ in items if s == split) for split in ("shadow", "heldout")}
 
-    params = {**logged_params(cfg), "version": mv.version, "alias": alias, "shadow": shadow, "n": n,
+    params = {**logged_params(cfg), "version": mv.version, "alias": alias, "shadow": shadow, "n": max_per_split,
               "config": str(config_path), "n_items": len(items)}
     tags = {**(parent_tags or {}), "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,
             "rc1.train_run_id": mv.run_id, "rc1.backend": backend, **device_tags(backend),
@@ -305,7 +307,7 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
             click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] evaluate {MODEL_NAME} v{mv.version} ({backend}): "
                        f"{len(items)} items, RC1 verdict {'PASS' if report.passed else 'FAIL'}", err=True)
             st.verdict(report.checks, what=f"RC1 evaluation of {MODEL_NAME} version {mv.version}")
-    except GateFailed:
+    except CheckFailed:
         if raise_on_fail:
             _final_report(result, parent_tags)
             raise

@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.core.console import verbose
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
@@ -55,7 +55,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     kinds = attack_kinds(cfg.attacks)
     if cfg.mode == "prod" and kinds != tuple(ATTACKS):
         raise Rc1Error(f"--attacks {cfg.attacks}: prod scores the whole suite (--attacks all)")
-    all_gates = load_gates(cfg.gates)
+    all_gates = load_thresholds(cfg.gates)
     gates = all_gates.for_mode(cfg.mode)
     w = checked_weights(cfg.weights, gates)
     params_r = reward_params(cfg.config)

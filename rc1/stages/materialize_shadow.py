@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.data import default_data_config, source_tags
 from rc1.core.io import read_json, sha256_file, write_json, write_jsonl
 from rc1.data.shadow_set import capped_note, default_mix, load_and_select, shadow_counts
@@ -34,19 +34,19 @@ def run(cfg: Config) -> dict[str, Any]:
     {path, manifest, n, per_task, sha256, run_id, reused}. n/seed/stratify default to gates.yaml `shadow`."""
     from rc1.tracking import stage_run
 
-    g = load_gates(cfg.gates).shadow
-    n = g.n if cfg.n is None else cfg.n
+    g = load_thresholds(cfg.gates).shadow
+    shadow_size = g.n if cfg.n is None else cfg.n
     seed = g.seed if cfg.seed is None else cfg.seed
     stratify = g.stratify if cfg.stratify is None else cfg.stratify
     mix = default_mix(cfg.gates)
-    out = Path(cfg.materialize or f"out/shadow_eval_{n}.jsonl")
+    out = Path(cfg.materialize or f"out/shadow_eval_{shadow_size}.jsonl")
     manifest_p = Path(cfg.dump_manifest or out.with_name("shadow_manifest.json"))
     data_cfg = default_data_config()
 
-    rows, loaded = load_and_select(cfg.data_dir, n, seed, stratify, mix, data_cfg, cfg.on_bad_record)
-    if stratify and (note := capped_note(n, mix, {t: len(lt.records) for t, lt in loaded.items()})):
+    rows, loaded = load_and_select(cfg.data_dir, shadow_size, seed, stratify, mix, data_cfg, cfg.on_bad_record)
+    if stratify and (note := capped_note(shadow_size, mix, {t: len(lt.records) for t, lt in loaded.items()})):
         click.echo(f"[rc1] materialize-shadow: {note}", err=True)
-    params = {**logged_params(cfg), "n": n, "seed": seed, "stratify": stratify, "mix": mix,
+    params = {**logged_params(cfg), "n": shadow_size, "seed": seed, "stratify": stratify, "mix": mix,
               "on_bad_record": cfg.on_bad_record or data_cfg.on_bad_record, "materialize": str(out),
               "dump_manifest": str(manifest_p)}
     inputs = {f"data.{t}": lt.digest for t, lt in loaded.items()}
@@ -75,10 +75,10 @@ def run(cfg: Config) -> dict[str, Any]:
                         **{f"format_chars.{t}": v["format_chars"] for t, v in per_task.items()}})
         st.log_artifact(out)
         st.log_artifact(manifest_p)
-        want = shadow_counts(n, mix, {t: len(lt.records) for t, lt in loaded.items()}) if stratify else None
+        want = shadow_counts(shadow_size, mix, {t: len(lt.records) for t, lt in loaded.items()}) if stratify else None
         ids = [r["id"] for r in rows]
         checks = [
-            {"name": "n", "value": len(rows), "threshold": f"== {n}", "pass": len(rows) == n},
+            {"name": "n", "value": len(rows), "threshold": f"== {shadow_size}", "pass": len(rows) == shadow_size},
             {"name": "unique_ids", "value": len(set(ids)), "threshold": f"== {len(ids)}", "pass": len(set(ids)) == len(ids)},
         ]
         if want is not None:

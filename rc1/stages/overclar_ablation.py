@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates, load_weights
+from rc1.core.config import load_thresholds, load_weights
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.overclar import ablation, ablation_checks
@@ -34,7 +34,7 @@ class Config(FromScored, Weighted, PpoConfigured, RewardOverrides, Moded, Judged
 
 def run(cfg: Config) -> dict[str, Any]:
     """The ablation; returns {checks, passed, report, run_id} (reused: True when a finished run was reused)."""
-    gates = load_gates(cfg.gates).for_mode(cfg.mode)
+    gates = load_thresholds(cfg.gates).for_mode(cfg.mode)
     w = load_weights(cfg.weights)
     params_r = reward_params(cfg.config, alpha=cfg.alpha, cap=cfg.cap, beta=cfg.beta)
     scored_path, scored_source = resolve_scored(cfg.scored)

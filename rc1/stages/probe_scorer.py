@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import make_judge, scorer_tags, stats_metrics
 from rc1.scoring.probe import probe_checks, probe_requests
@@ -41,7 +41,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
     if cfg.n < 1:
         raise Rc1Error(f"--n {cfg.n}: need at least 1 probe request")
     provider, model, seed = cfg.judge_provider, cfg.judge_model, cfg.seed
-    gates = load_gates(cfg.gates).probe_scorer
+    gates = load_thresholds(cfg.gates).probe_scorer
     params = {**logged_params(cfg), "provider": provider or "env", "model": model or "env", "run_mode": cfg.mode,
               "spec_version": JUDGE_SPEC_VERSION, "seed": "fresh" if seed is None else seed}
     with stage_run("probe_scorer", params=params, reuse=False) as st:  # a probe is never reused

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import click
 
 from rc1.cli.options import logged_params
-from rc1.core.errors import GateFailed
+from rc1.core.errors import CheckFailed
 from rc1.stages.shared import Versioned
 from rc1.tracking import stage_run
 from rc1.tracking.store import setup_tracking
@@ -46,7 +46,7 @@ def attach_report(st, version: str | int, evaluate_run_id: str) -> None:
 
 def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     """Promote the version (unset: alias best) when its chain holds; returns {run_id, version, alias,
-    evaluate_run_id}. A broken link: GateFailed (exit 2), after a FAILED promote run naming it.
+    evaluate_run_id}. A broken link: CheckFailed (exit 2), after a FAILED promote run naming it.
 
     Atomic as the registry sees it: the promote run's evidence (the chain, the report, a statement signing this
     version, its weights' digest and the alias) is written first, the alias set last; a promote killed before the
@@ -90,7 +90,7 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
             st.set_tags({"rc1.promoted": "false", "rc1.passed": "false", "rc1.broken_link": broken[0].name})
             # the UI link on its own line: error messages go through scrub, which drops a URL's #fragment
             click.echo(f"promote run (FAILED): {ui_url(st.run_id)}{ui_hint()}", err=True)
-            raise GateFailed(f"{MODEL_NAME} version {mv.version} not promoted: {verdict.broken}",
+            raise CheckFailed(f"{MODEL_NAME} version {mv.version} not promoted: {verdict.broken}",
                              [c for c in checks if not c["pass"]])
         st.set_tags({f"rc1.{k}": v for k, v in facts.items() if k.endswith("_sha256") or k == "model_id"})
         attach_report(st, mv.version, facts["evaluate_run_id"])

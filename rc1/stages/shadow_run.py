@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, write_json, write_jsonl
 from rc1.core.redaction import safe_url
@@ -52,22 +52,22 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
 
     data_dir, shadow, seed, tag, responder, k = cfg.data_dir, cfg.shadow, cfg.seed, cfg.tag, cfg.responder, cfg.k
     weights, clarify_rate = cfg.weights, cfg.clarify_rate
-    all_gates = load_gates(cfg.gates)
+    all_gates = load_thresholds(cfg.gates)
     gates = all_gates.for_mode(cfg.mode)
-    n = all_gates.shadow.n if cfg.n is None else cfg.n
+    shadow_size = all_gates.shadow.n if cfg.n is None else cfg.n
     w = checked_weights(weights, gates)
     params_r = reward_params(cfg.config, cfg.alpha, cfg.cap, cfg.beta)
     report_path = Path(cfg.report)
     scored_path = Path(cfg.scored_out) if cfg.scored_out else report_path.with_name("scored_candidates.jsonl")
     if not 0.0 <= clarify_rate <= 1.0:
         raise Rc1Error(f"--clarify-rate must be within [0, 1], got {clarify_rate}")
-    records, shadow_key, loaded = shadow_records(shadow, data_dir, n, seed, cfg.stratify, cfg.gates)
+    records, shadow_key, loaded = shadow_records(shadow, data_dir, shadow_size, seed, cfg.stratify, cfg.gates)
     judge = make_judge()
     jd = judge.describe()
     who, who_tags = scoring_identity(judge, responder_identity(responder, k=k, seed=seed, model=cfg.responder_model,
                                                               base_url=cfg.responder_base_url))
-    params = {**logged_params(cfg), "n": len(records), "n_requested": n, "tag": tag or "", "shadow": shadow or "built",
-              "responder_model": cfg.responder_model or "",
+    params = {**logged_params(cfg), "n": len(records), "n_requested": shadow_size, "tag": tag or "",
+              "shadow": shadow or "built", "responder_model": cfg.responder_model or "",
               "responder_base_url": safe_url(cfg.responder_base_url or ""),
               "alpha": params_r.alpha, "cap": params_r.cap, "beta": params_r.beta,
               "judge_provider": jd["provider"], "judge_model": jd["model"], "judge_samples": jd["samples"],
@@ -93,7 +93,7 @@ def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
         st.log_config(gates.shadow_run, "gates_shadow_run.json")
         resp = make_responder(responder, k=k, seed=seed, model=cfg.responder_model, base_url=cfg.responder_base_url)
         candidates = all_candidates(resp, items, progress=progress)
-        by_id = {it.id: it.as_seed() for it in items}
+        by_id = {it.id: it.as_pool_item() for it in items}
         rows = score_candidates(by_id, candidates, judge, w, params_r, progress=progress)
         for r in rows:
             r.update({"responder": responder, "judge_provider": jd["provider"]})

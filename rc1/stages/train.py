@@ -23,8 +23,8 @@ from typing import Any, ClassVar, Iterator
 import click
 
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import GATES_PATH, default_ppo_config, load_gates, run_mode
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.config import GATES_PATH, default_ppo_config, load_thresholds, run_mode
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.outdir import claim_out_dir
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
@@ -49,7 +49,7 @@ class Config(Weighted, Freshened, StepCapped, PpoConfigured, SystemMetered, Mode
     resume_from: str | None = arg(None, "A training output dir (resumes its `latest`) or one step_XXXXX/ checkpoint; "
                                         "with it, another --config than the interrupted run's is refused.")
     seed: int | None = arg(None, "Training seed (unset: the config's first seed).")
-    pool: str | None = arg(None, "Seed pool (unset: the newest passing preflight's).")
+    pool: str | None = arg(None, "Pool (unset: the newest passing preflight's).")
     out_dir: str | None = arg(None, "Checkpoint directory (unset: out/train/...).")
     gates: str | None = arg(None, "Gates file that checks --weights and is recorded as an input (unset: "
                                   "configs/gates.yaml, not recorded).")
@@ -159,7 +159,7 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     from rc1.scoring.reward import RewardModel, RewardParams, checked_weights
     from rc1.train import dist, engine, units
     from rc1.train.sampler import drop_heldout, split_heldout
-    from rc1.train.tiny import corpus_from_seeds, is_tiny, resolve_base
+    from rc1.train.tiny import corpus_from_pool_items, is_tiny, resolve_base
     from rc1.tracking.registry import MODEL_NAME, claim_alias, log_policy_model, register_logged_model
 
     config_path = config_path or (None if resume_from else default_ppo_config(run_mode(cfg.mode)))   # resume: the run's
@@ -181,10 +181,10 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
         fresh_path = fresh_path or meta.get("fresh")
     if not config_path:
         raise Rc1Error(f"--resume-from {resume_from}: the interrupted run recorded no config; pass --config")
-    ppo = load_ppo_scale(config_path)
+    ppo = load_ppo_config(config_path)
     mode = run_mode(cfg.mode, default=ppo.run_mode)
     require_budget(ppo, config_path, mode)
-    weights = checked_weights(weights_path, load_gates(gates_path or GATES_PATH))   # validated as preflight does
+    weights = checked_weights(weights_path, load_thresholds(gates_path or GATES_PATH))   # validated as preflight does
     fresh_items = load_fresh(fresh_path)             # bad input refuses before anything heavy is loaded
     rollouts = engine.rollout_plan(ppo, mode)        # refuses vLLM without CUDA+vllm in prod
     process, processes = dist.world()
@@ -203,15 +203,15 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
     pool = load_pool(pool_path)
     train_pool, heldout = split_heldout(pool, ppo.sampling.heldout_frac)
     if not train_pool:
-        raise Rc1Error(f"{pool_path}: every seed is held out (sampling.heldout_frac={ppo.sampling.heldout_frac})")
+        raise Rc1Error(f"{pool_path}: every pool item is held out (sampling.heldout_frac={ppo.sampling.heldout_frac})")
     evalset = engine.heldout_slice(heldout, ppo.sampling.heldout_eval_items)
     if not evalset:
-        raise Rc1Error(f"{pool_path}: no held-out seeds (sampling.heldout_frac={ppo.sampling.heldout_frac} of "
+        raise Rc1Error(f"{pool_path}: no held-out pool items (sampling.heldout_frac={ppo.sampling.heldout_frac} of "
                        f"{len(pool)}); best/ is chosen by the held-out eval/reward, so a held-out slice is required")
     fresh = drop_heldout(fresh_items, heldout)
     plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod
     with dist.main_first():                           # the main process builds/caches the tiny base, then the others
-        base = resolve_base(ppo.model.base, corpus_from_seeds(pool), seed=0)
+        base = resolve_base(ppo.model.base, corpus_from_pool_items(pool), seed=0)
     reward_model = RewardModel(make_judge(), weights, RewardParams.from_config(ppo))
     fit = functools.partial(engine.train, ppo, base=base, pool=train_pool, seed=seed, out_dir=out_dir,
                             max_steps=steps, reward_model=reward_model, mode=mode, fresh=fresh,

@@ -13,50 +13,50 @@ from pydantic import ValidationError
 
 from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import ValidatePoolGate, load_gates, parse_mix
+from rc1.core.config import ValidatePoolThresholds, load_thresholds, parse_mix
 from rc1.core.errors import Rc1Error
 from rc1.core.io import (iter_jsonl, read_json, readable_file, sha256_dir, why_not_a_file, writable_outputs, write_json,
                          write_jsonl)
-from rc1.quality.baseline import V1_PACK, baseline_seeds
+from rc1.quality.baseline import V1_PACK, baseline_pool_items
 from rc1.core.records import record_question
 from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SIZE
 from rc1.stages.shared import FromData, Gated, Moded, Reusable, Seeded
 from rc1.core.text import make_token_counter
 
-THRESHOLDS = tuple(ValidatePoolGate.model_fields)
+THRESHOLDS = tuple(ValidatePoolThresholds.model_fields)
 _HELP = {"leak_ngram": "Shared word n-gram length (unset: gates.yaml).",
          "leak_sim": "Containment at or above which a match leaks (unset: gates.yaml)."}
 
 # one option per threshold of configs/gates.yaml validate_pool, unset (None) = the file's value
-Thresholds = make_dataclass("Thresholds", [
+ThresholdFields = make_dataclass("ThresholdFields", [
     (name, (int if info.annotation is int else float) | None,
      arg(None, _HELP.get(name, f"Unset: configs/gates.yaml validate_pool.{name}.")))
-    for name, info in ValidatePoolGate.model_fields.items()])
-Thresholds.__module__ = __name__
+    for name, info in ValidatePoolThresholds.model_fields.items()])
+ThresholdFields.__module__ = __name__
 
 
 @dataclass(kw_only=True)
-class Config(Thresholds, FromData, Seeded, Moded, Gated, Reusable):
-    """Diversity, duplicates, lengths, leaks and task mix of a seed pool; exit 2 when a check fails."""
+class Config(ThresholdFields, FromData, Seeded, Moded, Gated, Reusable):
+    """Diversity, duplicates, lengths, leaks and task mix of a pool; exit 2 when a check fails."""
 
-    pool: str = arg(help="Seed pool (JSONL).", argument=True)
-    leak_check: str | None = arg(None, "Shadow set (JSONL of records with `question`, or seeds) that no pool seed "
+    pool: str = arg(help="Pool (JSONL of pool items).", argument=True)
+    leak_check: str | None = arg(None, "Shadow set (JSONL of records with `question`, or pool items) that no pool item "
                                        "may pose.")
     report: str = arg("out/validation_report.json", "Validation report (checks).", log=False)
     diversity_report: str | None = arg(None, "Unset: diversity_report.json beside --report.", log=False)
     mix: str | None = arg(None, 'Expected task mix "hotpotqa:0.45,...". Unset: gates.yaml config_check.mix.')
     baseline_pool: str | None = arg(None, "pack_v1 pool for the 3-gram KL. Unset: built in memory from "
-                                          f"{V1_PACK} (min(n, {KL_SAMPLE_SIZE}) seeds).")
+                                          f"{V1_PACK} (min(n, {KL_SAMPLE_SIZE}) pool items).")
     tokenizer: str | None = arg(None, "Local tokenizer directory for exact token counts (unset: approximation).")
 
 
 def load_shadow(path: str | Path) -> list[tuple[str, str]]:
-    """(id, question) of every shadow record (Task rows with `question`, or Seed rows)."""
+    """(id, question) of every shadow record (Task rows with `question`, or PoolItem rows)."""
     out = []
     for k, row in enumerate(iter_jsonl(path), 1):
         q = record_question(row)
         if not q:
-            raise Rc1Error(f"{path}: record {k}: no 'question' (or seed dialogue) to check leaks against")
+            raise Rc1Error(f"{path}: record {k}: no 'question' (or pool item dialogue) to check leaks against")
         out.append((str(row.get("id") or row.get("source_id") or k), q))
     if not out:
         raise Rc1Error(f"{path}: the shadow set is empty (a leak check against nothing cannot pass)")
@@ -64,7 +64,7 @@ def load_shadow(path: str | Path) -> list[tuple[str, str]]:
 
 
 def count_lines(path: str | Path, stop: int | None = None) -> int:
-    """Lines of a file (or `stop`, once that many are counted: a 3M-seed pool is read no further)."""
+    """Lines of a file (or `stop`, once that many are counted: a 3M-item pool is read no further)."""
     n = 0
     with open(path, "rb") as fh:
         while block := fh.read(1 << 20):
@@ -74,7 +74,7 @@ def count_lines(path: str | Path, stop: int | None = None) -> int:
     return n
 
 
-# a seed's JSON line may hold this many bytes per token the length gate allows (its dialogue, escaped, and its
+# a pool item's JSON line may hold this many bytes per token the length gate allows (its dialogue, escaped, and its
 # context): a longer line cannot pass the gate and is refused while streaming, before it is held whole
 LINE_BYTES_PER_TOKEN = 256
 
@@ -82,7 +82,7 @@ LINE_BYTES_PER_TOKEN = 256
 def _scan(pool: Path, progress: bool = False, **kwargs):
     """scan_pool over the pool, its second half scanned in another forked process (what one pass gives)."""
     from rc1.core.io import line_ranges
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
     from rc1.quality.validate import merge_scans, scan_piece
 
     pieces = line_ranges(pool, 2)
@@ -92,22 +92,22 @@ def _scan(pool: Path, progress: bool = False, **kwargs):
         with contextlib.ExitStack() as stack:
             for job in rest:
                 stack.enter_context(cleaned_up(job))
-            first = scan_piece(iter_seeds(pool, pieces[0], _line_bytes_max(kwargs)), progress=progress, **kwargs)
+            first = scan_piece(iter_pool_items(pool, pieces[0], _line_bytes_max(kwargs)), progress=progress, **kwargs)
             scan = merge_scans([first, *(job.result() for job in rest)], files)
     finally:
         for fh in files:
             fh.close()
     if scan is None:  # a blank line moved a piece's first seed: one pass over the whole pool
-        scan = scan_piece(iter_seeds(pool, None, _line_bytes_max(kwargs)), progress=progress, **kwargs)
+        scan = scan_piece(iter_pool_items(pool, None, _line_bytes_max(kwargs)), progress=progress, **kwargs)
         scan = merge_scans([scan], [])
     return scan
 
 
 def _scan_piece(pool: Path, piece: tuple[int, int, int], **kwargs):
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
     from rc1.quality.validate import scan_piece
 
-    return scan_piece(iter_seeds(pool, piece, _line_bytes_max(kwargs)), start=piece[2], **kwargs)
+    return scan_piece(iter_pool_items(pool, piece, _line_bytes_max(kwargs)), start=piece[2], **kwargs)
 
 
 def _line_bytes_max(kwargs) -> int:
@@ -115,22 +115,22 @@ def _line_bytes_max(kwargs) -> int:
 
 
 def _baseline_stats(baseline_pool: str | None, n_base: int, mix: dict[str, float], data_dir: str | None, seed: int):
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
     from rc1.quality.validate import baseline_stats
 
-    seeds = iter_seeds(baseline_pool) if baseline_pool else baseline_seeds(n_base, mix, data_dir, seed)
-    return baseline_stats(seeds, KL_SAMPLE_SIZE, SAMPLE_SIZE, seed)
+    pool_items = iter_pool_items(baseline_pool) if baseline_pool else baseline_pool_items(n_base, mix, data_dir, seed)
+    return baseline_stats(pool_items, KL_SAMPLE_SIZE, SAMPLE_SIZE, seed)
 
 
 def run(cfg: Config, progress: bool = True) -> dict:
     """Validate the pool; returns {passed, checks, report, diversity_report, leaks, n, run_id}. A threshold field
-    left unset (None) is configs/gates.yaml validate_pool's. Raises GateFailed when a check fails."""
+    left unset (None) is configs/gates.yaml validate_pool's. Raises CheckFailed when a check fails."""
     pool, leak_check, baseline_pool, data_dir, seed = cfg.pool, cfg.leak_check, cfg.baseline_pool, cfg.data_dir, cfg.seed
     thresholds = {k: getattr(cfg, k) for k in THRESHOLDS}
-    gates = load_gates(cfg.gates).for_mode(cfg.mode)
+    gates = load_thresholds(cfg.gates).for_mode(cfg.mode)
     gate = gates.validate_pool.model_copy(update={k: v for k, v in thresholds.items() if v is not None})
     try:   # re-validate the overrides
-        gate = ValidatePoolGate.model_validate(gate.model_dump())
+        gate = ValidatePoolThresholds.model_validate(gate.model_dump())
     except ValidationError as e:
         err = e.errors()[0]
         where = "--" + str(err["loc"][0]).replace("_", "-") if err["loc"] else "the validate_pool thresholds"
@@ -192,7 +192,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
                                sample_seed=seed)
         checks = result.checks
         diversity = {"pool": str(pool_p), "baseline": baseline_pool or f"built in memory from {V1_PACK} "
-                     f"({n_base} seeds, same sources and mix)", "shadow": leak_check, **result.diversity}
+                     f"({n_base} pool items, same sources and mix)", "shadow": leak_check, **result.diversity}
         write_json(div_p, diversity)
         write_jsonl(leaks_p, result.leaks)
         passed = all(c["pass"] for c in checks)
@@ -227,4 +227,4 @@ def run(cfg: Config, progress: bool = True) -> dict:
 
 
 def show(out: dict) -> None:
-    click.echo(f"validate-pool: {len(out['checks'])} checks passed on {out['n']} seeds; report {out['report']}")
+    click.echo(f"validate-pool: {len(out['checks'])} checks passed on {out['n']} pool items; report {out['report']}")

@@ -18,7 +18,7 @@ import click
 
 from rc1.scoring.calibrate import calibrate, calibration_checks, design_matrix
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import DIMENSIONS, load_gates, load_weights
+from rc1.core.config import DIMENSIONS, load_thresholds, load_weights
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, read_jsonl, write_json
 from rc1.scoring.reward import weights_check
@@ -49,7 +49,7 @@ class Config(FromScored, Weighted, Moded, Judged, Gated, Reusable):
 
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     """Calibrate; returns {checks, passed, report, weights, run_id} (reused: True when a finished run was reused)."""
-    gates = load_gates(cfg.gates).for_mode(cfg.mode)
+    gates = load_thresholds(cfg.gates).for_mode(cfg.mode)
     w0 = load_weights(cfg.weights)
     out_path = Path(cfg.out or cfg.weights)
     ts = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")

@@ -8,7 +8,7 @@ A stage is one MLflow run:
         ...compute, write `out` atomically...
         st.log_metrics({...})
         st.log_artifact(out)             # + tag sha256.<name>
-        st.verdict(checks)               # tags rc1.passed, logs checks.json, raises GateFailed
+        st.verdict(checks)               # tags rc1.passed, logs checks.json, raises CheckFailed
 
 Reuse (as in MLflow's multistep example): a run is keyed by stage + params + input digests + code
 version. When a FINISHED run with the same key exists, the stage is not recomputed: its output
@@ -33,7 +33,7 @@ import mlflow
 from mlflow.tracking import MlflowClient
 
 from rc1.core.config import run_mode
-from rc1.core.errors import GateFailed
+from rc1.core.errors import CheckFailed
 from rc1.core.io import sha256_dir, sha256_file, writable_outputs, write_json
 from rc1.core.proc import Stopped, check_stop, deferred_signals
 from rc1.tracking.queries import origin_of
@@ -184,14 +184,14 @@ class StageRun:
     # -- verdict ------------------------------------------------------
     def verdict(self, checks: list[dict], what: str | None = None) -> bool:
         """Record the checks ({name, value, threshold, pass}): metrics gate.<name>, tag rc1.passed, checks.json;
-        then raise GateFailed if one failed (the run still ends FINISHED with its evidence)."""
+        then raise CheckFailed if one failed (the run still ends FINISHED with its evidence)."""
         passed = all(bool(c["pass"]) for c in checks)
         self.log_json({"stage": self.stage, "passed": passed, "checks": checks}, "checks.json")
         self.log_metrics({f"gate.{c['name']}": 1.0 if c["pass"] else 0.0 for c in checks})
         self.set_tags({"rc1.passed": str(passed).lower()})
         if not passed:
             failing = [c for c in checks if not c["pass"]]
-            raise GateFailed(f"{what or self.stage}: {len(failing)} of {len(checks)} checks failed", failing)
+            raise CheckFailed(f"{what or self.stage}: {len(failing)} of {len(checks)} checks failed", failing)
         return passed
 
 
@@ -314,12 +314,12 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
                                                            if isinstance(v, Path) and v.is_file()})
         st.set_tags(base_tags)
         st.log_params(params)
-        gate_error: GateFailed | None = None
+        check_error: CheckFailed | None = None
         try:
             yield st
             check_stop()   # stopped while it ran (the interrupt swallowed on the way): not a finished stage
-        except GateFailed as e:  # a gate that ran and failed is a finished run with a verdict
-            gate_error = e
+        except CheckFailed as e:  # a gate that ran and failed is a finished run with a verdict
+            check_error = e
         except (KeyboardInterrupt, Stopped) as e:   # Ctrl-C, SIGTERM: KILLED, saying so; no output is recorded
             _end_stopped(st.run_id, e)
             raise
@@ -329,7 +329,7 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
                     if path.name in st.artifact_paths:   # signed: what a reuse restores
                         st.set_tags({f"rc1.output.{key_}": st.artifact_paths[path.name]})
                 missing = [k for k, p in outputs.items() if p.name not in st.artifact_shas]
-                if missing and gate_error is None:
+                if missing and check_error is None:
                     raise RuntimeError(f"stage {stage} did not log its output(s) {missing}")
                 mlflow.set_tag("rc1.computed", "true")
                 if signs:
@@ -337,7 +337,7 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
         except (KeyboardInterrupt, Stopped) as e:
             _end_stopped(st.run_id, e)
             raise
-    if gate_error is not None:
+    if check_error is not None:
         if refusal_fails:
             MlflowClient().set_terminated(st.run_id, "FAILED")
-        raise gate_error
+        raise check_error

@@ -20,7 +20,7 @@ from mlflow.tracking import MlflowClient
 
 import rc1
 from rc1.core.settings import run_mode
-from rc1.core.errors import GateFailed, Rc1Error
+from rc1.core.errors import CheckFailed, Rc1Error
 from rc1.core.io import atomic_open, sha256_dir, sha256_file, sha256_text
 from rc1.tracking.queries import _search, origin_of
 
@@ -138,4 +138,4 @@ def reraise_verdict(run: Run, stmt) -> None:
         checks = json.loads(fetch_signed(run, "checks.json", stmt.subjects["checks.json"], d).read_text())
         failing = [c for c in checks["checks"] if not c["pass"]]
     stage = stmt.stage
-    raise GateFailed(f"{stage}: {len(failing)} checks failed (reused run {run.info.run_id})", failing)
+    raise CheckFailed(f"{stage}: {len(failing)} checks failed (reused run {run.info.run_id})", failing)

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from rc1.core.ppo_config import PPOScale
+from rc1.core.ppo_config import PPOConfig
 from rc1.core.errors import Rc1Error
-from rc1.core.records import seed_difficulty
+from rc1.core.records import pool_item_difficulty
 from rc1.train.checkpoints import CheckpointStore
 from rc1.train.rollout import Device, RolloutPlan, device, has_cuda, installed, lora_generation, rollout_plan
 from rc1.train.strategy import STRATEGIES, trainer_settings, trl_classes
 from rc1.train.hooks import TrainState, rc1_callback_class, rc1_trainer_class
-from rc1.train.env import ASK_USER, env_factory, seed_prompt, to_rc1_dialogue
+from rc1.train.env import ASK_USER, env_factory, pool_item_prompt, to_rc1_dialogue
 from rc1.train.sampler import UNBUCKETED, ReplayHistory, Sampler, SamplerSpec
 
 log = logging.getLogger("rc1.train")
@@ -56,7 +56,7 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
     ("ppo.episodes", "max_steps = ceil(episodes / (batch_size x group_size))", "rollouts generated, the seeds' "
      "`steps` (TRL's legacy PPOConfig counted samples); `--max-steps` caps the optimizer steps (rc1.train.units)"),
     ("sampling.seed_pool_schedule[].from_episode", "rc1 sampler, from step ceil(from_episode / episodes per step)",
-     "the seed-pool ratio in force once that many rollouts were generated"),
+     "the pool ratio in force once that many rollouts were generated"),
     ("reward.difficulty_beta", "scale_rewards = \"none\"", "advantage = reward - group mean, not divided by the "
      "group's std: a per-prompt factor (1 + beta(I_hard - I_easy)) would cancel under TRL's default \"group\" "
      "scaling; unscaled, a hard group's advantages are (1+beta)/(1-beta) times an easy group's with the same raw "
@@ -97,7 +97,7 @@ class FinetunePlan:
     warning: str | None = None
 
 
-def finetune_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, bnb: bool | None = None) -> FinetunePlan:
+def finetune_plan(ppo: PPOConfig, mode: str, cuda: bool | None = None, bnb: bool | None = None) -> FinetunePlan:
     """LoRA always; QLoRA (4-bit NF4 base) only with CUDA and bitsandbytes. Without them a qlora config is refused
     in prod and falls back to LoRA in dev, loudly (tag rc1.finetune_effective=lora)."""
     from peft import LoraConfig
@@ -124,7 +124,7 @@ def finetune_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, bnb: bool 
                         f"DEV: model.finetune=qlora but {missing} missing: training plain LoRA instead")
 
 
-def prompts_per_process(ppo: PPOScale, processes: int) -> int:
+def prompts_per_process(ppo: PPOConfig, processes: int) -> int:
     """ppo.batch_size is the global batch of prompts per step; each of `processes` trains an equal share of it."""
     if ppo.ppo.batch_size % processes:
         raise Rc1Error(f"ppo.batch_size {ppo.ppo.batch_size} does not split over {processes} training processes "
@@ -133,7 +133,7 @@ def prompts_per_process(ppo: PPOScale, processes: int) -> int:
 
 
 # ---------------------------------------------------------------- GRPO settings
-def grpo_settings(ppo: PPOScale, *, out_dir: str | Path, seed: int, max_steps: int, report_to: Sequence[str],
+def grpo_settings(ppo: PPOConfig, *, out_dir: str | Path, seed: int, max_steps: int, report_to: Sequence[str],
                   on: Device | None = None, with_eval: bool = True, processes: int = 1,
                   backend: str = "transformers") -> dict[str, Any]:
     """GRPOConfig keyword arguments from the PPO settings (see PPO_TO_GRPO); `max_steps` optimizer steps; `processes`
@@ -218,10 +218,10 @@ class SlotData:
     def row(self, slot: int) -> dict:
         step, pos = divmod(int(slot), self.batch)
         draw = self.plan(step)[pos]
-        seed = dict(draw.seed)
-        return {"prompt": seed_prompt(seed), "seed_json": json.dumps(seed, sort_keys=True), "seed_id": str(seed["id"]),
-                "task": seed["task"], "difficulty": seed_difficulty(seed, fallback=UNBUCKETED), "source": draw.kind,
-                "step": step}
+        pool_item = dict(draw.pool_item)
+        return {"prompt": pool_item_prompt(pool_item), "seed_json": json.dumps(pool_item, sort_keys=True),
+                "seed_id": str(pool_item["id"]), "task": pool_item["task"],
+                "difficulty": pool_item_difficulty(pool_item, fallback=UNBUCKETED), "source": draw.kind, "step": step}
 
     def _transform(self, batch: dict) -> dict:
         rows = [self.row(s) for s in batch["slot"]]
@@ -271,13 +271,13 @@ def heldout_slice(heldout: Sequence[dict], n: int) -> list[dict]:
     return sorted(heldout, key=lambda s: str(s["id"]))[:n]
 
 
-def eval_dataset(seeds: Sequence[dict]):
+def eval_dataset(pool_items: Sequence[dict]):
     """The held-out slice as TRL eval rows (same columns as training rows; source=heldout, step=-1)."""
     from datasets import Dataset
 
-    rows = [{"prompt": seed_prompt(dict(s)), "seed_json": json.dumps(dict(s), sort_keys=True),
-             "seed_id": str(s["id"]), "task": s["task"], "difficulty": seed_difficulty(s, fallback=UNBUCKETED),
-             "source": HELDOUT, "step": -1} for s in seeds]
+    rows = [{"prompt": pool_item_prompt(dict(s)), "seed_json": json.dumps(dict(s), sort_keys=True),
+             "seed_id": str(s["id"]), "task": s["task"], "difficulty": pool_item_difficulty(s, fallback=UNBUCKETED),
+             "source": HELDOUT, "step": -1} for s in pool_items]
     return Dataset.from_list(rows)
 
 
@@ -295,11 +295,11 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
     from rc1.scoring.dialogue import analyze
 
     def rc1_reward(prompts, completions, seed_json, step, source, log_metric=None, completion_ids=None, **_):
-        seeds = [json.loads(s) for s in seed_json]
+        pool_items = [json.loads(s) for s in seed_json]
         episodes = [to_rc1_dialogue([], c if isinstance(c, list) else [{"role": "assistant", "content": str(c)}])
                     for c in completions]
-        dialogues = [list(s.get("dialogue") or []) + ep for s, ep in zip(seeds, episodes)]
-        rewards = reward_model.score(seeds, dialogues)
+        dialogues = [list(s.get("dialogue") or []) + ep for s, ep in zip(pool_items, episodes)]
+        rewards = reward_model.score(pool_items, dialogues)
         if all(k == HELDOUT for k in source):   # TRL's periodic evaluation: no replay history, no training stats
             return rewards
         asked_here = [sum(1 for c in (comp if isinstance(comp, list) else []) for tc in c.get("tool_calls") or []
@@ -308,8 +308,8 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
         ended = gather([(c, unanswered(analyze(ep), c)) for c, ep in zip(cut, episodes)])
         batch["episodes"] = {"episodes/truncated_rate": sum(u for _, u in ended) / max(1, len(ended)),
                              "episodes/truncated_masked": float(sum(c for c, _ in ended)) if masked else 0.0}
-        rows = gather([(str(s["id"]), int(st), seed_difficulty(s, fallback=UNBUCKETED), r, a, str(k))
-                       for s, st, r, a, k in zip(seeds, step, rewards, asked_here, source)])
+        rows = gather([(str(s["id"]), int(st), pool_item_difficulty(s, fallback=UNBUCKETED), r, a, str(k))
+                       for s, st, r, a, k in zip(pool_items, step, rewards, asked_here, source)])
         groups: dict[tuple[int, str], list[float]] = defaultdict(list)
         buckets: dict[str, list[float]] = defaultdict(list)
         for sid, st, diff, r, _, _ in rows:
@@ -340,7 +340,7 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
 
 
 # ---------------------------------------------------------------- train
-def make_trainer(ppo: PPOScale, *, base: str, reward_funcs: list, train_dataset, seed: int, out_dir: str | Path,
+def make_trainer(ppo: PPOConfig, *, base: str, reward_funcs: list, train_dataset, seed: int, out_dir: str | Path,
                  max_steps: int, mode: str = "dev", report_to: Sequence[str] = (), finetune: FinetunePlan | None = None,
                  eval_rows: Sequence[dict] = (), callbacks: Sequence = (), generation_kwargs: dict | None = None,
                  rollouts: RolloutPlan | None = None, processes: int = 1, environment: bool = True):
@@ -385,7 +385,7 @@ class TrainResult:
     stopped_early: bool
 
 
-def train(ppo: PPOScale, *, base: str, pool: Sequence[dict], seed: int, out_dir: str | Path, max_steps: int,
+def train(ppo: PPOConfig, *, base: str, pool: Sequence[dict], seed: int, out_dir: str | Path, max_steps: int,
           reward_model, mode: str = "dev", fresh: Sequence[dict] = (), resume_dir: Path | None = None,
           resume_state: dict | None = None, log_metrics: Callable[[dict, int], None] = lambda m, s: None,
           report_to: Sequence[str] = (), stop_after: int | None = None,

@@ -24,17 +24,17 @@ BUDGET_EXHAUSTED = "error: turn budget exhausted; give your final answer now."
 EMPTY_QUESTION = "error: ask_user needs a question; nothing was asked."
 
 
-def seed_prompt(seed: dict) -> list[dict]:
-    """The seed's dialogue prefix as chat messages (system/user/assistant) for the policy to continue."""
+def pool_item_prompt(pool_item: dict) -> list[dict]:
+    """The pool item's dialogue prefix as chat messages (system/user/assistant) for the policy to continue."""
     msgs: list[dict] = []
-    for turn in seed.get("dialogue") or []:
+    for turn in pool_item.get("dialogue") or []:
         role, content = turn.get("role"), turn.get("content") or ""
         if role in ("system", "user", "assistant"):
             msgs.append({"role": role, "content": content})
         elif role == "tool":  # a prefix tool result without its call: show it to the model as user-visible text
             msgs.append({"role": "user", "content": f"[{turn.get('name', 'tool')} result] {content}"})
     if not msgs or msgs[-1]["role"] != "user":
-        msgs.append({"role": "user", "content": str(seed.get("question", ""))})
+        msgs.append({"role": "user", "content": str(pool_item.get("question", ""))})
     return msgs
 
 
@@ -43,13 +43,13 @@ class Rc1Env:
 
     def __init__(self, max_turns: int = 6):
         self.max_turns = max_turns
-        self.seed: dict = {}
+        self.pool_item: dict = {}
         self._index = WikiIndex([])
         self.calls: list[tuple[str, dict, str]] = []
 
     def reset(self, seed_json: str | None = None, **_: Any) -> None:
-        self.seed = json.loads(seed_json) if seed_json else {}
-        self._index = WikiIndex(self.seed.get("context") or [])
+        self.pool_item = json.loads(seed_json) if seed_json else {}
+        self._index = WikiIndex(self.pool_item.get("context") or [])
         self.calls = []
 
     def _budget_left(self) -> bool:
@@ -99,8 +99,8 @@ class Rc1Env:
             return BUDGET_EXHAUSTED
         if not asked(question):   # not a clarification: no hidden info, counted as a failed tool call
             return self._record(ASK_USER, {"question": question}, EMPTY_QUESTION)
-        hidden = self.seed.get("hidden_info")
-        reply = str(hidden) if self.seed.get("needs_clarification") and hidden else NOTHING_TO_ADD
+        hidden = self.pool_item.get("hidden_info")
+        reply = str(hidden) if self.pool_item.get("needs_clarification") and hidden else NOTHING_TO_ADD
         return self._record(ASK_USER, {"question": question}, reply)
 
 def asked(question: Any) -> bool:

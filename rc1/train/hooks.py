@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from rc1.core.ppo_config import PPOScale
+from rc1.core.ppo_config import PPOConfig
 from rc1.train.checkpoints import CheckpointStore
 from rc1.train.sampler import ReplayHistory
 from rc1.train.strategy import trl_classes
@@ -145,7 +145,7 @@ def rc1_callback_class():
         """rc1 metrics per step, adaptive beta, held-out eval/reward, checkpoints to step_XXXXX/ + manifest + best/
         (best = the highest eval/reward so far, measured just before the save), a simulated kill."""
 
-        def __init__(self, *, store: CheckpointStore, state: TrainState, ppo: PPOScale, log_metrics, metrics_path,
+        def __init__(self, *, store: CheckpointStore, state: TrainState, ppo: PPOConfig, log_metrics, metrics_path,
                      reward_stats: dict, stop_after: int | None = None, barrier: Callable[[], None] = lambda: None):
             self.store, self.st, self.ppo = store, state, ppo
             self.log_metrics, self.metrics_path, self.reward_stats = log_metrics, Path(metrics_path), reward_stats

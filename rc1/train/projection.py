@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rc1.core.ppo_config import PPOScale
+from rc1.core.ppo_config import PPOConfig
 from rc1.train.units import optimizer_steps
 
 
@@ -33,7 +33,7 @@ class Shape:
         return self.batch_size * self.group_size * self.max_new_tokens
 
 
-def shape(ppo: PPOScale) -> Shape:
+def shape(ppo: PPOConfig) -> Shape:
     return Shape(ppo.ppo.batch_size, ppo.ppo.group_size, ppo.ppo.max_new_tokens)
 
 
@@ -103,7 +103,7 @@ def carried(full: Shape, measured: Shape) -> float:
     return max(1.0, full.rollout_tokens / measured.rollout_tokens, full.max_new_tokens / measured.max_new_tokens)
 
 
-def project(full: PPOScale, measured: PPOScale | Shape, sec_per_step: float, processes: int = 1,
+def project(full: PPOConfig, measured: PPOConfig | Shape, sec_per_step: float, processes: int = 1,
             device: str = "cpu") -> Projection:
     """The full config's job from `sec_per_step` measured while training `measured` (the same config, its trial, or
     a shape measured elsewhere) on `device`."""
@@ -113,7 +113,7 @@ def project(full: PPOScale, measured: PPOScale | Shape, sec_per_step: float, pro
                       seeds=len(full.seeds), processes=processes, device=device)
 
 
-def reference(full: PPOScale, measurements=H200) -> tuple[Projection, Measured]:
+def reference(full: PPOConfig, measurements=H200) -> tuple[Projection, Measured]:
     """The full config's job on the reference hardware (GPUs): the smallest upper bound its measurements give."""
     return min(((project(full, m.shape, m.sec_per_step, device="cuda"), m) for m in measurements),
                key=lambda pm: pm[0].sec_per_step)

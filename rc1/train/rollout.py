@@ -12,7 +12,7 @@ import importlib.util
 from dataclasses import dataclass
 from typing import Iterator
 
-from rc1.core.ppo_config import PPOScale
+from rc1.core.ppo_config import PPOConfig
 from rc1.core.errors import Rc1Error
 
 # transformers' paged continuous batching (`generate_batch`) as TRL 1.16 drives it
@@ -83,7 +83,7 @@ def has_cuda() -> bool:
     return torch.cuda.is_available()
 
 
-def rollout_plan(ppo: PPOScale, mode: str, cuda: bool | None = None, vllm: bool | None = None,
+def rollout_plan(ppo: PPOConfig, mode: str, cuda: bool | None = None, vllm: bool | None = None,
                  cb: bool | None = None) -> RolloutPlan:
     """The backend that generates this run's rollouts: the configured one, or (dev only) transformers' generate when
     it cannot run here; prod refuses."""
@@ -138,7 +138,7 @@ def merged_lora(model) -> Iterator[None]:
                 layer.merged_adapters.clear()
 
 
-def lora_generation(ppo: PPOScale):
+def lora_generation(ppo: PPOConfig):
     """The context rollouts generate in: `merged_lora` or nothing."""
     if ppo.ppo.lora_generation == "merged":
         return merged_lora

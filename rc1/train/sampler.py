@@ -1,14 +1,14 @@
 """Which prompts each training step sees (pure, deterministic for a seed).
 
 Each step draws `batch_size` prompts from three sources:
-- pool:   the difficulty-balanced seed pool (balanced.jsonl), buckets drawn {easy .2, medium .4, hard .4}; the share
-          follows the seed-pool ratio schedule (0.50 from episode 0, 0.35 from 20k, 0.20 from 40k; as optimizer steps
+- pool:   the difficulty-balanced pool (balanced.jsonl), buckets drawn {easy .2, medium .4, hard .4}; the share
+          follows the pool ratio schedule (0.50 from episode 0, 0.35 from 20k, 0.20 from 40k; as optimizer steps
           here: rc1.train.units);
-- replay: low performers, i.e. seeds (from any source) whose mean group reward so far is in the bottom
-          `low_quantile` of the seeds seen; at most `replay_cap` (30%) of every batch, and never more than the
+- replay: low performers, i.e. pool items (from any source) whose mean group reward so far is in the bottom
+          `low_quantile` of the pool items seen; at most `replay_cap` (30%) of every batch, and never more than the
           non-pool share;
 - fresh:  the rest of the non-pool share: task items that are not in the pool, turned into plain single-turn
-          prompts (`plain_seed`), so the policy also sees questions without the templates' roles and styles.
+          prompts (`plain_pool_item`), so the policy also sees questions without the templates' roles and styles.
           Without fresh items the share is filled from the pool (counted as `pool_fill`).
 
 Determinism: step s draws with a generator seeded by (seed, s), and replay at step s only looks at rewards of
@@ -27,16 +27,16 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from rc1.core.records import DIFFICULTIES, seed_difficulty
+from rc1.core.records import DIFFICULTIES, pool_item_difficulty
 from rc1.core.text import guard_normalize
 
-UNBUCKETED = "medium"   # what a seed without a difficulty bucket is drawn (and logged) as
+UNBUCKETED = "medium"   # what a pool item without a difficulty bucket is drawn (and logged) as
 PLAIN_SYSTEM = ("You are a helpful assistant. Use the tools when they help, ask the user when a needed fact is "
                 "missing, and end with 'Answer: <answer>'.")
 
 
 def pool_ratio(step: int, schedule: Sequence[tuple[int, float]]) -> float:
-    """The seed-pool share in force at `step`: the ratio of the last schedule entry whose step is <= `step`."""
+    """The pool share in force at `step`: the ratio of the last schedule entry whose step is <= `step`."""
     ordered = sorted(schedule)
     return float(next((r for at, r in reversed(ordered) if step >= at), ordered[0][1]))
 
@@ -49,15 +49,15 @@ def is_heldout(key: str, frac: float) -> bool:
     return h / 2**64 < frac
 
 
-def source_key(seed: Mapping[str, Any]) -> str:
-    """What the held-out split is keyed by: the source item, never the seed. A pool poses each source question
-    many times (templates, roles, difficulty); keyed by seed id, most held-out seeds would share their question
-    with trained ones. The key is the normalized source question (seed field `source_question`), so two source
+def source_key(pool_item: Mapping[str, Any]) -> str:
+    """What the held-out split is keyed by: the source item, never the pool item. A pool poses each source question
+    many times (templates, roles, difficulty); keyed by pool item id, most held-out ones would share their question
+    with trained ones. The key is the normalized source question (pool item field `source_question`), so two source
     ids with the same text stay together too; pools without it fall back to the source id."""
-    q = seed.get("source_question")
+    q = pool_item.get("source_question")
     if isinstance(q, str) and q.strip():
         return "q:" + guard_normalize(q)
-    return "id:" + str(seed.get("source_id") or seed["id"])
+    return "id:" + str(pool_item.get("source_id") or pool_item["id"])
 
 
 def split_heldout(pool: Sequence[Mapping[str, Any]], frac: float) -> tuple[list, list]:
@@ -78,7 +78,7 @@ def drop_heldout(items: Sequence[Mapping[str, Any]], heldout: Sequence[Mapping[s
             and not (s.get("source_question") and guard_normalize(s["source_question"]) in texts)]
 
 
-def plain_seed(task: Mapping[str, Any]) -> dict:
+def plain_pool_item(task: Mapping[str, Any]) -> dict:
     """A task record (rc1.core.records.Task) as a plain prompt: system + the question, tools on, no clarification."""
     return {
         "id": f"fresh:{task['id']}", "task": task["task"], "source_id": str(task["id"]),
@@ -101,7 +101,8 @@ class SamplerSpec:
 
     @classmethod
     def from_config(cls, ppo, **over: Any) -> "SamplerSpec":
-        """The config's sampling; its seed-pool schedule (in episodes) as optimizer steps (rc1.train.units)."""
+        """The config's sampling; its pool schedule (sampling.seed_pool_schedule, in episodes) as optimizer steps
+        (rc1.train.units)."""
         from rc1.train import units
 
         s = ppo.sampling
@@ -125,7 +126,7 @@ class ReplayHistory:
             del entries[0]
 
     def low_performers(self, upto_step: int, quantile: float) -> list[str]:
-        """Seed ids whose mean reward over steps <= upto_step is at or below the `quantile` of those means."""
+        """Pool item ids whose mean reward over steps <= upto_step is at or below the `quantile` of those means."""
         means = {}
         for sid, entries in self.rewards.items():
             vals = [r for s, r in entries if s <= upto_step]
@@ -148,20 +149,20 @@ class ReplayHistory:
 @dataclass(frozen=True)
 class Draw:
     kind: str          # pool | pool_fill | fresh | replay
-    seed: Mapping[str, Any]
+    pool_item: Mapping[str, Any]
 
 
 class Sampler:
     def __init__(self, pool: Sequence[Mapping[str, Any]], spec: SamplerSpec, seed: int,
                  fresh: Sequence[Mapping[str, Any]] = ()):
         if not pool:
-            raise ValueError("the seed pool is empty")
+            raise ValueError("the pool is empty")
         self.spec = spec
         self.seed = int(seed)
         self.pool = list(pool)
         self.fresh = list(fresh)
         self.by_id = {str(s["id"]): s for s in [*self.pool, *self.fresh]}
-        self.buckets = {d: [i for i, s in enumerate(self.pool) if seed_difficulty(s, fallback=UNBUCKETED) == d]
+        self.buckets = {d: [i for i, s in enumerate(self.pool) if pool_item_difficulty(s, fallback=UNBUCKETED) == d]
                         for d in DIFFICULTIES}
 
     def counts(self, step: int, n_replay_candidates: int, rng: np.random.Generator) -> dict[str, int]:

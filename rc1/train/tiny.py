@@ -42,7 +42,7 @@ TINY_SHAPE = {
 }
 
 # Always part of the corpus: the words of the chat template, the tool protocol and the answer format, so even a
-# corpus of a few seeds yields merges for what every prompt contains.
+# corpus of a few pool items yields merges for what every prompt contains.
 _BUILTIN_TEXT = """\
 # Tools
 You may call one or more functions to assist with the user query.
@@ -66,17 +66,17 @@ def is_tiny(name: str) -> bool:
     return str(name).strip().lower() in TINY_NAMES
 
 
-def corpus_from_seeds(seeds: Iterable[dict], limit: int = 2000) -> list[str]:
+def corpus_from_pool_items(pool_items: Iterable[dict], limit: int = 2000) -> list[str]:
     """Text to train the tiny tokenizer on: dialogue turns, hidden info, answers and context paragraphs."""
     texts: list[str] = []
-    for i, seed in enumerate(seeds):
+    for i, pool_item in enumerate(pool_items):
         if i >= limit:
             break
-        texts.extend(t.get("content") or "" for t in seed.get("dialogue", []))
-        if seed.get("hidden_info"):
-            texts.append(str(seed["hidden_info"]))
-        texts.append(f"Answer: {seed.get('answer', '')}")
-        context = seed.get("context")
+        texts.extend(t.get("content") or "" for t in pool_item.get("dialogue", []))
+        if pool_item.get("hidden_info"):
+            texts.append(str(pool_item["hidden_info"]))
+        texts.append(f"Answer: {pool_item.get('answer', '')}")
+        context = pool_item.get("context")
         for entry in context if isinstance(context, (list, tuple)) else []:
             if isinstance(entry, (list, tuple)) and len(entry) == 2:
                 sents = entry[1]

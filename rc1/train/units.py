@@ -14,15 +14,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from rc1.core.ppo_config import PPOScale
+from rc1.core.ppo_config import PPOConfig
 
 
-def episodes_per_step(ppo: PPOScale) -> int:
+def episodes_per_step(ppo: PPOConfig) -> int:
     """Rollouts one optimizer step generates and trains on: prompts x completions per prompt."""
     return ppo.ppo.batch_size * ppo.ppo.group_size
 
 
-def optimizer_steps(ppo: PPOScale, episodes: int) -> int:
+def optimizer_steps(ppo: PPOConfig, episodes: int) -> int:
     """The optimizer steps that generate `episodes` rollouts, rounded up: the first step whose rollouts start at or
     after episode `episodes` (0 for 0)."""
     return math.ceil(int(episodes) / episodes_per_step(ppo))
@@ -44,7 +44,7 @@ class Schedule:
                 "optimizer_steps": self.steps, "save_every_steps": self.save_every_steps}
 
 
-def schedule(ppo: PPOScale) -> Schedule:
+def schedule(ppo: PPOConfig) -> Schedule:
     """`ppo`'s schedule in optimizer steps."""
     pool = tuple((optimizer_steps(ppo, x.from_episode), x.ratio) for x in ppo.sampling.seed_pool_schedule)
     return Schedule(episodes=ppo.ppo.episodes, episodes_per_step=episodes_per_step(ppo),

@@ -15,11 +15,11 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from rc1.release.chain import logged_sha
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.data import bundled_tasks
 from rc1.checks.gate_rules import fresh_shadow_leaks
 from rc1.core.io import read_jsonl, sha256_file, write_jsonl
-from rc1.train.sampler import plain_seed
+from rc1.train.sampler import plain_pool_item
 import postgres_server
 from mlflow_server import mlflow_server, rest
 from rc1_cli import run_cli
@@ -161,8 +161,8 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
         # --fresh prompts for the non-pool share: one that poses a shadow question is refused before training
         others = [dict(t, id=f"gsm8k:fresh-{i}") for i, t in enumerate(bundled_tasks("gsm8k")[-40:])]
         others = [dict(t, question=t["question"] + " Show each step.") for t in others]   # not the pool's own items
-        gates = load_gates("configs/gates.yaml").validate_pool
-        clean = [t for t in others if not fresh_shadow_leaks([plain_seed(t)], shadow, gates.leak_ngram, gates.leak_sim)]
+        gates = load_thresholds("configs/gates.yaml").validate_pool
+        clean = [t for t in others if not fresh_shadow_leaks([plain_pool_item(t)], shadow, gates.leak_ngram, gates.leak_sim)]
         write_jsonl("leaky_fresh.jsonl", [shadow[0], *clean])
         write_jsonl("fresh.jsonl", clean)
         capsys.readouterr()

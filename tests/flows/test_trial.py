@@ -207,11 +207,11 @@ def test_the_projection_carries_a_trials_step_to_the_full_shape_as_an_upper_boun
     tokens of 8 x 512 but a quarter of its decode steps, so a step measured there is carried x4 to 8 x 512, not x1; a
     trial of a larger batch at the same length is never carried below what it measured. The job is ppo.episodes, i.e.
     the optimizer steps they make (ppo_scale.yaml: 50000 episodes of 32 per step)."""
-    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_config
     from rc1.train.projection import Shape, project
 
-    full = load_ppo_scale(REPO / "configs" / "ppo_scale.yaml")
-    trial = load_ppo_scale(REPO / "configs" / "ppo_trial.yaml")
+    full = load_ppo_config(REPO / "configs" / "ppo_scale.yaml")
+    trial = load_ppo_config(REPO / "configs" / "ppo_trial.yaml")
     long_full = full.model_copy(update={"ppo": full.ppo.model_copy(update={"max_new_tokens": 512})})
     assert project(long_full, Shape(32, 4, 128), 10.0).sec_per_step == pytest.approx(40.0)
     p = project(full, trial, 10.0)   # the trial: the full job's batch at 256 of its 320 new tokens
@@ -228,10 +228,10 @@ def test_the_shipped_job_projects_within_a_day_per_seed_on_the_measured_h200():
     """The bar: ppo_scale.yaml from the H200 figures (../shared/GPU.md: 19.4 s/step at 8 x 4 x 128, 70.1 s/step at
     8 x 4 x 512, transformers generate) is at most 24 h per seed: the 128-token measurement carried x2.5 to 320 tokens,
     48.5 s/step x 1563 optimizer steps."""
-    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_config
     from rc1.train.projection import H200, reference
 
-    full = load_ppo_scale(REPO / "configs" / "ppo_scale.yaml")
+    full = load_ppo_config(REPO / "configs" / "ppo_scale.yaml")
     proj, where = reference(full)
     assert where is H200[0] and proj.sec_per_step == pytest.approx(48.5)
     assert proj.steps == 1563 and proj.hours_per_seed == pytest.approx(1563 * 48.5 / 3600) and proj.hours_per_seed <= 24

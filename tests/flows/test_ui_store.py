@@ -12,7 +12,7 @@ from pathlib import Path
 import mlflow
 import pytest
 
-from rc1.core.errors import GateFailed
+from rc1.core.errors import CheckFailed
 from rc1.tracking import stage_run
 from rc1.tracking.ui import ui_url
 from mlflow_server import mlflow_server, rest
@@ -54,12 +54,12 @@ def _store() -> dict[str, str]:
                 with stage_run("train", params={"rc1.seed": seed}, reuse=False, tags={"rc1.seed": seed}) as t:
                     t.log_metrics({"reward": 0.3}, step=1)
                 g.log_metrics({f"heldout_reward.seed_{seed}": 0.3})
-            with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, reuse=False) as ev:
+            with contextlib.suppress(CheckFailed), stage_run("evaluate", params={}, reuse=False) as ev:
                 ev.verdict([{"name": "hard_success_gain_pp", "value": 5.0 * verdict, "threshold": ">= 5",
                              "pass": bool(verdict)}])
             g.log_metrics({"rc1_verdict": verdict})
         ids[f"gate.{mode}"], ids[f"train.{mode}"] = g.run_id, t.run_id
-    with contextlib.suppress(GateFailed), stage_run("promote", params={}, reuse=False, refusal_fails=True) as p:
+    with contextlib.suppress(CheckFailed), stage_run("promote", params={}, reuse=False, refusal_fails=True) as p:
         p.verdict([{"name": "link.evaluate", "value": "failed the RC1 gates", "threshold": "holds", "pass": False}])
     ids["promote"] = p.run_id
     return ids

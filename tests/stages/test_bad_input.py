@@ -98,11 +98,11 @@ def test_an_output_path_that_is_a_directory_leaves_nothing_behind(ws):
 def test_a_seed_line_past_the_length_gate_is_refused_unread(ws):
     """One 50 MB seed: refused while streaming, naming its line; validate-pool's processes stay small (it took 5.9 GB
     before)."""
-    seed = dict(make_pool(30)[0])
-    seed["dialogue"] = [*seed["dialogue"], {"role": "user", "content": "x " * (25 << 20)}]
+    pool_item = dict(make_pool(30)[0])
+    pool_item["dialogue"] = [*pool_item["dialogue"], {"role": "user", "content": "x " * (25 << 20)}]
     with open(ws / "big.jsonl", "w") as fh:
         fh.write((ws / "pool.jsonl").read_text())
-        fh.write(json.dumps(seed) + "\n")
+        fh.write(json.dumps(pool_item) + "\n")
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     r = rc1(["validate-pool", "big.jsonl", "--report", "out/report.json", "--no-reuse"], ws)
     line = len((ws / "pool.jsonl").read_text().splitlines()) + 1

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rc1.core.io import read_json, sha256_file, write_jsonl
-from rc1.core.records import seed_problem
+from rc1.core.records import pool_item_problem
 from test_difficulty import graded_pool
 from rc1_cli import run_cli
 
@@ -51,7 +51,7 @@ def test_graded_pool_passes_and_run_has_metrics_plots_and_sha256_tags(store):
 
     balanced = [json.loads(line) for line in (store / "out" / "balanced.jsonl").read_text().splitlines()]
     assert len(balanced) == rep["n_out"]
-    assert all(seed_problem(s) is None and s["difficulty"] in ("easy", "medium", "hard")
+    assert all(pool_item_problem(s) is None and s["difficulty"] in ("easy", "medium", "hard")
                and s["difficulty_metrics"]["len_tokens"] > 0 for s in balanced)
     by_id = {s["id"]: s for s in pool}
     assert all({k: v for k, v in s.items() if not k.startswith("difficulty")} == by_id[s["id"]] for s in balanced)

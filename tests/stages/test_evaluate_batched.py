@@ -13,15 +13,15 @@ from rc1.data.pool import build_pool
 from rc1.scoring.responder import ShadowItem
 from rc1.data.shadow_set import select_shadow
 from rc1.data.templates import load_pack
-from rc1.train.env import seed_prompt
-from rc1.train.tiny import corpus_from_seeds, load_model, load_tokenizer, tiny_dir
+from rc1.train.env import pool_item_prompt
+from rc1.train.tiny import corpus_from_pool_items, load_model, load_tokenizer, tiny_dir
 from sequential_reference import sequential_episode
 
 MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 
 
 @pytest.fixture(scope="module")
-def seeds():
+def pool_items():
     tasks = {t: bundled_tasks(t)[:30] for t in MIX}
     spec = PoolSpec(n=10, mix=MIX, max_turns=3, clarify_rate=0.3, tools=("wiki", "calc"), seed=11)
     return list(build_pool(tasks, load_pack("templates/pack_v2"), spec))
@@ -32,12 +32,12 @@ def shadow_items():
     """Shadow-set records as `rc1 evaluate` poses them: one fixed system prompt, so every prompt begins with the same
     system prompt and tool schemas."""
     tasks = {t: bundled_tasks(t)[:30] for t in MIX}
-    return [ShadowItem.from_record(r).as_seed() for r in select_shadow(tasks, 8, 3, mix=MIX)]
+    return [ShadowItem.from_record(r).as_pool_item() for r in select_shadow(tasks, 8, 3, mix=MIX)]
 
 
 @pytest.fixture(scope="module")
-def tiny(seeds, tmp_path_factory):
-    path = str(tiny_dir(corpus_from_seeds(seeds), seed=0, cache_dir=tmp_path_factory.mktemp("models")))
+def tiny(pool_items, tmp_path_factory):
+    path = str(tiny_dir(corpus_from_pool_items(pool_items), seed=0, cache_dir=tmp_path_factory.mktemp("models")))
     return load_model(path).eval(), load_tokenizer(path)
 
 
@@ -59,17 +59,18 @@ def sharp(tiny):
 
 
 @pytest.mark.parametrize("which", ["tiny", "sharp"])
-def test_batched_greedy_equals_the_sequential_loop(seeds, which, request):
+def test_batched_greedy_equals_the_sequential_loop(pool_items, which, request):
     model, tok = request.getfixturevalue(which)
     # 10 seeds in batches of 4: uneven chunks, prompts of different lengths (left padding), some rows ending
     # at their end-of-turn token while others run to max_new_tokens
-    batched = run_episodes(TransformersBackend(model, tok, max_new_tokens=16, batch_size=4), seeds, max_turns=3)
-    reference = [sequential_episode(model, tok, s, 3, 16) for s in seeds]
+    batched = run_episodes(TransformersBackend(model, tok, max_new_tokens=16, batch_size=4), pool_items, max_turns=3)
+    reference = [sequential_episode(model, tok, s, 3, 16) for s in pool_items]
     assert batched == reference
-    assert len({len(tok.apply_chat_template(seed_prompt(dict(s)), tokenize=True, return_dict=False)) for s in seeds}) > 3
+    assert len({len(tok.apply_chat_template(pool_item_prompt(dict(s)), tokenize=True, return_dict=False))
+                for s in pool_items}) > 3
 
 
-def test_rows_leave_the_batch_at_their_own_end_token(seeds, shadow_items, sharp):
+def test_rows_leave_the_batch_at_their_own_end_token(pool_items, shadow_items, sharp):
     """End tokens chosen so that rows end at different steps: finished rows leave the batch (the cache drops them, and
     the rows continuing a shared prefix are regrouped) while the others go on, and every row is its alone-greedy
     continuation cut at its first end token. Pool seeds (own system prompts) and shadow items (a shared prefix)."""
@@ -77,8 +78,8 @@ def test_rows_leave_the_batch_at_their_own_end_token(seeds, shadow_items, sharp)
     from transformers import GenerationConfig
 
     model, tok = sharp
-    prompts = [tok.apply_chat_template(seed_prompt(dict(s)), tools=tool_schemas(), add_generation_prompt=True,
-                                       tokenize=True, return_dict=False) for s in [*seeds, *shadow_items[:4]]]
+    prompts = [tok.apply_chat_template(pool_item_prompt(dict(s)), tools=tool_schemas(), add_generation_prompt=True,
+                                       tokenize=True, return_dict=False) for s in [*pool_items, *shadow_items[:4]]]
     never_ends = GenerationConfig(do_sample=False, max_new_tokens=12, eos_token_id=None, pad_token_id=0)
     alone = [model.generate(torch.tensor([p]), attention_mask=torch.ones(1, len(p), dtype=torch.long),
                             generation_config=never_ends)[0, len(p):].tolist() for p in prompts]
@@ -101,23 +102,24 @@ def _prompt_ids(tok, messages):
                                    return_dict=False)
 
 
-def test_shared_prefix_reuse_equals_the_sequential_loop(seeds, shadow_items, sharp):
+def test_shared_prefix_reuse_equals_the_sequential_loop(pool_items, shadow_items, sharp):
     """Shadow items share their system prompt and tool schemas (prefilled once), pool seeds each have their own system
     prompt (sharing a few leading ids: prefilled alone), in the same turns: the dialogues equal the sequential loop's,
     on a fresh backend and again on one that already holds the prefix."""
     model, tok = sharp
-    items = [x for pair in zip(shadow_items[:5], seeds[:5]) for x in pair]
+    items = [x for pair in zip(shadow_items[:5], pool_items[:5]) for x in pair]
     reference = [sequential_episode(model, tok, s, 3, 16) for s in items]
     backend = TransformersBackend(model, tok, max_new_tokens=16, batch_size=6)
     assert run_episodes(backend, items, max_turns=3) == reference
-    held = backend.prefixes.match(_prompt_ids(tok, seed_prompt(dict(shadow_items[0]))))
+    held = backend.prefixes.match(_prompt_ids(tok, pool_item_prompt(dict(shadow_items[0]))))
     assert held is not None and len(held[0]) > 500   # the system prompt and the tool schemas
-    assert all(backend.prefixes.match(_prompt_ids(tok, seed_prompt(dict(s)))) is None for s in seeds)
-    assert len({tuple(_prompt_ids(tok, seed_prompt(dict(s)))[:SHARED_PREFIX_MIN]) for s in seeds}) == len(seeds)
+    assert all(backend.prefixes.match(_prompt_ids(tok, pool_item_prompt(dict(s)))) is None for s in pool_items)
+    assert len({tuple(_prompt_ids(tok, pool_item_prompt(dict(s)))[:SHARED_PREFIX_MIN])
+                for s in pool_items}) == len(pool_items)
     assert run_episodes(backend, items, max_turns=3) == reference
 
 
-def test_a_lora_policy_decodes_as_the_sequential_loop(seeds, shadow_items, sharp):
+def test_a_lora_policy_decodes_as_the_sequential_loop(pool_items, shadow_items, sharp):
     """The policy as `rc1 evaluate` loads it (a PeftModel: LoRA adapter on the base), shared prefix and not."""
     import copy
 
@@ -128,7 +130,7 @@ def test_a_lora_policy_decodes_as_the_sequential_loop(seeds, shadow_items, sharp
     torch.manual_seed(0)
     policy = get_peft_model(copy.deepcopy(model), LoraConfig(r=4, target_modules=["q_proj", "k_proj", "v_proj"],
                                                              init_lora_weights=False)).eval()
-    items = [*shadow_items[:4], *seeds[:3]]
+    items = [*shadow_items[:4], *pool_items[:3]]
     reference = [sequential_episode(policy, tok, s, 2, 12) for s in items]
     assert reference != [sequential_episode(model, tok, s, 2, 12) for s in items]   # the adapter changes the replies
     assert run_episodes(TransformersBackend(policy, tok, max_new_tokens=12, batch_size=8), items, 2) == reference
@@ -138,7 +140,7 @@ def test_keys_values_on_a_shared_prefix_are_those_of_the_prompt_prefilled_alone(
     import torch
 
     model, tok = sharp
-    prompts = [_prompt_ids(tok, seed_prompt(dict(s)))[:-1] for s in shadow_items]
+    prompts = [_prompt_ids(tok, pool_item_prompt(dict(s)))[:-1] for s in shadow_items]
     with torch.inference_mode():
         own, prefixes = TransformersBackend(model, tok, 4, batch_size=8)._prefill(prompts)
         alone = [TransformersBackend(model, tok, 4)._prefill([p]) for p in prompts]
@@ -150,11 +152,11 @@ def test_keys_values_on_a_shared_prefix_are_those_of_the_prompt_prefilled_alone(
             torch.testing.assert_close(torch.cat([pv, v], dim=2), v0, rtol=1e-5, atol=1e-4)
 
 
-def test_a_backend_keeps_at_most_its_store_size_of_prefixes(seeds, sharp):
+def test_a_backend_keeps_at_most_its_store_size_of_prefixes(pool_items, sharp):
     """One more shared prefix in a call than the store holds: the least recently used is dropped (even while the call
     uses it), and the replies are the ones each prompt gets alone."""
     model, tok = sharp
-    questions = [seed_prompt(dict(s))[-1]["content"] for s in seeds[:2]]
+    questions = [pool_item_prompt(dict(s))[-1]["content"] for s in pool_items[:2]]
     prompts = [[{"role": "system", "content": f"Persona {k}: a careful assistant."}, {"role": "user", "content": q}]
                for k in range(PREFIX_STORE_SIZE + 1) for q in questions]
     backend = TransformersBackend(model, tok, max_new_tokens=8, batch_size=len(prompts))
@@ -189,13 +191,13 @@ class ScriptedBackend:
         return out
 
 
-def test_turn_loop_runs_tools_between_turns_and_stops_each_episode(seeds):
+def test_turn_loop_runs_tools_between_turns_and_stops_each_episode(pool_items):
     backend = ScriptedBackend()
-    together = run_episodes(backend, seeds, max_turns=3)
-    assert backend.calls[0] == len(seeds) and backend.calls == sorted(backend.calls, reverse=True)
-    alone = [run_episodes(ScriptedBackend(), [s], max_turns=3)[0] for s in seeds]
+    together = run_episodes(backend, pool_items, max_turns=3)
+    assert backend.calls[0] == len(pool_items) and backend.calls == sorted(backend.calls, reverse=True)
+    alone = [run_episodes(ScriptedBackend(), [s], max_turns=3)[0] for s in pool_items]
     assert together == alone
-    episodes = [d[len(s["dialogue"]):] for d, s in zip(together, seeds)]
+    episodes = [d[len(s["dialogue"]):] for d, s in zip(together, pool_items)]
     tool_rounds = [sum(bool(t.get("tool_calls")) or (t["role"] == "user") for t in e) for e in episodes]
     assert all(len(e) >= 2 for e in episodes) and max(tool_rounds) == 3 and min(tool_rounds) == 1
     for e in episodes:
@@ -204,8 +206,8 @@ def test_turn_loop_runs_tools_between_turns_and_stops_each_episode(seeds):
             assert e[-1]["content"].startswith("Answer: ") and e[-2]["role"] in ("tool", "user")
 
 
-def test_run_items_rows_follow_the_items(seeds):
-    items = [("heldout", s, "easy") for s in seeds[:4]]
+def test_run_items_rows_follow_the_items(pool_items):
+    items = [("heldout", s, "easy") for s in pool_items[:4]]
     rows = run_items(ScriptedBackend(), items, max_turns=2, progress=False)
-    assert [r["id"] for r in rows] == [str(s["id"]) for s in seeds[:4]]
+    assert [r["id"] for r in rows] == [str(s["id"]) for s in pool_items[:4]]
     assert all(r["split"] == "heldout" and r["difficulty"] == "easy" and r["dialogue"] for r in rows)

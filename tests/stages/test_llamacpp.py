@@ -112,13 +112,13 @@ def test_llamacpp_logits_and_greedy_tokens_match_pytorch(ws, tmp_path, capsys):
     from rc1.inference.policy_vs_base import TransformersBackend
     from gguf_logits import prompt_logits
     from rc1.inference.llamacpp import LlamaCppGenerator, load_gguf
-    from rc1.train.env import seed_prompt
+    from rc1.train.env import pool_item_prompt
 
     model, tok = _merged_policy(ws, tmp_path / "w")
     path = _gguf(ws, tmp_path)
     llm = load_gguf(path, logits_all=True)
     worst = 0.0
-    prompts = [tok.apply_chat_template(seed_prompt(_seed(i, t, "hard")), add_generation_prompt=True, tokenize=True,
+    prompts = [tok.apply_chat_template(pool_item_prompt(_seed(i, t, "hard")), add_generation_prompt=True, tokenize=True,
                                        return_dict=False) for i, t in enumerate(TASKS)]
     for ids in prompts:
         text = tok.decode(ids)
@@ -143,9 +143,9 @@ def test_llamacpp_logits_and_greedy_tokens_match_pytorch(ws, tmp_path, capsys):
     for ids in prompts:
         same_greedy(ids, torch_backend._generate([list(ids)])[0], cpp_gen(list(ids), 24))
     # the thinking budget (ppo_dev.yaml's) on llama.cpp as on PyTorch: the same implementation, the same tokens
-    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_config
 
-    budgeted = TransformersBackend(model, tok, max_new_tokens=32, generation=load_ppo_scale("configs/ppo_dev.yaml")
+    budgeted = TransformersBackend(model, tok, max_new_tokens=32, generation=load_ppo_config("configs/ppo_dev.yaml")
                                    .generation)
     for ids in prompts:
         turn = budgeted.budget.turn(ids)

@@ -6,7 +6,7 @@ import pytest
 from rc1_cli import run_cli
 from test_shadow_run_cli import stage_runs, workdir  # noqa: F401  (fixture)
 
-from rc1.core.config import DIMENSIONS, load_gates
+from rc1.core.config import DIMENSIONS, load_thresholds
 from rc1.scoring.overclar import ablation, ablation_checks, selection
 from rc1.scoring.reward import RewardParams
 
@@ -42,13 +42,13 @@ def test_penalty_removes_needless_questions_without_costing_success():
     assert a["asked_when_needed_rate"] == b["asked_when_needed_rate"] == 1.0
     assert (a["avg_turns"], b["avg_turns"]) == (3.0, pytest.approx(1.4)) and d["avg_turns"] == pytest.approx(-1.6)
     assert d["success_pp"] == 0.0
-    assert all(c["pass"] for c in ablation_checks(rep, load_gates("configs/gates.yaml").overclar_ablation))
+    assert all(c["pass"] for c in ablation_checks(rep, load_thresholds("configs/gates.yaml").overclar_ablation))
 
 
 def test_gate_fails_when_the_penalty_costs_success_or_there_is_nothing_to_reduce():
     rows = [cand("i0", "asks", c=1, score=0.85, success=True), cand("i0", "direct", c=0, score=0.82, success=False)]
     rep = ablation(rows, W, RewardParams(0.07, 3, 0.05))
-    failed = {c["name"] for c in ablation_checks(rep, load_gates("configs/gates.yaml").overclar_ablation) if not c["pass"]}
+    failed = {c["name"] for c in ablation_checks(rep, load_thresholds("configs/gates.yaml").overclar_ablation) if not c["pass"]}
     assert failed == {"success_drop_pp"} and rep["delta"]["success_pp"] == -100.0
     calm = ablation([cand("i0", "direct", c=0, score=0.9, success=True)], W, RewardParams(0.07, 3, 0.05))
     assert calm["delta"]["overclar_rate_reduction_pct"] is None and calm["note"]

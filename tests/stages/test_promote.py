@@ -13,7 +13,7 @@ import mlflow
 import pytest
 from mlflow.tracking import MlflowClient
 
-from rc1.core.errors import GateFailed
+from rc1.core.errors import CheckFailed
 from rc1.core.io import sha256_file
 from rc1.tracking import stage_run
 from rc1.tracking.registry import log_policy_model, register_logged_model
@@ -42,7 +42,7 @@ def store(tmp_path_factory):
 def evaluation(n_shadow: int, n_heldout: int, passed: bool, gates: str = "configs/gates.yaml"):
     """An RC1 report (rc1.inference.policy_vs_base.build_report) on per-item rows: the policy solves the hard and the
     needs-clarification items and stops over-clarifying when `passed`, else it does what the base does."""
-    from rc1.core.config import load_gates
+    from rc1.core.config import load_thresholds
     from rc1.inference.policy_vs_base import build_report
 
     base, policy = [], []
@@ -55,7 +55,7 @@ def evaluation(n_shadow: int, n_heldout: int, passed: bool, gates: str = "config
             base.append(row)
             better = {"success": row["difficulty"] == "hard" or needs, "overclarified": False}
             policy.append({**row, **(better if passed else {})})
-    return build_report(policy, base, load_gates(gates).evaluate)
+    return build_report(policy, base, load_thresholds(gates).evaluate)
 
 
 def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, eval_items=(245, 60),
@@ -114,7 +114,7 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
                 "input_sha256.shadow": eval_shadow,
                 "input_sha256.heldout": eval_heldout or train_run.data.tags["sha256.heldout.jsonl"]}
         inputs = {"gates": eval_gates, "config": eval_config or FILES["config"]}
-        with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, inputs=inputs, reuse=False,
+        with contextlib.suppress(CheckFailed), stage_run("evaluate", params={}, inputs=inputs, reuse=False,
                                                          tags=tags, attest=True) as ev:
             ev.log_metrics({"rc1.eval_items.shadow": eval_items[0], "rc1.eval_items.heldout": eval_items[1]})
             report = evaluation(*eval_items, eval_passed, eval_gates)

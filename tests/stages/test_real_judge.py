@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 from mlflow.tracking import MlflowClient
 
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.core.io import read_json, write_jsonl
 from rc1_cli import run_cli
 
@@ -115,7 +115,7 @@ def test_the_judge_quality_gates_on_the_135m_judge(judge_env, capsys):
               "honest correct beats wrong:", rob["metrics"]["honest_correct_beats_wrong_rate"])
         print("[real judge SmolLM2-135M] shadow-run:", {c["name"]: c["value"] for c in sh["checks"]},
               "corr_to_success new/old:", sh["metrics"]["corr_to_success_new"], sh["metrics"]["corr_to_success_old"])
-    gates = load_gates("configs/gates.yaml")
+    gates = load_thresholds("configs/gates.yaml")
     # judge-robustness refuses it twice over: it can be talked into a score, and the honest correct answer does not
     # beat the honest wrong one (0 of 3 items measured); refused for what it scored, not because nothing was scored
     assert rc == 2 and not rob["passed"] and rob["metrics"]["n_items_scored"] == 3

@@ -7,7 +7,7 @@ import contextlib
 
 from mlflow.tracking import MlflowClient
 
-from rc1.core.errors import GateFailed
+from rc1.core.errors import CheckFailed
 from rc1.core.io import write_json
 from rc1.tracking import stage_run
 from rc1_cli import run_cli
@@ -26,7 +26,7 @@ def test_a_llamacpp_evaluation_retagged_in_the_store_is_no_rc1_verdict(store, ca
             "rc1.train_run_id": train_run.info.run_id, "rc1.mode": "dev",
             "input_sha256.model": train_run.data.tags["sha256.model"], "input_sha256.shadow": "0" * 64,
             "input_sha256.heldout": train_run.data.tags["sha256.heldout.jsonl"]}
-    with contextlib.suppress(GateFailed), stage_run("evaluate", params={}, reuse=False, tags=tags, attest=True,
+    with contextlib.suppress(CheckFailed), stage_run("evaluate", params={}, reuse=False, tags=tags, attest=True,
                                                      inputs={"gates": "configs/gates.yaml",
                                                              "config": "configs/ppo_dev.yaml"}) as ev:
         report = evaluation(245, 60, True)

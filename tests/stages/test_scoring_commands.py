@@ -9,7 +9,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from rc1.cli import main
-from rc1.core.errors import GateFailed
+from rc1.core.errors import CheckFailed
 from rc1.stages import assert_not_simulated, probe_scorer
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
 
@@ -115,19 +115,19 @@ def test_anti_simulation_from_a_scoring_runs_counters_and_prod_only(live_env, mo
     out = assert_not_simulated.run(assert_not_simulated.Config(run_id=probe["run_id"], config=PPO, gates=GATES))
     assert all(c["pass"] for c in out["checks"]) and out["stats"]["billable_count"] == 6
     monkeypatch.setenv("RUN_MODE", "dev")
-    with pytest.raises(GateFailed) as e:
+    with pytest.raises(CheckFailed) as e:
         assert_not_simulated.run(assert_not_simulated.Config(run_id=probe["run_id"], config=PPO, gates=GATES))
     assert [c["name"] for c in e.value.checks] == ["run_mode"]
 
 
 def test_heuristic_always_fails_probe_and_anti_simulation(scorer_env, monkeypatch):
     monkeypatch.chdir(scorer_env)
-    with pytest.raises(GateFailed) as e:   # dev mode: it scores, quickly, and still fails
+    with pytest.raises(CheckFailed) as e:   # dev mode: it scores, quickly, and still fails
         probe_scorer.run(probe_scorer.Config(n=2, judge_provider="heuristic", gates=GATES), progress=False)
     assert {"provider_live", "billable_count"} <= {c["name"] for c in e.value.checks}
     assert rc(["probe-scorer", "--n", "2", "--judge-provider", "heuristic", "--live", "--gates", GATES]) == 2
     monkeypatch.setenv("RUN_MODE", "prod")
-    with pytest.raises(GateFailed) as e:   # the latest scoring: the heuristic's probes (never cached, never billable)
+    with pytest.raises(CheckFailed) as e:   # the latest scoring: the heuristic's probes (never cached, never billable)
         assert_not_simulated.run(assert_not_simulated.Config(config=PPO, gates=GATES))
     failing = {c["name"] for c in e.value.checks}
     assert {"provider_live", "billable_count"} <= failing and "run_mode" not in failing

@@ -4,7 +4,7 @@ import mlflow
 import pytest
 from mlflow.tracking import MlflowClient
 
-from rc1.core.errors import GateFailed
+from rc1.core.errors import CheckFailed
 from rc1.core.io import sha256_file, write_json
 from rc1.tracking import stage_run
 
@@ -52,13 +52,13 @@ def test_same_inputs_reuse_the_first_run_and_restore_outputs(store):
 
 def test_failed_gate_is_a_finished_run_and_stays_failed_on_reuse(store):
     checks = [{"name": "x", "value": 1, "threshold": 0, "pass": False}]
-    with pytest.raises(GateFailed) as e:
+    with pytest.raises(CheckFailed) as e:
         with stage_run("g", params={}) as st:
             st.verdict(checks)
     assert e.value.checks == checks
     run = mlflow.get_run(st.run_id)
     assert run.info.status == "FINISHED" and run.data.tags["rc1.passed"] == "false"
-    with pytest.raises(GateFailed, match="reused run"):
+    with pytest.raises(CheckFailed, match="reused run"):
         with stage_run("g", params={}) as st2:
             assert st2.reused
 

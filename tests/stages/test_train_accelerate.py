@@ -19,7 +19,7 @@ from mlflow.tracking import MlflowClient
 
 from rc1.train.launch import launch_train
 from rc1.stages import train
-from rc1.core.ppo_config import GenerationCfg, load_ppo_scale
+from rc1.core.ppo_config import GenerationCfg, load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json
 from rc1.train.launch import accelerate_command, read_accelerate_config
@@ -193,7 +193,7 @@ def test_vllm_is_refused_in_prod_without_cuda_or_vllm(tmp_path, monkeypatch, cap
     monkeypatch.setenv("RC1_CACHE_DIR", str(tmp_path / "cache"))
     for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID"):
         monkeypatch.delenv(k, raising=False)
-    ppo = load_ppo_scale("configs/ppo_vllm.yaml")
+    ppo = load_ppo_config("configs/ppo_vllm.yaml")
     assert ppo.ppo.use_vllm and ppo.ppo.vllm_mode == "colocate"
     capsys.readouterr()
     assert run_cli(["train", "--config", "configs/ppo_vllm.yaml", "--pool", "pool.jsonl"]) == 2
@@ -252,7 +252,7 @@ def test_bad_launch_settings_are_one_line(tmp_path, monkeypatch, capsys):
                                                      "  vllm_server_base_url: http://127.0.0.1:8000\n")
     (tmp_path / "configs" / "ppo_url.yaml").write_text(server_url)
     with pytest.raises(Rc1Error, match="vllm_server_base_url is only read with vllm_mode: server"):
-        load_ppo_scale(tmp_path / "configs" / "ppo_url.yaml")
+        load_ppo_config(tmp_path / "configs" / "ppo_url.yaml")
     # a secret in the server URL would reach the tracking server with the config (artifact config/, ppo.json)
     for url in ("http://rc1:s3cr3t-pass@10.0.0.5:8000", "http://10.0.0.5:8000/?api_key=s3cr3t-pass"):
         cfg = tmp_path / "configs" / "ppo_cred.yaml"
@@ -278,7 +278,7 @@ def test_bad_launch_settings_are_one_line(tmp_path, monkeypatch, capsys):
     spec = training_launcher(pre, {"accelerate_config": tmp_path / "configs/accelerate/cpu_ddp.yaml"}, accel)
     assert spec.num_processes == 2
     # the global batch must split evenly over the processes
-    ppo = load_ppo_scale(tmp_path / "configs" / "ppo_dev.yaml")
+    ppo = load_ppo_config(tmp_path / "configs" / "ppo_dev.yaml")
     assert prompts_per_process(ppo, 2) == 1
     with pytest.raises(Rc1Error, match="ppo.batch_size 2 does not split over 3 training processes"):
         prompts_per_process(ppo, 3)

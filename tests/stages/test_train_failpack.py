@@ -22,11 +22,11 @@ def test_crash_in_training_is_fatal_with_an_error_report_then_failpack(tmp_path,
     shutil.copytree(REPO / "configs", "configs")
     # a valid pool (train validates it like preflight does); the crash comes from the file system mid-training:
     # the first checkpoint's directory name is taken by a regular file
-    seeds = [{"id": f"gsm8k:{i}", "task": "gsm8k", "source_id": str(i), "template_id": "t", "role": "r", "style": "s",
-              "dialogue": [{"role": "user", "content": f"What is {i}+2?"}], "needs_clarification": False,
-              "hidden_info": None, "tools": [], "expected_tool_calls": [], "answer": str(i + 2), "context": []}
-             for i in range(40)]
-    Path("pool.jsonl").write_text("".join(json.dumps(s) + "\n" for s in seeds))
+    rows = [{"id": f"gsm8k:{i}", "task": "gsm8k", "source_id": str(i), "template_id": "t", "role": "r", "style": "s",
+             "dialogue": [{"role": "user", "content": f"What is {i}+2?"}], "needs_clarification": False,
+             "hidden_info": None, "tools": [], "expected_tool_calls": [], "answer": str(i + 2), "context": []}
+            for i in range(40)]
+    Path("pool.jsonl").write_text("".join(json.dumps(s) + "\n" for s in rows))
     Path("out/train/crash").mkdir(parents=True)
     Path("out/train/crash/.rc1-output").write_text("train\n")   # an earlier training's directory (rc1.core.outdir)
     Path("out/train/crash/step_00002").write_text("not a checkpoint directory")

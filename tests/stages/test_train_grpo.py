@@ -182,13 +182,13 @@ def rollout_turns(ws, messages: list[dict], tmp: Path) -> dict[str, list[int]]:
     from peft import set_peft_model_state_dict
     from safetensors.torch import load_file
 
-    from rc1.core.ppo_config import load_ppo_scale
+    from rc1.core.ppo_config import load_ppo_config
     from rc1.inference.policy_vs_base import TransformersBackend
     from rc1.stages.evaluate import _load_policy_and_base
     from rc1.tracking.registry import version_weights
     from rc1.train import engine
 
-    ppo = load_ppo_scale(ws["root"] / "configs" / "ppo_dev.yaml")
+    ppo = load_ppo_config(ws["root"] / "configs" / "ppo_dev.yaml")
     mv = MlflowClient().get_model_version_by_alias("rc1-policy", "best")
     policy, _, tok, _ = _load_policy_and_base(mv, tmp / "evaluate")
     ids = tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=True, return_dict=False)

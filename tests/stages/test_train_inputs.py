@@ -15,7 +15,7 @@ from rc1.scoring.reward import RewardModel, RewardParams
 from rc1.scoring.base import JudgeResult
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = {"id": "hotpotqa:1", "task": "hotpotqa", "source_id": "1", "template_id": "t", "role": "r", "style": "s",
+POOL_ITEM = {"id": "hotpotqa:1", "task": "hotpotqa", "source_id": "1", "template_id": "t", "role": "r", "style": "s",
         "dialogue": [{"role": "user", "content": "Which city is on the Seine?"}], "needs_clarification": False,
         "hidden_info": None, "tools": ["wiki"], "expected_tool_calls": [], "answer": "Paris",
         "context": [["Paris", ["Paris is on the Seine."]]]}
@@ -29,8 +29,8 @@ def ws(tmp_path, monkeypatch):
     monkeypatch.setenv("RUN_MODE", "dev")
     shutil.copytree(ROOT / "configs", tmp_path / "configs")
     # enough seeds for a held-out slice (training refuses a pool without one), all valid
-    (tmp_path / "pool.jsonl").write_text("".join(json.dumps({**SEED, "id": f"hotpotqa:{i}", "source_id": str(i)}) + "\n"
-                                                 for i in range(40)))
+    (tmp_path / "pool.jsonl").write_text("".join(json.dumps({**POOL_ITEM, "id": f"hotpotqa:{i}", "source_id": str(i)})
+                                                 + "\n" for i in range(40)))
     return tmp_path
 
 
@@ -67,7 +67,7 @@ def test_weights_preflight_would_refuse(ws, capsys):
     ([["Paris", [1, 2]]], "context[0] sentences must be strings"),
 ])
 def test_pool_with_malformed_context(ws, capsys, context, why):
-    (ws / "pool.jsonl").write_text(json.dumps(SEED) + "\n" + json.dumps({**SEED, "context": context}) + "\n")
+    (ws / "pool.jsonl").write_text(json.dumps(POOL_ITEM) + "\n" + json.dumps({**POOL_ITEM, "context": context}) + "\n")
     assert train() == 2
     refused(capsys, "pool.jsonl: record 2", why)
 
@@ -104,12 +104,12 @@ class _NaNJudge:
 
 
 def test_a_nan_reward_is_a_failed_one():
-    seed = {**SEED, "difficulty": "medium"}
-    dialogue = seed["dialogue"] + [{"role": "assistant", "content": "Answer: Paris"}]
+    pool_item = {**POOL_ITEM, "difficulty": "medium"}
+    dialogue = pool_item["dialogue"] + [{"role": "assistant", "content": "Answer: Paris"}]
     rm = RewardModel(_NaNJudge(), {d: 1 / 7 for d in DIMENSIONS}, RewardParams(beta=0.05))
-    assert rm.score([seed] * 2, [dialogue] * 2)[0] is None and rm.stats()["reward_failed"] == 1
+    assert rm.score([pool_item] * 2, [dialogue] * 2)[0] is None and rm.stats()["reward_failed"] == 1
     with pytest.raises(Rc1Error, match="judge failed on 2 of 3"):        # the > 50% stop fires
-        rm.score([seed] * 3, [dialogue] * 3)
+        rm.score([pool_item] * 3, [dialogue] * 3)
     with pytest.raises(Rc1Error, match="not a finite number"):
         RewardModel(_NaNJudge(), {**{d: 1 / 7 for d in DIMENSIONS}, "tool_use": math.nan})
 

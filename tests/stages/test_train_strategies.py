@@ -15,7 +15,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from rc1.stages import train
-from rc1.core.ppo_config import GenerationCfg, load_ppo_scale
+from rc1.core.ppo_config import GenerationCfg, load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.train.rollout import Device, rollout_plan
 from rc1.train.strategy import STRATEGIES, trainer_settings
@@ -112,18 +112,18 @@ def test_config_refuses_what_a_strategy_or_backend_cannot_do(tmp_path, capsys):
         code = run_cli(["check-config", "--config", path, "--mode", "dev"])
         err = capsys.readouterr().err.strip().splitlines()
         assert code == 2 and len(err) == 1 and want in err[0] and path in err[0], err
-    assert load_ppo_scale(strategy_config(tmp_path, "dapo", "  lora_generation: merged\n")).ppo.lora_generation \
+    assert load_ppo_config(strategy_config(tmp_path, "dapo", "  lora_generation: merged\n")).ppo.lora_generation \
         == "merged"   # with finetune: lora
     merged_qlora = Path(strategy_config(tmp_path, "dapo", "  lora_generation: merged\n"))
     merged_qlora.write_text(merged_qlora.read_text().replace("finetune: lora", "finetune: qlora"))
     with pytest.raises(Rc1Error, match="lora_generation merged needs model.finetune: lora"):
-        load_ppo_scale(merged_qlora)
+        load_ppo_config(merged_qlora)
     alias = Path(strategy_config(tmp_path, "dapo", "  use_vllm: true\n"))
-    assert load_ppo_scale(alias).ppo.rollout_backend == "vllm"   # the old spelling still means vllm
+    assert load_ppo_config(alias).ppo.rollout_backend == "vllm"   # the old spelling still means vllm
 
 
 def test_rollout_backends_refuse_in_prod_and_fall_back_in_dev(ws, capsys):
-    cb = load_ppo_scale(strategy_config(ws, "dapo", "  rollout_backend: continuous_batching\n"))
+    cb = load_ppo_config(strategy_config(ws, "dapo", "  rollout_backend: continuous_batching\n"))
     with pytest.raises(Rc1Error, match=r"ppo.rollout_backend=continuous_batching needs CUDA, missing here"):
         rollout_plan(cb, "prod", cuda=False)
     dev = rollout_plan(cb, "dev", cuda=False)

@@ -157,7 +157,7 @@ def test_the_pool_scanned_in_two_pieces_gives_one_pass_scan(tmp_path, monkeypatc
     else:
         monkeypatch.setenv("RC1_NO_FORK", "1")
     from rc1.stages.validate_pool import _scan
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
     from rc1.quality.validate import scan_pool
     from test_quality import GATE
 
@@ -172,7 +172,7 @@ def test_the_pool_scanned_in_two_pieces_gives_one_pass_scan(tmp_path, monkeypatc
         path.write_text("".join(lines[:40] + ["\n", "  \n"] + lines[40:]), encoding="utf-8")
     kw = dict(gate=GATE, shadow=SHADOW, sample_k=150, sample_seed=3)
     got = _scan(path, **kw)
-    want = scan_pool(iter_seeds(path), **kw)
+    want = scan_pool(iter_pool_items(path), **kw)
     assert got.dedup["exact_duplicates"] == len(pool[:300:7]) and len(got.leaks) == 2
     for name in ("n", "tasks", "roles", "styles", "templates", "clarify", "lengths", "dedup", "leaks"):
         assert getattr(got, name) == getattr(want, name), name

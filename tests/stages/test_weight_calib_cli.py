@@ -8,7 +8,7 @@ import yaml
 from rc1_cli import run_cli
 from test_shadow_run_cli import stage_runs, workdir  # noqa: F401  (fixture)
 
-from rc1.core.config import DIMENSIONS, load_gates, load_weights
+from rc1.core.config import DIMENSIONS, load_thresholds, load_weights
 from rc1.core.io import sha256_file
 from rc1.scoring.reward import weights_check
 
@@ -47,7 +47,7 @@ def test_calibrated_weights_satisfy_the_constraints_and_the_report_is_reproducib
     assert r1["skipped_failed_rows"] == 5 and r1["n"] == 235 and len(r1["folds"]) == 5
     assert r1["bootstrap"]["n"] == 40 and set(r1["bootstrap"]["weights"]) == set(DIMENSIONS)
     w = load_weights(workdir / "w.json")
-    assert all(c["pass"] for c in weights_check(w, load_gates("configs/gates.yaml")))
+    assert all(c["pass"] for c in weights_check(w, load_thresholds("configs/gates.yaml")))
     assert w.as_dict() == r1["weights"] and max(w.as_dict(), key=w.as_dict().get) == "correctness"
     assert sha256_file(workdir / "configs/weights.json") == repo_weights
 

@@ -7,18 +7,18 @@ from __future__ import annotations
 import json
 
 
-def sequential_episode(model, tok, seed, max_turns, max_new_tokens):
+def sequential_episode(model, tok, pool_item, max_turns, max_new_tokens):
     import torch
     from trl.chat_template_utils import add_response_schema, parse_response
 
-    from rc1.train.env import Rc1Env, dispatch_tool, seed_prompt, to_rc1_dialogue
+    from rc1.train.env import Rc1Env, dispatch_tool, pool_item_prompt, to_rc1_dialogue
 
     if getattr(tok, "response_template", None) is None and getattr(tok, "response_schema", None) is None:
         add_response_schema(tok)
     env = Rc1Env(max_turns=max_turns)
-    env.reset(seed_json=json.dumps(dict(seed)))
+    env.reset(seed_json=json.dumps(dict(pool_item)))
     tools = [env.wiki, env.calc, env.ask_user]
-    messages = seed_prompt(dict(seed))
+    messages = pool_item_prompt(dict(pool_item))
     completion = []
     for _ in range(max_turns):
         prompt_ids = tok.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=True,
@@ -41,4 +41,4 @@ def sequential_episode(model, tok, seed, max_turns, max_new_tokens):
             tool_msg = {"role": "tool", "name": str(fn.get("name")), "content": result}
             messages.append(tool_msg)
             completion.append(tool_msg)
-    return list(seed.get("dialogue") or []) + to_rc1_dialogue([], completion)
+    return list(pool_item.get("dialogue") or []) + to_rc1_dialogue([], completion)

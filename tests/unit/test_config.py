@@ -6,19 +6,19 @@ from pathlib import Path
 import pytest
 
 from rc1.cli import main
-from rc1.core.config import load_data_config, load_gates, load_weights, parse_mix
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.config import load_data_config, load_thresholds, load_weights, parse_mix
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 
 CONFIGS = Path(__file__).parents[2] / "configs"
 
 
 def test_shipped_configs_load():
-    gates = load_gates(CONFIGS / "gates.yaml")
+    gates = load_thresholds(CONFIGS / "gates.yaml")
     assert gates.validate_pool.distinct_2_min == 0.60 and gates.validate_pool.leak_count_max == 0
     assert gates.for_mode("dev").config_check.episodes_min == 1
     assert gates.for_mode("prod").config_check.episodes_min == 50000
-    assert load_ppo_scale(CONFIGS / "ppo_scale.yaml").mix["hotpotqa"] == 0.45
+    assert load_ppo_config(CONFIGS / "ppo_scale.yaml").mix["hotpotqa"] == 0.45
     assert abs(sum(load_weights(CONFIGS / "weights.json").as_dict().values()) - 1) < 1e-9
     assert "bundled" in [s.kind for s in load_data_config(CONFIGS / "data.yaml").tasks["gsm8k"].sources]
 
@@ -32,7 +32,7 @@ def test_bad_gates_file_is_one_clear_line(tmp_path, edit, expected):
     bad = tmp_path / "gates.yaml"
     bad.write_text(edit((CONFIGS / "gates.yaml").read_text()))
     with pytest.raises(Rc1Error) as e:
-        load_gates(bad)
+        load_thresholds(bad)
     assert str(bad) in str(e.value) and expected in str(e.value) and "\n" not in str(e.value)
 
 
@@ -40,7 +40,7 @@ def test_bad_ppo_mix_and_weights(tmp_path):
     ppo = tmp_path / "ppo.yaml"
     ppo.write_text((CONFIGS / "ppo_scale.yaml").read_text().replace("gsm8k: 0.25", "gsm8k: 0.35"))
     with pytest.raises(Rc1Error, match=r"key 'mix': mix sums to 1.1"):
-        load_ppo_scale(ppo)
+        load_ppo_config(ppo)
     w = tmp_path / "weights.json"
     w.write_text('{"correctness": "high"}')
     with pytest.raises(Rc1Error, match=r"weights.json: key 'correctness'"):
@@ -95,7 +95,7 @@ def test_strict_configs_refuse_non_finite_lax_and_switched_off_values(tmp_path, 
     bad = tmp_path / name
     bad.write_text(text.replace(old, new, 1))
     with pytest.raises(Rc1Error, match=f"key '{key}"):
-        (load_gates if name == "gates.yaml" else load_ppo_scale)(bad)
+        (load_thresholds if name == "gates.yaml" else load_ppo_config)(bad)
 
 
 def test_unreadable_config_paths_exit_2_naming_the_file(tmp_path, monkeypatch, capsys):
@@ -146,7 +146,7 @@ def test_every_gates_key_has_a_prod_floor_that_prod_enforces(tmp_path):
 
     from rc1.core.config import SEED_FLOORS, gate_keys
 
-    gates = load_gates("configs/gates.yaml")
+    gates = load_thresholds("configs/gates.yaml")
     keys = gate_keys(gates)
     assert keys and [k for k in keys if k not in SEED_FLOORS] == []
     raw = yaml.safe_load(Path("configs/gates.yaml").read_text())
@@ -156,7 +156,7 @@ def test_every_gates_key_has_a_prod_floor_that_prod_enforces(tmp_path):
         path = tmp_path / "loose.yaml"
         path.write_text(yaml.safe_dump(edited))
         try:
-            loose = load_gates(path)
+            loose = load_thresholds(path)
         except Rc1Error:
             continue   # the file's own bounds already refuse it
         with pytest.raises(Rc1Error, match=f"looser than the seed's: {key} ="):
@@ -187,12 +187,12 @@ def test_a_config_in_the_old_units_is_refused_naming_the_new_key(tmp_path, old, 
     bad = tmp_path / "old.yaml"
     bad.write_text(text.replace(old, new, 1))
     with pytest.raises(Rc1Error) as e:
-        load_ppo_scale(bad)
+        load_ppo_config(bad)
     assert str(e.value).startswith(f"{bad}: key ") and named in str(e.value) and "\n" not in str(e.value)
     gates = tmp_path / "gates.yaml"
     gates.write_text((CONFIGS / "gates.yaml").read_text().replace("  episodes_min: 50000", "  steps_min: 50000"))
     with pytest.raises(Rc1Error, match="config_check.steps_min was renamed: use config_check.episodes_min"):
-        load_gates(gates)
+        load_thresholds(gates)
 
 
 def test_episodes_convert_to_optimizer_steps_once():
@@ -201,7 +201,7 @@ def test_episodes_convert_to_optimizer_steps_once():
     from rc1.train.sampler import SamplerSpec
     from rc1.train.units import optimizer_steps, schedule
 
-    ppo = load_ppo_scale(CONFIGS / "ppo_scale.yaml")
+    ppo = load_ppo_config(CONFIGS / "ppo_scale.yaml")
     s = schedule(ppo)
     assert (s.episodes, s.episodes_per_step, s.steps, s.save_every_steps) == (50000, 32, 1563, 100)
     assert s.pool_schedule == ((0, 0.5), (625, 0.35), (1250, 0.2))
@@ -209,7 +209,7 @@ def test_episodes_convert_to_optimizer_steps_once():
     assert [optimizer_steps(ppo, e) for e in (0, 1, 32, 33)] == [0, 1, 1, 2]
     assert s.params() == {"episodes": 50000, "episodes_per_step": 32, "optimizer_steps": 1563,
                           "save_every_steps": 100}
-    trial = schedule(load_ppo_scale(CONFIGS / "ppo_trial.yaml"))
+    trial = schedule(load_ppo_config(CONFIGS / "ppo_trial.yaml"))
     assert (trial.episodes, trial.steps) == (5000, 157)   # seed 002: 5k samples, ~156 rounds of 32
 
 
@@ -229,9 +229,25 @@ def test_a_thinking_budget_needs_both_halves_a_budget_that_fits_and_rc1s_generat
         path = tmp_path / "ppo.yaml"
         path.write_text(yaml.safe_dump(cfg))
         with pytest.raises(Rc1Error, match=message):
-            load_ppo_scale(path)
-    ppo = load_ppo_scale(CONFIGS / "ppo_scale.yaml")
+            load_ppo_config(path)
+    ppo = load_ppo_config(CONFIGS / "ppo_scale.yaml")
     vllm = ppo.model_copy(update={"ppo": ppo.ppo.model_copy(update={"rollout_backend": "vllm"})})
     with pytest.raises(Rc1Error, match="ppo.rollout_backend=vllm does not run it"):
         rollout_plan(vllm, "prod", cuda=True, vllm=True, cb=True)
     assert rollout_plan(vllm, "dev", cuda=False, vllm=False, cb=True).effective == "transformers"
+
+
+def test_the_task_mix_is_declared_once(tmp_path):
+    """build-pool's --mix default, the shadow set's fallback, prod's floor and the shipped configs are TASK_MIX."""
+    from dataclasses import fields
+
+    from rc1.core.config import SEED_FLOORS, TASK_MIX, TASKS, mix_text
+    from rc1.data.shadow_set import default_mix
+    from rc1.stages import build_pool
+
+    default = next(f.default for f in fields(build_pool.Config) if f.name == "mix")
+    assert parse_mix(default) == TASK_MIX == SEED_FLOORS["config_check.mix"][1] == default_mix(tmp_path / "none.yaml")
+    assert load_thresholds(CONFIGS / "gates.yaml").config_check.mix == TASK_MIX == load_ppo_config(
+        CONFIGS / "ppo_scale.yaml").mix and TASKS == tuple(TASK_MIX)
+    third = {"hotpotqa": 1 / 3, "strategyqa": 1 / 3, "gsm8k": 1 / 3}
+    assert parse_mix(mix_text(third)) == third

@@ -7,26 +7,26 @@ import json
 import numpy as np
 import pytest
 
-from rc1.core.config import DifficultyGate
+from rc1.core.config import DifficultyThresholds
 from rc1.difficulty.bucket import BUCKETS, assign_buckets, bucket_sizes, resample
-from rc1.difficulty.metrics import clue_overlap, entities, seed_metrics, support_text
+from rc1.difficulty.metrics import clue_overlap, entities, pool_item_metrics, support_text
 from rc1.difficulty.distribution import difficulty_checks
 from rc1.difficulty.table import build_table
-from rc1.core.records import seed_problem
+from rc1.core.records import pool_item_problem
 from rc1.core.text import words
 
-GATE = DifficultyGate(hard_min=0.30, easy_max=0.30, len_tokens_max=3500, turns_max=8, tool_hops_max=8,
+GATE = DifficultyThresholds(hard_min=0.30, easy_max=0.30, len_tokens_max=3500, turns_max=8, tool_hops_max=8,
                       clue_overlap_hard_median_max=0.20, clue_overlap_easy_median_min=0.40)
 TARGET = {"easy": 0.25, "medium": 0.45, "hard": 0.30}
 
 
-def seed(i, task="hotpotqa", question="What is it?", *, calls=(), context=(), system="You are helpful.", **extra):
+def pool_item(i, task="hotpotqa", question="What is it?", *, calls=(), context=(), system="You are helpful.", **extra):
     s = {"id": f"{task}-{i}", "task": task, "source_id": str(i), "template_id": "t", "role": "student",
          "style": "concise", "dialogue": [{"role": "system", "content": system}, {"role": "user", "content": question}],
          "needs_clarification": False, "hidden_info": None, "tools": ["wiki", "calc"],
          "expected_tool_calls": list(calls), "answer": "a", "context": [list(c) for c in context]}
     s.update(extra)
-    assert seed_problem(s) is None
+    assert pool_item_problem(s) is None
     return s
 
 
@@ -43,12 +43,12 @@ def graded_pool(n_per_kind: int, tasks=("hotpotqa", "strategyqa", "gsm8k")) -> l
     for task in tasks:
         for i in range(n_per_kind):
             q = EASY_Q.format(i=i)
-            out.append(seed(f"e{i}", task, q, context=[["Ada", [q + ". She was the daughter of Lord Byron."]]]))
+            out.append(pool_item(f"e{i}", task, q, context=[["Ada", [q + ". She was the daughter of Lord Byron."]]]))
             mq = f"Which river flows through the city where Ada Lovelace lived in {i} and what is its length?"
-            out.append(seed(f"m{i}", task, mq, calls=[{"name": "wiki", "arguments": {"query": "Ada"}}],
+            out.append(pool_item(f"m{i}", task, mq, calls=[{"name": "wiki", "arguments": {"query": "Ada"}}],
                             context=[["Ada", ["Ada Lovelace lived in London.", f"The Thames is {i} km long."]]]))
             hq = HARD_Q.format(i=i)
-            out.append(seed(f"h{i}", task, hq, needs_clarification=True, hidden_info="the composer is Mozart",
+            out.append(pool_item(f"h{i}", task, hq, needs_clarification=True, hidden_info="the composer is Mozart",
                             calls=[{"name": "wiki", "arguments": {"query": "Mozart"}},
                                    {"name": "wiki", "arguments": {"query": "Salieri"}},
                                    {"name": "calc", "arguments": {"expression": "1791 - 1756"}}],
@@ -59,13 +59,13 @@ def graded_pool(n_per_kind: int, tasks=("hotpotqa", "strategyqa", "gsm8k")) -> l
 
 # ---------------------------------------------------------------- metrics
 def test_seed_metrics_known_values():
-    s = seed(1, question="Which city did the director of Titanic and Avatar grow up in, and was it before he "
+    s = pool_item(1, question="Which city did the director of Titanic and Avatar grow up in, and was it before he "
                          "moved to New York?",
              calls=[{"name": "wiki", "arguments": {"query": "James Cameron"}},
                     {"name": "calc", "arguments": {"expression": "(3+4)*2 - -1"}}],
              context=[["James Cameron", ["James Cameron grew up in Kapuskasing.", "He moved to New York in 1971."]],
                       ["Other", ["A distractor sentence."]]])
-    m = seed_metrics(s)
+    m = pool_item_metrics(s)
     assert m["turns"] == 1 and m["tool_hops"] == 2
     assert m["entities"] == 3                      # Titanic, Avatar, New York ("Which" is a function word)
     assert m["ops_numeric"] == 3                   # + * - in the calc call; the second minus is a sign
@@ -84,17 +84,17 @@ def test_clue_overlap_is_a_3gram_jaccard():
 
 def test_support_prefers_supporting_facts_then_named_paragraphs_then_facts():
     ctx = [["A", ["a0.", "a1."]], ["B", ["b0."]]]
-    assert support_text(seed(1, context=ctx, supporting_facts=[["A", 1], ["B", 0]])) == "a1. b0."
-    assert support_text(seed(2, context=ctx, calls=[{"name": "wiki", "arguments": {"query": "B"}}])) == "b0."
-    assert support_text(seed(3, facts=["f1", "f2"])) == "f1 f2"
-    assert support_text(seed(4, context=ctx)) == "a0. a1. b0."
+    assert support_text(pool_item(1, context=ctx, supporting_facts=[["A", 1], ["B", 0]])) == "a1. b0."
+    assert support_text(pool_item(2, context=ctx, calls=[{"name": "wiki", "arguments": {"query": "B"}}])) == "b0."
+    assert support_text(pool_item(3, facts=["f1", "f2"])) == "f1 f2"
+    assert support_text(pool_item(4, context=ctx)) == "a0. a1. b0."
 
 
 def test_entities_and_ambiguity_flags():
     assert entities("What is 2 plus 3 for Anna Maria of Spain and The Beatles? Is it 5?") == 5
-    s = seed(1, question="It was sold by some dealer. Was it red or blue? Who bought it?", hidden_info="red",
+    s = pool_item(1, question="It was sold by some dealer. Was it red or blue? Who bought it?", hidden_info="red",
              needs_clarification=True)
-    m = seed_metrics(s)
+    m = pool_item_metrics(s)
     assert set(m["ambiguity_flags"]) == {"hidden_info", "vague_quantity", "dangling_reference",
                                          "multiple_questions", "alternative_question"}
     assert m["ambiguity"] == 5
@@ -180,16 +180,16 @@ def test_a_pool_measured_in_pieces_gives_the_table_of_one_pass(tmp_path):
     from rc1.difficulty.table import concat_tables
     from rc1.core.errors import Rc1Error
     from rc1.core.io import iter_jsonl_lines, line_ranges
-    from rc1.quality.reader import iter_seeds
+    from rc1.quality.reader import iter_pool_items
 
     pool = tmp_path / "pool.jsonl"
-    seeds = graded_pool(7)
-    pool.write_text("".join(json.dumps(s) + "\n" + ("\n" if i == 5 else "") for i, s in enumerate(seeds)))
-    whole = build_table(iter_seeds(pool))
+    pool_items = graded_pool(7)
+    pool.write_text("".join(json.dumps(s) + "\n" + ("\n" if i == 5 else "") for i, s in enumerate(pool_items)))
+    whole = build_table(iter_pool_items(pool))
     for parts in (1, 2, 3, 7, 50):
         pieces = line_ranges(pool, parts)
         assert [x for p in pieces for x in iter_jsonl_lines(pool, p)] == list(iter_jsonl_lines(pool))
-        table = concat_tables([build_table(iter_seeds(pool, p)) for p in pieces])
+        table = concat_tables([build_table(iter_pool_items(pool, p)) for p in pieces])
         assert table.ids == whole.ids and table.flags == whole.flags and table.tasks.tolist() == whole.tasks.tolist()
         assert all(np.array_equal(table.columns[k], whole.columns[k]) for k in whole.columns)
     lines = pool.read_text().splitlines(keepends=True)

@@ -2,10 +2,10 @@
 
 import pytest
 
-from rc1.core.config import EvaluateGate
+from rc1.core.config import EvaluateThresholds
 from rc1.inference.policy_vs_base import build_report, item_row, overclar_reduction_pct, summarize
 
-GATE = EvaluateGate(hard_success_gain_pp_min=5, clarify_success_gain_pp_min=5, overclar_reduction_pct_min=20,
+GATE = EvaluateThresholds(hard_success_gain_pp_min=5, clarify_success_gain_pp_min=5, overclar_reduction_pct_min=20,
                     avg_turns_increase_max=0, min_shadow_items=1, min_heldout_items=1)
 
 

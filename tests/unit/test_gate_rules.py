@@ -2,13 +2,13 @@
 
 from pathlib import Path
 
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.data import bundled_tasks
 from rc1.checks.gate_rules import RECHECKS, fresh_shadow_leaks, option_problems, preflight_problems
-from rc1.train.sampler import plain_seed
+from rc1.train.sampler import plain_pool_item
 from rc1.core.io import sha256_file
 
-GATES = load_gates(Path(__file__).parents[2] / "configs" / "gates.yaml")
+GATES = load_thresholds(Path(__file__).parents[2] / "configs" / "gates.yaml")
 
 
 def _passing(tmp_path):
@@ -101,9 +101,9 @@ def test_fresh_prompts_that_pose_shadow_questions_are_found():
     shadow = bundled_tasks("strategyqa")[:20]
     others = bundled_tasks("strategyqa")[20:40]
     reworded = dict(shadow[3], id="strategyqa:copy-1", question="Quick one: " + shadow[3]["question"])
-    fresh = [plain_seed(t) for t in [shadow[0], reworded, *others]]
-    gate = load_gates("configs/gates.yaml").validate_pool
+    fresh = [plain_pool_item(t) for t in [shadow[0], reworded, *others]]
+    gate = load_thresholds("configs/gates.yaml").validate_pool
     leaks = fresh_shadow_leaks(fresh, shadow, gate.leak_ngram, gate.leak_sim)
     assert leaks == [f"fresh:{shadow[0]['id']}", "fresh:strategyqa:copy-1"]   # by id, then by the leak rule
-    assert fresh_shadow_leaks([plain_seed(t) for t in others], shadow, gate.leak_ngram, gate.leak_sim) == []
+    assert fresh_shadow_leaks([plain_pool_item(t) for t in others], shadow, gate.leak_ngram, gate.leak_sim) == []
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.data import bundled_tasks
 from rc1.core.io import read_json, write_jsonl
 from rc1.data.plan import PoolSpec
@@ -20,12 +20,12 @@ from rc1_cli import run_cli
 from test_quality import MIX, SHADOW, make_pool, make_seed
 
 REPO = Path(__file__).resolve().parents[2]
-GATE = load_gates(REPO / "configs" / "gates.yaml").validate_pool
+GATE = load_thresholds(REPO / "configs" / "gates.yaml").validate_pool
 SHORT = [("strategyqa:c1", "Is Cholera alive?"), ("strategyqa:c2", "Do bees sleep?")]
 
 
 def _seed_leaks(idx, text, i=0, **kw):
-    return idx.seed_leaks(make_seed(i, "strategyqa", question=text, **kw))
+    return idx.pool_item_leaks(make_seed(i, "strategyqa", question=text, **kw))
 
 
 def test_short_shadow_questions_are_compared_whole():
@@ -62,13 +62,13 @@ def test_pool_builder_excludes_by_the_same_rule():
     stats = PoolStats()
     spec = PoolSpec(n=60, mix={"strategyqa": 1.0}, max_turns=6, clarify_rate=0.3, tools=("wiki", "calc"), seed=3,
                     exclude=exclude, leak_ngram=GATE.leak_ngram, leak_sim=GATE.leak_sim)
-    seeds = list(build_pool(tasks, load_pack(REPO / "templates" / "pack_v2"), spec, stats))
+    pool_items = list(build_pool(tasks, load_pack(REPO / "templates" / "pack_v2"), spec, stats))
     assert stats.excluded["strategyqa"] >= 2
-    used = {s["source_id"] for s in seeds}
+    used = {s["source_id"] for s in pool_items}
     assert tasks["strategyqa"][0]["id"] not in used and shadow_item["id"] not in used
     idx = ShadowIndex([("x", short_q), (shadow_item["id"], shadow_item["question"])], ngram=GATE.leak_ngram,
                       sim=GATE.leak_sim)
-    assert not any(idx.seed_leaks(s) for s in seeds)
+    assert not any(idx.pool_item_leaks(s) for s in pool_items)
 
 
 def _files(d: Path, pool: list[dict], shadow: list[tuple[str, str]]) -> list[str]:

@@ -13,9 +13,9 @@ from rc1.data import load_tasks
 from rc1.data.sources import BUNDLED_DIR as BUNDLED
 from rc1.core.errors import Rc1Error
 from rc1.data.plan import PoolSpec, largest_remainder
-from rc1.data.pool import PoolStats, build_pool, seed_lines
+from rc1.data.pool import PoolStats, build_pool, pool_item_lines
 from rc1.data.render import NOTE_SOURCE_RATE, calc_steps
-from rc1.core.records import SEED_KEYS, seed_problem
+from rc1.core.records import POOL_ITEM_KEYS, pool_item_problem
 from rc1.data.templates import load_pack
 from rc1.core.text import dialogue_tokens, normalize
 from rc1.data.tools import WikiIndex, calc
@@ -53,9 +53,9 @@ def test_pool_is_deterministic_and_well_formed(tasks, pack):
     assert a == list(build_pool(tasks, pack, spec()))
     assert a != list(build_pool(tasks, pack, spec(seed=12)))
     assert len({s["id"] for s in a}) == len(a) == 600
-    assert [json.loads(line) for line in seed_lines(iter(a))] == a
+    assert [json.loads(line) for line in pool_item_lines(iter(a))] == a
     for s in a:
-        assert seed_problem(s) is None and set(SEED_KEYS) <= set(s)
+        assert pool_item_problem(s) is None and set(POOL_ITEM_KEYS) <= set(s)
         assert s["dialogue"][0]["role"] == "system" and s["dialogue"][-1]["role"] == "user"
         assert sum(t["role"] != "system" for t in s["dialogue"]) <= 6
         assert 64 <= dialogue_tokens(s["dialogue"]) <= 4096
@@ -63,12 +63,12 @@ def test_pool_is_deterministic_and_well_formed(tasks, pack):
 
 def test_mix_and_clarify_rate_are_exact(tasks, pack):
     stats = PoolStats()
-    seeds = list(build_pool(tasks, pack, spec(n=601), stats))
-    counts = Counter(s["task"] for s in seeds)
+    pool_items = list(build_pool(tasks, pack, spec(n=601), stats))
+    counts = Counter(s["task"] for s in pool_items)
     assert counts == largest_remainder(601, MIX) == stats.counts
-    assert sum(s["needs_clarification"] for s in seeds) == round(601 * 0.3)
+    assert sum(s["needs_clarification"] for s in pool_items) == round(601 * 0.3)
     # any prefix keeps the mix (tasks are interleaved)
-    head = Counter(s["task"] for s in seeds[:100])
+    head = Counter(s["task"] for s in pool_items[:100])
     assert abs(head["hotpotqa"] - 45) <= 1 and abs(head["gsm8k"] - 25) <= 1
     none = list(build_pool(tasks, pack, spec(clarify_rate=0.0)))
     assert not any(s["needs_clarification"] or s["hidden_info"] for s in none)
@@ -86,8 +86,8 @@ def test_clarification_seeds_hide_a_needed_fact(tasks, pack):
 
 
 def test_tool_calls_and_worked_exchanges_are_real(tasks, pack):
-    seeds = list(build_pool(tasks, pack, spec()))
-    with_tools = [s for s in seeds if s["tools"]]
+    pool_items = list(build_pool(tasks, pack, spec()))
+    with_tools = [s for s in pool_items if s["tools"]]
     assert with_tools and all(s["expected_tool_calls"] or any("tool_calls" in t for t in s["dialogue"])
                               for s in with_tools)
     for s in with_tools:
@@ -96,7 +96,7 @@ def test_tool_calls_and_worked_exchanges_are_real(tasks, pack):
         for c in s["expected_tool_calls"]:
             if c["name"] == "calc":
                 assert not calc(c["arguments"]["expression"]).startswith("error")
-    worked = [s for s in seeds if any(t["role"] == "tool" for t in s["dialogue"])]
+    worked = [s for s in pool_items if any(t["role"] == "tool" for t in s["dialogue"])]
     assert {s["task"] for s in worked} == set(MIX)
     for s in worked:
         call = next(t for t in s["dialogue"] if t.get("tool_calls"))["tool_calls"][0]
@@ -109,9 +109,9 @@ def test_tool_calls_and_worked_exchanges_are_real(tasks, pack):
 
 
 def test_seeds_of_one_item_differ(tasks, pack):
-    seeds = list(build_pool(tasks, pack, spec(n=900)))
+    pool_items = list(build_pool(tasks, pack, spec(n=900)))
     by_item: dict[str, list] = {}
-    for s in seeds:
+    for s in pool_items:
         by_item.setdefault(s["source_id"], []).append(s)
     multi = [v for v in by_item.values() if len(v) >= 3]   # every item of the limiting task is posed max_poses_per_item times
     assert multi
@@ -126,8 +126,8 @@ def test_hard_notes_say_where_lines_came_from_and_an_item_shows_new_distractors(
     """In about NOTE_SOURCE_RATE of the hard (closed-book) seeds every note line, support and distractor alike, says
     where the user got it, in the others none does; two seeds of one HotpotQA item share no distractor sentence
     while the item's distractor paragraphs have unshown ones."""
-    seeds = list(build_pool(tasks, pack, spec(n=900, clarify_rate=0.6)))   # some items get two clarification seeds
-    hard = [s for s in seeds if s["pose"] == "hard" and s["task"] != "gsm8k"
+    pool_items = list(build_pool(tasks, pack, spec(n=900, clarify_rate=0.6)))   # some items get two clarification seeds
+    hard = [s for s in pool_items if s["pose"] == "hard" and s["task"] != "gsm8k"
             and (s["needs_clarification"] or s["task"] == "strategyqa")]   # HotpotQA's plain hard pose shows passages
     sourced = 0
     for s in hard:
@@ -161,18 +161,18 @@ def test_shadow_items_are_excluded(tasks, pack):
     by_question = frozenset(normalize(t["question"]) for t in shadow[5:]) | {normalize(reworded["question"] + " Explain.")}
     exclude = frozenset(t["id"] for t in shadow[:5]) | by_question
     stats = PoolStats()
-    seeds = list(build_pool(tasks, pack, spec(exclude=exclude), stats))
-    used = {s["source_id"] for s in seeds}
+    pool_items = list(build_pool(tasks, pack, spec(exclude=exclude), stats))
+    used = {s["source_id"] for s in pool_items}
     assert not used & {t["id"] for t in shadow} and reworded["id"] not in used
     assert stats.excluded["hotpotqa"] >= 5 and stats.excluded["strategyqa"] >= 1 and stats.excluded["gsm8k"] >= 3
     # questions that differ from a shadow one only in a few words are left out too: the
     # validator's leak rule finds nothing in the pool
     from rc1.core.leak import ShadowIndex
-    from rc1.core.records import seed_question
+    from rc1.core.records import posed_question
     from rc1.core.text import words
 
     index = ShadowIndex([(t["id"], t["question"]) for t in shadow + [reworded]])
-    assert not [s["id"] for s in seeds if index.match(s["id"], words(seed_question(s)))]
+    assert not [s["id"] for s in pool_items if index.match(s["id"], words(posed_question(s)))]
 
 
 def test_max_turns_and_bad_specs(tasks, pack):
@@ -213,7 +213,7 @@ def test_pieces_of_the_stream_are_the_seeds_of_one_pass(tasks, pack, tmp_path, m
         monkeypatch.setenv("RC1_NO_FORK", "" if fork else "1")
         sp_n = spec(n=n)
         ref_stats = PoolStats()
-        ref = "".join(seed_lines(build_pool(tasks, pack, sp_n, ref_stats)))
+        ref = "".join(pool_item_lines(build_pool(tasks, pack, sp_n, ref_stats)))
         stats, written, _, sha, _ = _write_pool(tasks, pack, sp_n, tmp_path / "pool.jsonl", False)
         assert (tmp_path / "pool.jsonl").read_text(encoding="utf-8") == ref and written == n
         assert sha == sha256_file(tmp_path / "pool.jsonl")

@@ -89,6 +89,6 @@ def test_gsm8k_clarification_seeds_take_every_clarification_template():
 
     pack = load_pack(REPO / "templates" / "pack_v2")
     tasks = {"gsm8k": bundled_tasks("gsm8k")[:200]}
-    seeds = build_pool(tasks, pack, PoolSpec(n=300, mix={"gsm8k": 1.0}, clarify_rate=0.3, tools=("calc",), seed=3))
-    used = {s["template_id"] for s in seeds if s["needs_clarification"]}
+    pool_items = build_pool(tasks, pack, PoolSpec(n=300, mix={"gsm8k": 1.0}, clarify_rate=0.3, tools=("calc",), seed=3))
+    used = {s["template_id"] for s in pool_items if s["needs_clarification"]}
     assert used == {t.id for t in pack.for_task("gsm8k", clarify=True)}

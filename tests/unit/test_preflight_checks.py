@@ -1,11 +1,11 @@
 from pathlib import Path
 
-from rc1.core.config import load_gates
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.config import load_thresholds
+from rc1.core.ppo_config import load_ppo_config
 from rc1.checks.preflight_checks import config_checks, resources_checks, round_summary, step_result
 
 CONFIGS = Path(__file__).parents[2] / "configs"
-GATES = load_gates(CONFIGS / "gates.yaml")
+GATES = load_thresholds(CONFIGS / "gates.yaml")
 
 
 def _by_name(checks):
@@ -13,12 +13,12 @@ def _by_name(checks):
 
 
 def test_shipped_prod_config_passes_the_prod_config_check():
-    checks = config_checks(load_ppo_scale(CONFIGS / "ppo_scale.yaml"), GATES)
+    checks = config_checks(load_ppo_config(CONFIGS / "ppo_scale.yaml"), GATES)
     assert all(c["pass"] for c in checks), checks
 
 
 def test_config_check_catches_each_violation():
-    ppo = load_ppo_scale(CONFIGS / "ppo_scale.yaml")
+    ppo = load_ppo_config(CONFIGS / "ppo_scale.yaml")
     bad = ppo.model_copy(update={"simulate": True, "live_mode": False, "use_overclar_penalty": False,
                                  "seeds": [1, 1, 2], "ppo": ppo.ppo.model_copy(update={"episodes": 10, "target_kl": 0.1,
                                                                                  "mask_truncated_completions": False}),

@@ -7,16 +7,16 @@ from collections import Counter
 
 import pytest
 
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.quality.dedup import DuplicateFinder
 from rc1.quality.diversity import Reservoir, distinct_n, kl_divergence, ngram_counts, type_token_ratio, zipf_slope
 from rc1.core.leak import ShadowIndex
 from rc1.quality.mix import mix_deviation
 from rc1.quality.validate import validate_pool
-from rc1.core.records import SEED_KEYS, seed_problem
+from rc1.core.records import POOL_ITEM_KEYS, pool_item_problem
 from rc1.core.text import words
 
-GATE = load_gates(__import__("pathlib").Path(__file__).parents[2] / "configs" / "gates.yaml").for_mode("dev").validate_pool
+GATE = load_thresholds(__import__("pathlib").Path(__file__).parents[2] / "configs" / "gates.yaml").for_mode("dev").validate_pool
 MIX = {"hotpotqa": 0.45, "strategyqa": 0.30, "gsm8k": 0.25}
 ROLES = ("student", "analyst", "teacher", "journalist")
 STYLES = ("concise", "socratic", "detailed")
@@ -37,16 +37,16 @@ def make_seed(i: int, task: str = "hotpotqa", question: str | None = None, *, ro
     question = question if question is not None else random_text(rng, 18)
     system = system if system is not None else (
         f"You are a {role} assistant who answers in a {style} way. " + random_text(rng, 45))
-    seed = {
+    pool_item = {
         "id": f"seed-{i}", "task": task, "source_id": f"{task}:{i}", "template_id": f"{task}.t{i % 6}",
         "role": role, "style": style,
         "dialogue": [{"role": "system", "content": system}, {"role": "user", "content": f"{wrapper} {question}"}],
         "needs_clarification": False, "hidden_info": None, "tools": ["wiki", "calc"],
         "expected_tool_calls": [], "answer": "x", "context": [],
     }
-    seed.update(extra)
-    assert seed_problem(seed) is None and set(SEED_KEYS) <= set(seed)
-    return seed
+    pool_item.update(extra)
+    assert pool_item_problem(pool_item) is None and set(POOL_ITEM_KEYS) <= set(pool_item)
+    return pool_item
 
 
 def make_pool(n: int, mix: dict[str, float] = MIX, start: int = 0, wrapper: str = "Please help me with this:") -> list[dict]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.quality.validate import validate_pool
 from rc1.core.text import normalize
 
@@ -43,7 +43,7 @@ def real():
 
 def test_clean_real_pool_has_no_leak_and_planted_questions_are_all_found(real):
     pool, shadow = real
-    gate = load_gates(REPO / "configs" / "gates.yaml").validate_pool
+    gate = load_thresholds(REPO / "configs" / "gates.yaml").validate_pool
     pairs = [(s["id"], s["question"]) for s in shadow]
     clean = validate_pool(iter(pool), gate=gate, mix=MIX, shadow=pairs, baseline=pool[:500])
     assert clean.leaks == []

@@ -3,7 +3,7 @@
 import re
 
 from headless_browser import dump_dom, screenshot
-from rc1.core.config import load_gates
+from rc1.core.config import load_thresholds
 from rc1.inference.policy_vs_base import build_report
 from rc1.core.config import DIMENSIONS
 from rc1.release.rc1_report import ReportInput, pick_samples, render_report
@@ -41,7 +41,7 @@ def samples() -> list[dict]:
 
 
 def page(passed_policy: bool) -> ReportInput:
-    report = build_report(rows(passed_policy), rows(False), load_gates("configs/gates.yaml").evaluate)
+    report = build_report(rows(passed_policy), rows(False), load_thresholds("configs/gates.yaml").evaluate)
     curves = {"seed=1": {"reward": [(1, 0.1), (2, 0.3)], "kl": [(1, 0.0), (2, 0.01)],
                          "loss": [(1, 0.5), (2, 0.4)], "learning_rate": [(1, 1e-5), (2, 9e-6)],
                          "rc1.reward.hard": [(1, 0.1), (2, 0.2)], "rc1.reward.easy": [(1, 0.4), (2, 0.5)]},

@@ -6,8 +6,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from rc1.core.config import DIMENSIONS, load_gates, load_weights
-from rc1.core.ppo_config import load_ppo_scale
+from rc1.core.config import DIMENSIONS, load_thresholds, load_weights
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.scoring.reward import (RewardModel, RewardParams, difficulty_factor, new_reward, old_score, weighted_score,
                         weights_check)
@@ -62,13 +62,13 @@ def test_beta_outside_the_allowed_range_is_refused(beta):
 
 
 def test_reward_params_come_from_the_ppo_config():
-    p = RewardParams.from_config(load_ppo_scale("configs/ppo_scale.yaml"))
+    p = RewardParams.from_config(load_ppo_config("configs/ppo_scale.yaml"))
     assert (p.alpha, p.cap, p.beta, p.use_penalty) == (0.07, 3, 0.08, True)
-    assert RewardParams.from_config(load_ppo_scale("configs/ppo_scale.yaml"), alpha=0.1, beta=None).alpha == 0.1
+    assert RewardParams.from_config(load_ppo_config("configs/ppo_scale.yaml"), alpha=0.1, beta=None).alpha == 0.1
 
 
 def test_weights_check_on_the_repo_weights_and_on_bad_ones():
-    gates = load_gates("configs/gates.yaml")
+    gates = load_thresholds("configs/gates.yaml")
     checks = weights_check(load_weights("configs/weights.json"), gates)
     assert [c["name"] for c in checks] == ["non_negative", "sum_to_one", "max_each"]
     assert all(c["pass"] for c in checks) and all({"value", "threshold"} <= set(c) for c in checks)

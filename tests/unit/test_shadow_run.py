@@ -2,7 +2,7 @@
 
 import pytest
 
-from rc1.core.config import DIMENSIONS, ShadowRunGate
+from rc1.core.config import DIMENSIONS, ShadowRunThresholds
 from rc1.scoring.comparison import shadow_checks, shadow_metrics
 from rc1.scoring.ranks import improve_pct, kendall_tau, spearman, topk_membership, topk_overlap
 
@@ -68,7 +68,7 @@ def test_shadow_metrics_splits_by_bucket_and_task_and_leaves_failed_rows_out():
     assert m["argmax_agreement_within_item"] == pytest.approx(2 / 3)
     assert m["top10pct_overlap"] == pytest.approx(0.0)   # k = 1 of 5: old's top (0.95) is new's 4th
     assert m["top20pct_overlap"] == pytest.approx(0.0)
-    checks = shadow_checks(m, ShadowRunGate(spearman_min=0.75, top10pct_overlap_min=0.0, corr_improve_pct_min=10,
+    checks = shadow_checks(m, ShadowRunThresholds(spearman_min=0.75, top10pct_overlap_min=0.0, corr_improve_pct_min=10,
                                             corr_to_success_new_min=0.3))
     assert [c["name"] for c in checks] == ["spearman", "top10pct_overlap", "corr_improve_pct", "corr_to_success_new"]
     by = {c["name"]: c for c in checks}
@@ -83,7 +83,7 @@ def test_a_judge_that_ranks_wrong_answers_first_passes_the_agreement_checks_and_
             _row(3, 0.70, 0.55, False), _row(4, 0.20, 0.30, True), _row(5, 0.90, 0.90, False)]
     m = shadow_metrics(rows)
     assert m["corr_to_success_old"] < m["corr_to_success_new"] < 0
-    checks = {c["name"]: c for c in shadow_checks(m, ShadowRunGate(
+    checks = {c["name"]: c for c in shadow_checks(m, ShadowRunThresholds(
         spearman_min=0.75, top10pct_overlap_min=0.70, corr_improve_pct_min=10, corr_to_success_new_min=0.3))}
     assert checks["spearman"]["pass"] and checks["top10pct_overlap"]["pass"]
     assert checks["corr_improve_pct"]["value"] is None and not checks["corr_improve_pct"]["pass"]

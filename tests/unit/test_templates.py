@@ -73,14 +73,14 @@ def test_pool_uses_the_varied_wording():
     closers = {s.id: sorted({c for c in s.closers if c}, key=len, reverse=True) for s in pack.styles}
     question = {t["id"]: t["question"] for items in tasks.values() for t in items}
     seen_o, seen_c, poses = set(), set(), Counter()
-    for seed in build_pool(tasks, pack, spec):
-        users = [t["content"] for t in seed["dialogue"] if t["role"] == "user"]
-        o = next((x for x in openers[seed["role"]] if users[0].startswith((x + " ", x + "\n"))), None)
-        c = next((x for x in closers[seed["style"]] if users[-1].endswith((" " + x, "\n" + x))), None)
-        seen_o.add((seed["role"], o))
-        seen_c.add((seed["style"], c))
-        poses[seed["task"], seed["pose"]] += 1
-        assert question[seed["source_id"]]
+    for pool_item in build_pool(tasks, pack, spec):
+        users = [t["content"] for t in pool_item["dialogue"] if t["role"] == "user"]
+        o = next((x for x in openers[pool_item["role"]] if users[0].startswith((x + " ", x + "\n"))), None)
+        c = next((x for x in closers[pool_item["style"]] if users[-1].endswith((" " + x, "\n" + x))), None)
+        seen_o.add((pool_item["role"], o))
+        seen_c.add((pool_item["style"], c))
+        poses[pool_item["task"], pool_item["pose"]] += 1
+        assert question[pool_item["source_id"]]
     assert len(seen_o) >= 120 and len(seen_c) >= 80, (len(seen_o), len(seen_c))
     for task, share in spec.mix.items():   # the poses follow the target (a GSM8K item without a calculator step
         for pose, want in spec.target.items():   # has no medium template: it takes another pose)

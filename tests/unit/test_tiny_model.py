@@ -6,7 +6,7 @@ import pytest
 
 from rc1.core.io import sha256_dir
 from rc1.data.tools import calc
-from rc1.train.tiny import IM_END, corpus_from_seeds, is_tiny, load_model, load_tokenizer, resolve_base, tiny_dir
+from rc1.train.tiny import IM_END, corpus_from_pool_items, is_tiny, load_model, load_tokenizer, resolve_base, tiny_dir
 
 CORPUS = ["Paris is the capital of France.", "Tom has 3 apples and buys 5 more. How many apples?",
           "Is the Eiffel Tower taller than 300 metres? Answer: yes"]
@@ -81,9 +81,9 @@ def test_resolve_base_passes_real_model_names_through(tmp_path):
 
 
 def test_corpus_from_seeds_reads_dialogue_hidden_info_and_context():
-    seed = {"dialogue": [{"role": "user", "content": "Where?"}], "hidden_info": "In Europe.", "answer": "Paris",
+    pool_item = {"dialogue": [{"role": "user", "content": "Where?"}], "hidden_info": "In Europe.", "answer": "Paris",
             "context": [["Paris", ["Paris is big.", " It is old."]]]}
-    text = "\n".join(corpus_from_seeds([seed]))
+    text = "\n".join(corpus_from_pool_items([pool_item]))
     for piece in ("Where?", "In Europe.", "Answer: Paris", "Paris: Paris is big. It is old."):
         assert piece in text
-    json.dumps(corpus_from_seeds([seed]))
+    json.dumps(corpus_from_pool_items([pool_item]))

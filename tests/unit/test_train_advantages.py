@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from rc1.core.config import DIMENSIONS, load_weights
-from rc1.core.ppo_config import PPOScale, load_ppo_scale
+from rc1.core.ppo_config import PPOConfig, load_ppo_config
 from rc1.scoring.reward import RewardModel, RewardParams
 from rc1.scoring.base import JudgeResult
 from rc1.train import engine
-from rc1.train.tiny import corpus_from_seeds, resolve_base, load_tokenizer
+from rc1.train.tiny import corpus_from_pool_items, resolve_base, load_tokenizer
 
 REPO = Path(__file__).resolve().parents[2]
 G = 2
@@ -41,7 +41,7 @@ class PositionJudge:
         return {}
 
 
-def seed(i, difficulty, needs=False):
+def pool_item(i, difficulty, needs=False):
     return {"id": f"gsm8k:{i}", "task": "gsm8k", "source_id": str(i), "template_id": "t1", "role": "student",
             "style": "terse", "dialogue": [{"role": "system", "content": "You are a careful assistant."},
                                            {"role": "user", "content": "Tom has 2 apples and buys 3 more. How many?"}],
@@ -54,15 +54,15 @@ def setup(tmp_path_factory, monkeypatch_module):
     root = tmp_path_factory.mktemp("adv")
     monkeypatch_module.chdir(root)
     monkeypatch_module.setenv("OMP_NUM_THREADS", "1")
-    cfg = load_ppo_scale(REPO / "configs/ppo_dev.yaml").model_dump()
+    cfg = load_ppo_config(REPO / "configs/ppo_dev.yaml").model_dump()
     cfg["ppo"].update(batch_size=2, group_size=G, max_new_tokens=16)
     cfg.pop("generation")   # the reward -> advantage path alone (the thinking budget: test_thinking_budget.py)
     cfg["checkpoint"]["save_every_episodes"] = 10000
     cfg["sampling"].update(difficulty={"easy": 0.5, "medium": 0.0, "hard": 0.5},
                            seed_pool_schedule=[{"from_episode": 0, "ratio": 1.0}])
-    ppo = PPOScale.model_validate(cfg)
-    pool = [seed(1, "hard"), seed(2, "easy")]
-    base = resolve_base("tiny", corpus_from_seeds(pool), seed=0, cache_dir=root / "models")
+    ppo = PPOConfig.model_validate(cfg)
+    pool = [pool_item(1, "hard"), pool_item(2, "easy")]
+    base = resolve_base("tiny", corpus_from_pool_items(pool), seed=0, cache_dir=root / "models")
     return {"root": root, "ppo": ppo, "pool": pool, "base": base}
 
 
@@ -113,12 +113,12 @@ def ask_bias(setup, strength):
 
 
 def test_overclarification_penalty_reorders_advantages_within_a_group(setup):
-    pool = [seed(1, "medium"), seed(2, "medium")]          # factor 1; asking is never needed here
+    pool = [pool_item(1, "medium"), pool_item(2, "medium")]          # factor 1; asking is never needed here
     judge = PositionJudge(spread=0.0, per_user_turn=0.02)  # an ask_user reply is a user turn: +0.02 raw per ask
     gen = {"sequence_bias": ask_bias(setup, BIAS)}         # about half the rollouts open with an ask_user call
     cfg = setup["ppo"].model_dump()
     cfg["ppo"].update(group_size=4, max_new_tokens=40)
-    ppo = PPOScale.model_validate(cfg)
+    ppo = PPOConfig.model_validate(cfg)
     first_step = {}
     for use_penalty in (False, True):
         logged = train_steps(setup, f"pen{use_penalty}", RewardParams(beta=0.08, use_penalty=use_penalty), judge,

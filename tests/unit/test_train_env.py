@@ -3,7 +3,7 @@
 import json
 
 from rc1.scoring.dialogue import analyze
-from rc1.train.env import BUDGET_EXHAUSTED, NOTHING_TO_ADD, Rc1Env, dispatch_tool, seed_prompt, to_rc1_dialogue
+from rc1.train.env import BUDGET_EXHAUSTED, NOTHING_TO_ADD, Rc1Env, dispatch_tool, pool_item_prompt, to_rc1_dialogue
 
 SEED = {"id": "hotpotqa:1", "task": "hotpotqa", "answer": "France", "needs_clarification": True,
         "hidden_info": "I mean the city on the Seine.",
@@ -11,9 +11,9 @@ SEED = {"id": "hotpotqa:1", "task": "hotpotqa", "answer": "France", "needs_clari
         "context": [["Paris", ["Paris is on the Seine.", " It is in France."]], ["Lyon", ["Lyon is on the Rhone."]]]}
 
 
-def env_for(seed, max_turns=6):
+def env_for(pool_item, max_turns=6):
     env = Rc1Env(max_turns=max_turns)
-    env.reset(seed_json=json.dumps(seed), prompt=[], step=0)
+    env.reset(seed_json=json.dumps(pool_item), prompt=[], step=0)
     return env
 
 
@@ -64,10 +64,10 @@ def test_trl_messages_become_rc1_dialogue():
 
 
 def test_seed_prompt_ends_with_the_users_turn():
-    msgs = seed_prompt(SEED)
+    msgs = pool_item_prompt(SEED)
     assert [m["role"] for m in msgs] == ["system", "user"]
     with_tool = {**SEED, "dialogue": SEED["dialogue"] + [{"role": "tool", "name": "wiki", "content": "x"}]}
-    assert seed_prompt(with_tool)[-1]["role"] == "user"
+    assert pool_item_prompt(with_tool)[-1]["role"] == "user"
 
 
 def test_an_empty_ask_user_is_not_a_clarification():

@@ -3,7 +3,7 @@
 import pytest
 
 from draw_shares import share_summary
-from rc1.train.sampler import ReplayHistory, Sampler, SamplerSpec, is_heldout, plain_seed, pool_ratio, split_heldout
+from rc1.train.sampler import ReplayHistory, Sampler, SamplerSpec, is_heldout, plain_pool_item, pool_ratio, split_heldout
 
 SCHEDULE = [(0, 0.50), (20000, 0.35), (40000, 0.20)]
 DIFF = {"easy": 0.2, "medium": 0.4, "hard": 0.4}
@@ -56,7 +56,7 @@ def test_replay_takes_low_performers_and_never_exceeds_the_cap():
         draws = s.plan(step, h)
         replay = [d for d in draws if d.kind == "replay"]
         assert len(replay) == 3
-        assert all(int(d.seed["id"][1:]) < 40 for d in replay)
+        assert all(int(d.pool_item["id"][1:]) < 40 for d in replay)
         assert len(draws) == 10
 
 
@@ -69,7 +69,7 @@ def test_replay_only_sees_rewards_older_than_the_lag():
     assert not [d for d in before if d.kind == "replay"]    # step 9's rewards are too new for step 10
     h.add(10, "s3", 0.5)                                     # more recent rewards change nothing
     assert s.plan(10, h) == before
-    assert [d.seed["id"] for d in s.plan(11, h) if d.kind == "replay"] == ["s1"]
+    assert [d.pool_item["id"] for d in s.plan(11, h) if d.kind == "replay"] == ["s1"]
 
 
 def test_plans_are_deterministic_per_seed_and_history_round_trips():
@@ -77,7 +77,7 @@ def test_plans_are_deterministic_per_seed_and_history_round_trips():
     a = Sampler(pool(), spec(), seed=7, fresh=fresh())
     b = Sampler(pool(), spec(), seed=7, fresh=fresh())
     c = Sampler(pool(), spec(), seed=8, fresh=fresh())
-    ids = lambda smp, hist: [[d.seed["id"] for d in smp.plan(k, hist)] for k in range(5, 25)]
+    ids = lambda smp, hist: [[d.pool_item["id"] for d in smp.plan(k, hist)] for k in range(5, 25)]
     assert ids(a, h) == ids(b, ReplayHistory.from_json(h.to_json()))
     assert ids(a, h) != ids(c, h)
 
@@ -98,7 +98,7 @@ def test_heldout_split_is_stable_and_disjoint():
 
 
 def test_plain_seed_is_a_single_question_prompt():
-    s = plain_seed({"id": "gsm8k:7", "task": "gsm8k", "question": "What is 2+2?", "answer": "4", "context": []})
+    s = plain_pool_item({"id": "gsm8k:7", "task": "gsm8k", "question": "What is 2+2?", "answer": "4", "context": []})
     assert s["id"] == "fresh:gsm8k:7" and s["dialogue"][-1] == {"role": "user", "content": "What is 2+2?"}
     assert s["needs_clarification"] is False and s["answer"] == "4"
 
@@ -106,16 +106,16 @@ def test_plain_seed_is_a_single_question_prompt():
 def test_one_seed_difficulty_each_caller_saying_its_fallback():
     """rc1.core.records.seed_difficulty is the one reader of a seed's bucket: training counts an unbucketed seed as
     UNBUCKETED (medium), the judge request and the shadow set leave it unknown (None)."""
-    from rc1.core.records import seed_difficulty
+    from rc1.core.records import pool_item_difficulty
     from rc1.scoring.reward import judge_request
     from rc1.train.sampler import UNBUCKETED
 
-    assert seed_difficulty({"difficulty": {"bucket": "hard"}}, fallback=None) == "hard"
-    assert seed_difficulty({"bucket": "easy"}, fallback=UNBUCKETED) == "easy"
-    assert seed_difficulty({"difficulty": "impossible"}, fallback=None) is None
-    assert seed_difficulty({}, fallback=UNBUCKETED) == "medium"
-    seed = {"id": "s1", "task": "gsm8k", "dialogue": [{"role": "user", "content": "2+2?"}], "answer": "4"}
-    assert judge_request(seed, seed["dialogue"]).difficulty is None
+    assert pool_item_difficulty({"difficulty": {"bucket": "hard"}}, fallback=None) == "hard"
+    assert pool_item_difficulty({"bucket": "easy"}, fallback=UNBUCKETED) == "easy"
+    assert pool_item_difficulty({"difficulty": "impossible"}, fallback=None) is None
+    assert pool_item_difficulty({}, fallback=UNBUCKETED) == "medium"
+    pool_item = {"id": "s1", "task": "gsm8k", "dialogue": [{"role": "user", "content": "2+2?"}], "answer": "4"}
+    assert judge_request(pool_item, pool_item["dialogue"]).difficulty is None
     unbucketed = [{k: v for k, v in s.items() if k != "difficulty"} for s in pool(6)]
     assert {d: len(ix) for d, ix in Sampler(unbucketed, spec(), seed=1).buckets.items()} == \
         {"easy": 0, "medium": 6, "hard": 0}

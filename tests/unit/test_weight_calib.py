@@ -5,7 +5,7 @@ import pytest
 from scipy.optimize import minimize
 
 from rc1.scoring.calibrate import calibrate, calibration_checks, design_matrix, fit_nnls, project_capped_simplex
-from rc1.core.config import DIMENSIONS, load_gates
+from rc1.core.config import DIMENSIONS, load_thresholds
 from rc1.core.errors import Rc1Error
 
 
@@ -75,7 +75,7 @@ def test_calibration_is_reproducible_for_a_seed_and_improves_on_the_equal_weight
     assert len(a["folds"]) == 5 and a["bootstrap"]["n"] == 30
     ci = a["bootstrap"]["weights"]["correctness"]
     assert ci["ci_low"] <= ci["mean"] <= ci["ci_high"]
-    checks = calibration_checks(a, load_gates("configs/gates.yaml").weight_calib)
+    checks = calibration_checks(a, load_thresholds("configs/gates.yaml").weight_calib)
     assert all(c["pass"] for c in checks), checks
 
 
