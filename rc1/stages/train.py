@@ -25,6 +25,7 @@ import click
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import GATES_PATH, default_ppo_config, load_thresholds, run_mode
 from rc1.core.ppo_config import load_ppo_config
+from rc1.core.settings import use
 from rc1.core.outdir import claim_out_dir
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
@@ -139,7 +140,8 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     process opens the MLflow run, writes the output dir and checkpoints, and registers the version (the others
     return {"process": i} after training). --result-out: the result, or the refusal, as JSON (rc1.train.launch)."""
     try:
-        res = _train(cfg, parent_tags)
+        with contextlib.ExitStack() as scope:   # the mode train resolves is the active one from then on
+            res = _train(cfg, parent_tags, scope)
     except Rc1Error as e:
         # any process: a refusal every process meets may come first from a worker, and torchrun then stops the main
         # process before it writes one (the gate would hear a crash); the writes are atomic, each a whole refusal
@@ -151,7 +153,7 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     return res
 
 
-def _train(cfg: Config, parent_tags: dict | None) -> dict:
+def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -> dict:
     config_path, seed, pool_path, max_steps, out_dir = cfg.config, cfg.seed, cfg.pool, cfg.max_steps, cfg.out_dir
     resume_from, fresh_path, weights_path, gates_path = cfg.resume_from, cfg.fresh, cfg.weights, cfg.gates
     from rc1.inference.budget import require_budget
@@ -183,6 +185,9 @@ def _train(cfg: Config, parent_tags: dict | None) -> dict:
         raise Rc1Error(f"--resume-from {resume_from}: the interrupted run recorded no config; pass --config")
     ppo = load_ppo_config(config_path)
     mode = run_mode(cfg.mode, default=ppo.run_mode)
+    # what runs under train (the judge, the data sources, the run's tags and key) follows that mode too: a ppo config
+    # saying prod is prod for all of it, the heuristic judge refused
+    scope.enter_context(use(mode=mode))
     require_budget(ppo, config_path, mode)
     weights = checked_weights(weights_path, load_thresholds(gates_path or GATES_PATH))   # validated as preflight does
     fresh_items = load_fresh(fresh_path)             # bad input refuses before anything heavy is loaded

@@ -113,3 +113,14 @@ def test_a_nan_reward_is_a_failed_one():
     with pytest.raises(Rc1Error, match="not a finite number"):
         RewardModel(_NaNJudge(), {**{d: 1 / 7 for d in DIMENSIONS}, "tool_use": math.nan})
 
+
+
+def test_a_prod_config_trains_under_prod_rules(ws, monkeypatch, capsys):
+    """Without --mode or $RUN_MODE, train follows its ppo config's run_mode, and so does all under it: a config
+    saying prod refuses the heuristic judge, as `--mode prod` does (the one run-mode rule, rc1.core.settings)."""
+    monkeypatch.delenv("RUN_MODE")
+    dev = (ws / "configs" / "ppo_dev.yaml").read_text()
+    (ws / "configs" / "ppo_prod_cpu.yaml").write_text(dev.replace("run_mode: dev", "run_mode: prod", 1))
+    code = run_cli(["train", "--config", "configs/ppo_prod_cpu.yaml", "--pool", "pool.jsonl", "--max-steps", "1"])
+    assert code == 2
+    refused(capsys, "no judge provider", "prod mode")
