@@ -107,7 +107,8 @@ STEPS = [
     Step(check_weights, lambda c, r: {"weights": WEIGHTS_PATH}),
     Step(check_config, lambda c, r: {"config": c.config}),
     Step(materialize_shadow, lambda c, r: {"materialize": str(c.shadow),
-                                          "dump_manifest": str(c.out / "shadow_manifest.json")}, not_shared=("n",)),
+                                          "dump_manifest": str(c.out / "shadow_manifest.json")},
+         not_shared=("n", "seed")),   # its seed selects the shadow set: gates.yaml shadow.seed (a prod floor), not --seed
     Step(build_pool, lambda c, r: {"out": str(c.pool), "mix": c.mix, "max_turns": c.ppo.ppo.max_turns,
                                    "shadow": str(c.shadow)}),
     Step(validate_pool, lambda c, r: {"pool": str(c.pool), "leak_check": str(c.shadow), "mix": c.mix,

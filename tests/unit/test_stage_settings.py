@@ -77,6 +77,15 @@ def test_a_flow_hands_its_judge_and_mode_to_its_steps_without_the_environment(mo
     assert "sk-test-key-1234" not in repr(params)
 
 
+
+def test_preflight_seed_never_selects_the_shadow_set():
+    """--seed is the pipeline's random seed; materialize-shadow's seed selects the shadow set, gates.yaml shadow.seed
+    when unset (a prod floor): preflight's --seed must not reach it, as before the steps inherited by name."""
+    step = next(s for s in preflight.STEPS if s.name == "materialize_shadow")
+    cfg = preflight.Config(mode="dev", seed=7)
+    assert step.config(cfg, preflight.Ctx(cfg, "configs/ppo_dev.yaml"), 1).seed is None
+
+
 @pytest.mark.parametrize("url", ["http://127.0.0.1:9/v1?code=s3cr3t-value", "http://u:s3cr3t-value@127.0.0.1/v1",
                                  "http://127.0.0.1/v1#s3cr3t-value", "ftp://127.0.0.1/v1"])
 def test_a_judge_url_with_a_query_or_credentials_is_refused_in_one_line(url):
