@@ -9,7 +9,7 @@ Three runs from the same random-init model (a Qwen3 of hidden 128, 4 layers, rc1
 - learn: reward = 1 when the reply states a verdict, else 0;
 - flipped: the same reward with its sign flipped (a control: the policy is pushed away from verdicts);
 - frozen: the learn reward with the LoRA frozen (learning rate 0; a control: nothing can move).
-Printed per run: the mean training reward per fifth of the run (the curve), and the held-out success (rc1.answers.
+Printed per run: the mean training reward per fifth of the run (the curve), and the held-out success (rc1.scoring.answers.
 is_correct: the right yes/no) and verdict rate on held-out questions, sampled as in training, before and after. The verdict reward
 alone lifts success from ~0 toward chance (half the verdicts are right); the controls must not rise.
 """

@@ -1,6 +1,6 @@
 """The leak rule holds for every shadow question: short ones (fewer words than the n-gram) are compared whole,
 a shared source id is a leak, an empty or unreadable shadow file is an error, and the pool builder excludes by
-the same rule (rc1.core.leak.ShadowIndex.seed_leaks)."""
+the same rule (rc1.core.leak.ShadowIndex.pool_item_leaks)."""
 
 from __future__ import annotations
 

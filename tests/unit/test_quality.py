@@ -30,7 +30,7 @@ def random_text(rng: random.Random, n_words: int) -> str:
 def make_seed(i: int, task: str = "hotpotqa", question: str | None = None, *, role: str | None = None,
               style: str | None = None, system: str | None = None, wrapper: str = "Please help me with this:",
               **extra) -> dict:
-    """A Seed with exactly the keys of rc1.core.records.SEED_KEYS (plus `extra`)."""
+    """A PoolItem with exactly the keys of rc1.core.records.POOL_ITEM_KEYS (plus `extra`)."""
     rng = random.Random(i)
     role = role or ROLES[i % len(ROLES)]
     style = style or STYLES[i % len(STYLES)]

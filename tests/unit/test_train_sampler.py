@@ -104,7 +104,7 @@ def test_plain_seed_is_a_single_question_prompt():
 
 
 def test_one_seed_difficulty_each_caller_saying_its_fallback():
-    """rc1.core.records.seed_difficulty is the one reader of a seed's bucket: training counts an unbucketed seed as
+    """rc1.core.records.pool_item_difficulty is the one reader of a seed's bucket: training counts an unbucketed seed as
     UNBUCKETED (medium), the judge request and the shadow set leave it unknown (None)."""
     from rc1.core.records import pool_item_difficulty
     from rc1.scoring.reward import judge_request
