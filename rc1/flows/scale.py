@@ -29,8 +29,8 @@ class Config(Seeded, Responding, Moded, Judged, Gated):
     """Generate and judge in stages (1000 -> 5000); a stage runs only after the earlier ones passed both reports."""
 
     stage: str = arg("all", "a stage of configs/gates.yaml scale.stages, or all")
-    pool: str | None = arg(None, "seed pool (default: the newest passing preflight's balanced pool)")
-    k: int = arg(1, "dialogues generated per seed")
+    pool: str | None = arg(None, "pool (default: the newest passing preflight's balanced pool)")
+    k: int = arg(1, "dialogues generated per pool item")
     baseline_pool: str | None = arg(None, "a pack_v1 pool for the KL reference (default: built in memory from the same "
                                           "sources)")
 

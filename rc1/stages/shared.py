@@ -71,7 +71,7 @@ def parse_n(value: int | str | None) -> int | None:
 
 @dataclass
 class PoolSized:
-    n: int | None = arg(None, "Seeds in the pool: a ceiling the data must supply (unset or auto: the largest pool the "
+    n: int | None = arg(None, "Pool items: a ceiling the data must supply (unset or auto: the largest pool the "
                               "data supports, each source item posed at most build-pool's max-poses-per-item times).",
                         parse=parse_n)
 
