@@ -24,7 +24,7 @@ from rc1.core.io import iter_jsonl, read_json, sha256_dir, why_not_a_file, write
 from rc1.data.plan import DEFAULT_MAX_POSES, MAX_TURNS, PoolPlan, PoolSpec, parse_tools, plan_pool
 from rc1.data.pool import PoolStats, build_pool, pool_item_lines
 from rc1.core.records import record_question
-from rc1.stages.shared import BadRecords, Clarifying, FromData, Gated, PoolSized, Reusable, Seeded, Targeted
+from rc1.stages.shared import BadRecords, Clarifying, FromData, Gated, Moded, PoolSized, Reusable, Seeded, Targeted
 from rc1.data.templates import DIFFICULTIES, load_pack
 from rc1.core.text import guard_normalize
 
@@ -35,7 +35,7 @@ FIRST_PART = 0.47
 
 
 @dataclass
-class Config(FromData, PoolSized, Targeted, Clarifying, BadRecords, Seeded, Gated, Reusable):
+class Config(FromData, PoolSized, Targeted, Clarifying, BadRecords, Seeded, Moded, Gated, Reusable):
     """Build the pool (rc1_seed.jsonl) from the task sources and a template pack."""
 
     out: str = arg("out/rc1_seed.jsonl", "Output JSONL of pool items.")

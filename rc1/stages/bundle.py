@@ -21,12 +21,12 @@ from rc1.cli.options import arg, logged_params
 from rc1.core.errors import Rc1Error
 from rc1.core.io import sha256_dir, sha256_file, write_json
 from rc1.core.outdir import check_out_dir, replace_out_dir
-from rc1.stages.shared import Versioned
+from rc1.stages.shared import Moded, Versioned
 from rc1.tracking.reuse import code_version
 
 
 @dataclass
-class Config(Versioned):
+class Config(Versioned, Moded):
     """Write and log the reproducible package of a version (configs, templates, run ids, sha256s, environment)."""
 
     preflight: str | None = arg(None, "Bundle one preflight run (its run id) instead of a version.")

@@ -8,14 +8,14 @@ import click
 
 from rc1.cli.options import logged_params
 from rc1.core.config import load_thresholds, load_weights
-from rc1.stages.shared import Gated, Weighted
+from rc1.stages.shared import Gated, Moded, Weighted
 
 
 STAGE = "weights_check"   # its runs' rc1.stage tag, and its step's name in a flow
 
 
 @dataclass
-class Config(Gated, Weighted):
+class Config(Moded, Gated, Weighted):
     """weights.json: non-negative, sums to 1, each at most the configured cap."""
 
 

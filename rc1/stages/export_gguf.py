@@ -18,12 +18,12 @@ import click
 
 from rc1.cli.options import arg, logged_params
 from rc1.inference.gguf_export import OUTTYPES
-from rc1.stages.shared import Versioned
+from rc1.stages.shared import Moded, Versioned
 from rc1.train.quiet import quiet_trl_deprecations
 
 
 @dataclass
-class Config(Versioned):
+class Config(Versioned, Moded):
     """Merge a registered version's LoRA adapter into its base and export it as GGUF (for llama.cpp)."""
 
     outtype: str = arg("f16", "Weight type of 2-D tensors (norms stay f32).", choices=OUTTYPES)
@@ -35,7 +35,6 @@ def run(cfg: Config) -> dict:
     import gguf
 
     from rc1.inference.gguf_export import merged_model, write_gguf
-    from rc1.core.config import run_mode
     from rc1.tracking import stage_run
     from rc1.tracking.store import setup_tracking
     from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_version_tags, version_weights
@@ -68,7 +67,7 @@ def run(cfg: Config) -> dict:
         st.set_tags({"rc1.base_model": info.get("base", ""), "rc1.gguf_sha256": sha, "rc1.gguf_outtype": cfg.outtype})
         set_version_tags(mv.version, {"rc1.gguf_run_id": st.run_id, "rc1.gguf_sha256": sha,
                                       "rc1.gguf_outtype": cfg.outtype, "rc1.gguf_artifact": out.name})
-    mode = run_mode()
+    mode = cfg.mode
     click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] export_gguf {MODEL_NAME} v{mv.version}: {out.name} "
                f"({size} bytes, {n_tensors} tensors, {cfg.outtype}) sha256 {sha[:12]}", err=True)
     return {"run_id": st.run_id, "version": str(mv.version), "path": out.name, "sha256": sha, "outtype": cfg.outtype,

@@ -159,9 +159,9 @@ class Judged:
         if url is not None:
             if not url.startswith(("http://", "https://")):
                 raise Rc1Error("--judge-base-url: expected an http(s) URL")
-            if "?" in url or "#" in url or has_credentials(url):
-                raise Rc1Error("--judge-base-url: a query string, fragment or user info is refused (a key rides in "
-                               f"them); put the key in {JUDGE_KEY_VAR}")
+            if any(c in url for c in "?#;") or has_credentials(url):
+                raise Rc1Error("--judge-base-url: a query string, path parameters, fragment or user info is refused "
+                               f"(a key rides in them); put the key in {JUDGE_KEY_VAR}")
         for name in ("judge_timeout_s", "judge_rate"):
             v = getattr(self, name)
             if v is not None and not 0 < v < float("inf"):

@@ -87,7 +87,8 @@ def test_preflight_seed_never_selects_the_shadow_set():
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:9/v1?code=s3cr3t-value", "http://u:s3cr3t-value@127.0.0.1/v1",
-                                 "http://127.0.0.1/v1#s3cr3t-value", "ftp://127.0.0.1/v1"])
+                                 "http://127.0.0.1/v1#s3cr3t-value", "http://127.0.0.1/v1;key=s3cr3t-value",
+                                 "ftp://127.0.0.1/v1"])
 def test_a_judge_url_with_a_query_or_credentials_is_refused_in_one_line(url):
     with pytest.raises(Rc1Error) as e:
         probe_scorer.Config(judge_base_url=url)
