@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
 from typing import Iterator
 
@@ -154,3 +155,13 @@ def use_config(cfg: object) -> contextlib.AbstractContextManager:
     """`use` with a stage Config's own fields (mode, judge_*), those it has."""
     return use(getattr(cfg, "mode", None),
                Endpoint(**{f.name: getattr(cfg, f"judge_{f.name}", None) for f in dataclasses.fields(Endpoint)}))
+
+
+def configured(run):
+    """A stage's or flow's `run(cfg, ...)` with its Config's mode and judge fields active while it runs, however it
+    is called (the `rc1` command, a flow's step, or Python)."""
+    @functools.wraps(run)
+    def with_settings(cfg, *args, **kwargs):
+        with use_config(cfg):
+            return run(cfg, *args, **kwargs)
+    return with_settings

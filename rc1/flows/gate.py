@@ -27,7 +27,7 @@ from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate_rules import DATASETS, GateRefusal
 from rc1.stages import evaluate, train
-from rc1.core.settings import use_config
+from rc1.core.settings import configured, use_config
 from rc1.flows.step import Step
 from rc1.stages.shared import Freshened, Judged, Moded, StepCapped, SystemMetered
 from rc1.tracking import stage_run
@@ -56,6 +56,7 @@ TRAIN = Step(train)
 EVALUATE = Step(evaluate, not_shared=("config",))
 
 
+@configured
 def run(cfg: Config, workdir: str | Path = "out/gate") -> dict:
     """Train each seed of the config preflight checked (or, with `trial`, of the trial config it names), with the
     files preflight hashed, fetched from the tracking server (so preflight may have run on another machine); then

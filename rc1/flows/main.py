@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rc1.cli.options import logged_params
-from rc1.core.settings import use_config
+from rc1.core.settings import configured, use_config
 from rc1.flows import gate, preflight
 from rc1.flows.step import Step
 from rc1.stages.shared import StepCapped, SystemMetered
@@ -24,6 +24,7 @@ class Config(preflight.Config, StepCapped, SystemMetered):
     """The whole path: preflight (both rounds), then the gate (train each seed, evaluate `best`)."""
 
 
+@configured
 def run(cfg: Config) -> dict:
     from rc1.tracking import stage_run
 

@@ -19,7 +19,7 @@ from rc1.cli.options import arg, logged_params
 from rc1.core.config import WEIGHTS_PATH, default_ppo_config, load_thresholds
 from rc1.core.ppo_config import load_ppo_config
 from rc1.core.console import bars
-from rc1.core.settings import JUDGE_KEY_VAR, JUDGE_VARS, judge_endpoint, use_config
+from rc1.core.settings import JUDGE_KEY_VAR, JUDGE_VARS, configured, judge_endpoint
 from rc1.core.errors import CheckFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
 from rc1.checks.gate_rules import DATASETS, RECHECKS
@@ -193,12 +193,8 @@ def _print_summary(summary: dict) -> None:
             click.echo(f"    {_step_line(s)}", err=True)
 
 
+@configured   # the mode and judge the preflight run itself records, and its steps inherit
 def run(cfg: Config) -> dict:
-    with use_config(cfg):   # the mode and judge the preflight run itself records, and its steps inherit
-        return _run(cfg)
-
-
-def _run(cfg: Config) -> dict:
     gates = load_thresholds(cfg.gates).for_mode(cfg.mode)   # first: prod refuses thresholds looser than the seed's at once
     config_path = cfg.config or default_ppo_config(cfg.mode)
     if cfg.mode == "prod":

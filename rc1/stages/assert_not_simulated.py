@@ -36,6 +36,7 @@ from rc1.scoring.providers import HEURISTIC, PROVIDERS
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
 from rc1.stages.shared import Gated, Moded
 from rc1.tracking import stage_run
+from rc1.core.settings import configured
 
 
 @dataclass
@@ -130,6 +131,7 @@ def latest_scoring(n: int) -> tuple[dict, str]:
     return counters_of_runs(ids), f"tracking store: scoring runs {','.join(ids)}"
 
 
+@configured
 def run(cfg: Config) -> dict:
     """Judge the scoring counters; returns {checks, stats, run_id}. `run_id` may also be one id (a str)."""
     round_no = int(cfg.round)

@@ -27,6 +27,7 @@ from rc1.core.records import record_question
 from rc1.stages.shared import BadRecords, Clarifying, FromData, Gated, Moded, PoolSized, Reusable, Seeded, Targeted
 from rc1.data.templates import DIFFICULTIES, load_pack
 from rc1.core.text import guard_normalize
+from rc1.core.settings import configured
 
 # the first part of the stream, built by the process that also plans the pool (before the fork), hashes the file and
 # appends the other part to it: 47% of the pool items evens out the two processes (at 30k on ../shared/data the first
@@ -64,6 +65,7 @@ def shadow_exclusions(path: str | Path) -> frozenset[str]:
     return frozenset(out)
 
 
+@configured
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     """Build the pool; returns {path, n, counts, clarify_rate, tool_seeds, seconds, stats, run_id, reused}."""
     mix_d = parse_mix(cfg.mix)

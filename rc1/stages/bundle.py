@@ -23,6 +23,7 @@ from rc1.core.io import sha256_dir, sha256_file, write_json
 from rc1.core.outdir import check_out_dir, replace_out_dir
 from rc1.stages.shared import Moded, Versioned
 from rc1.tracking.reuse import code_version
+from rc1.core.settings import configured
 
 
 @dataclass
@@ -96,6 +97,7 @@ def _check_hashed_configs(pre) -> None:
                        f"{tags.get('rc1.code_version')} there, {code_version()} here): check out the commit it ran")
 
 
+@configured
 def run(cfg: Config) -> dict:
     """Bundle the version (unset, with no --preflight: alias RC1) or the preflight run; returns {run_id, path,
     sha256, manifest, label}."""

@@ -13,6 +13,7 @@ from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.checks.preflight_checks import config_checks, trial_checks
 from rc1.stages.shared import Gated, Moded, PpoConfigured
+from rc1.core.settings import configured
 
 
 STAGE = "config_check"   # its runs' rc1.stage tag, and its step's name in a flow
@@ -23,6 +24,7 @@ class Config(Gated, Moded, PpoConfigured):
     """Check ppo_scale.yaml against configs/gates.yaml config_check (simulate, live mode, mix, steps, KL, seeds...)."""
 
 
+@configured
 def run(cfg: Config) -> dict:
     """The config_check run; returns {checks, projection}. Raises CheckFailed when a check fails; in prod, Rc1Error (one
     line) for a thinking base without a thinking budget (rc1.inference.budget.budget_problem)."""

@@ -10,6 +10,7 @@ from rc1.cli.options import arg, logged_params
 from rc1.core.config import load_thresholds
 from rc1.checks.preflight_checks import resources_checks
 from rc1.stages.shared import Gated, Moded
+from rc1.core.settings import configured
 
 
 STAGE = "resources"   # its runs' rc1.stage tag, and its step's name in a flow
@@ -23,6 +24,7 @@ class Config(Gated, Moded):
     needs_accelerator: bool = arg(False, "Check accelerator memory even where none is found (it fails then).")
 
 
+@configured
 def run(cfg: Config) -> dict:
     """The resources run; returns {checks}. Raises CheckFailed when a check fails."""
     from rc1.tracking import stage_run

@@ -9,6 +9,7 @@ import click
 from rc1.cli.options import logged_params
 from rc1.core.config import load_thresholds, load_weights
 from rc1.stages.shared import Gated, Moded, Weighted
+from rc1.core.settings import configured
 
 
 STAGE = "weights_check"   # its runs' rc1.stage tag, and its step's name in a flow
@@ -19,6 +20,7 @@ class Config(Moded, Gated, Weighted):
     """weights.json: non-negative, sums to 1, each at most the configured cap."""
 
 
+@configured
 def run(cfg: Config) -> dict:
     """The weights_check run; returns {checks}. Raises CheckFailed when a check fails."""
     from rc1.scoring.reward import weights_check

@@ -22,6 +22,7 @@ from rc1.core.io import atomic_open, read_json, sha256_file, why_not_a_file, wri
 from rc1.stages.shared import Gated, Moded, Reusable, Seeded, Targeted
 from rc1.data.templates import DIFFICULTIES as BUCKETS
 from rc1.core.text import make_token_counter
+from rc1.core.settings import configured
 
 
 @dataclass(kw_only=True)
@@ -67,6 +68,7 @@ def _with_difficulty(line: str, bucket: str, metrics: dict) -> str:
     return f"{body[:-1]}, {extra[1:]}"
 
 
+@configured
 def run(cfg: Config, progress: bool = True) -> dict:
     """Metrics, buckets, resampling and the difficulty gate for the pool. Returns {passed, checks, report,
     metrics, balanced, n_in, n_out, run_id}; raises CheckFailed when a check fails. `size`: total

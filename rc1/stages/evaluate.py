@@ -25,6 +25,7 @@ from rc1.stages.shared import Gated, Judged, Moded, PpoConfigured, SystemMetered
 from rc1.tracking import stage_run
 from rc1.tracking.store import setup_tracking
 from rc1.train.quiet import quiet_trl_deprecations
+from rc1.core.settings import configured
 
 BACKENDS = ("transformers", "llamacpp")
 
@@ -179,6 +180,7 @@ def sample_dialogues(items, policy_rows: list[dict], base_rows: list[dict]) -> l
     return samples
 
 
+@configured
 def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None = None,
         progress: bool = True) -> dict:
     """Evaluate one registered version (unset: alias best) against its base; returns {run_id, version, passed,

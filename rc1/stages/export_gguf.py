@@ -20,6 +20,7 @@ from rc1.cli.options import arg, logged_params
 from rc1.inference.gguf_export import OUTTYPES
 from rc1.stages.shared import Moded, Versioned
 from rc1.train.quiet import quiet_trl_deprecations
+from rc1.core.settings import configured
 
 
 @dataclass
@@ -29,6 +30,7 @@ class Config(Versioned, Moded):
     outtype: str = arg("f16", "Weight type of 2-D tensors (norms stay f32).", choices=OUTTYPES)
 
 
+@configured
 def run(cfg: Config) -> dict:
     """Export one registered version (unset: alias best) to GGUF; returns {run_id, version, path (artifact name),
     sha256, outtype, bytes}."""

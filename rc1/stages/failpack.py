@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from rc1.cli.options import arg
+from rc1.core.settings import configured
 
 SMALL_FILES = ("metrics.jsonl", "ckpt_manifest.jsonl", "run_meta.json", "latest")
 MAX_FILE_BYTES = 20 * 2**20
@@ -37,6 +38,7 @@ def failpack_members(root: Path = Path(".")) -> list[Path]:
     return [p for p in members if p.stat().st_size <= MAX_FILE_BYTES and not p.name.startswith("failpack_")]
 
 
+@configured
 def run(cfg: Config, root: str = ".") -> dict:
     """Write the archive; returns {path, files}. `root`: the checkout whose files are packed."""
     root_p = Path(root)

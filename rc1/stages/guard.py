@@ -29,6 +29,7 @@ from rc1.cli.options import arg
 from rc1.core.errors import Rc1Error
 from rc1.core.proc import Stopped, clear_stop
 from rc1.core.redaction import safe_url, scrub
+from rc1.core.settings import configured
 
 log = logging.getLogger("rc1.guard")
 
@@ -191,6 +192,7 @@ class Guard:
             st.log_metrics({"verify_s": took, "removed": float(action == "removed")})
 
 
+@configured
 def run(cfg: Config) -> dict:
     """Serve until SIGTERM or Ctrl-C; returns {handled, removed, refused} (deliveries refused at the door)."""
     from rc1.core.redaction import has_credentials

@@ -28,6 +28,7 @@ from rc1.scoring.responder import shadow_items
 from rc1.data.shadow_set import shadow_records
 from rc1.stages.shared import FromData, FromShadow, Gated, Judged, Moded, PpoConfigured, Reusable, Seeded, Weighted
 from rc1.tracking import stage_run
+from rc1.core.settings import configured
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Config(FromShadow, FromData, Seeded, Weighted, PpoConfigured, Moded, Judge
                                                        "go beside it).", log=False)
 
 
+@configured
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     """Score the attack suite; returns {checks, passed, report, run_id, metrics} ({..., reused: True} without
     metrics when a finished run was reused)."""

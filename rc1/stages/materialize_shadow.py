@@ -15,6 +15,7 @@ from rc1.data import default_data_config, source_tags
 from rc1.core.io import read_json, sha256_file, write_json, write_jsonl
 from rc1.data.shadow_set import capped_note, default_mix, load_and_select, shadow_counts
 from rc1.stages.shared import BadRecords, FromData, Gated, Moded, Reusable
+from rc1.core.settings import configured
 
 
 @dataclass
@@ -29,6 +30,7 @@ class Config(FromData, BadRecords, Moded, Gated, Reusable):
     dump_manifest: str | None = arg(None, "Manifest JSON (unset: shadow_manifest.json beside --materialize).")
 
 
+@configured
 def run(cfg: Config) -> dict[str, Any]:
     """Write the shadow set (JSONL of Task records) and its manifest; returns
     {path, manifest, n, per_task, sha256, run_id, reused}. n/seed/stratify default to gates.yaml `shadow`."""

@@ -19,6 +19,7 @@ from rc1.scoring.reward import DEFAULT_ALPHA, DEFAULT_CAP, reward_params
 from rc1.scoring.scored_candidates import resolve_scored, scored_tags
 from rc1.stages.shared import FromScored, Gated, Judged, Moded, PpoConfigured, Reusable, RewardOverrides, Weighted
 from rc1.tracking import stage_run
+from rc1.core.settings import configured
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Config(FromScored, Weighted, PpoConfigured, RewardOverrides, Moded, Judged
     subset_k: int = arg(0, "0: best of all K candidates per item; k: best of k, averaged over every k-subset.")
 
 
+@configured
 def run(cfg: Config) -> dict[str, Any]:
     """The ablation; returns {checks, passed, report, run_id} (reused: True when a finished run was reused)."""
     gates = load_thresholds(cfg.gates).for_mode(cfg.mode)

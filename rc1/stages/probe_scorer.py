@@ -20,7 +20,7 @@ from rc1.core.config import load_thresholds
 from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import make_judge, scorer_tags, stats_metrics
 from rc1.scoring.probe import probe_checks, probe_requests
-from rc1.core.settings import judge_endpoint
+from rc1.core.settings import configured, judge_endpoint
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
 from rc1.stages.shared import Gated, Judged, Moded
 from rc1.tracking import stage_run
@@ -36,6 +36,7 @@ class Config(Judged, Moded, Gated):
                                  "what a scoring run that scored nothing looks like); unset: fresh prompts.")
 
 
+@configured
 def run(cfg: Config, progress: bool = True) -> dict:
     """Score the probe requests; returns {checks, stats, run_id}."""
     if cfg.n < 1:

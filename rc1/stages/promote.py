@@ -21,6 +21,7 @@ from rc1.stages.shared import Versioned
 from rc1.tracking import stage_run
 from rc1.tracking.store import setup_tracking
 from rc1.tracking.ui import ui_hint, ui_url
+from rc1.core.settings import configured
 
 
 @dataclass
@@ -44,6 +45,7 @@ def attach_report(st, version: str | int, evaluate_run_id: str) -> None:
     set_version_tags(version, {"rc1.report": f"runs:/{st.run_id}/rc1_report.html", "rc1.report_sha256": sha})
 
 
+@configured
 def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     """Promote the version (unset: alias best) when its chain holds; returns {run_id, version, alias,
     evaluate_run_id}. A broken link: CheckFailed (exit 2), after a FAILED promote run naming it.

@@ -26,6 +26,7 @@ from rc1.data.shadow_set import shadow_records
 from rc1.stages.shared import (Clarifying, Judged, Moded, FromData, FromShadow, Gated, PpoConfigured, Responding, Reusable, RewardOverrides,
                                Seeded, Weighted)
 from rc1.tracking import stage_run
+from rc1.core.settings import configured
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Config(Clarifying, FromShadow, FromData, Seeded, Responding, Weighted, Ppo
     scored_out: str | None = arg(None, "Scored candidates JSONL (unset: scored_candidates.jsonl beside the report).", log=False)
 
 
+@configured
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     """Score the shadow set's candidates old and new; returns {checks, passed, report, scored, run_id, metrics}
     ({..., reused: True} without metrics when a finished run was reused)."""

@@ -25,7 +25,7 @@ import click
 from rc1.cli.options import arg, logged_params
 from rc1.core.config import GATES_PATH, default_ppo_config, load_thresholds, run_mode
 from rc1.core.ppo_config import load_ppo_config
-from rc1.core.settings import use
+from rc1.core.settings import configured, use
 from rc1.core.outdir import claim_out_dir
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_jsonl
@@ -128,6 +128,7 @@ def _resume_meta(resume_from: str, **given: Any) -> tuple[Path, Path, dict, dict
     return store.root, step_dir, meta, store.state(step_dir)
 
 
+@configured
 def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     """Train one seed; returns {run_id, best_checkpoint, model_version, out_dir, global_step, ...}.
 

@@ -22,6 +22,7 @@ from rc1.core.records import record_question
 from rc1.quality.views import KL_SAMPLE_SIZE, SAMPLE_SIZE
 from rc1.stages.shared import FromData, Gated, Moded, Reusable, Seeded
 from rc1.core.text import make_token_counter
+from rc1.core.settings import configured
 
 THRESHOLDS = tuple(ValidatePoolThresholds.model_fields)
 _HELP = {"leak_ngram": "Shared word n-gram length (unset: gates.yaml).",
@@ -122,6 +123,7 @@ def _baseline_stats(baseline_pool: str | None, n_base: int, mix: dict[str, float
     return baseline_stats(pool_items, KL_SAMPLE_SIZE, SAMPLE_SIZE, seed)
 
 
+@configured
 def run(cfg: Config, progress: bool = True) -> dict:
     """Validate the pool; returns {passed, checks, report, diversity_report, leaks, n, run_id}. A threshold field
     left unset (None) is configs/gates.yaml validate_pool's. Raises CheckFailed when a check fails."""

@@ -14,6 +14,7 @@ import click
 from rc1.cli.options import arg
 from rc1.core.errors import Rc1Error
 from rc1.stages.shared import Versioned
+from rc1.core.settings import configured
 
 MODEL_URI = re.compile(r"^models:/(?P<name>[^/@]+)(?:@(?P<alias>[^/@]+)|/(?P<version>\d+))$")
 
@@ -41,6 +42,7 @@ def target(cfg: Config) -> tuple[str, str | None, str | None]:
     return m["name"], m["version"], m["alias"]
 
 
+@configured
 def run(cfg: Config) -> dict:
     """Verify; returns {name, version, alias, target}. A broken link: Rc1Error (exit 2) naming it."""
     from rc1.release.reconcile import reconcile_promotions

@@ -25,6 +25,7 @@ from rc1.scoring.reward import weights_check
 from rc1.scoring.scored_candidates import resolve_scored, scored_tags
 from rc1.stages.shared import FromScored, Gated, Judged, Moded, Reusable, Weighted
 from rc1.tracking import stage_run
+from rc1.core.settings import configured
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Config(FromScored, Weighted, Moded, Judged, Gated, Reusable):
         super().__post_init__()   # the shared fields' checks (the mode resolved, the judge URL)
 
 
+@configured
 def run(cfg: Config, progress: bool = True) -> dict[str, Any]:
     """Calibrate; returns {checks, passed, report, weights, run_id} (reused: True when a finished run was reused)."""
     gates = load_thresholds(cfg.gates).for_mode(cfg.mode)

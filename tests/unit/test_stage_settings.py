@@ -154,3 +154,27 @@ def test_the_shadow_run_launcher_and_the_bundle_commands_are_argv():
     assert sorted(gate_argv({"mode": "prod", "max_steps": "4", "kind": "full"})) == sorted(
         ["rc1", "gate", "--mode", "prod", "--max-steps", "4"])
     assert not [f for f in dataclasses.fields(train.Config) if re.search("api_key|secret", f.name)]
+
+
+def test_every_command_runs_under_its_configs_settings():
+    """The Config's mode and judge fields are active while `run(cfg)` runs, however it is called (rc1.core.settings
+    .configured): not only through the `rc1` command and a flow's step."""
+    for name, module in COMMANDS.items():
+        mod = importlib.import_module(module)
+        if getattr(mod, "Config", None) is not None and hasattr(mod, "run"):
+            assert getattr(mod.run, "__wrapped__", None) is not None, f"{module}.run is not @configured"
+
+
+def test_a_stage_called_from_python_runs_in_its_configs_mode(scorer_env, monkeypatch):
+    """probe_scorer.run(Config(mode='prod')) with no $RUN_MODE: its run is a prod run (was: dev judge and tags)."""
+    from mlflow.tracking import MlflowClient
+
+    from rc1.core.errors import CheckFailed
+
+    monkeypatch.chdir(scorer_env)
+    with pytest.raises(CheckFailed):
+        probe_scorer.run(probe_scorer.Config(mode="prod", n=1, gates=str(REPO / "configs" / "gates.yaml")),
+                         progress=False)
+    client = MlflowClient()
+    runs = client.search_runs([e.experiment_id for e in client.search_experiments()])
+    assert [r.data.tags["rc1.mode"] for r in runs] == ["prod"]
