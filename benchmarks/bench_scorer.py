@@ -26,7 +26,7 @@ from fake_openai_server import FakeJudgeServer  # noqa: E402
 from rc1.scoring.base import JudgeRequest  # noqa: E402
 from rc1.scoring.judge import ScoringJudge  # noqa: E402
 from rc1.scoring.providers import make_provider  # noqa: E402
-from rc1.scoring.settings import JudgeSettings  # noqa: E402
+from rc1.scoring.judge_settings import JudgeSettings  # noqa: E402
 
 
 def requests_for(n: int) -> list[JudgeRequest]:

@@ -25,7 +25,7 @@ JUDGE_KEY_VAR = "SCORER_API_KEY"   # the judge's API key: an environment variabl
 # the environment defaults of the judge endpoint's fields
 JUDGE_VARS = {"provider": "SCORER_PROVIDER", "model": "SCORER_MODEL", "base_url": "SCORER_BASE_URL",
               "timeout_s": "SCORER_TIMEOUT_S", "rate": "SCORER_RATE"}
-# the judge client's other tunables (rc1.scoring.settings.JudgeSettings), environment only
+# the judge client's other tunables (rc1.scoring.judge_settings.JudgeSettings), environment only
 JUDGE_SETTING_VARS = {"samples": "SCORER_SAMPLES", "rate": "SCORER_RATE", "burst": "SCORER_BURST",
                       "timeout_s": "SCORER_TIMEOUT_S", "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM",
                       "concurrency_cap": "SCORER_MAX_CONCURRENCY", "max_reply_bytes": "SCORER_MAX_REPLY_BYTES"}

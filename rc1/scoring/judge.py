@@ -39,7 +39,7 @@ from rc1.scoring.identity import judge_identity
 from rc1.scoring.limiter import AdaptiveConcurrency, CallStats, LatencyWindow, TokenBucket, backoff_s, token_budget
 from rc1.scoring.providers import HEURISTIC, Fatal, Provider, RateLimited, TimedOut, Transient, make_provider
 from rc1.core.settings import JUDGE_VARS, judge_endpoint, live_mode, run_mode
-from rc1.scoring.settings import JudgeSettings, resolve_unstable_variance
+from rc1.scoring.judge_settings import JudgeSettings, resolve_unstable_variance
 from rc1.scoring.spec import (JUDGE_SPEC_VERSION, MINIMUM_SCORES, MalformedReply, candidate_objects, judge_shaped,
                               parse_reply)
 

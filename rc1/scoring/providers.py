@@ -23,7 +23,7 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 from rc1.core.errors import Rc1Error
 from rc1.core.redaction import query_values, refuse_userinfo, safe_url, scrub
 from rc1.scoring.base import JudgeRequest
-from rc1.scoring.settings import JudgeSettings
+from rc1.scoring.judge_settings import JudgeSettings
 from rc1.scoring.spec import JUDGE_SPEC_VERSION, RESPONSE_SCHEMA, build_messages
 
 log = logging.getLogger("rc1.scoring")

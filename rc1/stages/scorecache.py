@@ -10,7 +10,7 @@ import click
 from rc1.cli.options import build, click_params
 from rc1.core.errors import Rc1Error
 from rc1.scoring.cache import CACHE_FILE, JudgeCache, default_cache_dir, repair
-from rc1.scoring.settings import JudgeSettings
+from rc1.scoring.judge_settings import JudgeSettings
 from rc1.stages.shared import Judged
 
 

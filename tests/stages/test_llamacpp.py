@@ -215,7 +215,7 @@ def llamacpp_server(ws, tmp_path):
 
 def test_llamacpp_server_is_a_real_judge_for_probe_and_anti_simulation(ws, llamacpp_server, tmp_path, monkeypatch):
     from rc1.scoring.providers import make_provider
-    from rc1.scoring.settings import JudgeSettings
+    from rc1.scoring.judge_settings import JudgeSettings
     from rc1.scoring.spec import parse_reply
 
     for k, v in {"SCORER_PROVIDER": "llamacpp", "SCORER_BASE_URL": llamacpp_server, "SCORER_MODEL": "rc1-judge",

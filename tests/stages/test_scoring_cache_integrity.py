@@ -16,7 +16,7 @@ from rc1_cli import run_cli
 import rc1.scoring.spec as spec
 from rc1.scoring.cache import CACHE_FILE, CacheCorrupt, JudgeCache
 from rc1.scoring.judge import make_judge
-from rc1.scoring.settings import JudgeSettings
+from rc1.scoring.judge_settings import JudgeSettings
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -152,7 +152,7 @@ HAMMER = textwrap.dedent("""
     from rc1.scoring.base import JudgeRequest
     from rc1.scoring.cache import JudgeCache
     from rc1.scoring.judge import make_judge
-    from rc1.scoring.settings import JudgeSettings
+    from rc1.scoring.judge_settings import JudgeSettings
     url, path, tag = sys.argv[1:4]
     s = JudgeSettings(rate=400, burst=20, timeout_s=60, samples=1, max_concurrency=4, initial_concurrency=4)
     j = make_judge("openai-compatible", "m", base_url=url, api_key="k", settings=s, cache=JudgeCache(path))

@@ -113,7 +113,7 @@ def test_unreadable_config_paths_exit_2_naming_the_file(tmp_path, monkeypatch, c
 
 
 def test_scorer_env_numbers_are_bounded(monkeypatch):
-    from rc1.scoring.settings import JudgeSettings
+    from rc1.scoring.judge_settings import JudgeSettings
 
     for var, value in (("SCORER_TIMEOUT_S", "inf"), ("SCORER_RATE", "nan"), ("SCORER_RATE", "1e308"),
                        ("SCORER_BURST", "0"), ("SCORER_TPM", "-5"), ("SCORER_TIMEOUT_S", "86400")):

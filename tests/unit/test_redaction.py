@@ -12,7 +12,7 @@ from rc1.core.redaction import redact, safe_url, scrub
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.cache import JudgeCache
 from rc1.scoring.judge import make_judge
-from rc1.scoring.settings import JudgeSettings
+from rc1.scoring.judge_settings import JudgeSettings
 
 pytestmark = pytest.mark.timeout(60)
 

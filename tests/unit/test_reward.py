@@ -13,7 +13,7 @@ from rc1.scoring.reward import (RewardModel, RewardParams, difficulty_factor, ne
                         weights_check)
 from rc1.scoring.judge import ScoringJudge, make_judge
 from rc1.scoring.providers import OpenAICompatibleProvider
-from rc1.scoring.settings import JudgeSettings
+from rc1.scoring.judge_settings import JudgeSettings
 
 W = {"correctness": 0.30, "reasoning": 0.15, "grounding": 0.15, "clarification": 0.15, "efficiency": 0.08,
      "tool_use": 0.09, "communication": 0.08}

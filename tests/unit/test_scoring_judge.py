@@ -11,7 +11,7 @@ from rc1.scoring.base import JudgeRequest
 from rc1.scoring.cache import JudgeCache
 from rc1.scoring.judge import ScoringJudge, make_judge
 from rc1.scoring.replay import replay_bad
-from rc1.scoring.settings import JudgeSettings
+from rc1.scoring.judge_settings import JudgeSettings
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -110,7 +110,7 @@ def test_slow_start_stays_at_one_slot_for_a_one_slot_server_and_fills_a_batching
 
 
 def test_slow_start_stops_at_the_provider_cap_and_under_429s():
-    from rc1.scoring.settings import JudgeSettings
+    from rc1.scoring.judge_settings import JudgeSettings
 
     c = AdaptiveConcurrency(max_limit=12)
     _drive(c, lambda n: 0.05, 200, random.Random(1))    # nothing queues: doubles up to the cap
@@ -178,7 +178,7 @@ def test_scorer_tpm_budgets_prompt_tokens_plus_max_tokens(fake_judge_server, sco
 
 
 def test_the_providers_concurrency_limit_bounds_slow_start(monkeypatch):
-    from rc1.scoring.settings import JudgeSettings
+    from rc1.scoring.judge_settings import JudgeSettings
 
     monkeypatch.setenv("SCORER_MAX_CONCURRENCY", "3")
     s = JudgeSettings.from_env()
