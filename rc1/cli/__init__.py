@@ -175,6 +175,13 @@ def quiet_libraries(verbose: bool) -> None:
         return
     for key, value in QUIET_ENV.items():
         os.environ.setdefault(key, value)
+    # a library imported before this call (an in-process caller's) read its progress-bar switch already
+    if "huggingface_hub" in sys.modules and os.environ.get("HF_HUB_DISABLE_PROGRESS_BARS") == "1":
+        sys.modules["huggingface_hub"].utils.disable_progress_bars()
+    if "transformers" in sys.modules and os.environ.get("HF_HUB_DISABLE_PROGRESS_BARS") == "1":
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
     warnings.filterwarnings("ignore", category=FutureWarning)
     for name in ("transformers", "peft", "trl", "accelerate", "datasets", "huggingface_hub", "mlflow", "torch"):
         logging.getLogger(name).setLevel(logging.ERROR)
