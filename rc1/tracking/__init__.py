@@ -303,9 +303,16 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
 
     parent = {"parent_run_id": parent_run_id,
               "experiment_id": MlflowClient().get_run(parent_run_id).info.experiment_id} if parent_run_id else {}
-    with _system_metrics_interval(system_metrics):
-        active = mlflow.start_run(run_name=run_name or stage, nested=nested, log_system_metrics=system_metrics,
-                                  **parent)
+    outer = mlflow.active_run()
+    try:   # a stop while the run opens waits for it to open (else the new run would stay RUNNING), then ends it KILLED
+        with _system_metrics_interval(system_metrics), deferred_signals():
+            active = mlflow.start_run(run_name=run_name or stage, nested=nested, log_system_metrics=system_metrics,
+                                      **parent)
+    except (KeyboardInterrupt, Stopped) as e:
+        opened = mlflow.active_run()
+        if opened is not None and (outer is None or opened.info.run_id != outer.info.run_id):
+            _end_stopped(opened.info.run_id, e)
+        raise
     with active as run:
         # `mlflow run` hands us its run through MLFLOW_RUN_ID; once we own it, children must not
         # try to resume it (MLflow would say "Run ... is already active").

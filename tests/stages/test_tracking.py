@@ -174,3 +174,32 @@ def test_a_downloaded_file_is_named_by_the_run_artifact_it_came_from(store):
     assert {t.key: t.value for t in ds.tags} == {"mlflow.data.context": "training",
                                                    "rc1.sha256": sha256_file(store / "o/out.json")}
     assert sha256_file(get_source(ds).load(str(store / "again"))) == sha256_file(store / "o/out.json")
+
+
+def test_a_stop_while_the_run_opens_ends_it_killed_not_running(store, monkeypatch):
+    """Ctrl-C landing inside mlflow.start_run, just after the store created the run (test_interrupt saw such a run
+    left RUNNING under load): the stop waits for the run to open, then ends it KILLED."""
+    import os
+    import signal
+
+    from rc1.core.proc import clear_stop, raise_stopped
+
+    create_run = MlflowClient.create_run
+
+    def create_then_interrupt(self, *args, **kwargs):
+        run = create_run(self, *args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        return run
+
+    monkeypatch.setattr(MlflowClient, "create_run", create_then_interrupt)
+    before = signal.signal(signal.SIGINT, raise_stopped)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with stage_run("probe", params={"a": 1}, reuse=False):
+                pass
+    finally:
+        signal.signal(signal.SIGINT, before)
+        clear_stop()
+    client = MlflowClient()
+    runs = client.search_runs([e.experiment_id for e in client.search_experiments()], run_view_type=3)
+    assert [r.info.status for r in runs] == ["KILLED"]
