@@ -74,14 +74,19 @@ def launched_gate_run() -> Run | None:
     return run
 
 
-def fail_orphaned_runs(parent_run_id: str, stage: str) -> list[str]:
+def fail_orphaned_runs(parent_run_id: str, stage: str, *, since_ms: int | None = None) -> list[str]:
     """Mark FAILED the `stage` runs under `parent_run_id` that are still RUNNING: a launched process that was killed
-    (torchrun ends every process of the group when one dies) cannot end its own run. Returns their ids."""
+    (torchrun ends every process of the group when one dies) cannot end its own run. With `since_ms` (the launch
+    failed, its launcher was not stopped), the runs it opened since then that ended KILLED fail too: torchrun's
+    SIGTERM to the survivors of a crashed process is not a user's stop. Returns their ids."""
+    statuses = ("RUNNING", "KILLED") if since_ms is not None else ("RUNNING",)
     runs = mlflow.search_runs(search_all_experiments=True, output_format="list",
                               filter_string=f"tags.`mlflow.parentRunId` = '{parent_run_id}' AND "
-                                            f"tags.`rc1.stage` = '{stage}' AND attributes.status = 'RUNNING'")
+                                            f"tags.`rc1.stage` = '{stage}'")
+    runs = [r for r in runs if r.info.status in statuses and (since_ms is None or r.info.start_time >= since_ms)]
     client = MlflowClient()
     for r in runs:
-        client.set_tag(r.info.run_id, "rc1.ended_by", "its launcher: the process died without ending its run")
+        client.set_tag(r.info.run_id, "rc1.ended_by", "its launcher: the process died without ending its run"
+                       if r.info.status == "RUNNING" else "its launcher: another process of its launch died")
         client.set_terminated(r.info.run_id, "FAILED")
     return [r.info.run_id for r in runs]

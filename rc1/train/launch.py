@@ -86,6 +86,7 @@ def launch_train(spec: AccelerateSpec, cfg: Any, *, env: dict[str, str]) -> dict
     import dataclasses
     import os
     import tempfile
+    import time
 
     import click
 
@@ -95,6 +96,7 @@ def launch_train(spec: AccelerateSpec, cfg: Any, *, env: dict[str, str]) -> dict
     from rc1.tracking.gate_launch import LAUNCH_GATE_ENV, fail_orphaned_runs
 
     seed = cfg.seed
+    started_ms = int(time.time() * 1000)
     with tempfile.TemporaryDirectory() as d:
         result = Path(d) / "result.json"
         args = argv(dataclasses.replace(cfg, result_out=str(result)))
@@ -109,7 +111,7 @@ def launch_train(spec: AccelerateSpec, cfg: Any, *, env: dict[str, str]) -> dict
             raise
         out = read_json(result) if result.is_file() else {}
     if (code != 0 or "run_id" not in out) and env.get(LAUNCH_GATE_ENV):
-        fail_orphaned_runs(env[LAUNCH_GATE_ENV], "train")   # a killed main process left its run RUNNING
+        fail_orphaned_runs(env[LAUNCH_GATE_ENV], "train", since_ms=started_ms)   # left RUNNING, or KILLED by torchrun
     if "refused" in out:
         raise Rc1Error(f"train seed={seed} (accelerate launch): {out['refused']}")
     if code != 0 or "run_id" not in out:

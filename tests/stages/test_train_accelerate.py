@@ -342,8 +342,9 @@ def test_a_launch_token_opens_one_gated_run(dev_ws, monkeypatch):
 @pytest.mark.timeout(2 * LAUNCH_TIMEOUT_S)
 def test_a_launch_whose_process_dies_leaves_no_running_run(dev_ws):
     """One process of a gated 2-process launch is killed mid-training (SIGKILL, as the OOM killer would): torchrun ends
-    the main process too, before it can end its MLflow run. The gate's launcher hears a crash (RuntimeError), and the
-    gated train run it left is FAILED, not RUNNING forever; nothing is registered."""
+    the main process too, either before it can end its MLflow run (RUNNING) or through its SIGTERM handler (KILLED,
+    which reads as a user's stop), or it fails on its own (gloo: connection reset). The gate's launcher hears a crash
+    (RuntimeError), and the gated train run it left is FAILED each way; nothing is registered."""
     import threading
     import time
 
@@ -381,6 +382,38 @@ def test_a_launch_whose_process_dies_leaves_no_running_run(dev_ws):
                                 filter_string="tags.`rc1.stage` = 'train'")
     assert run.info.status == "FAILED" and run.data.tags["rc1.gated"] == "true", run.info.status
     assert "rc1.model_version" not in run.data.tags
+
+
+def test_after_a_crashed_launch_its_killed_and_running_runs_fail_and_no_other(dev_ws):
+    """fail_orphaned_runs after a launch that crashed (since_ms: when it started): the train runs it left RUNNING, or
+    KILLED by torchrun's SIGTERM, end FAILED; a finished run, and a run from before the launch, keep their status."""
+    import time
+
+    from rc1.tracking.gate_launch import fail_orphaned_runs
+
+    with stage_run("gate", params={}, reuse=False) as g:
+        client = MlflowClient()
+
+        def child(status: str) -> str:
+            r = client.create_run(mlflow.active_run().info.experiment_id,
+                                  tags={"mlflow.parentRunId": g.run_id, "rc1.stage": "train"})
+            if status != "RUNNING":
+                client.set_terminated(r.info.run_id, status)
+            return r.info.run_id
+
+        before = child("KILLED")
+        time.sleep(0.01)
+        since = int(time.time() * 1000)
+        running, killed, finished = child("RUNNING"), child("KILLED"), child("FINISHED")
+        assert sorted(fail_orphaned_runs(g.run_id, "train", since_ms=since)) == sorted([running, killed])
+        status = {r: client.get_run(r).info.status for r in (before, running, killed, finished)}
+        assert status == {before: "KILLED", running: "FAILED", killed: "FAILED", finished: "FINISHED"}
+        assert client.get_run(killed).data.tags["rc1.ended_by"] == "its launcher: another process of its launch died"
+        # stopped (no since_ms): a user's stop stays KILLED, only what was left RUNNING fails
+        left = child("RUNNING")
+        stopped = child("KILLED")
+        assert fail_orphaned_runs(g.run_id, "train") == [left]
+        assert client.get_run(stopped).info.status == "KILLED"
 
 
 def gate_workspace(tmp_path) -> dict[str, str]:
