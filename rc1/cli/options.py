@@ -278,7 +278,7 @@ def command(name: str, config: type, run: Callable[[Any], Any], show: Callable[[
         from rc1.core.settings import use_config
 
         cfg = build(config, values)
-        with use_config(cfg):   # its mode and judge fields are what the library under it reads
+        with use_config(cfg):   # run is @configured; `show` reads the same mode and judge
             result = run(cfg)
             if show is not None:
                 show(result)

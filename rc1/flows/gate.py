@@ -27,7 +27,7 @@ from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.checks.gate_rules import DATASETS, GateRefusal
 from rc1.stages import evaluate, train
-from rc1.core.settings import configured, use_config
+from rc1.core.settings import configured
 from rc1.flows.step import Step
 from rc1.stages.shared import Freshened, Judged, Moded, StepCapped, SystemMetered
 from rc1.tracking import stage_run
@@ -62,8 +62,7 @@ def run(cfg: Config, workdir: str | Path = "out/gate") -> dict:
     files preflight hashed, fetched from the tracking server (so preflight may have run on another machine); then
     evaluate `best`. GateRefusal (exit 2, "gate refused: ...") when the preflight cannot be used."""
     try:
-        with use_config(cfg):   # the mode and judge the gate run records, and its steps inherit
-            return _gate(cfg, Path(workdir))
+        return _gate(cfg, Path(workdir))
     except GateRefusal as e:
         raise Rc1Error(f"gate refused: {e}") from None
 

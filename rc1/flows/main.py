@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rc1.cli.options import logged_params
-from rc1.core.settings import configured, use_config
+from rc1.core.settings import configured
 from rc1.flows import gate, preflight
 from rc1.flows.step import Step
 from rc1.stages.shared import StepCapped, SystemMetered
@@ -28,8 +28,8 @@ class Config(preflight.Config, StepCapped, SystemMetered):
 def run(cfg: Config) -> dict:
     from rc1.tracking import stage_run
 
-    with use_config(cfg), stage_run("main", params=logged_params(cfg), reuse=False, tags={"rc1.mode": cfg.mode},
-                                    refusal_fails=True) as st:
+    with stage_run("main", params=logged_params(cfg), reuse=False, tags={"rc1.mode": cfg.mode},
+                   refusal_fails=True) as st:
         pre = STEPS[0].run(cfg)
         result = STEPS[1].run(cfg)
         ev = result.get("evaluate") or {}

@@ -20,7 +20,7 @@ from rc1.cli.options import arg, unset
 from rc1.core.config import WEIGHTS_PATH
 from rc1.core.errors import CheckFailed, Rc1Error
 from rc1.core.io import sha256_file, why_not_a_file, write_json, write_jsonl
-from rc1.core.settings import configured, use_config
+from rc1.core.settings import configured
 from rc1.stages.shared import Gated, Judged, Moded, Responding, Seeded
 
 
@@ -134,8 +134,7 @@ def _run_stage(st, stage: int, pool_items: list[dict], cfg: Config, *, gates, da
 
 @configured
 def run(cfg: Config, progress: bool = True) -> dict:
-    with use_config(cfg):   # the mode and judge every stage run of it records and scores with
-        return _scale(cfg, progress)
+    return _scale(cfg, progress)
 
 
 def _scale(cfg: Config, progress: bool) -> dict:

@@ -4,7 +4,7 @@ A step's Config receives every field its flow's Config has under the same name (
 data_dir, n, ...): a flow never copies them by hand, and a field a flow adds reaches each stage that declares it. What
 the step sets itself (`configure`: this round's paths, a derived value) comes on top. The step's name is its stage's
 (the module's `STAGE`, the name its MLflow run is tagged with, else the module's own name). While the stage runs its
-Config's mode and judge fields are the active settings (rc1.core.settings), as under `rc1 <stage>`."""
+Config's mode and judge fields are the active settings (every stage's run is rc1.core.settings.configured)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,6 @@ import dataclasses
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable
-
-from rc1.core.settings import use_config
 
 
 def inherited(config: type, flow_cfg: Any) -> dict[str, Any]:
@@ -48,10 +46,4 @@ class Step:
 
     def run(self, flow_cfg: Any, *args: Any, run_kwargs: dict[str, Any] | None = None, **own: Any) -> dict:
         """Run the stage with its Config (the flow's fields, the step's own, `own` over both)."""
-        return run_step(self.stage, self.config(flow_cfg, *args, **own), **(run_kwargs or {}))
-
-
-def run_step(stage: ModuleType, cfg: Any, **run_kwargs: Any) -> dict:
-    """`stage.run(cfg)` with the Config's mode and judge fields active."""
-    with use_config(cfg):
-        return stage.run(cfg, **run_kwargs) or {}
+        return self.stage.run(self.config(flow_cfg, *args, **own), **(run_kwargs or {})) or {}
