@@ -40,6 +40,23 @@ def words(text: str) -> list[str]:
     return _WORD.findall(_THOUSANDS.sub("", text) if "," in text else text)
 
 
+# -- valid Unicode ----------------------------------------------------------------------------------------------
+# A lone surrogate (U+D800..U+DFFF) is a Python str no UTF-8 encoder takes; JSON's "\ud800" escape decodes to one, so
+# a policy's tool-call arguments can carry it into anything that is hashed, written or sent.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_unicode(value):
+    """`value` (a str, or dicts/lists/tuples of them) with every lone surrogate replaced by U+FFFD."""
+    if isinstance(value, str):
+        return value if value.isascii() or not _SURROGATE.search(value) else _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {valid_unicode(k): valid_unicode(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(valid_unicode(v) for v in value)
+    return value
+
+
 # -- the skeleton: what the guards of the shadow set compare ------------------------------------------------------
 # A test question disguised with invisible format characters (zero-width space, soft hyphen, bidi marks: Unicode
 # category Cf), combining accents or look-alike letters from another script (Cyrillic "а" for Latin "a") must meet

@@ -13,6 +13,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from rc1.core.text import valid_unicode
+
 
 @dataclass(frozen=True)
 class JudgeRequest:
@@ -26,6 +28,11 @@ class JudgeRequest:
     hidden_info: str | None = None
     context: tuple = ()             # supporting paragraphs the judge may use for grounding
     difficulty: str | None = None   # easy | medium | hard, when known
+
+    def __post_init__(self):
+        # the policy wrote the dialogue: a lone surrogate in it would fail every hash, cache row and HTTP body of the
+        # judge call (a failed, zero-advantage reward the policy could produce at will)
+        object.__setattr__(self, "dialogue", valid_unicode(self.dialogue))
 
     def digest(self) -> str:
         """Content digest (cache key part): what the judge sees, not the ids."""

@@ -151,3 +151,29 @@ def test_failed_judge_results_become_none_and_are_counted_never_zero(endpoint_ju
     # a judge that mostly fails stops training instead of thinning out its signal
     with pytest.raises(Rc1Error, match="judge failed on 2 of 3"):
         rm.score([SEED] * 3, [episode("FAILME"), episode("FAILME"), episode("12")])
+
+
+def test_a_lone_surrogate_in_a_rollout_is_scored_not_a_failed_reward(endpoint_judge):
+    # a tool call's JSON arguments may escape a lone surrogate ("\udc00"): json.loads gives a str no UTF-8 encoder
+    # takes. It failed the judge sample (UnicodeEncodeError hashing the prompt): a None reward the policy can
+    # produce at will (zero advantage instead of a low reward; over half the batch and training stops)
+    from rc1.scoring.base import JudgeRequest
+    from rc1.scoring.spec import build_messages
+    from rc1.train.env import to_rc1_dialogue
+
+    args = json.loads('{"question": "Which year? \\ud800"}')
+    completion = [{"role": "assistant", "content": "",
+                   "tool_calls": [{"type": "function", "function": {"name": "ask_user", "arguments": args}}]},
+                  {"role": "tool", "name": "ask_user", "content": "I have nothing to add"},
+                  {"role": "assistant", "content": "",
+                   "tool_calls": [{"type": "function",
+                                   "function": {"name": "calc", "arguments": json.loads('{"expression": "\\udc00"}')}}]},
+                  {"role": "tool", "name": "calc", "content": "error: cannot parse"},
+                  {"role": "assistant", "content": "3*4 = 12\nAnswer: 12 \udfff"}]
+    rm = RewardModel(endpoint_judge, W, RewardParams(beta=0.05), max_failed_frac=1.0)
+    dialogue = SEED["dialogue"] + to_rc1_dialogue([], completion)
+    [detail] = rm.details([SEED], [dialogue])
+    assert not detail.failed and detail.reward is not None, detail.error
+    req = JudgeRequest("i", "c", "gsm8k", "q", "12", False, tuple(dialogue))
+    prompt = build_messages(req)[1]["content"]
+    assert "\ufffd" in prompt and not any("\ud800" <= ch <= "\udfff" for ch in prompt)
