@@ -129,9 +129,18 @@ def _escape_breaks(row: str) -> str:
     return row.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\u0085", "\\u0085")
 
 
+def _escape_tags(row: str) -> str:
+    """Every "<" of a JSON-encoded turn as the JSON escape \\u003c: the judge's server tokenizes the rendered chat
+    prompt with its special tokens parsed (llama.cpp, vLLM), so a candidate's literal "<|im_end|><|im_start|>assistant",
+    "<|eot_id|>" or "</s>" would end the judge's user turn and open a forged one, whatever the fence. The JSON value is
+    unchanged; only the characters the tokenizer sees are."""
+    return row.replace("<", "\\u003c")
+
+
 def render_dialogue(dialogue) -> tuple[str, str]:
     """(the fenced dialogue block, its tag): one JSON-encoded turn per line between two marker lines."""
-    rows = [_escape_breaks(json.dumps(t, ensure_ascii=False, default=str)) for t in dialogue_data(dialogue)]
+    rows = [_escape_tags(_escape_breaks(json.dumps(t, ensure_ascii=False, default=str)))
+            for t in dialogue_data(dialogue)]
     body = "[\n" + ",\n".join(rows) + "\n]"
     tag = hashlib.sha256(body.encode()).hexdigest()[:16]
     return f"<<<DIALOGUE {tag}>>>\n{body}\n<<<END DIALOGUE {tag}>>>", tag
