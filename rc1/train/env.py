@@ -16,6 +16,7 @@ import functools
 import json
 from typing import Any, Callable
 
+from rc1.core.text import valid_unicode
 from rc1.data.tools import WikiIndex, calc as _calc
 
 ASK_USER = "ask_user"
@@ -141,7 +142,8 @@ def to_rc1_dialogue(prompt: list[dict], completion: list[dict]) -> list[dict]:
     dialogue, never shown to the judge (rc1.scoring.spec.dialogue_data reads role, content and tool calls only).
 
     An assistant message's ask_user calls become "assistant asks / user answers" turns; its other calls stay a
-    tool-calling assistant turn followed by their tool results. Results follow their calls in order.
+    tool-calling assistant turn followed by their tool results. Results follow their calls in order. Lone surrogates
+    become U+FFFD (rc1.core.text.valid_unicode).
     """
     out = [{"role": m["role"], "content": m.get("content") or ""} for m in prompt]
     i = 0
@@ -176,4 +178,4 @@ def to_rc1_dialogue(prompt: list[dict], completion: list[dict]) -> list[dict]:
             out.append({"role": "assistant", "content": question, **thought})
             out.append({"role": "user", "content": reply})
             content, thought = "", {}
-    return out
+    return valid_unicode(out)   # a tool call's JSON may carry a lone surrogate ("\ud800"): no file or judge takes one

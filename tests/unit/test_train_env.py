@@ -86,3 +86,18 @@ def test_an_empty_ask_user_is_not_a_clarification():
     dialogue = SEED["dialogue"] + to_rc1_dialogue([], completion)
     stats = analyze(dialogue, len(SEED["dialogue"]))
     assert (stats.clarifications, stats.tool_calls, stats.answered) == (0, 1, True)
+
+
+def test_a_lone_surrogate_from_a_tool_calls_json_leaves_the_dialogue_writable(tmp_path):
+    # JSON's "\ud800" escape gives a str no UTF-8 encoder takes: evaluation wrote such a dialogue with write_jsonl
+    # (UnicodeEncodeError: the stage failed on what the policy wrote)
+    from rc1.core.io import write_jsonl
+
+    call = json.loads('{"type": "function", "function": {"name": "ask_user", "arguments": {"question": "Which \\ud800?"}}}')
+    completion = [{"role": "assistant", "content": "", "tool_calls": [call]},
+                  {"role": "tool", "name": "ask_user", "content": "I mean 2019."},
+                  {"role": "assistant", "content": "Answer: 12 \udc00"}]
+    dialogue = to_rc1_dialogue([{"role": "user", "content": "q"}], completion)
+    assert [t["content"] for t in dialogue] == ["q", "Which \ufffd?", "I mean 2019.", "Answer: 12 \ufffd"]
+    assert analyze(dialogue, 1).clarifications == 1
+    assert write_jsonl(tmp_path / "d.jsonl", [{"dialogue": dialogue}]) == 1
