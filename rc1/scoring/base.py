@@ -55,6 +55,7 @@ class JudgeResult:
     cached: bool = False
     latency_ms: float = 0.0
     weight: float = 1.0                        # < 1 when unstable and the policy is down-weighting
+    unreadable: bool = False                   # failed only as replies that were no verdict (the judge answered)
 
 
 class Judge(Protocol):

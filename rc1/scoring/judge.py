@@ -50,7 +50,9 @@ _CIRCUIT_STATUSES = (401, 403, 404)            # configuration errors: stop call
 
 
 class SampleFailed(Exception):
-    pass
+    def __init__(self, message: str, unreadable: bool = False):
+        super().__init__(message)
+        self.unreadable = unreadable   # the judge answered every try, never with a verdict
 
 
 class ScoringJudge:
@@ -105,12 +107,12 @@ class ScoringJudge:
         requests = list(requests)
         k = self.settings.samples
         try:
-            samples, errors, latency = self._collect(requests, range(k), fresh, progress, "judge")
-            results = [self._aggregate(r, samples[i], errors[i], latency[i]) for i, r in enumerate(requests)]
+            samples, errors, latency, unread = self._collect(requests, range(k), fresh, progress, "judge")
+            results = [self._aggregate(r, samples[i], errors[i], latency[i], unread[i]) for i, r in enumerate(requests)]
             if self.settings.unstable_policy == "rescore":
                 again = [i for i, res in enumerate(results) if res.unstable]
                 if again:
-                    extra, _, lat2 = self._collect([requests[i] for i in again], range(k, 2 * k), fresh, progress,
+                    extra, _, lat2, _ = self._collect([requests[i] for i in again], range(k, 2 * k), fresh, progress,
                                                    "rescore")
                     for j, i in enumerate(again):
                         first = results[i]
@@ -153,6 +155,7 @@ class ScoringJudge:
         indices = list(indices)
         samples = [[None] * len(indices) for _ in requests]
         errors: list[list[str]] = [[] for _ in requests]
+        unread = [0] * len(requests)      # samples that failed as unreadable replies (SampleFailed.unreadable)
         latency = [[] for _ in requests]  # ms of every provider reply obtained for the request
         jobs = []
         records: list[tuple[bool, bool, float]] = []   # per sample: (from the cache, billable reply, latency ms)
@@ -166,13 +169,13 @@ class ScoringJudge:
                 else:
                     jobs.append((i, j, idx, digest))
         try:
-            self._call_jobs(requests, jobs, samples, errors, latency, records, progress, what)
+            self._call_jobs(requests, jobs, samples, errors, latency, records, progress, what, unread)
         finally:   # the scoring records assert-not-simulated judges (rc1.scoring.cache scoring_log)
             if self.log is not None and records:
                 self.log.log_scoring(self.endpoint(), self.live, records)
-        return samples, errors, latency
+        return samples, errors, latency, unread
 
-    def _call_jobs(self, requests, jobs, samples, errors, latency, records, progress, what) -> None:
+    def _call_jobs(self, requests, jobs, samples, errors, latency, records, progress, what, unread) -> None:
         if not jobs:
             return
         self._stopped = False
@@ -193,6 +196,7 @@ class ScoringJudge:
                         records.append((False, self.live, ms))
                     except SampleFailed as e:   # may quote a reply: an echoed key is masked here
                         errors[i].append(self._redact(str(e)))
+                        unread[i] += e.unreadable
                         records.append((False, False, 0.0))
                     except Exception as e:  # an unexpected error fails this sample, never the whole batch
                         log.warning("judge sample failed unexpectedly: %s", type(e).__name__)
@@ -242,7 +246,7 @@ class ScoringJudge:
             with self._lock:
                 self._n["judge_shaped_minimum"] += 1
             return dict(MINIMUM_SCORES), ms
-        raise SampleFailed(self._redact(f"malformed reply after {tries} tries: {last}"))
+        raise SampleFailed(self._redact(f"malformed reply after {tries} tries: {last}"), unreadable=True)
 
     def _call(self, req: JudgeRequest, idx: int, order: int = 0):
         """One reply for sample `idx` of `req`; `order`: the job's place, in which calls take their slots."""
@@ -325,7 +329,8 @@ class ScoringJudge:
         return sum(count_tokens(m.get("content") or "") + 4 for m in messages) + self.settings.max_tokens
 
     # ------------------------------------------------------------ results
-    def _aggregate(self, req: JudgeRequest, samples: list, errors: list[str], latencies: list[float]) -> JudgeResult:
+    def _aggregate(self, req: JudgeRequest, samples: list, errors: list[str], latencies: list[float],
+                   unread: int = 0) -> JudgeResult:
         got = [x for x in samples if x is not None]
         k = self.settings.samples
         cached = not errors and not latencies and len(got) == len(samples)
@@ -333,7 +338,8 @@ class ScoringJudge:
         if len(got) < k:
             why = errors[0] if errors else "missing samples"
             return JudgeResult(req, None, samples=got, failed=True, latency_ms=latency_ms,
-                               error=f"{k - len(got)} of {k} judge samples failed: {why}")
+                               error=f"{k - len(got)} of {k} judge samples failed: {why}",
+                               unreadable=unread == k - len(got))
         scores = {d: float(statistics.median(x[d] for x in got)) for d in DIMENSIONS}
         variance = {d: float(statistics.pvariance([x[d] for x in got])) for d in DIMENSIONS}
         unstable = any(v > self.unstable_variance for v in variance.values())

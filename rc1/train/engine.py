@@ -299,7 +299,8 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
         episodes = [to_rc1_dialogue([], c if isinstance(c, list) else [{"role": "assistant", "content": str(c)}])
                     for c in completions]
         dialogues = [list(s.get("dialogue") or []) + ep for s, ep in zip(pool_items, episodes)]
-        rewards = reward_model.score(pool_items, dialogues)
+        details = reward_model.details(pool_items, dialogues)
+        rewards = [d.reward for d in details]
         if all(k == HELDOUT for k in source):   # TRL's periodic evaluation: no replay history, no training stats
             return rewards
         asked_here = [sum(1 for c in (comp if isinstance(comp, list) else []) for tc in c.get("tool_calls") or []
@@ -308,11 +309,11 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
         ended = gather([(c, unanswered(analyze(ep), c)) for c, ep in zip(cut, episodes)])
         batch["episodes"] = {"episodes/truncated_rate": sum(u for _, u in ended) / max(1, len(ended)),
                              "episodes/truncated_masked": float(sum(c for c, _ in ended)) if masked else 0.0}
-        rows = gather([(str(s["id"]), int(st), pool_item_difficulty(s, fallback=UNBUCKETED), r, a, str(k))
-                       for s, st, r, a, k in zip(pool_items, step, rewards, asked_here, source)])
+        rows = gather([(str(s["id"]), int(st), pool_item_difficulty(s, fallback=UNBUCKETED), d.reward, a, str(k),
+                        d.unreadable) for s, st, d, a, k in zip(pool_items, step, details, asked_here, source)])
         groups: dict[tuple[int, str], list[float]] = defaultdict(list)
         buckets: dict[str, list[float]] = defaultdict(list)
-        for sid, st, diff, r, _, _ in rows:
+        for sid, st, diff, r, *_ in rows:
             if r is not None:
                 groups[(st, sid)].append(r)
                 buckets[diff].append(r)
@@ -324,6 +325,7 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
         batch["asked"] = asked
         step_stats = {f"reward/{b}": sum(v) / len(v) for b, v in buckets.items() if v}
         step_stats["reward_failed"] = sum(r is None for r in all_rewards) / max(1, len(all_rewards))
+        step_stats["reward_unreadable"] = sum(row[6] for row in rows) / max(1, len(rows))   # scored the minimum
         step_stats["ask_user_per_rollout"] = sum(asked) / max(1, len(asked))
         for kind in ("pool", "pool_fill", "fresh", "replay"):
             step_stats[f"sample/{kind}"] = sum(k == kind for k in kinds) / max(1, len(kinds))

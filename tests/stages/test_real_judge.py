@@ -9,13 +9,13 @@ SCORER_BASE_URL and SCORER_MODEL, nothing else about the judge.
   padding past the context fails the judge, which counts as a win, and the honest correct answer does not beat the
   honest wrong one on the share of items the gate asks (judge_robustness.honest_correct_beats_wrong_rate_min: .90;
   measured 0 of 3 items when the module runs whole, after the probe warmed the server, 1 of 3 when this test runs
-  alone: llama.cpp's answers follow its prompt cache). Its report holds the numbers.
-- `rc1 shadow-run` refuses it: the new reward must track success (shadow_run.corr_to_success_new_min: .30; this
-  judge's reward: -0.49 in every run), and corr_improve_pct is undefined (a failed check) when the old score does not
-  track success either (old -0.69 in the whole module, -0.40 alone). Before these checks the shadow run's gates only
-  compared the reward with the old score under the same judge, and a less negative correlation counted as an
-  improvement: the whole module's run accepted this judge (spearman .754, top-10% overlap 1.0, corr_improve_pct
-  "+29.6" from -0.69 to -0.49); alone (spearman .93, old -0.40) the same formula read "-23%" and refused it by chance.
+  alone: llama.cpp's answers follow its prompt cache; 2 of 3 whole since the prompt escapes "<"). Its report holds
+  the numbers.
+- `rc1 shadow-run` scores its 6 candidates and holds them to shadow_run.corr_to_success_new_min (.30) and
+  corr_improve_pct (undefined, a failed check, when the old score does not track success). Over 6 candidates this
+  judge's correlation is noise: -0.49 (whole module) and -0.29 (alone) before the judge prompt escaped "<", +0.49
+  after, on the same candidates; so the test checks that the verdict follows the thresholds, not which way it goes.
+  judge-robustness is the gate that refuses this judge in every run seen (honest correct beats wrong 0 to 2 of 3).
 K=1 (SCORER_SAMPLES), three items and two attack kinds keep this to a few minutes on 2 cores (the module 179 s at
 load 3-4: the probe 52 s, this test 125 s; this test alone 114-166 s at load 2-6).
 
@@ -126,11 +126,14 @@ def test_the_judge_quality_gates_on_the_135m_judge(judge_env, capsys):
     assert rob["metrics"]["honest_correct_beats_wrong_rate"] < honest_min
     assert set(rob["metrics"]["per_kind"]) == set(ATTACKS.split(","))
     assert rob["judge_stats"]["concurrency_max_seen"] <= 2
-    # the shadow run refuses it: its reward does not track success (measured -0.49; the floor is positive), and no
-    # improvement is counted from an old score that does not track success either (measured -0.69)
-    assert rc2 == 2 and not sh["passed"] and sh["metrics"]["n_failed"] == 0 and sh["metrics"]["n_scored"] == 6
+    # the shadow run over 6 candidates: every one scored, and its verdict is what its thresholds say of the numbers.
+    # Whether this judge's reward tracks success there is noise: corr_to_success_new was -0.49 (whole module) and
+    # -0.29 (alone) until the judge prompt escaped "<" in the dialogue, +0.49 (whole module) after, same candidates
+    assert sh["metrics"]["n_failed"] == 0 and sh["metrics"]["n_scored"] == 6
     checks = {c["name"]: c for c in sh["checks"]}
     new, old = sh["metrics"]["corr_to_success_new"], sh["metrics"]["corr_to_success_old"]
-    assert not checks["corr_to_success_new"]["pass"] and (new is None or new < gates.shadow_run.corr_to_success_new_min)
-    if old is None or old <= 0:
+    floor = gates.shadow_run.corr_to_success_new_min
+    assert checks["corr_to_success_new"]["pass"] == (new is not None and new >= floor), (new, floor)
+    if old is None or old <= 0:   # no improvement is counted from an old score that does not track success
         assert checks["corr_improve_pct"]["value"] is None and not checks["corr_improve_pct"]["pass"]
+    assert sh["passed"] == all(c["pass"] for c in sh["checks"]) and (rc2 == 2) == (not sh["passed"]), sh["checks"]
