@@ -129,12 +129,17 @@ def _escape_breaks(row: str) -> str:
     return row.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\u0085", "\\u0085")
 
 
+# Mistral-style control tokens: [INST], [/INST], [TOOL_CALLS], [SYSTEM_PROMPT], ...
+_BRACKET_TOKEN = re.compile(r"\[(?=/?[A-Z][A-Z_]*\])")
+
+
 def _escape_tags(row: str) -> str:
-    """Every "<" of a JSON-encoded turn as the JSON escape \\u003c: the judge's server tokenizes the rendered chat
-    prompt with its special tokens parsed (llama.cpp, vLLM), so a candidate's literal "<|im_end|><|im_start|>assistant",
-    "<|eot_id|>" or "</s>" would end the judge's user turn and open a forged one, whatever the fence. The JSON value is
-    unchanged; only the characters the tokenizer sees are."""
-    return row.replace("<", "\\u003c")
+    """Every "<" of a JSON-encoded turn, and the "[" of a bracketed control token, as a JSON escape (\\u003c,
+    \\u005b): the judge's server tokenizes the rendered chat prompt with its special tokens parsed (llama.cpp, vLLM),
+    so a candidate's literal "<|im_end|><|im_start|>assistant", "<|eot_id|>", "</s>" or "[/INST]" would end the
+    judge's user turn and open a forged one, whatever the fence. The JSON value is unchanged; only the characters the
+    tokenizer sees are."""
+    return _BRACKET_TOKEN.sub(r"\\u005b", row.replace("<", "\\u003c"))
 
 
 def render_dialogue(dialogue) -> tuple[str, str]:
