@@ -261,21 +261,18 @@ class RewardModel:
         penalty = overclar_penalty(clarifications, needs_clarification=req.needs_clarification,
                                    alpha=p.alpha if p.use_penalty else 0.0, cap=p.cap)
         factor = difficulty_factor(req.difficulty, p.beta)
-        if res.failed and res.unreadable:   # the completion derailed the judge: the minimum, never spared
-            reward = p.reward(MINIMUM_SCORES, self.weights, needs_clarification=req.needs_clarification,
-                              clarifications=clarifications, difficulty=req.difficulty)
-            return RewardDetail(reward, old_score(MINIMUM_SCORES), dict(MINIMUM_SCORES), clarifications, penalty,
-                                factor, False, res.unstable, res.weight, res.error, unreadable=True)
-        if res.failed or res.scores is None:
+        unreadable = res.failed and res.unreadable   # the completion derailed the judge: the minimum, never spared
+        scores = MINIMUM_SCORES if unreadable else res.scores
+        if scores is None or (res.failed and not unreadable):
             return RewardDetail(None, None, None, clarifications, penalty, factor, True, res.unstable, res.weight,
                                 res.error or "judge result without scores")
-        reward = p.reward(res.scores, self.weights, needs_clarification=req.needs_clarification,
+        reward = p.reward(scores, self.weights, needs_clarification=req.needs_clarification,
                           clarifications=clarifications, difficulty=req.difficulty)
         if not math.isfinite(reward):   # a NaN/inf reward is a failed one: counted, and never a training signal
             return RewardDetail(None, None, None, clarifications, penalty, factor, True, res.unstable, res.weight,
-                                f"non-finite reward {reward} from scores {dict(res.scores)}")
-        return RewardDetail(reward, old_score(res.scores), dict(res.scores), clarifications, penalty, factor, False,
-                            res.unstable, res.weight)
+                                f"non-finite reward {reward} from scores {dict(scores)}")
+        return RewardDetail(reward, old_score(scores), dict(scores), clarifications, penalty, factor, False,
+                            res.unstable, res.weight, res.error if unreadable else None, unreadable=unreadable)
 
     def stats(self) -> dict[str, float]:
         total = self.n_scored + self.n_failed
