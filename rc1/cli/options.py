@@ -254,16 +254,21 @@ def from_params(config: type, params: typing.Mapping[str, Any]) -> dict[str, Any
     return out
 
 
-def command_argv(name: str, **fields: Any) -> list[str]:
-    """`python -m rc1.cli <name> ...` for a Config of command `name` with `fields`: how rc1 starts one of its
-    commands as a subprocess (the command's module imported here, when it runs, not by the caller)."""
+def command_config(name: str) -> type:
+    """The Config of command `name` (its module imported here, when it is needed, not by the caller)."""
     import importlib
-    import sys
 
     from rc1.cli.commands import COMMANDS
 
-    config = importlib.import_module(COMMANDS[name]).Config
-    return [sys.executable, "-m", "rc1.cli", name, *argv(config(**fields))]
+    return importlib.import_module(COMMANDS[name]).Config
+
+
+def command_argv(name: str, **fields: Any) -> list[str]:
+    """`python -m rc1.cli <name> ...` for a Config of command `name` with `fields`: how rc1 starts one of its
+    commands as a subprocess."""
+    import sys
+
+    return [sys.executable, "-m", "rc1.cli", name, *argv(command_config(name)(**fields))]
 
 
 def _text(value: Any) -> str:

@@ -134,10 +134,6 @@ def _run_stage(st, stage: int, pool_items: list[dict], cfg: Config, *, gates, da
 
 @configured
 def run(cfg: Config, progress: bool = True) -> dict:
-    return _scale(cfg, progress)
-
-
-def _scale(cfg: Config, progress: bool) -> dict:
     stage, gates_path, baseline_pool = cfg.stage, cfg.gates, cfg.baseline_pool
     from rc1.core.config import load_thresholds
     from rc1.checks.scale_reports import earlier_stages

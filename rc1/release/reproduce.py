@@ -32,12 +32,9 @@ def gate_argv(params: Mapping[str, str]) -> list[str]:
 
 def rerun_argv(name: str, params: Mapping[str, str]) -> list[str]:
     """`rc1 <name> ...`: the command's Config from logged params (rc1.cli.options.from_params), as its command line."""
-    import importlib
+    from rc1.cli.options import argv, command_config, from_params
 
-    from rc1.cli.commands import COMMANDS
-    from rc1.cli.options import argv, from_params
-
-    config = importlib.import_module(COMMANDS[name]).Config
+    config = command_config(name)
     return ["rc1", name, *argv(config(**from_params(config, params)))]
 
 
