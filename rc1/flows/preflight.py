@@ -284,8 +284,10 @@ def _preflight(c: Ctx, gates) -> dict:
         if not passed:
             failing = (r2 or r1)["failing"]
             click.echo(f"preflight run: {ui_url(run_id)}{ui_hint()}", err=True)   # not in the error: scrub drops #...
-            raise CheckFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
-                             [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing])
+            checks = [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing]
+            again = "fix what the failing checks below show, then run the same rc1 preflight again"
+            raise CheckFailed(f"round {2 if r2 else 1} did not pass ({mode}; run {run_id})", checks,
+                              what="preflight failed", next_step=None if any(f.get("next") for f in failing) else again)
     waived = _waived(r1, r2)
     click.echo(render_summary(f"preflight {run_id} ({mode})",
                               ["PASSED both rounds" + (f" (waived in dev: {', '.join(waived)})" if waived else ""),
