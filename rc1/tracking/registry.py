@@ -150,7 +150,10 @@ def resolve_version(version: str | int | None = None, alias: str | None = None, 
     if alias is not None:
         mv = alias_version(alias, name)
         if mv is None:
-            raise Rc1Error(f"registered model {name!r} has no alias {alias!r} in {mlflow.get_tracking_uri()}")
+            setter = {BEST: "rc1 gate", TRIAL_BEST: "rc1 gate --trial", "RC1": "rc1 promote --alias best",
+                      "RC1-dev": "rc1 promote --alias best"}.get(alias)
+            raise Rc1Error(f"registered model {name!r} has no alias {alias!r} in {mlflow.get_tracking_uri()}"
+                           + (f"; next: {setter} sets it" if setter else ""))
         return mv
     try:
         return client.get_model_version(name, str(version))
