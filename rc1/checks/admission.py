@@ -89,8 +89,9 @@ def checked_inputs(pre: SignedRun, mode: str, config_path: str | None, gates_pat
     `pre`'s tags and metrics are its signed statement's."""
     tags = pre.tags
     problems = round_problems(tags, pre.metrics)   # say that before asking for its files
-    if problems:
-        raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems))
+    if problems:   # what failed is in that run's one line and round<N>.json; the gate takes the newest preflight
+        raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: " + "; ".join(problems) + "; next: "
+                          f"{shell_command(f'rc1 preflight --mode {mode}')} until it passes both rounds")
     files = fetch_preflight_files(pre, workdir / pre.info.run_id)
     if "config" not in files or "gates" not in files:
         raise GateRefusal(f"preflight {pre.info.run_id} cannot be used: it recorded no sha256 for its config/gates")

@@ -118,6 +118,7 @@ class StepResult:
     checks: list[dict] = field(default_factory=list)
     run_id: str | None = None
     error: str | None = None          # bad input / crash inside the step (never waived)
+    skipped: str | None = None        # why the step did not run (prod: the live judge is not paid for data that failed)
 
     @property
     def waived(self) -> list[str]:
@@ -143,7 +144,7 @@ def round_summary(round_no: int, mode: str, results: list[StepResult]) -> dict:
         "passed": all(r.passed for r in results) and bool(results),
         "steps": [
             {"step": r.step, "passed": r.passed, "run_id": r.run_id, "error": r.error,
-             "waived": r.waived, "checks": r.checks}
+             "waived": r.waived, "checks": r.checks, "skipped": r.skipped}
             for r in results
         ],
         "failing": [

@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         cli.main(args=argv, standalone_mode=False, prog_name="rc1")
     except CheckFailed as e:
-        print(f"rc1: gate failed: {scrub(str(e))}", file=sys.stderr)
+        print(f"rc1: {scrub(e.line())}", file=sys.stderr)
         print_checks_table(e.checks)
         sys.exit(2)
     except Rc1Error as e:

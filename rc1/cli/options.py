@@ -9,8 +9,10 @@ model), so a parameter's name, type, default and help exist in one place.
         max_turns: int = arg(6, "Most non-system turns a seed's dialogue may have.")
 
 `max_turns` is spelled `--max-turns` (the one spelling --help shows; `--max_turns` parses as a hidden alias, as
-MLflow passes an unknown `-P max_turns=...`). A field defaulting to None is unset: the stage works the value out
-(the config's seed, gates.yaml's threshold), and 'auto' also means unset (MLproject has no optional parameters).
+MLflow passes an unknown `-P max_turns=...`; a field's `aliases` are more hidden spellings, such as the seeds' runbook
+names, and a `Scaled` one takes the value in other units). A field defaulting to None is unset: the stage works the
+value out (the config's seed, gates.yaml's threshold), and 'auto' also means unset (MLproject has no optional
+parameters).
 """
 
 from __future__ import annotations
@@ -26,7 +28,17 @@ import click
 MISSING = dataclasses.MISSING
 
 
-def arg(default: Any = MISSING, help: str = "", *, choices: tuple[str, ...] | None = None, aliases: tuple[str, ...] = (),
+@dataclasses.dataclass(frozen=True)
+class Scaled:
+    """A hidden spelling of a number field in other units: `flag V` sets the field to V / per (the seeds'
+    `--max_dup_pct 2.0` is `--dup-rate-max 0.02`)."""
+
+    flag: str
+    per: float
+
+
+def arg(default: Any = MISSING, help: str = "", *, choices: tuple[str, ...] | None = None,
+        aliases: tuple[str | Scaled, ...] = (),
         argument: bool = False, hidden: bool = False, flag: str | None = None, log: bool = True,
         mlproject: bool = True, parse: Callable[[str], Any] | None = None) -> Any:
     """A config field with its one line of help; without a default it is required (an option then needs
@@ -133,6 +145,7 @@ class _IntLike(click.ParamType):
 
 INT = _IntLike()
 _NO = "rc1_no_"   # the hidden --no-x of a bool option x
+_SCALED = "rc1_scaled_"   # a Scaled alias of field x: rc1_scaled_<i>_x
 
 
 class _AutoIsUnset(click.ParamType):
@@ -187,8 +200,10 @@ def click_params(config: type) -> list[click.Parameter]:
             out.append(click.Argument([p.name], type=_click_type(p), required=p.required,
                                       **({} if p.required else {"default": p.default})))
             continue
-        hidden = tuple(dict.fromkeys(a for a in (*p.meta["aliases"], "--" + p.flag[2:].replace("-", "_"))
-                                     if a != p.flag))
+        spelled = [a for a in p.meta["aliases"] if isinstance(a, str)]
+        for i, a in enumerate(a for a in p.meta["aliases"] if isinstance(a, Scaled)):
+            out.append(click.Option([a.flag, f"{_SCALED}{i}_{p.name}"], type=click.FLOAT, hidden=True, default=None))
+        hidden = tuple(dict.fromkeys(a for a in (*spelled, "--" + p.flag[2:].replace("-", "_")) if a != p.flag))
         kw: dict[str, Any] = dict(type=_click_type(p), required=p.required, help=p.meta["help"],
                                   hidden=p.meta["hidden"], multiple=p.multiple,
                                   show_default=p.default is not None and not p.multiple)
@@ -214,6 +229,15 @@ def build(config: type, values: dict[str, Any]) -> Any:
     for p in params_of(config):
         if p.multiple:
             values[p.name] = tuple(values.get(p.name) or ())
+        for i, a in enumerate(a for a in p.meta["aliases"] if isinstance(a, Scaled)):
+            given = values.pop(f"{_SCALED}{i}_{p.name}", None)
+            if given is None:
+                continue
+            if values.get(p.name) not in (None, p.default):
+                from rc1.core.errors import Rc1Error
+
+                raise Rc1Error(f"{a.flag} and {p.flag} set the same value: give one of them")
+            values[p.name] = given / a.per
     return config(**values)
 
 

@@ -396,6 +396,16 @@ def mix_text(mix: Mapping[str, float]) -> str:
     return ",".join(f"{k}:{v:.2f}" if round(v, 2) == v else f"{k}:{v!r}" for k, v in mix.items())
 
 
+def parse_tasks(text: str) -> list[str]:
+    """--by-task's comma-separated tasks, each one of TASKS."""
+    tasks = [t.strip() for t in text.split(",") if t.strip()]
+    unknown = [t for t in tasks if t not in TASKS]
+    if unknown or not tasks:
+        raise Rc1Error(f"--by-task: unknown task {unknown[0]!r}; known: {', '.join(TASKS)}" if unknown
+                       else "--by-task: empty")
+    return tasks
+
+
 def parse_mix(text: str, what: str = "--mix", known: tuple[str, ...] | None = TASKS) -> dict[str, float]:
     """'hotpotqa:0.45,strategyqa:0.30' -> {'hotpotqa': 0.45, ...}; bad text is an Rc1Error."""
     mix: dict[str, float] = {}
@@ -431,10 +441,12 @@ def load_config(path: str | Path, model: type[M]) -> M:
         raise Rc1Error(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     try:
         raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as e:
-        line = getattr(e, "lineno", None) or getattr(getattr(e, "problem_mark", None), "line", None)
-        where = f"line {line + (0 if isinstance(e, json.JSONDecodeError) else 1)}: " if line is not None else ""
-        raise Rc1Error(f"{path}: {where}not valid {'JSON' if path.suffix == '.json' else 'YAML'}") from None
+    except json.JSONDecodeError as e:
+        raise Rc1Error(f"{path}: line {e.lineno}: not valid JSON") from None
+    except yaml.YAMLError as e:
+        from rc1.core.io import yaml_problem
+
+        raise Rc1Error(f"{path}: {yaml_problem(e)}") from None
     except PARSE_ERRORS as e:
         raise Rc1Error(f"{path}: {parse_problem(e)}") from None
     if not isinstance(raw, dict):

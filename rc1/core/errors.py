@@ -12,13 +12,32 @@ class Rc1Error(Exception):
 class CheckFailed(Rc1Error):
     """A stage evaluated its checks (thresholds of configs/gates.yaml) and at least one failed.
 
-    `checks` is the list of failing check dicts ({name, value, threshold, pass}) so the shell can
-    print them as a short table.
+    `checks` is the list of failing check dicts ({name, value, threshold, pass}, and `next`: what to do about it,
+    where the check knows) so the shell can print them as a short table; `what` names the refusal (a stage's gate,
+    the preflight); `next_step` says what to do, else the failing checks' own `next`; `named`: the message names the
+    failing checks itself. line() is the one line the shell prints first: what failed, the first failing checks, and
+    what to do next.
     """
 
-    def __init__(self, message: str, checks: list[dict] | None = None):
+    SHOWN = 3   # failing checks named in the line; the table under it has them all
+
+    def __init__(self, message: str, checks: list[dict] | None = None, *, what: str = "gate failed",
+                 next_step: str | None = None, named: bool = False):
         super().__init__(message)
         self.checks = checks or []
+        self.what = what
+        self.next_step = next_step
+        self.named = named
+
+    def line(self) -> str:
+        from rc1.core.summary import failing_checks
+
+        shown = "" if self.named else failing_checks(self.checks[:self.SHOWN])
+        more = 0 if self.named else len(self.checks) - self.SHOWN
+        hints = [self.next_step] if self.next_step else list(dict.fromkeys(c["next"] for c in self.checks
+                                                                            if c.get("next")))
+        return (f"{self.what}: {self}" + (f": {shown}" if shown else "") + (f" and {more} more" if more > 0 else "")
+                + (f"; next: {'; '.join(hints)}" if hints else ""))
 
 
 def _chain(e: BaseException):

@@ -29,6 +29,13 @@ def parse_problem(e: BaseException) -> str:
     return f"invalid ({str(e).split(';')[0]})"
 
 
+def yaml_problem(e: BaseException) -> str:
+    """'line L: not valid YAML (what the parser found)' for a yaml.YAMLError (its line where it marks one)."""
+    mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+    what = " ".join(str(x) for x in (getattr(e, "context", None), getattr(e, "problem", None)) if x)
+    return f"{f'line {mark.line + 1}: ' if mark is not None else ''}not valid YAML{f' ({what})' if what else ''}"
+
+
 def json_problem(e: json.JSONDecodeError, lineno: int | None = None) -> str:
     """'line L: invalid JSON at column C (what)' (see _json_words)."""
     return f"line {e.lineno if lineno is None else lineno}: {_json_words(e)}"

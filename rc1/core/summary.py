@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 
-def check(name: str, value: Any, threshold: Any, passed: bool) -> dict:
-    return {"name": name, "value": value, "threshold": threshold, "pass": bool(passed)}
+def check(name: str, value: Any, threshold: Any, passed: bool, next: str | None = None) -> dict:
+    """A check's record; `next`: what the user does when it fails (the refusal's line says it)."""
+    return {"name": name, "value": value, "threshold": threshold, "pass": bool(passed),
+            **({"next": next} if next and not passed else {})}
 
 
 def num(v: Any) -> str:

@@ -132,7 +132,7 @@ def _run_step(step: Step, c: Ctx, round_no: int, gates) -> StepResult:
     finished step (rc1.core.console)."""
     mode, name = c.cfg.mode, step.name
     check_stop()
-    prefix = f"[rc1{' DEV' if mode == 'dev' else ''}] round {round_no} · "
+    prefix = _prefix(mode, round_no)
     live = bars()
     if live:
         click.echo(f"{prefix}{name} …", err=True)
@@ -150,9 +150,23 @@ def _run_step(step: Step, c: Ctx, round_no: int, gates) -> StepResult:
     return res
 
 
+# prod: the steps that call the live (billable) judge run only on data that passed: a dataset too small or leaking
+# fails its round in minutes without paying for the judge's calls (judge_robustness alone: 60 items x 25 candidates x
+# K=3 = 4,500, measured) on a shadow set and pool the next run replaces
+DATA_STEPS = ("materialize_shadow", "build_pool", "validate_pool", "difficulty")
+JUDGE_STEPS = ("probe_scorer", "judge_robustness", "shadow_run", "assert_not_simulated")
+
+
 def _run_round(round_no: int, c: Ctx, gates) -> dict:
     with stage_run(f"round{round_no}", params={"round": round_no, "mode": c.cfg.mode}, reuse=False) as rnd:
-        results = [_run_step(step, c, round_no, gates) for step in STEPS if round_no in step.rounds]
+        results: list[StepResult] = []
+        for step in (s for s in STEPS if round_no in s.rounds):
+            failed = [r.step for r in results if r.step in DATA_STEPS and not r.passed]
+            if c.cfg.mode == "prod" and step.name in JUDGE_STEPS and failed:
+                results.append(_skipped(step.name, f"not run: {', '.join(failed)} failed first (prod pays the live "
+                                                   "judge only for data that passed)", c.cfg.mode, round_no))
+            else:
+                results.append(_run_step(step, c, round_no, gates))
         # attach each step's child run id; its metrics stay on the step's run and join the round's table (the
         # round's artifact round<N>.json); the round run shows each step's verdict (hundreds of metrics drowned it)
         children = {ch.data.tags.get("rc1.stage"): ch for ch in child_runs(rnd.run_id)}
@@ -175,10 +189,23 @@ def _run_round(round_no: int, c: Ctx, gates) -> dict:
         return summary
 
 
+def _prefix(mode: str, round_no: int) -> str:
+    return f"[rc1{' DEV' if mode == 'dev' else ''}] round {round_no} · "
+
+
+def _skipped(name: str, why: str, mode: str, round_no: int) -> StepResult:
+    if not bars():   # on a terminal the round's summary lists it
+        click.echo(f"{_prefix(mode, round_no)}{_step_line({'step': name, 'skipped': why})}", err=True)
+    return StepResult(name, False, skipped=why)
+
+
 def _step_line(s: StepResult | dict) -> str:
-    """'ok  build_pool', 'ok  shadow_run (waived in dev: shadow_run.spearman)', 'FAIL validate_pool': a waived check
-    is no failure, so its step reads ok and names it."""
-    s = s if isinstance(s, dict) else {"step": s.step, "passed": s.passed, "waived": s.waived, "error": s.error}
+    """'ok  build_pool', 'ok  shadow_run (waived in dev: shadow_run.spearman)', 'FAIL validate_pool', 'skip
+    probe_scorer (not run: ...)': a waived check is no failure, so its step reads ok and names it."""
+    s = s if isinstance(s, dict) else {"step": s.step, "passed": s.passed, "waived": s.waived, "error": s.error,
+                                       "skipped": s.skipped}
+    if s.get("skipped"):
+        return f"skip {s['step']} ({s['skipped']})"
     extra = f" (waived in dev: {', '.join(s['waived'])})" if s["waived"] else ""
     return f"{'ok ' if s['passed'] else 'FAIL'} {s['step']}{extra}" + (f": {s['error']}" if s["error"] else "")
 
@@ -284,8 +311,10 @@ def _preflight(c: Ctx, gates) -> dict:
         if not passed:
             failing = (r2 or r1)["failing"]
             click.echo(f"preflight run: {ui_url(run_id)}{ui_hint()}", err=True)   # not in the error: scrub drops #...
-            raise CheckFailed(f"preflight ({mode}) did not pass round {2 if r2 else 1}; run {run_id}",
-                             [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing])
+            checks = [{**f, "name": f"{f['step']}.{f['name']}"} for f in failing]
+            again = "fix what the failing checks below show, then run the same rc1 preflight again"
+            raise CheckFailed(f"round {2 if r2 else 1} did not pass ({mode}; run {run_id})", checks,
+                              what="preflight failed", next_step=None if any(f.get("next") for f in failing) else again)
     waived = _waived(r1, r2)
     click.echo(render_summary(f"preflight {run_id} ({mode})",
                               ["PASSED both rounds" + (f" (waived in dev: {', '.join(waived)})" if waived else ""),

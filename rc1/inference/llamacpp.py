@@ -17,11 +17,34 @@ from typing import Sequence
 from rc1.core.errors import Rc1Error
 
 
+# llama.cpp's AMX backend, which a -march=native build on an AMX CPU (Intel Sapphire Rapids and later) compiles in:
+# llama-cpp-python 0.3.36 built so segfaults on completions with n_ctx >= 4096 (issue 38; ggml-org/llama.cpp issue
+# 20824, a segfault in ggml_backend_amx_mul_mat). llama_print_system_info() lists AMX_INT8 only for such a build.
+CRASHING_FEATURE = "AMX_INT8 = 1"
+PORTABLE_REINSTALL = ("CMAKE_ARGS=-DGGML_NATIVE=OFF pip install --no-cache-dir --force-reinstall --no-deps "
+                      "llama-cpp-python==0.3.36")
+
+
+def build_problem(llama_cpp) -> str | None:
+    """Why this llama-cpp-python build would crash, or None: its llama.cpp has the AMX backend."""
+    info = llama_cpp.llama_print_system_info()
+    info = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)
+    if CRASHING_FEATURE not in info:
+        return None
+    return ("llama-cpp-python's llama.cpp was built with -march=native on an AMX CPU (its AMX backend segfaults on "
+            f"completions with n_ctx >= 4096): reinstall it with portable flags: {PORTABLE_REINSTALL} (./install.sh "
+            "builds it so; a wheel pip cached from a native build would come back without --no-cache-dir)")
+
+
 def require_llama_cpp():
+    """llama_cpp, imported; a missing one, or a build that would crash, refused in one line."""
     try:
         import llama_cpp
     except ImportError:
         raise Rc1Error("the llama.cpp backend needs llama-cpp-python: pip install -e '.[llamacpp]'") from None
+    problem = build_problem(llama_cpp)
+    if problem:
+        raise Rc1Error(problem)
     return llama_cpp
 
 

@@ -223,7 +223,10 @@ def evaluate_scan(scan: _Scan, *, gate: ValidatePoolThresholds, mix: dict[str, f
 
     g = gate
     checks = [
-        check("pool_size", scan.n, f">= {g.pool_size_min}", scan.n >= g.pool_size_min),
+        check("pool_size", scan.n, f">= {g.pool_size_min}", scan.n >= g.pool_size_min,
+              next=f"the pool follows the data and this one makes {scan.n} seeds: point --data-dir at a dataset "
+                   f"that makes at least validate_pool.pool_size_min {g.pool_size_min} (the full HotpotQA, "
+                   f"StrategyQA and GSM8K train sets; docs/stages.md, \"Sources\")"),
         check("distinct_2", lex["distinct_2"], f">= {g.distinct_2_min}", lex["distinct_2"] >= g.distinct_2_min),
         check("kl_3gram_vs_v1", kl, f">= {g.kl_3gram_vs_v1_min}", kl >= g.kl_3gram_vs_v1_min)
         if base.size else check("kl_3gram_vs_v1", None, f">= {g.kl_3gram_vs_v1_min} (needs a non-empty baseline)", False),

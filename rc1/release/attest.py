@@ -285,7 +285,9 @@ def load_trust(path: str | os.PathLike | None = None) -> Trust:
     try:
         doc = yaml.safe_load(raw) or {}
     except yaml.YAMLError as e:
-        raise Rc1Error(f"{p}: not YAML ({type(e).__name__})") from None
+        from rc1.core.io import yaml_problem
+
+        raise Rc1Error(f"{p}: {yaml_problem(e)}; an entry is a list item under `keys:` (docs/prod.md, step 5)") from None
     entries = doc.get("keys") if isinstance(doc, dict) else None
     if not isinstance(entries, list):
         raise Rc1Error(f"{p}: needs a list under `keys`")

@@ -307,16 +307,29 @@ class HeuristicProvider:
         return Reply(text, (time.perf_counter() - t0) * 1000.0)
 
 
+def provider_name(name: str | None, where: str | None = None) -> str:
+    """`name` lowercased and stripped when it is a provider rc1 has; else one line naming the choices and the nearest
+    one (the seeds' `deepseek_r1`: DeepSeek's API is provider `deepseek`)."""
+    import difflib
+
+    from rc1.core.settings import JUDGE_VARS
+
+    given = (name or "").strip().lower()
+    if given in PROVIDERS:
+        return given
+    near = difflib.get_close_matches(given, PROVIDERS, n=1, cutoff=0.6)
+    where = where or f"judge provider (--judge-provider / {JUDGE_VARS['provider']})"
+    raise Rc1Error(f"{where} {given!r}: not a judge provider{f' (did you mean {near[0]}?)' if near else ''}; choose "
+                   f"one of {', '.join(PROVIDERS)}")
+
+
 def make_provider(name: str, model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                   settings: JudgeSettings | None = None) -> Provider:
     """Build a provider; base URL and model default to the stage's judge endpoint (rc1.core.settings.judge_endpoint),
     the key to its environment variable (rc1.core.settings.api_key)."""
     from rc1.core import settings as env
 
-    name = (name or "").strip().lower()
-    if name not in PROVIDERS:
-        raise Rc1Error(f"judge provider {name!r} (--judge-provider / {env.JUDGE_VARS['provider']}): expected one of "
-                       f"{', '.join(PROVIDERS)}")
+    name = provider_name(name)
     if name == HEURISTIC:
         return HeuristicProvider()
     settings = settings or JudgeSettings()

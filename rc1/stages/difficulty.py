@@ -16,7 +16,7 @@ import numpy as np
 
 from rc1.core.ahead import Ahead, cleaned_up
 from rc1.cli.options import arg, logged_params
-from rc1.core.config import TASKS, load_thresholds, parse_mix
+from rc1.core.config import TASKS, load_thresholds, parse_mix, parse_tasks
 from rc1.core.errors import Rc1Error
 from rc1.core.io import atomic_open, read_json, sha256_file, why_not_a_file, write_json, write_jsonl
 from rc1.stages.shared import Gated, Moded, Reusable, Seeded, Targeted
@@ -39,15 +39,6 @@ class Config(Targeted, Seeded, Moded, Gated, Reusable):
     size: int | None = arg(None, "Balanced pool size (unset: largest without replacement).")
     tokenizer: str | None = arg(None, "Local tokenizer directory for exact token counts (unset: approximation).")
     plots_dir: str | None = arg(None, "Where the histogram PNGs go (unset: plots/ beside --report).", log=False)
-
-
-def parse_tasks(text: str) -> list[str]:
-    tasks = [t.strip() for t in text.split(",") if t.strip()]
-    unknown = [t for t in tasks if t not in TASKS]
-    if unknown or not tasks:
-        raise Rc1Error(f"--by-task: unknown task {unknown[0]!r}; known: {', '.join(TASKS)}" if unknown
-                       else "--by-task: empty")
-    return tasks
 
 
 def _raw_lines(path: Path) -> Iterator[str]:

@@ -31,6 +31,14 @@ class Config(FromScored, Weighted, PpoConfigured, RewardOverrides, Moded, Judged
     cap: int = arg(DEFAULT_CAP, "Questions counted at most.")
     report: str = arg("reports/overclar_ablation.json", "Report JSON.", log=False)
     subset_k: int = arg(0, "0: best of all K candidates per item; k: best of k, averaged over every k-subset.")
+    # the seeds' runbook line says `--ablation`: both arms are what this stage is, so it is accepted, never needed
+    ablation: bool = arg(True, hidden=True)
+
+    def __post_init__(self) -> None:
+        if not self.ablation:
+            raise Rc1Error("--no-ablation: overclar-ablation is the ablation (best-of-K with and without the penalty, "
+                           "always both): leave the flag out")
+        getattr(super(), "__post_init__", lambda: None)()
 
 
 @configured

@@ -20,6 +20,7 @@ from rc1.core.config import load_thresholds
 from rc1.core.errors import Rc1Error
 from rc1.scoring.judge import make_judge, scorer_tags, stats_metrics
 from rc1.scoring.probe import probe_checks, probe_requests
+from rc1.scoring.providers import provider_name
 from rc1.core.settings import configured, judge_endpoint
 from rc1.scoring.spec import JUDGE_SPEC_VERSION
 from rc1.stages.shared import Gated, Judged, Moded
@@ -42,6 +43,8 @@ def run(cfg: Config, progress: bool = True) -> dict:
     if cfg.n < 1:
         raise Rc1Error(f"--n {cfg.n}: need at least 1 probe request")
     provider, model, seed = cfg.judge_provider, cfg.judge_model, cfg.seed
+    if (configured_name := judge_endpoint(provider=provider).provider) is not None:
+        provider_name(configured_name)   # a name that is no provider is bad input, refused before any run
     gates = load_thresholds(cfg.gates).probe_scorer
     params = {**logged_params(cfg), "provider": provider or "env", "model": model or "env", "run_mode": cfg.mode,
               "spec_version": JUDGE_SPEC_VERSION, "seed": "fresh" if seed is None else seed}

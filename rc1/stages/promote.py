@@ -93,7 +93,7 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
             # the UI link on its own line: error messages go through scrub, which drops a URL's #fragment
             click.echo(f"promote run (FAILED): {ui_url(st.run_id)}{ui_hint()}", err=True)
             raise CheckFailed(f"{MODEL_NAME} version {mv.version} not promoted: {verdict.broken}",
-                             [c for c in checks if not c["pass"]])
+                             [c for c in checks if not c["pass"]], named=True)
         st.set_tags({f"rc1.{k}": v for k, v in facts.items() if k.endswith("_sha256") or k == "model_id"})
         attach_report(st, mv.version, facts["evaluate_run_id"])
         kill_point("promote.before_statement")

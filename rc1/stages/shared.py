@@ -145,7 +145,8 @@ class Judged:
     key is never a field: it is read from its environment variable only."""
 
     judge_provider: str | None = arg(None, f"Judge provider (unset: ${JUDGE_VARS['provider']}, else heuristic in dev; "
-                                           f"the key from ${JUDGE_KEY_VAR} or the provider's own variable).")
+                                           f"the key from ${JUDGE_KEY_VAR} or the provider's own variable).",
+                                     aliases=("--provider",))   # the seeds' runbook: probe-scorer --provider
     judge_model: str | None = arg(None, f"Judge model (unset: ${JUDGE_VARS['model']}, else the provider's default).")
     # not in MLproject, as --responder-base-url: MLflow logs a -P value as given, before rc1 could refuse a key in it
     judge_base_url: str | None = arg(None, f"Judge base URL, OpenAI-compatible, without a query string (unset: "
@@ -155,6 +156,10 @@ class Judged:
     judge_rate: float | None = arg(None, f"Judge requests per second (unset: ${JUDGE_VARS['rate']}, else 8).")
 
     def __post_init__(self) -> None:
+        if self.judge_provider is not None:
+            from rc1.scoring.providers import provider_name
+
+            provider_name(self.judge_provider, "--judge-provider")
         url = self.judge_base_url
         if url is not None:
             if not url.startswith(("http://", "https://")):

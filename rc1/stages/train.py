@@ -32,6 +32,7 @@ from rc1.core.io import read_json, sha256_dir, sha256_file, write_json, write_js
 from rc1.stages.shared import Freshened, Judged, Moded, PpoConfigured, StepCapped, SystemMetered, Weighted
 from rc1.tracking import stage_run
 from rc1.tracking.gate_launch import active_gate_run, launched_gate_run
+from rc1.train.checkpoints import step_of
 from rc1.train.inputs import load_fresh, load_pool
 from rc1.train.quiet import quiet_trl_deprecations
 
@@ -299,6 +300,7 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
             raise Rc1Error(f"run {st.run_id}: no checkpoint was saved ({steps} optimizer steps < the "
                            f"{plan_steps.save_every_steps} that checkpoint.save_every_episodes "
                            f"{ppo.checkpoint.save_every_episodes} makes?); nothing to register")
+        best_step = step_of(Path(res.best_dir).name.partition("_")[2])   # best/NNN_step_XXXXX
         base_info = {"base": ppo.model.base, "tiny": is_tiny(ppo.model.base),
                      "base_sha256": sha256_dir(base) if is_tiny(ppo.model.base) else None}
         # the best checkpoint as an MLflow 3 LoggedModel of this run; the version is made from it (source
@@ -307,7 +309,8 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
             from rc1.tracking.served import generation_settings
 
             model_dir = export_policy(Path(res.best_dir), Path(d) / "model", base, base_info, generation_settings(ppo))
-            model_id, _ = log_policy_model(st, model_dir)
+            model_id, _ = log_policy_model(st, model_dir, title=model_title(seed, best_step, mode, parent_tags),
+                                           tags={"rc1.seed": seed, "rc1.step": best_step, "rc1.mode": mode})
         st.log_metrics(best, model_id=model_id)
         if is_tiny(ppo.model.base):   # the tiny base is built here, not downloadable: keep it with the run
             st.log_artifact(base, name="base")
@@ -324,6 +327,14 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
                    f"registered {MODEL_NAME} version {version}", err=True)
     claim_alias(result["model_version"])   # `best` (or trial-best) last, once the run's statement is signed
     return result
+
+
+def model_title(seed: int, step: int | None, mode: str, tags: dict) -> str:
+    """A LoggedModel's name in the experiment's Models tab, where rows are told apart by it: what a user looks for,
+    the seed and the step of the checkpoint (`rc1-policy seed=20250820 step=4 dev`, `... trial` for a trial gate's;
+    MLflow refuses / : . % and quotes in it)."""
+    kind = " trial" if tags.get("rc1.gate_kind") == "trial" else ""
+    return f"rc1-policy seed={seed} step={step if step is not None else 'unknown'} {mode}{kind}"
 
 
 def show(res: dict) -> None:

@@ -12,8 +12,8 @@ import click
 from pydantic import ValidationError
 
 from rc1.core.ahead import Ahead, cleaned_up
-from rc1.cli.options import arg, logged_params
-from rc1.core.config import ValidatePoolThresholds, load_thresholds, parse_mix
+from rc1.cli.options import Scaled, arg, logged_params
+from rc1.core.config import ValidatePoolThresholds, load_thresholds, parse_mix, parse_tasks
 from rc1.core.errors import Rc1Error
 from rc1.core.io import (iter_jsonl, read_json, readable_file, sha256_dir, why_not_a_file, writable_outputs, write_json,
                          write_jsonl)
@@ -27,11 +27,16 @@ from rc1.core.settings import configured
 THRESHOLDS = tuple(ValidatePoolThresholds.model_fields)
 _HELP = {"leak_ngram": "Shared word n-gram length (unset: gates.yaml).",
          "leak_sim": "Containment at or above which a match leaks (unset: gates.yaml)."}
+# the seeds' runbook spellings (`--max_dup_pct 2.0`: a percentage)
+_SEED_SPELLINGS = {"distinct_2_min": ("--min_distinct2",), "kl_3gram_vs_v1_min": ("--kl3_min",),
+                   "dup_rate_max": (Scaled("--max_dup_pct", 100),), "len_tokens_min": ("--min_len",),
+                   "len_tokens_max": ("--max_len",)}
 
 # one option per threshold of configs/gates.yaml validate_pool, unset (None) = the file's value
 ThresholdFields = make_dataclass("ThresholdFields", [
     (name, (int if info.annotation is int else float) | None,
-     arg(None, _HELP.get(name, f"Unset: configs/gates.yaml validate_pool.{name}.")))
+     arg(None, _HELP.get(name, f"Unset: configs/gates.yaml validate_pool.{name}."),
+         aliases=_SEED_SPELLINGS.get(name, ())))
     for name, info in ValidatePoolThresholds.model_fields.items()])
 ThresholdFields.__module__ = __name__
 
@@ -49,6 +54,8 @@ class Config(ThresholdFields, FromData, Seeded, Moded, Gated, Reusable):
     baseline_pool: str | None = arg(None, "pack_v1 pool for the 3-gram KL. Unset: built in memory from "
                                           f"{V1_PACK} (min(n, {KL_SAMPLE_SIZE}) pool items).")
     tokenizer: str | None = arg(None, "Local tokenizer directory for exact token counts (unset: approximation).")
+    by_task: str | None = arg(None, "Tasks whose pool share and distinct-2 are logged one by one (metrics "
+                                    "mix_share.<task>, distinct_2.<task>), comma-separated (unset: every task).")
 
 
 def load_shadow(path: str | Path) -> list[tuple[str, str]]:
@@ -128,6 +135,7 @@ def run(cfg: Config, progress: bool = True) -> dict:
     """Validate the pool; returns {passed, checks, report, diversity_report, leaks, n, run_id}. A threshold field
     left unset (None) is configs/gates.yaml validate_pool's. Raises CheckFailed when a check fails."""
     pool, leak_check, baseline_pool, data_dir, seed = cfg.pool, cfg.leak_check, cfg.baseline_pool, cfg.data_dir, cfg.seed
+    tasks = None if cfg.by_task is None else parse_tasks(cfg.by_task)
     thresholds = {k: getattr(cfg, k) for k in THRESHOLDS}
     gates = load_thresholds(cfg.gates).for_mode(cfg.mode)
     gate = gates.validate_pool.model_copy(update={k: v for k, v in thresholds.items() if v is not None})
@@ -220,7 +228,8 @@ def run(cfg: Config, progress: bool = True) -> dict:
             "format_chars": d.get("format_chars", 0),
             "len_tokens_p50": d["len_tokens"]["p50"], "len_out_of_bounds_rate": d["len_tokens"]["out_of_bounds_rate"],
             "baseline_distinct_2": d["baseline"]["distinct_2"],
-            **{f"mix_share.{t}": row["share"] for t, row in d["mix"].items()},
+            **{f"mix_share.{t}": row["share"] for t, row in d["mix"].items() if tasks is None or t in tasks},
+            **{f"distinct_2.{t}": v for t, v in d["distinct_2_by_task"].items() if tasks is None or t in tasks},
         })
         for p in (div_p, leaks_p, report_p):
             st.log_artifact(p)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -283,7 +284,8 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
     prior, prior_stmt = found if found is not None and restore_outputs(*found, outputs) else (None, None)
     if prior is not None:
         log.info("%s: inputs unchanged, reusing finished run %s", stage, prior.info.run_id)
-        print(f"[rc1] {stage}: reusing finished run {prior.info.run_id} (same params, inputs, code)")
+        # a progress line, as every [rc1] line: stderr, unbuffered (stdout, piped, printed it after later lines)
+        print(f"[rc1] {stage}: reusing finished run {prior.info.run_id} (same params, inputs, code)", file=sys.stderr)
         # Inside `mlflow run` (or a parent) a run already exists for this step: mark it as a reuse.
         if nested or os.environ.get("MLFLOW_RUN_ID"):
             with mlflow.start_run(run_name=run_name or stage, nested=nested):

@@ -55,18 +55,21 @@ def alias_version(alias: str, name: str = MODEL_NAME) -> ModelVersion | None:
         return None
 
 
-def log_policy_model(st, model_dir: str | Path, name: str = "model") -> tuple[str, str]:
+def log_policy_model(st, model_dir: str | Path, name: str = "model", *, title: str | None = None,
+                     tags: dict[str, Any] | None = None) -> tuple[str, str]:
     """Log a saved MLflow Model directory as a LoggedModel of the stage's run (source run = that run); (model_id, its
-    digest). The digest is of these very bytes, hashed before they are uploaded, and becomes the subject `model` of
-    the run's signed statement (tag rc1.model_id, sha256.model)."""
+    digest). The digest is of these very bytes, hashed before they are uploaded, and becomes the subject `name` of
+    the run's signed statement (tag rc1.model_id, sha256.<name>). `title`: the LoggedModel's name in the Models tab
+    (unset: `name`), `tags` more of its tags."""
     from rc1.core.io import sha256_dir
     from rc1.release.attest import subject
 
     client = MlflowClient()
     sha = sha256_dir(model_dir)
     experiment_id = client.get_run(st.run_id).info.experiment_id
-    lm = client.create_logged_model(experiment_id, name=name, source_run_id=st.run_id, model_type="rc1-policy",
-                                    tags={"rc1.sha256": sha})
+    lm = client.create_logged_model(experiment_id, name=title or name, source_run_id=st.run_id,
+                                    model_type="rc1-policy",
+                                    tags={**{str(k): str(v) for k, v in (tags or {}).items()}, "rc1.sha256": sha})
     client.log_model_artifacts(lm.model_id, str(model_dir))
     client.finalize_logged_model(lm.model_id, "READY")
     st.set_tags({"rc1.model_id": lm.model_id, f"sha256.{name}": sha})
@@ -147,7 +150,10 @@ def resolve_version(version: str | int | None = None, alias: str | None = None, 
     if alias is not None:
         mv = alias_version(alias, name)
         if mv is None:
-            raise Rc1Error(f"registered model {name!r} has no alias {alias!r} in {mlflow.get_tracking_uri()}")
+            setter = {BEST: "rc1 gate", TRIAL_BEST: "rc1 gate --trial", "RC1": "rc1 promote --alias best",
+                      "RC1-dev": "rc1 promote --alias best"}.get(alias)
+            raise Rc1Error(f"registered model {name!r} has no alias {alias!r} in {mlflow.get_tracking_uri()}"
+                           + (f"; next: {setter} sets it" if setter else ""))
         return mv
     try:
         return client.get_model_version(name, str(version))

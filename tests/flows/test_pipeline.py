@@ -86,7 +86,8 @@ def test_gate_refuses_a_failed_preflight_whatever_the_store_says(project, capsys
         client.set_tag(pre, k, "true")
     client.log_metric(pre, "round2_pass", 1.0)
     assert run_cli(["gate", "--mode", "dev"]) == 2
-    assert _refusal(capsys) == f"rc1: error: gate refused: preflight {pre} cannot be used: it did not pass round 1"
+    assert _refusal(capsys) == (f"rc1: error: gate refused: preflight {pre} cannot be used: it did not pass round 1; "
+                                "next: rc1 preflight --mode dev until it passes both rounds")
 
     client.set_tag(pre, "rc1.mode", "prod")
     monkeypatch.setenv("RUN_MODE", "dev")   # the gate sets it for the process; restored after the test

@@ -52,14 +52,14 @@ def test_the_same_shadow_run_against_another_endpoint_calls_it(ws, monkeypatch, 
     monkeypatch.setenv("SCORER_BASE_URL", b.url)
     run_cli(SHADOW_RUN)
     assert b.stats()["requests"] >= 0.9 * calls_a, "endpoint B answered from A's run"
-    assert "reusing finished run" not in capsys.readouterr().out
+    assert "reusing finished run" not in capsys.readouterr().err
     first, second = _runs("shadow_run")
     assert first.data.tags["rc1.judge_identity"] != second.data.tags["rc1.judge_identity"]
     assert read_json(ws / "out" / "shadow_run.json")["identity"]["judge"]["base_url"] == b.url
     # the same judge again: reused, no call
     n_b = b.stats()["requests"]
     run_cli(SHADOW_RUN)
-    assert b.stats()["requests"] == n_b and "reusing finished run" in capsys.readouterr().out
+    assert b.stats()["requests"] == n_b and "reusing finished run" in capsys.readouterr().err
     # other sampling settings (no response_format) on the same endpoint: another judge
     monkeypatch.setenv("SCORER_JSON_MODE", "0")
     run_cli(SHADOW_RUN)
@@ -69,7 +69,7 @@ def test_the_same_shadow_run_against_another_endpoint_calls_it(ws, monkeypatch, 
     monkeypatch.setenv("REWARD_LIVE_MODE", "1")
     n_b = b.stats()["requests"]
     run_cli(SHADOW_RUN)
-    assert "reusing finished run" not in capsys.readouterr().out
+    assert "reusing finished run" not in capsys.readouterr().err
 
 
 def test_judge_robustness_against_a_gullible_endpoint_is_not_answered_by_the_honest_one(ws, monkeypatch,
@@ -115,7 +115,7 @@ def test_validate_pool_baseline_follows_the_data_sources(ws, monkeypatch, capsys
     data = ws / "configs" / "data.yaml"
     data.write_text(data.read_text().replace("config: distractor, split: validation", "config: distractor, split: train"))
     run_cli(args)
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert "reusing finished run" not in out, "validate-pool reused a KL computed against other sources"
     first, second = _runs("validate_pool")
     assert first.data.tags["input_sha256.data_sources"] != second.data.tags["input_sha256.data_sources"]

@@ -107,7 +107,7 @@ def test_shadow_run_writes_report_and_scored_candidates_and_a_finished_run(workd
     # same inputs again: reused, not recomputed
     assert run_cli(["shadow-run", "--shadow", "shadow.jsonl", "--report", "out/report.json", "--tag",
                     "pre_run_check", "--gates", gates]) == 0
-    assert "reusing finished run" in capsys.readouterr().out
+    assert "reusing finished run" in capsys.readouterr().err
 
 
 def test_failed_gate_exits_2_with_the_evidence_recorded(workdir, capsys):

@@ -67,5 +67,5 @@ def test_materialize_shadow_cli_run_and_reuse(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     Path("shadow_eval_245.jsonl").unlink()
     assert run_cli(args) == 0
-    assert "reusing finished run" in capsys.readouterr().out
+    assert "reusing finished run" in capsys.readouterr().err
     assert sha256_file("shadow_eval_245.jsonl") == m["sha256"]

@@ -146,7 +146,10 @@ def test_checkpoints_and_registered_best(ws):
     model_id = run.data.tags["rc1.model_id"]
     assert mv.source == f"models:/{model_id}"
     lm = client.get_logged_model(model_id)
-    assert lm.source_run_id == mv.run_id and lm.status == "READY" and lm.name == "model"
+    assert lm.source_run_id == mv.run_id and lm.status == "READY"
+    # named for the Models tab by what tells the rows apart: the seed and the best checkpoint's step
+    best_step = int(ws["first"]["best_checkpoint"].rsplit("_", 1)[1])
+    assert lm.name == f"rc1-policy seed=11 step={best_step} dev" and lm.tags["rc1.step"] == str(best_step)
     assert {m.key: m.value for m in lm.metrics}["rc1.best_reward"] == pytest.approx(ws["first"]["best_reward"])
     files = {a.path for a in client.list_logged_model_artifacts(model_id)}
     assert {"MLmodel", "peft", "components", "rc1"} <= files

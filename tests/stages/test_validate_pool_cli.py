@@ -200,7 +200,7 @@ def test_another_report_path_reuses_the_finished_run(store, capsys):
     again = [a if a != "out/validation_report.json" else "elsewhere/report.json" for a in first]
     again[again.index(GATES)] = os.path.relpath(GATES)
     assert run_cli(again) == 0
-    assert "reusing finished run" in capsys.readouterr().out
+    assert "reusing finished run" in capsys.readouterr().err
     assert read_json(store / "elsewhere" / "report.json")["passed"] is True
 
 

@@ -68,7 +68,7 @@ def test_failed_gate_leaves_the_weights_file_alone_and_exits_2_also_when_reused(
     rep = json.loads((workdir / "r.json").read_text())
     assert rep["passed"] is False and rep["weights_written"] is None
     assert run_cli(args) == 2  # the reused failed run re-raises its verdict
-    assert "reusing finished run" in capsys.readouterr().out and not (workdir / "w.json").exists()
+    assert "reusing finished run" in capsys.readouterr().err and not (workdir / "w.json").exists()
     assert run_cli(["weight-calib", "--scored", "missing.jsonl", "--out", "w.json"]) == 2
 
 

@@ -107,7 +107,11 @@ def _free_port() -> int:
 def llama_server(model: Path, alias: str, log: Path, n_ctx: int = 8192, threads: int = 1,
                  start_timeout_s: float = 120.0) -> Iterator[str]:
     """llama-cpp-python's OpenAI-compatible server over `model` on 127.0.0.1 (one slot, as `python -m
-    llama_cpp.server` runs); yields its base URL (.../v1); stopped (terminate, then kill) on exit."""
+    llama_cpp.server` runs); yields its base URL (.../v1); stopped (terminate, then kill) on exit. A build that would
+    crash on the first completion (rc1.inference.llamacpp.build_problem) fails here, saying why and what to run."""
+    from rc1.inference.llamacpp import require_llama_cpp
+
+    require_llama_cpp()
     port = _free_port()
     env = {**os.environ, "OMP_NUM_THREADS": str(threads)}
     with open(log, "wb") as out:

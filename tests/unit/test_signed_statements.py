@@ -76,7 +76,11 @@ def test_keys_prod_needs_its_own_trusted_key_dev_makes_one_once(tmp_path, monkey
     ("keys:\n  - {name: a}\n", "keys[1]: needs name, public_key and modes"),
     ("keys:\n  - {name: a, public_key: abc, modes: [prod]}\n", "keys[1]: public_key is not a base64 Ed25519"),
     ("keys:\n  - {name: a, public_key: abc, modes: [staging]}\n", "keys[1]: modes must be a list of dev, prod"),
-    ("keys: [\n", "not YAML"),
+    ("keys: [\n", "line 2: not valid YAML"),
+    # an entry put under the shipped `keys: []` as a list item: the line it broke, and what an entry is
+    ("# keys\nkeys: []\n  - {name: a, public_key: abc, modes: [prod]}\n",
+     "line 3: not valid YAML (while parsing a block mapping expected <block end>, but found '<block sequence start>'); "
+     "an entry is a list item under `keys:`"),
 ])
 def test_a_bad_trust_file_is_one_line_naming_the_entry(tmp_path, text, says):
     (tmp_path / "trust.yaml").write_text(text)
