@@ -186,6 +186,24 @@ class Versioned:
 
 
 @dataclass
+class Trusting:
+    trust: str | None = arg(None, "The trust root: the file of public keys whose signatures count (unset: $RC1_TRUST, "
+                                  "else configs/trust.yaml of the rc1 checkout, never the working directory's); "
+                                  "printed with its sha256.", log=False)
+
+    def pinned_trust(self):
+        """The trust root this command verifies with (--trust pinned for it and what it launches), said on stderr."""
+        import click
+
+        from rc1.trust.keys import load_trust, pin
+
+        pin(self.trust)
+        trust = load_trust()
+        click.echo(trust.describe(), err=True)
+        return trust
+
+
+@dataclass
 class SystemMetered:
     system_metrics: bool = arg(True, "Log MLflow's system/ metrics on the train and evaluate runs (CPU, memory, disk, "
                                      "network; GPU with nvidia-ml-py and a GPU): every 1 s in dev, every 10 s in prod "
