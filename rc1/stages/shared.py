@@ -192,15 +192,12 @@ class Trusting:
                                   "printed with its sha256.", log=False)
 
     def pinned_trust(self):
-        """The trust root this command verifies with (--trust pinned for it and what it launches), said on stderr."""
-        import click
-
+        """The trust root this command verifies with (--trust pinned for it and what it launches); its verdict's
+        table names it (path, sha256, how it was chosen)."""
         from rc1.trust.keys import load_trust, pin
 
         pin(self.trust)
-        trust = load_trust()
-        click.echo(trust.describe(), err=True)
-        return trust
+        return load_trust()
 
 
 @dataclass

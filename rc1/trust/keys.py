@@ -176,21 +176,21 @@ _given: Path | None = None   # --trust FILE of the running command (rc1.trust.ke
 
 
 def pin(path: str | os.PathLike | None) -> None:
-    """`--trust FILE`: the trust root of this process and the processes it launches (through $RC1_TRUST)."""
+    """`--trust FILE` of the command now running: its trust root (None: none given, the default rules)."""
     global _given
+    _given = None
     if path is None:
         return
     p = Path(path).expanduser()
     if not p.is_file():
         raise Rc1Error(f"--trust {path}: not a file (the trust root: the public keys whose statements count)")
     _given = p.resolve()
-    os.environ[TRUST_ENV] = str(_given)
 
 
 def trust_path() -> tuple[Path, str]:
     """(the trust root, how it was chosen): --trust, else $RC1_TRUST, else the rc1 checkout's configs/trust.yaml.
     Never a file of the working directory or of the tracking store."""
-    if _given is not None and os.environ.get(TRUST_ENV) == str(_given):
+    if _given is not None:
         return _given, "--trust"
     if os.environ.get(TRUST_ENV):
         return Path(os.environ[TRUST_ENV]).expanduser().resolve(), f"${TRUST_ENV}"
@@ -215,10 +215,11 @@ def _small_order(raw: bytes) -> bool:
     return False
 
 
-def load_trust(path: str | os.PathLike | None = None, *, origin: str | None = None) -> Trust:
+def load_trust(path: str | os.PathLike | None = None, *, origin: str | None = None, dev_key: bool = False) -> Trust:
     """The trust file: `keys: [{name, public_key (base64 of the raw 32-byte Ed25519 key), modes: [dev|prod]}]`;
     `path` unset: the trust root (trust_path). A file given as `path` (a preflight's signed copy) is only that file:
-    the user's dev key does not count through it. Bad input: one line naming the file and the entry."""
+    the user's dev key does not count through it unless `dev_key`. Bad input: one line naming the file and the
+    entry."""
     import yaml
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -228,7 +229,7 @@ def load_trust(path: str | os.PathLike | None = None, *, origin: str | None = No
         if not p.exists() and origin == "the rc1 checkout":   # an installed rc1 without configs/: your dev key only
             return Trust(str(p), hashlib.sha256(b"").hexdigest(), {}, f"{origin}, absent", True)
     else:
-        p, origin, dev_key = Path(path), origin or "given", False
+        p, origin = Path(path), origin or "given"
     try:
         raw = p.read_bytes()
     except OSError:

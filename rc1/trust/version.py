@@ -229,7 +229,7 @@ def _version_link(source: Source, mv: VersionRecord, train_stmt: Statement | Non
     if keep_model is not None:
         verdict.model_dir = local
     verdict.facts.update(model_sha256=sha, model_id=model_id_of(mv))
-    link.evidence = (f"{mv.name} models:/{model_id_of(mv)}, sha256 {sha[:12]} (every file downloaded, as train run "
+    link.evidence = (f"{mv.name} models:/{model_id_of(mv)}, sha256 {sha[:12]} (downloaded: every file, as train run "
                      f"signed)")
     return link
 
@@ -272,7 +272,7 @@ def _report(source: Source, ev_run: RunRecord, ev_stmt: Statement) -> tuple[dict
 def preflight_trust(source: Source, pre_run: RunRecord, pre_stmt: Statement) -> Trust:
     """The trust file the preflight ran under, as it signed it (artifact `trust`, held to its sha256.trust and to the
     trust_sha256 of its statement); Rc1Error when it cannot be had."""
-    art, want = pre_stmt.tags.get("rc1.artifact.trust"), pre_stmt.tags.get("sha256.trust")
+    art, want = pre_stmt.tags.get("rc1.artifact.trust"), rules.logged_sha(pre_stmt.tags, "trust")
     if not art or not want or pre_stmt.subjects.get(art) != want or pre_stmt.trust_sha256 != want:
         raise Rc1Error("it signed no copy of the trust file it ran under")
     with tempfile.TemporaryDirectory() as d:

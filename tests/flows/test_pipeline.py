@@ -14,7 +14,7 @@ import mlflow
 import pytest
 from mlflow.tracking import MlflowClient
 
-from rc1.release.chain import logged_sha
+from rc1.trust.rules import logged_sha
 from rc1.core.config import load_thresholds
 from rc1.data import bundled_tasks
 from rc1.checks.gate_rules import fresh_shadow_leaks
