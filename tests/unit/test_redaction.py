@@ -20,8 +20,10 @@ KEY = "sk-Test+Key/42=abc"
 
 
 def spellings(key):
+    """Every encoding rc1 can derive (issue 37): plain, any case, URL-encoded, base64, reversed, spaced, hex."""
     return [key, key.upper(), key.lower(), quote(key, safe=""), quote(key, safe="").lower(),
-            base64.b64encode(key.encode()).decode(), base64.urlsafe_b64encode(key.encode()).decode().rstrip("=")]
+            base64.b64encode(key.encode()).decode(), base64.urlsafe_b64encode(key.encode()).decode().rstrip("="),
+            key[::-1], " ".join(key), key.encode().hex(), key.encode().hex().upper(), ".".join(key[::-1])]
 
 
 def test_redact_every_spelling():
