@@ -273,12 +273,13 @@ class ScoringJudge:
         cost = self._token_cost(req) if self.token_budget else 0
         stalls = 0   # calls of this sample abandoned so far: each retry waits twice as long
         for attempt in range(1, s.max_attempts + 1):
-            left = self._budget_left(err)
+            self._budget_left(err)
             if self._circuit:
                 raise SampleFailed(self._circuit)
             if self._stopped or stop_requested() is not None:   # the stage is being stopped: no further call
                 raise SampleFailed("stopped: no further calls")
             with self.concurrency.slot(order) as level:
+                left = self._budget_left(err)   # after the wait for a slot: the calls before may have used it up
                 if self._circuit or self._stopped:   # decided while this thread waited for its slot
                     raise SampleFailed(self._circuit or "stopped: no further calls")
                 if self.token_budget:
@@ -306,6 +307,7 @@ class ScoringJudge:
                         self.latency.add(timeout * 1000.0)
                     self.concurrency.record(False, timeout if stalled else None, level, censored=stalled)
                     err, wait = e, 0.0 if stalled else e.retry_after
+                    self._budget_left(e)   # a budget used up opens the circuit before the next thread's call
                     with self._lock:
                         self._consecutive_errors += 1
                         if self._consecutive_errors >= s.circuit_after and not self._circuit:
