@@ -215,3 +215,83 @@ def test_evaluate_reads_its_train_runs_held_out_split_as_signed(store, capsys):
                     "--heldout", "pool"]) == 2
     assert refusal(capsys) == (f"rc1: error: train run {train_run}: training/heldout.jsonl in the tracking server does "
                                f"not match the digest its statement signed (altered in the store?)")
+
+
+def test_verify_and_promote_never_touch_another_models_alias(store, capsys):
+    """Why 3: an unsigned FAILED "promote" run made in the store naming another model's alias: `rc1 verify` writes
+    nothing, and `rc1 promote` (which settles unfinished promotions) leaves that model and its alias alone."""
+    version = chain(store)
+    c = MlflowClient()
+    mv = c.get_model_version("rc1-policy", version)
+    c.create_registered_model("other-model")
+    other = c.create_model_version("other-model", mv.source, run_id=mv.run_id, model_id=mv.source.rsplit("/", 1)[-1])
+    c.set_registered_model_alias("other-model", "champion", other.version)
+    with mlflow.start_run() as fake:
+        mlflow.set_tags({"rc1.stage": "promote", "rc1.registered_model": "other-model", "rc1.target_alias": "champion",
+                         "rc1.model_version": str(other.version)})
+    c.set_terminated(fake.info.run_id, "FAILED")
+    assert run_cli(["verify", "--version", version]) == 0
+    assert run_cli(["promote", "--version", version]) == 0, capsys.readouterr().err
+    assert "champion" not in capsys.readouterr().err
+    assert {k: str(v) for k, v in c.get_registered_model("other-model").aliases.items()} == {"champion": str(other.version)}
+    assert "rc1.reconciled" not in c.get_run(fake.info.run_id).data.tags
+
+
+def test_a_promotion_carries_a_report_built_from_verified_bytes(store, capsys):
+    """Why 4: the evaluate run's rc1_report.html replaced in the store: promote does not sign it; the report it logs
+    (a subject of its statement) is rendered from the signed evaluation."""
+    version = chain(store)
+    ev = _evaluate_run(version).info.run_id
+    forged = store / "rc1_report.html"
+    forged.write_text("<html>FORGED: RC1 verdict PASS</html>")
+    MlflowClient().log_artifact(ev, str(forged))
+    assert run_cli(["promote", "--version", version]) == 0, capsys.readouterr().err
+    report = MlflowClient().get_model_version("rc1-policy", version).tags["rc1.report"]
+    promote_run = report.split("/")[1]
+    page = run_path(promote_run, "rc1_report.html").read_text()
+    assert "FORGED" not in page and "id='verified' class='verdict pass'" in page
+    assert "rc1_report.html" in statements_of(promote_run)
+
+
+def statements_of(run_id: str) -> dict:
+    """The subjects of a run's statement (name -> digest; the signature is checked by the commands, not here)."""
+    env = json.loads(run_path(run_id, statements.ENVELOPE).read_text())
+    return {s["name"]: s["digest"] for s in json.loads(base64.b64decode(env["payload"]))["subject"]}
+
+
+def test_a_planted_trust_file_and_a_second_signer_are_refused(store, capsys, tmp_path, monkeypatch):
+    """Why 5: a configs/trust.yaml planted in the working directory listing an attacker's key, who re-signed the train
+    run: the trust root is the rc1 checkout's (named with its sha256), so it is refused; named explicitly
+    (--trust), the key is still not in the trust file the chain's preflight signed. A chain whose train run is signed
+    by another trusted key than its gate's: refused (one gate process signs both)."""
+    from restate import attacker, restate
+
+    version = chain(store)
+    train_run = MlflowClient().get_model_version("rc1-policy", version).run_id
+    evil = attacker()
+    planted = store / "configs" / "trust.yaml"
+    shipped = planted.read_text()
+    planted.write_text(f"keys:\n  - {{name: ci, public_key: {keys.public_b64(evil.key.public_key())}, "
+                       f"modes: [dev]}}\n")
+    try:
+        restate(train_run, evil)
+        capsys.readouterr()
+        assert run_cli(["verify", "--version", version]) == 2
+        err = capsys.readouterr().err
+        assert f"trust root: {keys.CHECKOUT_TRUST} sha256 " in err and "signed by no trusted key" in err
+        assert run_cli(["verify", "--version", version, "--trust", str(planted)]) == 2
+        assert "which its preflight's trust file" in capsys.readouterr().err
+    finally:
+        planted.write_text(shipped)
+    # a second trusted signer: a trust root (explicit) listing key B for dev, under which the chain is made
+    root = tmp_path / "trust.yaml"
+    root.write_text(f"keys:\n  - {{name: teammate, public_key: {keys.public_b64(evil.key.public_key())}, "
+                    f"modes: [dev]}}\n")
+    monkeypatch.setenv("RC1_TRUST", str(root))
+    version = chain(store)
+    train_run = MlflowClient().get_model_version("rc1-policy", version).run_id
+    assert run_cli(["verify", "--version", version]) == 0, capsys.readouterr().err
+    restate(train_run, evil)
+    capsys.readouterr()
+    assert run_cli(["verify", "--version", version]) == 2
+    assert "one gate process signs both" in capsys.readouterr().err

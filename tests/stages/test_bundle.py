@@ -79,6 +79,15 @@ def test_bundle_reproduces_the_preflight_pool(tmp_path, monkeypatch, clean_env, 
     assert (theirs / "notes.txt").read_text() == "my notes"
     assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(bundle)]) == 0
     assert (bundle / "bundle.json").is_file() and (bundle / ".rc1-output").read_text().strip() == "bundle"
+    assert not (bundle / "configs" / "trust.yaml").exists()   # Why 5: a bundle never carries (or asks to adopt) one
+    assert "keep your own `configs/trust.yaml`" in (bundle / "REPRODUCE.md").read_text()
+    # Why 6: a file of the user's own inside an earlier bundle is never deleted: that bundle is refused, naming it
+    (bundle / "configs" / "my_private.yaml").write_text("mine: true\n")
+    capsys.readouterr()
+    assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(bundle)]) == 2
+    assert "configs/my_private.yaml, which rc1 did not write there" in capsys.readouterr().err
+    assert (bundle / "configs" / "my_private.yaml").read_text() == "mine: true\n"
+    (bundle / "configs" / "my_private.yaml").unlink()
     assert len(mlflow.search_runs(search_all_experiments=True, output_format="list",
                                   filter_string="tags.`rc1.stage` = 'bundle'")) == 2   # the refusals opened no run
 
