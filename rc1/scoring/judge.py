@@ -51,7 +51,11 @@ _CIRCUIT_STATUSES = (401, 403, 404)            # configuration errors: stop call
 
 class JudgeUnavailable(Rc1Error):
     """The judge endpoint gave no usable reply (down, refusing us, dripping or stalling every call): the judge phase
-    ends, one line naming the endpoint and its last failure."""
+    ends, one line naming the endpoint and its last failure. `results`: the batch's results, every one failed."""
+
+    def __init__(self, message: str, results: list | None = None):
+        super().__init__(message)
+        self.results = list(results or [])
 
 
 class SampleFailed(Exception):
@@ -134,7 +138,7 @@ class ScoringJudge:
                 self._book(res)
             if self._circuit and results and all(r.failed for r in results):   # the endpoint, not the requests
                 raise JudgeUnavailable(f"judge {self.provider} at {self.endpoint().get('base_url') or '-'}: "
-                                       f"{self._circuit}")
+                                       f"{self._circuit}", results)
             return results
         finally:
             self.calls.add_busy(time.perf_counter() - t0)

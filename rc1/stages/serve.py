@@ -38,12 +38,12 @@ from rc1.stages.shared import Trusting
 OWN_OPTIONS = ("-m", "--model-uri", "--model_uri")   # the model is the one rc1 verified, never another
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Config(Trusting):
     """Verify a registered version (every file it serves, its base, its signed chain), then serve exactly those bytes
     with `mlflow models serve`; options after the model URI are mlflow's (-h HOST, -p PORT, -w WORKERS, ...)."""
 
-    uri: str | None = arg(None, "models:/<name>@<alias> or models:/<name>/<version>.", argument=True)
+    uri: str = arg(help="models:/<name>@<alias> or models:/<name>/<version>.", argument=True)
     serve_args: tuple[str, ...] = arg((), "`mlflow models serve` options (never -m: the model is the verified one).",
                                       argument=True, mlproject=False)
 
@@ -61,15 +61,13 @@ def serve_command(model_dir: Path, args: tuple[str, ...]) -> list[str]:
 @configured
 def run(cfg: Config) -> dict:
     """Verify, then serve until the server exits or rc1 is stopped; returns {name, version, returncode}."""
-    from rc1.stages.verify import parse_model_uri
+    from rc1.stages.shared import parse_model_uri
     from rc1.tracking.evidence import store_source, version_record
     from rc1.tracking.registry import resolve_version
     from rc1.tracking.served import SERVE_BASE_ENV
     from rc1.trust.models import base_info, signed_base
     from rc1.trust.version import verify_version
 
-    if not cfg.uri:
-        raise Rc1Error("rc1 serve needs a model URI: models:/<name>@<alias> or models:/<name>/<version>")
     name, version, alias = parse_model_uri(cfg.uri)
     trust = cfg.pinned_trust()
     source = store_source(read_only=True)

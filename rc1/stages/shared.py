@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -183,6 +184,17 @@ class Versioned:
         if self.version is None and self.alias is None:
             return None, default_alias
         return self.version, self.alias
+
+
+MODEL_URI = re.compile(r"^models:/(?P<name>[^/@]+)(?:@(?P<alias>[^/@]+)|/(?P<version>\d+))$")
+
+
+def parse_model_uri(uri: str) -> tuple[str, str | None, str | None]:
+    """(registered model, version, alias) of models:/<name>@<alias> or models:/<name>/<version>; Rc1Error else."""
+    m = MODEL_URI.match(uri or "")
+    if not m:
+        raise Rc1Error(f"{uri}: not a model URI; give models:/<name>@<alias> or models:/<name>/<version>")
+    return m["name"], m["version"], m["alias"]
 
 
 @dataclass

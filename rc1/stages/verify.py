@@ -8,18 +8,14 @@ signed model."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import click
 
 from rc1.cli.options import arg
 from rc1.core.errors import Rc1Error
-from rc1.stages.shared import Trusting, Versioned
+from rc1.stages.shared import Trusting, Versioned, parse_model_uri
 from rc1.core.settings import configured
-
-MODEL_URI = re.compile(r"^models:/(?P<name>[^/@]+)(?:@(?P<alias>[^/@]+)|/(?P<version>\d+))$")
-
 
 @dataclass
 class Config(Versioned, Trusting):
@@ -27,14 +23,6 @@ class Config(Versioned, Trusting):
 
     uri: str | None = arg(None, "models:/<name>@<alias> or models:/<name>/<version> (unset: --version, --alias, "
                                 "else alias RC1).", argument=True)
-
-
-def parse_model_uri(uri: str) -> tuple[str, str | None, str | None]:
-    """(registered model, version, alias) of models:/<name>@<alias> or models:/<name>/<version>; Rc1Error else."""
-    m = MODEL_URI.match(uri or "")
-    if not m:
-        raise Rc1Error(f"{uri}: not a model URI; give models:/<name>@<alias> or models:/<name>/<version>")
-    return m["name"], m["version"], m["alias"]
 
 
 def target(cfg: Config) -> tuple[str, str | None, str | None]:

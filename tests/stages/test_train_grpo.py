@@ -223,15 +223,25 @@ def test_rc1_serve_answers_a_chat_request(ws, tmp_path):
     body = {"messages": [{"role": "system", "content": "You are a careful assistant."},
                          {"role": "user", "content": "Tom has 3 apples and buys 5 more. How many apples?"}]}
     # no max_tokens: the served turn has the version's own limit (ppo.max_new_tokens), as in evaluate and training
-    with serving(cmd, f"{url}/ping", ws["root"] / "serve.log", 300, cwd=ws["root"],
-                 env={**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri(), "PYTHONPATH": str(REPO)}):
-        req = urllib.request.Request(f"{url}/invocations", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-        try:
-            with urllib.request.urlopen(req, timeout=120) as r:
-                answer = json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            raise AssertionError(f"HTTP {e.code}: {e.read().decode()[-2500:]}") from None
+    # the tiny base moved away from the path the model records (Why 6, "a version whose base path moves"): rc1 serve
+    # loads the base the train run signed (its `base` artifact, verified), never what lies at that path
+    from mlflow.models import Model
+
+    recorded = Path(Model.load("models:/rc1-policy@best").flavors["transformers"]["local_base_model_path"])
+    moved = recorded.with_name(recorded.name + ".moved")
+    recorded.rename(moved)
+    try:
+        with serving(cmd, f"{url}/ping", ws["root"] / "serve.log", 300, cwd=ws["root"],
+                     env={**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri(), "PYTHONPATH": str(REPO)}):
+            req = urllib.request.Request(f"{url}/invocations", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+            try:
+                with urllib.request.urlopen(req, timeout=120) as r:
+                    answer = json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                raise AssertionError(f"HTTP {e.code}: {e.read().decode()[-2500:]}") from None
+    finally:
+        moved.rename(recorded)
     (completion,) = answer   # a chat request gets the completion itself, not {"predictions": ...}
     assert completion["object"] == "chat.completion"
     (choice,) = completion["choices"]

@@ -11,7 +11,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.redaction import redact, safe_url, scrub
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.cache import JudgeCache
-from rc1.scoring.judge import make_judge
+from rc1.scoring.judge import JudgeUnavailable, make_judge
 from rc1.scoring.judge_settings import JudgeSettings
 
 pytestmark = pytest.mark.timeout(60)
@@ -59,8 +59,10 @@ def test_a_server_echoing_the_key_never_gets_it_into_results_or_the_cache(fake_j
                        settings=JudgeSettings(samples=1, timeout_s=30))
     req = JudgeRequest(item_id="i", candidate_id="c", task="gsm8k", question="q", gold_answer="1",
                        needs_clarification=False, dialogue=({"role": "assistant", "content": "1"},))
-    (res,) = judge.score_many([req], progress=False)
-    assert res.failed and "***" in res.error
+    with pytest.raises(JudgeUnavailable) as e:   # the endpoint refuses every call: the judge phase ends
+        judge.score_many([req], progress=False)
+    (res,) = e.value.results
+    assert res.failed and "***" in res.error and KEY not in str(e.value)
     cache.close()
     dump = "\n".join(sqlite3.connect(tmp_path / "c.sqlite").iterdump())
     assert "Incorrect API key" in dump
