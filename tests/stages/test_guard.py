@@ -166,6 +166,11 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
         bad = str(client.create_model_version(MODEL, mv.source, run_id=mv.run_id,
                                              model_id=mv.source.rsplit("/", 1)[-1]).version)
         _set_by_hand(uri, "RC1-dev", bad)        # while the guard is down
+        # the race between a download and the guard (Why 2): whoever serves in that window through `rc1 serve` gets
+        # the alias's version checked first, and a hand-set one is refused before anything is served
+        capsys.readouterr()
+        assert run_cli(["serve", "models:/rc1-policy@RC1-dev", "-p", str(free_port())]) == 2
+        assert "rc1 serve refuses models:/rc1-policy@RC1-dev" in capsys.readouterr().err
         port = free_port()
         guard = _start_guard(root, uri, port)
         try:
