@@ -356,7 +356,7 @@ def render_report(inp: ReportInput) -> str:
 def render_rc1_report(evaluate_run_id: str, mv, evaluation: Mapping[str, Any], mode: str,
                       samples: Sequence[Mapping[str, Any]], verified: Mapping[str, Any] | None = None) -> str:
     """rc1_report.html as the tracking server knows the chain now: verdict, policy vs base, training curves, the
-    sample dialogues, every link's status with its run linked in the UI, and `verified` (rc1.release.version_check)."""
+    sample dialogues, every link's status with its run linked in the UI, and `verified` (rc1.trust.version)."""
     from rc1.tracking.ui import ui_url
     from rc1.tracking.lineage import chain_rows, metric_curves, sha_tags, sibling_train_runs, version_runs
     from rc1.tracking.registry import MODEL_NAME

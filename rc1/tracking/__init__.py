@@ -112,7 +112,7 @@ class StageRun:
 
     def log_named_artifact(self, name: str, path: str | Path, artifact_path: str = "inputs") -> str:
         """Log a file another machine will need and name it: tag `rc1.artifact.<name>` holds its artifact path
-        (rc1.tracking.attestations.SignedRun.named_file downloads it and holds it to the digest the run signed)."""
+        (rc1.trust.runs.SignedRun.named_file downloads it and holds it to the digest the run signed)."""
         sha = self.log_artifact(path, artifact_path=artifact_path)
         self.set_tags({f"rc1.artifact.{name}": f"{artifact_path}/{Path(path).name}"})
         return sha
