@@ -195,9 +195,22 @@ def _chain(source: Source, mv: VersionRecord, trust: Trust, verdict: Verdict, wh
     else:
         pre_id = pre_run.run_id if pre_run else train.tags.get("rc1.preflight_run_id")
         links.append(Link("preflight", pre_id, "-", [pre_problem or gates_problem]))
-        links.append(Link("evaluate", facts["evaluate_run_id"], "-",
-                          ["not checked: the preflight's gates file is unavailable"]))
+        local = _local_gates(mode)   # the chain is refused already: the local file only says what else is wrong
+        links.append(_checked("evaluate", ev_run, ev_stmt, ev_problem,
+                              lambda v: evaluate(v, *local, "the current configs/gates.yaml"))
+                     if local else Link("evaluate", facts["evaluate_run_id"], "-",
+                                        ["not checked: the preflight's gates file is unavailable"]))
     links.append(_signers_link(source, trust, mode or "prod", pre_run, pre_stmt, signed))
+
+
+def _local_gates(mode: str | None):
+    """(thresholds, sha256) of ./configs/gates.yaml, or None: only ever used to say more about a chain refused
+    already (its preflight's gates file cannot be had), never to pass one."""
+    from rc1.core.config import load_thresholds
+    from rc1.core.io import sha256_file
+
+    local = Path("configs/gates.yaml")
+    return (load_thresholds(local).for_mode(mode or "prod"), sha256_file(local)) if local.is_file() else None
 
 
 def _evaluation(source: Source, mv: VersionRecord) -> RunRecord | None:
