@@ -14,7 +14,7 @@ import pytest
 for _part in ("support", "unit", "stages", "flows"):
     sys.path.insert(0, str(Path(__file__).parent / _part))
 
-# rc1 signs its evidence (rc1.release.attest): the dev key it creates on first use lives in a throwaway config dir for
+# rc1 signs its evidence (rc1.trust): the dev key it creates on first use lives in a throwaway config dir for
 # the whole session (subprocesses inherit it), never in the developer's ~/.config/rc1; no signing key or trust file
 # comes in from the environment (a prod test makes its own: the `prod_key` fixture)
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="rc1-test-config-")
@@ -24,13 +24,13 @@ for _var in ("RC1_SIGNING_KEY", "RC1_TRUST"):
 
 @pytest.fixture
 def prod_key(monkeypatch, tmp_path):
-    """A prod signing key (RC1_SIGNING_KEY) whose public key ./configs/trust.yaml lists for prod; call it once the
-    test is in its project directory. Returns the key file."""
+    """A prod signing key (RC1_SIGNING_KEY) whose public key ./configs/trust.yaml lists for prod, that file made the
+    trust root (RC1_TRUST); call it once the test is in its project directory. Returns the key file."""
     import yaml
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from rc1.release.attest import public_b64
+    from rc1.trust.keys import public_b64
 
     def make(name: str = "test-release", modes: tuple[str, ...] = ("prod",)) -> Path:
         key = Ed25519PrivateKey.generate()
@@ -43,6 +43,7 @@ def prod_key(monkeypatch, tmp_path):
                                                    "modes": list(modes)}]
         trust.write_text(yaml.safe_dump(doc))
         monkeypatch.setenv("RC1_SIGNING_KEY", str(path))
+        monkeypatch.setenv("RC1_TRUST", str(trust.resolve()))   # the trust root is explicit (never the cwd's)
         return path
 
     return make

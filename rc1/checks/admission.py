@@ -2,8 +2,8 @@
 tracking server and verified, the options held to what it checked, and the config it trains (a trial, or the full
 job once a trial measured it). Each answer is the inputs, or GateRefusal saying why not.
 
-Every fact admitted on is read from a signed statement (rc1.tracking.attestations), checked against the local trust
-file for the gate's mode, never from a run's tags: the preflight's round verdicts, mode, data sources, judge, recorded
+Every fact admitted on is read from a signed statement (rc1.trust.runs), checked against the trust root for the
+gate's mode, never from a run's tags: the preflight's round verdicts, mode, data sources, judge, recorded
 metrics and the digest of each file (which the downloads are held to), and a trial gate's verdict and projection. The
 store's tags only find the runs (a tag edited there can hide a run, never admit one)."""
 
@@ -15,14 +15,16 @@ from pathlib import Path
 from rc1.core.config import GATES_PATH, Thresholds, load_thresholds
 from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
-from rc1.checks.gate_rules import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, preflight_problems,
-                      projection_problem, round_problems, trial_problem)
+from rc1.checks.gate_rules import (SHA_NAMES, GateRefusal, fresh_shadow_leaks, option_problems, projection_problem,
+                                  trial_problem)
 from rc1.core.io import read_jsonl, why_not_a_file
-from rc1.release.attest import AttestationError
+from rc1.tracking.evidence import StoreSource, record
 from rc1.tracking.store import default_tracking_uri, setup_tracking, shell_command
-from rc1.tracking.attestations import SignedRun, signed_run
 from rc1.tracking.queries import newest_preflight, newest_trial_gate
 from rc1.train.units import optimizer_steps
+from rc1.trust.rules import preflight_problems, round_problems
+from rc1.trust.runs import SignedRun, signed_run
+from rc1.trust.statements import AttestationError
 
 
 def find_preflight(mode: str) -> SignedRun:
@@ -41,7 +43,7 @@ def find_preflight(mode: str) -> SignedRun:
         raise GateRefusal(f"the newest {mode} preflight {newest.info.run_id} did not finish "
                           f"(status {newest.info.status}); run `{shell_command(f'rc1 preflight --mode {mode}')}`")
     try:
-        pre = signed_run(newest, "preflight")
+        pre = signed_run(StoreSource(), record(newest), "preflight")
     except AttestationError as e:
         raise GateRefusal(f"preflight {newest.info.run_id} cannot be used: {e}") from None
     if pre.stmt.mode != mode:   # the tag that found it says `mode`; its key signed another
@@ -167,7 +169,7 @@ def signed_trial(run, pre: SignedRun) -> dict:
     that statement does not hold or is not of a trial of this preflight in its mode (a run retagged in the store)."""
     where = f"the newest trial of preflight {pre.info.run_id}, gate run {run.info.run_id},"
     try:
-        trial = signed_run(run, "gate")
+        trial = signed_run(pre.source, record(run), "gate")
     except AttestationError as e:
         raise GateRefusal(f"{where} cannot be used: {e}") from None
     said = (trial.tags.get("rc1.gate_kind"), trial.tags.get("rc1.preflight_run_id"), trial.stmt.mode)

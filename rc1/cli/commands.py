@@ -4,7 +4,7 @@
 FLOWS = ("main", "preflight", "gate", "scale")
 STAGES = ("materialize_shadow", "build_pool", "validate_pool", "difficulty", "check_config", "check_resources",
           "check_weights", "probe_scorer", "assert_not_simulated", "shadow_run", "judge_robustness", "weight_calib",
-          "overclar_ablation", "train", "evaluate", "export_gguf", "promote", "verify", "guard", "bundle", "failpack",
+          "overclar_ablation", "train", "evaluate", "export_gguf", "promote", "verify", "serve", "guard", "bundle", "failpack",
           "scorecache")
 COMMANDS = {name.replace("_", "-"): f"rc1.{package}.{name}"
             for package, names in (("flows", FLOWS), ("stages", STAGES)) for name in names}

@@ -196,6 +196,9 @@ def _click_type(p: Param) -> click.ParamType:
 def click_params(config: type) -> list[click.Parameter]:
     out: list[click.Parameter] = []
     for p in params_of(config):
+        if p.meta["argument"] and p.multiple:   # the command's remaining words, passed on as they are (rc1 serve)
+            out.append(click.Argument([p.name], nargs=-1, type=click.UNPROCESSED))
+            continue
         if p.meta["argument"]:
             out.append(click.Argument([p.name], type=_click_type(p), required=p.required,
                                       **({} if p.required else {"default": p.default})))
@@ -251,7 +254,9 @@ def argv(cfg: Any) -> list[str]:
         value = getattr(cfg, p.name)
         if not p.required and value == p.default and (p.default is None) == (value is None):
             continue
-        if p.meta["argument"]:
+        if p.meta["argument"] and p.multiple:
+            positional += [str(v) for v in value]
+        elif p.meta["argument"]:
             positional.append("auto" if value is None else str(value))
         elif p.multiple:
             args += [a for v in value for a in (p.flag, _text(v))]
@@ -312,5 +317,8 @@ def command(name: str, config: type, run: Callable[[Any], Any], show: Callable[[
             if show is not None:
                 show(result)
 
+    passes_on = any(p.meta["argument"] and p.multiple for p in params_of(config))   # words for another program
+    settings = {"show_default": False, **({"ignore_unknown_options": True, "allow_interspersed_args": False}
+                                          if passes_on else {})}
     return click.Command(name, callback=callback, params=click_params(config), help=inspect.cleandoc(config.__doc__ or ""),
-                         context_settings={"show_default": False})
+                         context_settings=settings)

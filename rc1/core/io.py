@@ -259,10 +259,11 @@ def sha256_file(path: str | os.PathLike) -> str:
 
 
 def sha256_dir(path: str | os.PathLike, pattern: str = "**/*") -> str:
-    """Digest of a directory: relative paths and contents of its files, in sorted order."""
+    """Digest of a directory: relative paths and contents of its files, in sorted order: every file, hidden ones and
+    those under __pycache__ too (a digest that skips a directory lets whatever is put there pass)."""
     root = Path(path)
     h = hashlib.sha256()
-    for p in sorted(q for q in root.glob(pattern) if q.is_file() and "__pycache__" not in q.parts):
+    for p in sorted(q for q in root.glob(pattern) if q.is_file()):
         h.update(str(p.relative_to(root)).encode())
         h.update(b"\0")
         h.update(sha256_file(p).encode())

@@ -7,11 +7,14 @@ rc1 runs from (and its parents), a path that is not a directory, and an existing
 earlier rc1 output of the same kind (its marker, or for directories from before the marker, the file that kind
 always writes: LEGACY). `claim_out_dir` checks and marks a directory a stage then writes into; `replace_out_dir`
 puts a finished directory in place of an earlier output of its kind (renamed in, so a crash leaves the old one or
-the new one, never half of each).
+the new one, never half of each) and lists every file it put there, with its sha256, in FILES: an earlier output is
+replaced only when it holds those files and nothing else, unchanged (a file a user added or edited there is never
+deleted: the directory is refused, naming it). A bundle from before FILES existed is held to its bundle.json.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -19,13 +22,14 @@ from pathlib import Path
 from rc1.core.errors import Rc1Error
 
 MARKER = ".rc1-output"
+FILES = ".rc1-files"   # the files replace_out_dir wrote, {relative path: sha256}
 # the file an output of each kind always held before the marker existed
 LEGACY = {"bundle": ("bundle.json",), "train": ("ckpt_manifest.jsonl",),
           "preflight": ("shadow_eval_245.jsonl", "shadow_manifest.json", "rc1_seed.jsonl")}
 # everything such an unmarked earlier output may hold, where rc1 replaces it whole (rc1 bundle): a user's directory that
 # merely holds a file of that name (a bundle.json of their own) is not an earlier bundle
 LEGACY_ONLY = {"bundle": frozenset({"bundle.json", "requirements.txt", "REPRODUCE.md", "configs", "templates"})}
-_IGNORED = {MARKER, ".rc1.lock"}   # rc1's own bookkeeping (the lock of rc1.core.io.exclusive_dir)
+_IGNORED = {MARKER, FILES, ".rc1.lock"}   # rc1's own bookkeeping (the lock of rc1.core.io.exclusive_dir)
 
 
 def _resolved(path: Path, what: str) -> Path:
@@ -78,7 +82,43 @@ def check_out_dir(path: str | os.PathLike, kind: str, what: str = "--out") -> Pa
         held = f"a {found} output" if found else f"{entries} rc1 did not write"
         raise Rc1Error(f"{what} {p}: exists and holds {held} (no {MARKER} of a {kind}); rc1 never deletes what it did "
                        f"not write: pass a new or empty directory")
+    if names and (kind in LEGACY_ONLY or (p / FILES).is_file()):
+        foreign = _not_written(p, kind)
+        if foreign:
+            raise Rc1Error(f"{what} {p}: holds {foreign[0]}{f' and {len(foreign) - 1} more' if len(foreign) > 1 else ''}"
+                           f", which rc1 did not write there (or that changed since); rc1 never deletes what it did not "
+                           f"write: move it away or pass a new directory")
     return p
+
+
+def _written(p: Path, kind: str) -> dict[str, str | None] | None:
+    """{relative path: sha256 or None} of the files rc1 wrote into the output `p`: its FILES, else (a bundle from
+    before FILES) its bundle.json's files and the three files a bundle writes beside them; None when neither."""
+    try:
+        if (p / FILES).is_file():
+            return {str(k): str(v) for k, v in json.loads((p / FILES).read_text(encoding="utf-8")).items()}
+        if kind == "bundle" and (p / "bundle.json").is_file():
+            listed = json.loads((p / "bundle.json").read_text(encoding="utf-8")).get("files") or {}
+            return {**{str(k): str(v) for k, v in listed.items()},
+                    **{n: None for n in ("bundle.json", "requirements.txt", "REPRODUCE.md")}}
+    except (OSError, ValueError, AttributeError):
+        return None
+    return None
+
+
+def _not_written(p: Path, kind: str) -> list[str]:
+    """The files of `p` that rc1 did not write there as it holds them (every file, when it knows of none)."""
+    from rc1.core.io import sha256_file
+
+    wrote = _written(p, kind) or {}
+    out = []
+    for f in sorted(q for q in p.rglob("*") if not q.is_dir()):
+        rel = str(f.relative_to(p))
+        if rel in _IGNORED:
+            continue
+        if f.is_symlink() or rel not in wrote or (wrote[rel] is not None and sha256_file(f) != wrote[rel]):
+            out.append(rel)
+    return out
 
 
 def claim_out_dir(path: str | os.PathLike, kind: str, what: str = "--out") -> Path:
@@ -99,6 +139,10 @@ def replace_out_dir(src: str | os.PathLike, dest: str | os.PathLike, kind: str, 
     shutil.rmtree(tmp, ignore_errors=True)
     try:
         shutil.copytree(src, tmp)
+        from rc1.core.io import sha256_file
+
+        written = {str(f.relative_to(tmp)): sha256_file(f) for f in sorted(tmp.rglob("*")) if f.is_file()}
+        (tmp / FILES).write_text(json.dumps(written, indent=1, sort_keys=True), encoding="utf-8")
         (tmp / MARKER).write_text(kind + "\n", encoding="utf-8")
         if dest.exists():
             os.replace(dest, old)

@@ -21,17 +21,31 @@ _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>`]+")
 
 
 def _forms(secret: str) -> set[str]:
-    raw = secret.encode("utf-8")
-    forms = {secret, quote(secret, safe=""), quote_plus(secret, safe="")}
-    forms |= {f.lower() for f in list(forms) if "%" in f}     # %2b vs %2B: matched case-insensitively anyway
-    for enc in (base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()):
-        forms |= {enc, enc.rstrip("=")}
+    """Every encoding of `secret` rc1 can derive: as is, reversed, URL-encoded, base64 (standard and URL-safe, with
+    and without padding) and hex, of the secret and of its reverse."""
+    forms: set[str] = set()
+    for s in (secret, secret[::-1]):
+        raw = s.encode("utf-8")
+        forms |= {s, quote(s, safe=""), quote_plus(s, safe=""), raw.hex()}
+        for enc in (base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()):
+            forms |= {enc, enc.rstrip("=")}
     return {f for f in forms if len(f) >= 4}
 
 
+# what may stand between the letters of a spelled-out secret ("s k - 1 2", "s.k.-.1", "s\u200bk"): whitespace, a
+# zero-width character, or one punctuation mark between each pair
+_GAP = r"(?:[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]*[-_.,:;|/\\*][\s\u200b-\u200d\u2060\ufeff]*)?"
+
+
+def _spelled(form: str) -> str:
+    """A pattern for `form` as written, or with a gap (_GAP) between its characters."""
+    return _GAP.join(re.escape(c) for c in form)
+
+
 def redact(text: str, *secrets: str | None) -> str:
-    """`text` with every secret (any case, URL-encoded, base64) replaced by ***; secrets shorter than 4 characters
-    are left alone (they would blank out ordinary text)."""
+    """`text` with every secret replaced by ***: in any letter case, reversed, URL-encoded, base64, hex, and spelled
+    out with spaces, zero-width characters or punctuation between its letters; secrets shorter than 4 characters are
+    left alone (they would blank out ordinary text)."""
     if not text:
         return text
     forms: set[str] = set()
@@ -42,7 +56,7 @@ def redact(text: str, *secrets: str | None) -> str:
         return text
     # longest first so a form that contains another is masked whole; base64 is case-sensitive in
     # principle, but a case-insensitive match only masks more
-    pattern = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    pattern = "|".join(_spelled(f) for f in sorted(forms, key=len, reverse=True))
     return re.sub(pattern, MASK, text, flags=re.IGNORECASE)
 
 

@@ -28,7 +28,8 @@ JUDGE_VARS = {"provider": "SCORER_PROVIDER", "model": "SCORER_MODEL", "base_url"
 # the judge client's other tunables (rc1.scoring.judge_settings.JudgeSettings), environment only
 JUDGE_SETTING_VARS = {"samples": "SCORER_SAMPLES", "rate": "SCORER_RATE", "burst": "SCORER_BURST",
                       "timeout_s": "SCORER_TIMEOUT_S", "json_mode": "SCORER_JSON_MODE", "tpm": "SCORER_TPM",
-                      "concurrency_cap": "SCORER_MAX_CONCURRENCY", "max_reply_bytes": "SCORER_MAX_REPLY_BYTES"}
+                      "concurrency_cap": "SCORER_MAX_CONCURRENCY", "max_reply_bytes": "SCORER_MAX_REPLY_BYTES",
+                      "dead_after_s": "SCORER_DEAD_AFTER_S"}
 
 
 @dataclasses.dataclass(frozen=True)

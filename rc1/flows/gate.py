@@ -21,7 +21,7 @@ from pathlib import Path
 import click
 
 from rc1.checks.admission import check_fresh, checked_inputs, find_preflight, training_config, training_launcher
-from rc1.release.chain import target_alias
+from rc1.trust.rules import target_alias
 from rc1.cli.options import arg
 from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error

@@ -22,7 +22,8 @@ from rc1.core.console import bars
 from rc1.core.settings import JUDGE_KEY_VAR, JUDGE_VARS, configured, judge_endpoint
 from rc1.core.errors import CheckFailed, Rc1Error
 from rc1.core.io import exclusive_dir, sha256_dir, sha256_file, write_json
-from rc1.checks.gate_rules import DATASETS, RECHECKS
+from rc1.checks.gate_rules import DATASETS
+from rc1.trust.rules import RECHECKS
 from rc1.core.outdir import claim_out_dir
 from rc1.core.proc import check_stop
 from rc1.checks.preflight_checks import StepResult, round_summary, step_result
@@ -31,7 +32,7 @@ from rc1.stages import (assert_not_simulated, build_pool, check_config, check_re
 from rc1.flows.step import Step
 from rc1.stages.shared import FromData, Gated, Judged, Moded, PoolSized, Reusable, Seeded
 from rc1.core.summary import render as render_summary
-from rc1.release.attest import trust_path
+from rc1.trust.keys import trust_path
 from rc1.tracking import stage_run
 from rc1.tracking.store import shell_command
 from rc1.tracking.ui import ui_hint, ui_url
@@ -274,7 +275,7 @@ def _preflight(c: Ctx, gates) -> dict:
         trial, launch = ppo.trial, ppo.accelerate_config   # the trial config and the accelerate config it names
         for name, path in {"pool": c.pool, "balanced": c.balanced, "shadow": c.shadow,
                            "weights": Path(WEIGHTS_PATH), "config": Path(config_path),
-                           "gates": Path(gates_path), "trust": trust_path(),
+                           "gates": Path(gates_path), "trust": trust_path()[0],
                            **({"trial_config": Path(trial)} if trial else {}),
                            **({"accelerate_config": Path(launch)} if launch else {})}.items():
             if path.exists():

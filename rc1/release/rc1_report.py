@@ -42,7 +42,8 @@ class ReportInput:
     evaluate_run_id: str = ""
     samples: Sequence[Mapping[str, Any]] = field(default_factory=list)       # rc1.samples: policy vs base dialogues
     evaluate_url: str = ""
-    verified: Mapping[str, Any] | None = None   # rc1.release.version_check's verdict {ok, why}; None: not checked yet
+    verified: Mapping[str, Any] | None = None   # rc1.trust.version's verdict {ok, why}; None: not checked yet
+    curves_note: str = ""   # why there are no curves, when the page leaves them out on purpose (a signed report)
 
 
 def pick_samples(policy_rows: Sequence[Mapping[str, Any]], base_rows: Sequence[Mapping[str, Any]], n: int = 6,
@@ -316,9 +317,9 @@ def render_report(inp: ReportInput) -> str:
          "the evaluation counted no reasoning tokens (it predates the thinking budget)"),
         ("Over-clarification and turns", behaviour_plot(policy, base), "")]
     for metric, title in CURVES:
-        plots.append((title, curve_plot(inp.curves, metric, title), f"no train run logged {metric}"))
+        plots.append((title, curve_plot(inp.curves, metric, title), inp.curves_note or f"no train run logged {metric}"))
     plots.append(("Training reward distribution", reward_distribution_plot(inp.curves, BUCKETS),
-                  "no train run logged rc1.reward.<difficulty>"))
+                  inp.curves_note or "no train run logged rc1.reward.<difficulty>"))
     plots.append(("Judge dimensions", dimensions_plot(inp.samples, DIMENSIONS),
                   "the sample dialogues carry no judge scores (the judge failed or was not asked)"))
     plot_html = "".join(f"<h3>{html.escape(t)}</h3><img alt='{html.escape(t)}' src='{src}'>" if src else
@@ -355,7 +356,7 @@ def render_report(inp: ReportInput) -> str:
 def render_rc1_report(evaluate_run_id: str, mv, evaluation: Mapping[str, Any], mode: str,
                       samples: Sequence[Mapping[str, Any]], verified: Mapping[str, Any] | None = None) -> str:
     """rc1_report.html as the tracking server knows the chain now: verdict, policy vs base, training curves, the
-    sample dialogues, every link's status with its run linked in the UI, and `verified` (rc1.release.version_check)."""
+    sample dialogues, every link's status with its run linked in the UI, and `verified` (rc1.trust.version)."""
     from rc1.tracking.ui import ui_url
     from rc1.tracking.lineage import chain_rows, metric_curves, sha_tags, sibling_train_runs, version_runs
     from rc1.tracking.registry import MODEL_NAME
@@ -390,12 +391,14 @@ def log_rc1_report(evaluate_run_id: str, page: str) -> str:
 def refresh_rc1_report(evaluate_run_id: str) -> None:
     """Render the report again once the runs it shows have ended (the gate calls it after its own run closed, so
     the chain shows final statuses, not the gate RUNNING), from what the evaluate run logged, with the signed
-    chain's verdict (rc1.release.version_check) now that every run of it has signed."""
+    chain's verdict (rc1.trust.version) now that every run of it has signed. This page is the UI's view of the run;
+    the report a promotion carries is signed_report's, built from verified bytes only."""
     from mlflow.exceptions import MlflowException
 
     from rc1.core.errors import Rc1Error
-    from rc1.release.version_check import verify_version
+    from rc1.tracking.evidence import store_source
     from rc1.tracking.pages import read_run_json
+    from rc1.trust.version import verify_version
     from rc1.tracking.queries import get_run
     from rc1.tracking.registry import MODEL_NAME, resolve_version
 
@@ -407,9 +410,41 @@ def refresh_rc1_report(evaluate_run_id: str) -> None:
     except Exception:  # noqa: BLE001 - an evaluate run from before the samples existed
         samples = []
     try:
-        verdict = verify_version(MODEL_NAME, str(mv.version))
+        verdict = verify_version(store_source(read_only=True), MODEL_NAME, str(mv.version))
         verified = {"ok": verdict.ok, "why": verdict.why}
     except (Rc1Error, MlflowException, OSError) as e:   # the page says so; the stage's own outcome stands
         verified = {"ok": False, "why": f"the check did not complete ({type(e).__name__}: {e})"}
     log_rc1_report(evaluate_run_id, render_rc1_report(evaluate_run_id, mv, evaluation,
                                                       run.data.tags.get("rc1.mode", "dev"), samples, verified))
+
+
+SIGNED_CURVES_NOTE = ("a promoted report shows only what the chain signed; the training curves are the train runs' "
+                      "metric histories in the MLflow UI, which no statement covers")
+
+
+def signed_report(verdict, source) -> str:
+    """rc1_report.html as a promotion carries it, built only from what the trust room verified (`verdict`, a
+    rc1.trust.version.Verdict whose chain holds): the evaluation and sample dialogues its evaluate run signed
+    (downloaded and held to the signed digests), the chain as verified, the digests the preflight and train run
+    signed. Nothing is read from a tag, a param or an artifact no statement covers (the evaluate run's own
+    rc1_report.html is rewritten after it signed, by the gate's refresh: it is not used)."""
+    import tempfile
+
+    from rc1.core.io import read_json
+    from rc1.tracking.ui import ui_url
+    from rc1.trust.runs import SignedRun
+
+    ev = verdict.statements["evaluate"]
+    signed = SignedRun(source.run(ev.run_id), ev, source)
+    with tempfile.TemporaryDirectory() as d:
+        evaluation = read_json(signed.artifact("evaluate_report.json", d))
+        samples = read_json(signed.artifact("rc1_samples.json", d)) if ev.subjects.get("rc1_samples.json") else []
+    chain = [{"link": ln.name, "run_id": ln.run_id or "-", "detail": ln.evidence} for ln in verdict.links]
+    shas = {n: sha for k in ("preflight", "train") if k in verdict.statements
+            for n, sha in verdict.statements[k].subjects.items() if sha}
+    train = verdict.statements["train"]
+    return render_report(ReportInput(
+        model_name=train.tags.get("rc1.registered_model", ""), version=verdict.version, mode=ev.mode,
+        evaluation=evaluation, chain=chain, shas=shas, evaluate_run_id=ev.run_id, samples=samples,
+        evaluate_url=ui_url(ev.run_id), verified={"ok": verdict.ok, "why": verdict.why},
+        curves_note=SIGNED_CURVES_NOTE))

@@ -69,6 +69,8 @@ def reproduce_md(m: Mapping[str, Any]) -> str:
    ```
 
 2. Copy this bundle's `configs/` and `templates/` over the checkout's (their sha256 are in bundle.json `files`).
+   The bundle holds no trust file: keep your own `configs/trust.yaml` (or `RC1_TRUST`), which decides whose
+   signatures count on your machine; never take one from a bundle or a tracking store.
    Data: the same sources (`--data-dir` as below, or the sample bundled with rc1 when none is given); the original
    inputs' digests are the runs' `input_sha256.*` tags in bundle.json.
 

@@ -49,6 +49,15 @@ CACHE_MODES = ("readwrite", "refresh", "off")  # refresh: never read, always wri
 _CIRCUIT_STATUSES = (401, 403, 404)            # configuration errors: stop calling at once
 
 
+class JudgeUnavailable(Rc1Error):
+    """The judge endpoint gave no usable reply (down, refusing us, dripping or stalling every call): the judge phase
+    ends, one line naming the endpoint and its last failure. `results`: the batch's results, every one failed."""
+
+    def __init__(self, message: str, results: list | None = None):
+        super().__init__(message)
+        self.results = list(results or [])
+
+
 class SampleFailed(Exception):
     def __init__(self, message: str, unreadable: bool = False):
         super().__init__(message)
@@ -84,6 +93,8 @@ class ScoringJudge:
         self._circuit: str | None = None  # set once the provider refused us or looks down: fail fast
         self._stopped = False             # the stage was stopped: no further call
         self._consecutive_errors = 0
+        self._usable_at: float | None = None   # monotonic time of the last usable reply (or of the first call)
+        self._last_failure = ""
         self._n = {"requests": 0, "failed": 0, "unstable": 0, "cache_hits": 0, "cache_misses": 0,
                    "judge_shaped_minimum": 0}
 
@@ -125,6 +136,9 @@ class ScoringJudge:
                         self._note_unstable(res, res, rescored=False)
             for res in results:
                 self._book(res)
+            if self._circuit and results and all(r.failed for r in results):   # the endpoint, not the requests
+                raise JudgeUnavailable(f"judge {self.provider} at {self.endpoint().get('base_url') or '-'}: "
+                                       f"{self._circuit}", results)
             return results
         finally:
             self.calls.add_busy(time.perf_counter() - t0)
@@ -238,7 +252,11 @@ class ScoringJudge:
                 self.calls.add_malformed()
                 # redacted as a whole, then cut (a key cut at the excerpt's end would not be masked)
                 last = self._redact(f"{e}: {e.reply!r}" if e.reply else str(e))[:200]
+                with self._lock:
+                    self._last_failure = last
                 continue
+            with self._lock:
+                self._usable_at = time.monotonic()
             if self.cache is not None and self.cache_mode != "off":
                 self.cache.put(JUDGE_SPEC_VERSION, self.provider, self.model, digest, idx, scores)
             return scores, ms
@@ -259,11 +277,13 @@ class ScoringJudge:
         cost = self._token_cost(req) if self.token_budget else 0
         stalls = 0   # calls of this sample abandoned so far: each retry waits twice as long
         for attempt in range(1, s.max_attempts + 1):
+            self._budget_left(err)
             if self._circuit:
                 raise SampleFailed(self._circuit)
             if self._stopped or stop_requested() is not None:   # the stage is being stopped: no further call
                 raise SampleFailed("stopped: no further calls")
             with self.concurrency.slot(order) as level:
+                left = self._budget_left(err)   # after the wait for a slot: the calls before may have used it up
                 if self._circuit or self._stopped:   # decided while this thread waited for its slot
                     raise SampleFailed(self._circuit or "stopped: no further calls")
                 if self.token_budget:
@@ -272,8 +292,8 @@ class ScoringJudge:
                 # a retry waits twice as long, past the timeout setting too (at most 8x): a local server slower than
                 # the ceiling is still computing the abandoned call, and answers its retry from its prompt cache (a
                 # server that had begun answering, a reply dripping in, never earns the longer wait)
-                timeout = (self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
-                           * 2 ** min(stalls, 3))
+                timeout = min(self.latency.timeout_s(s.timeout_p95_factor, s.timeout_min_s, s.timeout_s)
+                              * 2 ** min(stalls, 3), max(left, 0.5))   # never past the endpoint's budget
                 try:
                     reply = self._p.complete(req, idx, timeout=timeout)
                 except RateLimited as e:
@@ -291,6 +311,7 @@ class ScoringJudge:
                         self.latency.add(timeout * 1000.0)
                     self.concurrency.record(False, timeout if stalled else None, level, censored=stalled)
                     err, wait = e, 0.0 if stalled else e.retry_after
+                    self._budget_left(e)   # a budget used up opens the circuit before the next thread's call
                     with self._lock:
                         self._consecutive_errors += 1
                         if self._consecutive_errors >= s.circuit_after and not self._circuit:
@@ -319,8 +340,23 @@ class ScoringJudge:
             else:
                 with self._lock:
                     wait += self._rng.uniform(0, 0.1 * wait + 0.01)  # never earlier than asked
-            time.sleep(wait)
+            time.sleep(min(wait, max(0.0, self._budget_left(err))))
         raise SampleFailed(f"{err} (gave up after {s.max_attempts} attempts)")
+
+    def _budget_left(self, err: Exception | None) -> float:
+        """Seconds left before the endpoint counts as down (settings.dead_after_s with no usable reply); at 0 the
+        circuit opens, naming the last failure."""
+        now = time.monotonic()
+        with self._lock:
+            if err is not None:
+                self._last_failure = str(err)
+            if self._usable_at is None:
+                self._usable_at = now
+            left = self.settings.dead_after_s - (now - self._usable_at)
+            if left <= 0 and not self._circuit:
+                self._circuit = (f"no usable reply in {self.settings.dead_after_s:.0f} s (last failure: "
+                                 f"{self._redact(self._last_failure or 'none yet')[:300]}); no further calls")
+        return left
 
     def _token_cost(self, req: JudgeRequest) -> int:
         """What one call counts against the tpm budget: the prompt's tokens (rc1.core.text.count_tokens over the

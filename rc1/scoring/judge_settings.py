@@ -37,6 +37,10 @@ class JudgeSettings(BaseModel):
     max_attempts: int = Field(6, ge=1, le=50, description="provider calls per sample on 429/5xx/timeouts")
     circuit_after: int = Field(20, ge=1, le=10_000,
                                description="this many 5xx/timeouts/connection errors in a row: stop")
+    dead_after_s: float = Field(60.0, gt=0, le=86_400,
+                                description="no usable reply for this long (since the first call, or the last usable "
+                                "reply): the endpoint is down; no further call, every call's deadline and backoff "
+                                "capped to it, and the judge phase ends with one line naming the failure")
     rate: float = Field(8.0, gt=0, le=10_000, description="token bucket refill, requests per second")
     tpm: int | None = Field(None, ge=100, le=100_000_000,
                             description="tokens per minute (prompt + max_tokens per call); None: no token budget")

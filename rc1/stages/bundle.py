@@ -1,7 +1,8 @@
 """`rc1 bundle --version N | --alias A | --preflight RUN_ID` (entry point `bundle`): the reproducible package.
 
-configs/ and templates/ (refused unless the config, weights and gates files hash as the preflight recorded),
-bundle.json (run ids, params, every sha256 tag, input digests, the commands, the sha256 a re-run must give),
+configs/ (without a trust file) and templates/ (refused unless the config, weights and gates files hash as the
+preflight signed), bundle.json (run ids, and each run's params, sha256 and input digests as its statement signed them:
+never the store's tags or params; the commands; the sha256 a re-run must give),
 requirements.txt (the installed distributions), the git commit and REPRODUCE.md. Logged as the artifact `bundle`
 of a run tagged rc1.stage=bundle, linked from the version (tag rc1.bundle_run_id), and written to --out.
 """
@@ -21,13 +22,13 @@ from rc1.cli.options import arg, logged_params
 from rc1.core.errors import Rc1Error
 from rc1.core.io import sha256_dir, sha256_file, write_json
 from rc1.core.outdir import check_out_dir, replace_out_dir
-from rc1.stages.shared import Moded, Versioned
+from rc1.stages.shared import Moded, Trusting, Versioned
 from rc1.tracking.reuse import code_version
 from rc1.core.settings import configured
 
 
 @dataclass
-class Config(Versioned, Moded):
+class Config(Versioned, Moded, Trusting):
     """Write and log the reproducible package of a version (configs, templates, run ids, sha256s, environment)."""
 
     preflight: str | None = arg(None, "Bundle one preflight run (its run id) instead of a version.")
@@ -44,39 +45,55 @@ def _git_commit() -> str | None:
 
 
 def _run_facts(run) -> dict:
-    tags = run.data.tags
-    return {"run_id": run.info.run_id, "status": run.info.status, "params": dict(run.data.params),
+    """What bundle.json says of a run: its id and status (the store's), and its params, sha256 and input digests as its
+    statement signed them (rc1.trust.runs.SignedRun), never the store's tags or params."""
+    tags = run.tags
+    if run.stmt.params is None:
+        raise Rc1Error(f"run {run.info.run_id} signed no params (a run from before rc1 signed them): its commands "
+                       f"cannot be bundled from signed facts; run it again")
+    return {"run_id": run.info.run_id, "status": run.info.status, "params": dict(run.stmt.params),
             "sha256": {k[len("sha256."):]: v for k, v in tags.items() if k.startswith("sha256.")},
             "inputs": {k[len("input_sha256."):]: v for k, v in tags.items() if k.startswith("input_sha256.")}}
 
 
-def _subject_runs(version, alias, preflight_run_id) -> tuple[dict, dict, str | None]:
+def _subject_runs(source, version, alias, preflight_run_id, trust) -> tuple[dict, dict, str | None]:
+    """(subject, {link: SignedRun}, version): the runs a bundle is built from, each as its verified statement says."""
     from rc1.release.reconcile import reconcile_promotions
-    from rc1.release.version_check import require_verified
-    from rc1.tracking.lineage import version_runs
-    from rc1.tracking.queries import get_run
-    from rc1.tracking.registry import resolve_version
+    from rc1.tracking.registry import MODEL_NAME, resolve_version
+    from rc1.trust.runs import SignedRun, signed_run
+    from rc1.trust.statements import AttestationError
+    from rc1.trust.version import RELEASE_ALIASES, verify_version
 
     if preflight_run_id:
+        run = source.run(preflight_run_id)
+        if run is None:
+            raise Rc1Error(f"--preflight {preflight_run_id}: no such run in the tracking store")
         try:
-            return {"preflight": preflight_run_id}, {"preflight": get_run(preflight_run_id)}, None
-        except Exception:   # MlflowException for an unknown id; the message names the id
-            raise Rc1Error(f"--preflight {preflight_run_id}: no such run in the tracking store") from None
+            return {"preflight": preflight_run_id}, {"preflight": signed_run(source, run, "preflight", trust)}, None
+        except AttestationError as e:
+            raise Rc1Error(f"--preflight {preflight_run_id}: {e}") from None
     reconcile_promotions()
     mv = resolve_version(version, alias)
-    require_verified(mv, alias, "rc1 bundle")   # a hand-set RC1 is not a release
-    runs = version_runs(mv.run_id)
+    verdict = verify_version(source, MODEL_NAME, str(mv.version), trust=trust,
+                             alias=alias if alias in RELEASE_ALIASES else None)
+    click.echo(verdict.table(), err=True)
+    if alias in RELEASE_ALIASES and not verdict.ok:   # a hand-set RC1 is not a release
+        raise Rc1Error(f"rc1 bundle refuses {MODEL_NAME}@{alias}, which does not verify: {verdict.why}")
+    runs = {}
     for link in ("train", "gate", "preflight"):
-        if runs[link] is None:
-            raise Rc1Error(f"rc1-policy version {mv.version}: its {link} run is not in the tracking store "
-                           f"(a version that no gate trained has no preflight to reproduce)")
+        stmt = verdict.statements.get(link)
+        if stmt is None:
+            raise Rc1Error(f"{MODEL_NAME} version {mv.version}: its {link} run has no statement that holds (a version "
+                           f"no gate trained, or a chain broken in the store, has no signed preflight to reproduce): "
+                           f"{verdict.why}")
+        runs[link] = SignedRun(source.run(stmt.run_id), stmt, source)
     return {"version": str(mv.version)}, runs, str(mv.version)
 
 
 def _check_hashed_configs(pre) -> None:
     from rc1.release.reproduce import HASHED_CONFIGS
 
-    tags = pre.data.tags
+    tags = pre.tags   # as its statement signed them
     for name, path_tag in HASHED_CONFIGS.items():
         path, want = tags.get(path_tag), tags.get(f"sha256.{name}")
         if not path or not want:
@@ -102,31 +119,34 @@ def run(cfg: Config) -> dict:
     """Bundle the version (unset, with no --preflight: alias RC1) or the preflight run; returns {run_id, path,
     sha256, manifest, label}."""
     from rc1.release.reproduce import BUNDLED_DIRS, gate_argv, manifest, preflight_argv, reproduce_md, requirements_txt
-    from rc1.release.chain import RC1
     from rc1.tracking import stage_run
-    from rc1.tracking.store import setup_tracking
+    from rc1.tracking.evidence import store_source
     from rc1.tracking.registry import set_version_tags
+    from rc1.trust.keys import CHECKOUT_TRUST
+    from rc1.trust.rules import RC1
 
     version, alias = cfg.version_or_alias(RC1) if cfg.preflight is None else (cfg.version, cfg.alias)
     if sum(x is not None for x in (version, alias, cfg.preflight)) != 1:
         raise Rc1Error("give exactly one of --version N, --alias NAME or --preflight RUN_ID")
-    setup_tracking()
-    subject, runs, mv_version = _subject_runs(version, alias, cfg.preflight)
+    trust = cfg.pinned_trust()
+    source = store_source()
+    subject, runs, mv_version = _subject_runs(source, version, alias, cfg.preflight, trust)
     pre = runs["preflight"]
     _check_hashed_configs(pre)
-    commands = [preflight_argv(pre.data.params)]
-    if runs.get("gate") is not None:
-        commands.append(gate_argv(runs["gate"].data.params))
-    expect = {k: pre.data.tags[f"sha256.{k}"] for k in ("pool", "balanced", "shadow") if f"sha256.{k}" in pre.data.tags}
+    facts = {k: _run_facts(r) for k, r in runs.items()}
+    commands = [preflight_argv(facts["preflight"]["params"])]
+    if "gate" in facts:
+        commands.append(gate_argv(facts["gate"]["params"]))
+    expect = {k: pre.tags[f"sha256.{k}"] for k in ("pool", "balanced", "shadow") if f"sha256.{k}" in pre.tags}
     label = "_".join(f"{k}-{v}" for k, v in subject.items())
     dest = check_out_dir(cfg.out or Path("out/bundles") / label, "bundle")   # before any run opens or file is written
     with tempfile.TemporaryDirectory() as d:
         staging = Path(d) / "bundle"
-        for sub in BUNDLED_DIRS:
-            shutil.copytree(sub, staging / sub)
+        for sub in BUNDLED_DIRS:   # never a trust file: the recipient's own trust root decides whose signatures count
+            shutil.copytree(sub, staging / sub, ignore=shutil.ignore_patterns(CHECKOUT_TRUST.name, "*.pem"))
         files = {str(p.relative_to(staging)): sha256_file(p) for p in sorted(staging.rglob("*")) if p.is_file()}
         packages = {d.metadata["Name"]: d.version for d in metadata.distributions() if d.metadata.get("Name")}
-        m = manifest(subject=subject, runs={k: _run_facts(r) for k, r in runs.items() if r is not None}, files=files,
+        m = manifest(subject=subject, runs=facts, files=files,
                      packages=packages, git_commit=_git_commit(), commands=commands, expect=expect)
         write_json(staging / "bundle.json", m)
         (staging / "requirements.txt").write_text(requirements_txt(packages), encoding="utf-8")

@@ -83,28 +83,33 @@ def _stratified(records: list[dict], max_per_split: int | None) -> list[dict]:
 def _default_shadow(train_run, mode: str, workdir: Path) -> str | None:
     """The shadow set of the version's own preflight (else of the newest passing preflight of the mode), downloaded
     from the tracking server and held to the digest that preflight signed. `train_run`: its signed view."""
-    from rc1.tracking.attestations import signed_run
-    from rc1.tracking.queries import find_run, newest_preflight
+    from rc1.tracking.evidence import record
+    from rc1.tracking.queries import newest_preflight
+    from rc1.trust.runs import signed_run
 
-    pre = find_run(train_run.tags.get("rc1.preflight_run_id")) or newest_preflight(mode, passing=True)
-    if pre is None or not pre.data.tags.get("rc1.artifact.shadow"):
+    source = train_run.source
+    pre = source.run(train_run.tags.get("rc1.preflight_run_id"))
+    if pre is None:
+        newest = newest_preflight(mode, passing=True)
+        pre = record(newest) if newest is not None else None
+    if pre is None or not pre.tags.get("rc1.artifact.shadow"):
         return None
     try:
-        return str(signed_run(pre, "preflight").named_file("shadow", workdir / "shadow"))
+        return str(signed_run(source, pre, "preflight").named_file("shadow", workdir / "shadow"))
     except Rc1Error as e:   # its statement does not hold, or the file is not what it signed
-        raise Rc1Error(f"the shadow set of preflight {pre.info.run_id} cannot be used ({e}); pass --shadow") from None
+        raise Rc1Error(f"the shadow set of preflight {pre.run_id} cannot be used ({e}); pass --shadow") from None
 
 
 def _train_file(train_run, name: str, param: str, workdir: Path) -> Path | None:
     """A file the version's train run signed (`rc1.artifact.<name>`), from the tracking server and held to the signed
     digest; for runs that logged none, the local path its param recorded, when it is here. `train_run`: its signed
-    view (rc1.tracking.attestations.SignedRun)."""
+    view (rc1.trust.runs.SignedRun)."""
     if train_run.tags.get(f"rc1.artifact.{name}"):
         try:
             return train_run.named_file(name, workdir / name)
         except Rc1Error as e:
             raise Rc1Error(f"train run {train_run.info.run_id}: {e}") from None
-    local = train_run.run.data.params.get(param)
+    local = (train_run.stmt.params or {}).get(param)   # as it signed it
     return Path(local) if local and Path(local).is_file() else None
 
 
@@ -187,9 +192,10 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
     checks, report}. backend: "transformers" (PyTorch) or "llamacpp" (the version's GGUF export on llama.cpp).
     A failing verdict raises CheckFailed (exit 2) when `raise_on_fail` (unset: for the transformers backend, whose
     verdict promote reads; a llama.cpp evaluation records the same report and verdict, and returns)."""
-    from rc1.tracking.attestations import SignedRun
-    from rc1.tracking.queries import get_run
-    from rc1.tracking.registry import BEST, resolve_version, source_problem, train_statement
+    from rc1.tracking.evidence import store_source, version_record
+    from rc1.tracking.registry import BEST, resolve_version
+    from rc1.trust.models import source_problem, train_statement
+    from rc1.trust.runs import SignedRun
 
     if raise_on_fail is None:
         raise_on_fail = cfg.backend == "transformers"
@@ -197,11 +203,12 @@ def run(cfg: Config, parent_tags: dict | None = None, raise_on_fail: bool | None
     mode = cfg.mode
     version, alias = cfg.version_or_alias(BEST)
     mv = resolve_version(version, alias)
-    stmt = train_statement(mv)
-    problem = source_problem(mv, stmt)   # a version made any other way: refused before anything runs
+    source, rec = store_source(), version_record(mv)
+    stmt = train_statement(source, rec)
+    problem = source_problem(source, rec, stmt)   # a version made any other way: refused before anything runs
     if problem:
         raise Rc1Error(problem)
-    train_run = SignedRun(get_run(mv.run_id), stmt)   # its files are read as it signed them
+    train_run = SignedRun(source.run(mv.run_id), stmt, source)   # its files are read as it signed them
     fetched = Path(tempfile.mkdtemp(prefix="rc1-evaluate-"))
     try:
         return _evaluate(cfg, mv, train_run, fetched, alias, parent_tags, raise_on_fail, progress, mode)

@@ -38,19 +38,19 @@ def run(cfg: Config) -> dict:
 
     from rc1.inference.gguf_export import merged_model, write_gguf
     from rc1.tracking import stage_run
-    from rc1.tracking.store import setup_tracking
     from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_version_tags, version_weights
     from rc1.train.tiny import load_tokenizer
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from rc1.release.reconcile import reconcile_promotions
-    from rc1.release.version_check import require_verified
+    from rc1.tracking.evidence import store_source, version_record
+    from rc1.trust.version import require_verified
 
-    setup_tracking()
+    source = store_source()
     reconcile_promotions()
     version, alias = cfg.version_or_alias(BEST)
     mv = resolve_version(version, alias)
-    require_verified(mv, alias, "rc1 export-gguf")   # a hand-set RC1 is not a release
+    require_verified(source, version_record(mv), alias, "rc1 export-gguf")   # a hand-set RC1 is not a release
     params = {**logged_params(cfg), "version": mv.version, "alias": cfg.alias}
     tags = {"rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME, "rc1.train_run_id": mv.run_id}
     # signed: `rc1 evaluate --backend llamacpp` takes the file the statement names (rc1.tracking.registry.download_export)

@@ -1,16 +1,18 @@
 """`rc1 guard`: the registry guard. A long-running receiver for the mlflow server's webhooks: when alias RC1 or
 RC1-dev of rc1-policy is set, by `rc1 promote` or by anyone with registry access (UI, REST API, MlflowClient), the
-guard verifies the version it now points at (rc1.release.version_check.verify_version, the chain promote checks) within
-seconds. An alias that does not verify is removed, the version tagged `rc1.guard=refused <why>`; either way the guard
-logs a run (rc1.stage=guard) saying what it saw and did.
+guard verifies the version it now points at (rc1.trust.version.verify_version, the chain promote checks, every file
+the version serves downloaded and hashed) within seconds. An alias that does not verify is put back on the last
+version that verifies for it (one this guard kept it on, else the newest version a signed promotion gave it) or, with
+none, removed; the refused version is tagged `rc1.guard=refused <why>`; either way the guard logs a run
+(rc1.stage=guard) saying what it saw and did.
 
 A delivery is only a hint that something changed: the guard acts on what the registry says now (the alias's current
 version), so a forged, replayed or out-of-order delivery can at most make it check again. Deliveries for one alias
 that arrive while it is queued are one check. At start (every guarded alias), every --sweep-every-s (the first
 once the server's webhook cache, MLFLOW_WEBHOOK_CACHE_TTL 60 s, has surely seen the guard) and soon after a delivery
 fails its signature (someone gave the webhook another secret), it registers (or repairs) its webhook and checks
-each guarded alias not on the version it last kept it on: one set while the guard was down, or while its webhook
-was altered, is caught then. How to run it next to a server: docs/stages.md.
+every guarded alias again, bytes and all: one set while the guard was down or while its webhook was altered, and
+weights swapped in place under a kept alias (no alias event at all), are caught then. How to run it next to a server: docs/stages.md.
 """
 
 from __future__ import annotations
@@ -56,9 +58,11 @@ class Config:
     secret_file: str | None = arg(None, f"File holding the webhook secret (unset: ${SECRET_ENV}); at least "
                                         f"{MIN_SECRET} characters, never logged.")
     tolerance_s: int = arg(300, "Oldest signed delivery accepted, in seconds; an older or repeated one is refused.")
-    sweep_every_s: float = arg(30.0, "Repair the webhook and check the guarded aliases not on the version last "
-                                     "kept, every so many seconds; 0: only at start and once the server's webhook "
-                                     "cache expired.")
+    sweep_every_s: float = arg(30.0, "Repair the webhook and check every guarded alias again (its version's chain "
+                                     "and bytes), every so many seconds; 0: only at start and once the server's "
+                                     "webhook cache expired.")
+    trust: str | None = arg(None, "The trust root (unset: $RC1_TRUST, else configs/trust.yaml of the rc1 "
+                                  "checkout); printed with its sha256.", log=False)
 
 
 def load_secret(cfg: Config) -> str:
@@ -97,7 +101,9 @@ class Guard:
     _pending: dict[str, Seen] = field(default_factory=dict)
     _queue: queue.Queue = field(default_factory=queue.Queue)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _verified: dict[str, str] = field(default_factory=dict)   # alias -> the version the guard last kept it on
+    restored: int = 0
+    # alias -> the versions the guard kept it on, oldest first: where a refused alias is put back
+    _verified: dict[str, list[str]] = field(default_factory=dict)
 
     def on_delivery(self, d) -> tuple[int, str]:
         """The receiver's handler: an alias-created event on a guarded alias of the model is queued, others ignored."""
@@ -117,13 +123,12 @@ class Guard:
         if fresh:
             self._queue.put(alias)
 
-    def sweep(self, every: bool = False) -> int:
-        """Queue the guarded aliases the model has now (`every`: all; else those not on the version the guard last
-        kept them on: a sweep costs a registry read, not a check per alias); how many."""
+    def sweep(self) -> int:
+        """Queue every guarded alias the model has now, kept ones too (their bytes may have been swapped in place,
+        which no alias event announces); how many."""
         from rc1.tracking.webhooks import aliases
 
-        found = [a for a, v in aliases(self.model).items() if a in self.guarded and
-                 (every or self._verified.get(a) != v)]
+        found = [a for a in aliases(self.model) if a in self.guarded]
         for alias in found:
             self.enqueue(alias, Seen("sweep"))
         return len(found)
@@ -142,51 +147,84 @@ class Guard:
                 log.exception("guard: checking alias %s failed", alias)
 
     def check(self, alias: str, seen: Seen) -> None:
-        from rc1.release.version_check import Verdict, verify_version
-        from rc1.tracking.registry import set_version_tags
+        from rc1.tracking.registry import set_alias, set_version_tags
         from rc1.tracking.webhooks import aliases, remove_alias
 
         version = aliases(self.model).get(alias)
         if version is None:
             return   # removed meanwhile: nothing stands to guard
         started = time.monotonic()
-        for attempt in range(RETRIES):
-            try:
-                verdict = verify_version(self.model, version, alias=alias)
-                break
-            except Rc1Error as e:
-                verdict = Verdict(False, str(e))
-                break
-            except Exception as e:   # fails closed: an alias that cannot be verified is not trusted
-                verdict = Verdict(False, f"could not be verified ({type(e).__name__}: {scrub(str(e))})")
-                if attempt + 1 < RETRIES:
-                    time.sleep(2 ** attempt)
+        verdict = self._verify(version, alias)
         took = time.monotonic() - started
-        action = "kept"
+        action, restored_to = "kept", None
         if not verdict.ok:
             if aliases(self.model).get(alias) != version:   # moved while it was checked: check where it is now
                 self.enqueue(alias, seen)
                 return
             # the reason first: once the alias is gone, the version says why
             set_version_tags(version, {TAG: f"refused {alias}: {verdict.why}"[:4900]}, self.model)
-            remove_alias(self.model, alias)
-            action = "removed"
+            restored_to = self._restore_target(alias, version)
+            if restored_to is not None and aliases(self.model).get(alias) == version:
+                set_alias(restored_to, alias, self.model)
+                action = "restored"
+                self.restored += 1
+            else:
+                remove_alias(self.model, alias)
+                action, restored_to = "removed", None
             self.removed += 1
         self.handled += 1
-        click.echo(f"rc1 guard: {alias} -> version {version}: {action} ({verdict.why}) [{seen.trigger}, "
+        to = f" (put back on version {restored_to}, the last that verifies)" if restored_to else ""
+        click.echo(f"rc1 guard: {alias} -> version {version}: {action}{to} ({verdict.why}) [{seen.trigger}, "
                    f"{took:.1f} s]", err=True)
+        kept = self._verified.setdefault(alias, [])
         if action == "kept":
-            self._verified[alias] = version
+            kept[:] = [v for v in kept if v != version] + [version]
         else:
-            self._verified.pop(alias, None)
-        self._log_run(alias, version, action, verdict.why, seen, took)
+            kept[:] = [v for v in kept if v != version] + ([restored_to] if restored_to else [])
+        self._log_run(alias, version, action, verdict.why, seen, took, restored_to)
 
-    def _log_run(self, alias: str, version: str, action: str, why: str, seen: Seen, took: float) -> None:
+    def _verify(self, version: str, alias: str):
+        """The chain of `version` as `alias`, from a fresh download (fails closed: a check that errors RETRIES times
+        does not verify)."""
+        from rc1.tracking.evidence import store_source
+        from rc1.trust.version import Verdict, verify_version
+
+        for attempt in range(RETRIES):
+            try:
+                return verify_version(store_source(read_only=True), self.model, version, alias=alias)
+            except Rc1Error as e:
+                return Verdict(False, str(e), version)
+            except Exception as e:   # fails closed: an alias that cannot be verified is not trusted
+                if attempt + 1 == RETRIES:
+                    return Verdict(False, f"could not be verified ({type(e).__name__}: {scrub(str(e))})", version)
+                time.sleep(2 ** attempt)
+
+    def _restore_target(self, alias: str, refused: str) -> str | None:
+        """The version a refused alias goes back to: the newest one this guard kept it on, else the newest version a
+        promote run signed it for (the store's tags only find those; each is verified here, bytes and all), that
+        verifies now; None when none does."""
+        from rc1.tracking.evidence import store_source
+
+        hints = list(reversed(self._verified.get(alias, [])))
+        hints += [r.tags.get("rc1.model_version") for r in store_source(read_only=True).search(
+            "promote", {"rc1.registered_model": self.model, "rc1.target_alias": alias}, max_results=20)]
+        tried: set[str] = {refused}
+        for version in hints:
+            if not version or version in tried:
+                continue
+            tried.add(version)
+            if self._verify(version, alias).ok:
+                return version
+        return None
+
+    def _log_run(self, alias: str, version: str, action: str, why: str, seen: Seen, took: float,
+                 restored_to: str | None = None) -> None:
         from rc1.tracking import stage_run
 
         tags = {"rc1.guard.alias": alias, "rc1.model_version": version, "rc1.registered_model": self.model,
                 "rc1.guard.action": action, "rc1.guard.why": why[:4900], "rc1.guard.trigger": seen.trigger,
-                "rc1.guard.event_version": seen.event_version or "-", "rc1.guard.delivery_id": seen.delivery_id or "-"}
+                "rc1.guard.event_version": seen.event_version or "-", "rc1.guard.delivery_id": seen.delivery_id or "-",
+                "rc1.guard.restored_to": restored_to or "-"}
         with stage_run("guard", params={"alias": alias, "version": version, "trigger": seen.trigger}, reuse=False,
                        run_name=f"guard {alias} v{version}: {action}", tags=tags) as st:
             st.log_metrics({"verify_s": took, "removed": float(action == "removed")})
@@ -196,10 +234,11 @@ class Guard:
 def run(cfg: Config) -> dict:
     """Serve until SIGTERM or Ctrl-C; returns {handled, removed, refused} (deliveries refused at the door)."""
     from rc1.core.redaction import has_credentials
-    from rc1.release.chain import RC1, RC1_DEV
     from rc1.release.receiver import Receiver, Verifier
     from rc1.tracking.store import default_tracking_uri, setup_tracking
     from rc1.tracking.registry import MODEL_NAME
+    from rc1.trust.keys import load_trust, pin
+    from rc1.trust.rules import RC1, RC1_DEV
 
     secret = load_secret(cfg)
     if cfg.url and has_credentials(cfg.url):
@@ -210,6 +249,8 @@ def run(cfg: Config) -> dict:
     if cfg.register and not uri.startswith(("http://", "https://")):
         raise Rc1Error(f"rc1 guard needs an mlflow server as MLFLOW_TRACKING_URI (http or https), not a "
                        f"{uri.split(':', 1)[0]} store: only a server delivers webhooks")
+    pin(cfg.trust)
+    click.echo(f"rc1 guard: {load_trust().describe()}", err=True)
     setup_tracking()
     guard = Guard(MODEL_NAME, (RC1, RC1_DEV))
     wake = threading.Event()   # set by a delivery refused at the door: the webhook may have been altered
@@ -225,7 +266,7 @@ def run(cfg: Config) -> dict:
     for t in threads:
         t.start()
     try:
-        found = _sweep(cfg, guard, url, secret, every=True)   # at start a failure is the command's: exit 2
+        found = _sweep(cfg, guard, url, secret)   # at start a failure is the command's: exit 2
         click.echo(f"rc1 guard: listening on {url}; guarding {RC1}, {RC1_DEV} of {MODEL_NAME} on {safe_url(uri)}"
                    f"{' (webhook ' + repr(cfg.webhook_name) + ')' if cfg.register else ''}; {found} alias(es) to "
                    f"check now", err=True)
@@ -238,17 +279,17 @@ def run(cfg: Config) -> dict:
         receiver.shutdown()
         receiver.server_close()
         threads[1].join(timeout=60)   # the check under way finishes (its run ends) before the process does
-    return {"handled": guard.handled, "removed": guard.removed, "refused": receiver.refused}
+    return {"handled": guard.handled, "removed": guard.removed, "restored": guard.restored, "refused": receiver.refused}
 
 
-def _sweep(cfg: Config, guard: Guard, url: str, secret: str, every: bool = False) -> int:
+def _sweep(cfg: Config, guard: Guard, url: str, secret: str) -> int:
     """The webhook registered as the guard needs it (deleted, disabled, re-pointed or given another secret by
     someone meanwhile: repaired), then the guarded aliases queued (Guard.sweep); how many."""
     from rc1.tracking.webhooks import ensure_webhook
 
     if cfg.register:
         ensure_webhook(cfg.webhook_name, url, secret)
-    return guard.sweep(every)
+    return guard.sweep()
 
 
 def _keep_sweeping(cfg: Config, guard: Guard, url: str, secret: str, wake: threading.Event) -> None:
@@ -274,5 +315,6 @@ def _keep_sweeping(cfg: Config, guard: Guard, url: str, secret: str, wake: threa
 
 
 def show(res: dict) -> None:
-    click.echo(f"rc1 guard: stopped after {res['handled']} check(s): {res['removed']} alias(es) removed, "
+    click.echo(f"rc1 guard: stopped after {res['handled']} check(s): {res['removed']} alias(es) refused "
+               f"({res.get('restored', 0)} put back on a verified version), "
                f"{res['refused']} delivery(ies) refused at the door")

@@ -1,7 +1,7 @@
 """`rc1 promote --version N | --alias best`: alias `RC1` (prod) or `RC1-dev` (dev) on a version whose whole
 trust chain holds in the tracking server.
 
-The chain is rc1.release.version_check's (the same check `rc1 verify` prints and `rc1 guard` runs): every link's facts from
+The chain is rc1.trust.version's (the same check `rc1 verify` prints and `rc1 guard` runs): every link's facts from
 its run's signed statement; the version's weights (what models:/rc1-policy/N serves), the preflight's gates file and
 the evaluation's report downloaded and held to their signed digests; the verdict and item counts recomputed from the
 report under the preflight's gates file (a local configs/gates.yaml is never read). A prod gates file looser than the
@@ -12,37 +12,37 @@ from __future__ import annotations
 
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import click
 
 from rc1.cli.options import logged_params
 from rc1.core.errors import CheckFailed
-from rc1.stages.shared import Versioned
+from rc1.stages.shared import Trusting, Versioned
 from rc1.tracking import stage_run
-from rc1.tracking.store import setup_tracking
 from rc1.tracking.ui import ui_hint, ui_url
 from rc1.core.settings import configured
 
 
 @dataclass
-class Config(Versioned):
+class Config(Versioned, Trusting):
     """Set alias RC1 (RC1-dev for a dev version) when the version's chain holds; otherwise exit 2 naming the link."""
 
 
-def attach_report(st, version: str | int, evaluate_run_id: str) -> None:
-    """The evaluate run's rc1_report.html goes with the promotion: logged on the promote run, linked from the version."""
-    from mlflow.exceptions import MlflowException
-    from mlflow.tracking import MlflowClient
-
+def attach_report(st, verdict, source) -> None:
+    """The RC1 report goes with the promotion: rendered from what the chain verified (rc1.release.rc1_report.
+    signed_report; never the evaluate run's rc1_report.html, which the store may hold replaced), logged on the promote
+    run (a subject of its signed statement), linked from the version."""
+    from rc1.core.io import sha256_file
+    from rc1.release.rc1_report import REPORT_FILE, signed_report
     from rc1.tracking.registry import set_version_tags
 
     with tempfile.TemporaryDirectory() as d:
-        try:
-            page = MlflowClient().download_artifacts(evaluate_run_id, "rc1_report.html", d)
-        except (MlflowException, OSError):
-            return   # an evaluate run from before the report existed: nothing to attach
-        sha = st.log_artifact(page)
-    set_version_tags(version, {"rc1.report": f"runs:/{st.run_id}/rc1_report.html", "rc1.report_sha256": sha})
+        page = Path(d) / REPORT_FILE
+        page.write_text(signed_report(verdict, source), encoding="utf-8")
+        sha = st.log_artifact(page, sha=sha256_file(page))
+    st.set_tags({"rc1.report_sha256": sha})
+    set_version_tags(verdict.version, {"rc1.report": f"runs:/{st.run_id}/{REPORT_FILE}", "rc1.report_sha256": sha})
 
 
 @configured
@@ -55,18 +55,20 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     alias leaves none, one killed after it leaves an alias its signed statement covers. The next command that
     touches the registry settles a run that never ended (rc1.release.reconcile)."""
     from rc1.core.proc import kill_point
-    from rc1.release.attest import load_trust, signer
-    from rc1.release.chain import RC1
     from rc1.release.reconcile import reconcile_promotions
-    from rc1.release.version_check import verify_version
+    from rc1.tracking.evidence import store_source
     from rc1.tracking.registry import BEST, MODEL_NAME, resolve_version, set_alias
+    from rc1.trust.keys import signer
+    from rc1.trust.rules import RC1
+    from rc1.trust.version import verify_version
 
     version, alias = cfg.version_or_alias(BEST)
-    setup_tracking()
+    trust = cfg.pinned_trust()
+    source = store_source()
     for line in reconcile_promotions():
         click.echo(f"[rc1] settled an unfinished promotion: {line}", err=True)
     mv = resolve_version(version, alias)
-    verdict = verify_version(MODEL_NAME, str(mv.version))
+    verdict = verify_version(source, MODEL_NAME, str(mv.version), trust=trust)
     links, target, facts = verdict.links, verdict.target, verdict.facts
     click.echo(verdict.table(), err=True)
     broken = [ln for ln in links if not ln.ok]
@@ -78,7 +80,7 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
     tags = {**(parent_tags or {}), **ids, "rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME,
             "rc1.target_alias": target, "rc1.mode": mode}
     if not broken:   # no key to sign with: refused before any run opens or alias moves
-        signer(mode, load_trust())
+        signer(mode, trust)
     # a refused promotion is a FAILED run whose checks.json (one check per link) names what broke
     with stage_run("promote", params=params, reuse=False, run_name=f"promote v{mv.version}", tags=tags,
                    refusal_fails=True) as st:
@@ -95,7 +97,7 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
             raise CheckFailed(f"{MODEL_NAME} version {mv.version} not promoted: {verdict.broken}",
                              [c for c in checks if not c["pass"]], named=True)
         st.set_tags({f"rc1.{k}": v for k, v in facts.items() if k.endswith("_sha256") or k == "model_id"})
-        attach_report(st, mv.version, facts["evaluate_run_id"])
+        attach_report(st, verdict, source)
         kill_point("promote.before_statement")
         st.attest()                      # the evidence, signed: this version, these weights, this alias
         kill_point("promote.signed")

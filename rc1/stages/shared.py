@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -188,6 +189,32 @@ class Versioned:
         if self.version is None and self.alias is None:
             return None, default_alias
         return self.version, self.alias
+
+
+MODEL_URI = re.compile(r"^models:/(?P<name>[^/@]+)(?:@(?P<alias>[^/@]+)|/(?P<version>\d+))$")
+
+
+def parse_model_uri(uri: str) -> tuple[str, str | None, str | None]:
+    """(registered model, version, alias) of models:/<name>@<alias> or models:/<name>/<version>; Rc1Error else."""
+    m = MODEL_URI.match(uri or "")
+    if not m:
+        raise Rc1Error(f"{uri}: not a model URI; give models:/<name>@<alias> or models:/<name>/<version>")
+    return m["name"], m["version"], m["alias"]
+
+
+@dataclass
+class Trusting:
+    trust: str | None = arg(None, "The trust root: the file of public keys whose signatures count (unset: $RC1_TRUST, "
+                                  "else configs/trust.yaml of the rc1 checkout, never the working directory's); "
+                                  "printed with its sha256.", log=False)
+
+    def pinned_trust(self):
+        """The trust root this command verifies with (--trust pinned for it and what it launches); its verdict's
+        table names it (path, sha256, how it was chosen)."""
+        from rc1.trust.keys import load_trust, pin
+
+        pin(self.trust)
+        return load_trust()
 
 
 @dataclass

@@ -301,8 +301,11 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
                            f"{plan_steps.save_every_steps} that checkpoint.save_every_episodes "
                            f"{ppo.checkpoint.save_every_episodes} makes?); nothing to register")
         best_step = step_of(Path(res.best_dir).name.partition("_")[2])   # best/NNN_step_XXXXX
+        # a local base's digest goes into the signed model (rc1/rc1_base.json): `rc1 serve`, evaluate and export-gguf
+        # load that base only when it still hashes to it (rc1.trust.models.signed_base); a hub base is loaded by name
+        local_base = is_tiny(ppo.model.base) or Path(base).is_dir()
         base_info = {"base": ppo.model.base, "tiny": is_tiny(ppo.model.base),
-                     "base_sha256": sha256_dir(base) if is_tiny(ppo.model.base) else None}
+                     "base_sha256": sha256_dir(base) if local_base else None}
         # the best checkpoint as an MLflow 3 LoggedModel of this run; the version is made from it (source
         # models:/<model_id>), and the run's signed statement holds its digest (rc1.tracking.registry)
         with tempfile.TemporaryDirectory() as d:

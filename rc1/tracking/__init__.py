@@ -13,7 +13,7 @@ A stage is one MLflow run:
 Reuse (as in MLflow's multistep example): a run is keyed by stage + params + input digests + code
 version. When a FINISHED run with the same key exists, the stage is not recomputed: its output
 artifacts are copied back to the requested paths and its verdict is re-raised. A reusable run signs what it recorded
-(rc1.release.attest), and only a run whose statement holds is reused, its outputs held to the signed digests and its
+(rc1.trust), and only a run whose statement holds is reused, its outputs held to the signed digests and its
 verdict the signed one: a run edited in the store (or made there by hand) is computed again.
 """
 
@@ -55,6 +55,7 @@ class StageRun:
     input_files: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, sha256 at the start)
     # what this process itself wrote on the run: the facts its signed statement carries (attest), never read back
     recorded_tags: dict[str, str] = field(default_factory=dict)
+    recorded_params: dict[str, str] = field(default_factory=dict)
     recorded_metrics: dict[str, float] = field(default_factory=dict)
     artifact_dirs: set[str] = field(default_factory=set)
     extra_subjects: list[dict] = field(default_factory=list)
@@ -74,6 +75,7 @@ class StageRun:
                 resolved[f"rc1.resolved.{k}"] = v
         with deferred_signals():   # a store write cut by Ctrl-C locks sqlite for the KILLED write after it
             mlflow.log_params(clean)
+        self.recorded_params.update({k: param_value(v) for k, v in params.items()})   # the values this run ran with
         if resolved:
             self.set_tags(resolved)
 
@@ -111,7 +113,7 @@ class StageRun:
 
     def log_named_artifact(self, name: str, path: str | Path, artifact_path: str = "inputs") -> str:
         """Log a file another machine will need and name it: tag `rc1.artifact.<name>` holds its artifact path
-        (rc1.tracking.attestations.SignedRun.named_file downloads it and holds it to the digest the run signed)."""
+        (rc1.trust.runs.SignedRun.named_file downloads it and holds it to the digest the run signed)."""
         sha = self.log_artifact(path, artifact_path=artifact_path)
         self.set_tags({f"rc1.artifact.{name}": f"{artifact_path}/{Path(path).name}"})
         return sha
@@ -164,21 +166,23 @@ class StageRun:
     # -- signed statement ---------------------------------------------
     def attest(self) -> str:
         """Sign what this process recorded on the run (its tags, the last value of each metric, every artifact it
-        logged and `extra_subjects`, by digest) as an in-toto statement in a DSSE envelope, logged as the artifact
-        rc1.intoto.json (rc1.release.attest); returns the signing key's id. A later link that trusts this run reads
-        its facts from that statement, not from the run's tags, which anyone who can write the store can rewrite."""
-        from rc1.release import attest
+        logged and `extra_subjects`, by digest, and its params) as an in-toto statement in a DSSE envelope, logged as
+        the artifact rc1.intoto.json (rc1.trust); returns the signing key's id. A later link that trusts this run
+        reads its facts from that statement, not from the run's tags, which anyone who can write the store can
+        rewrite."""
+        from rc1.trust import keys, statements
 
-        trust = attest.load_trust()
+        trust = keys.load_trust()
         mode = self.recorded_tags.get("rc1.mode") or run_mode()
-        signer = attest.signer(mode, trust)
-        subjects = [attest.subject(self.artifact_paths[n], sha, directory=n in self.artifact_dirs)
-                    for n, sha in sorted(self.artifact_shas.items()) if n != attest.ENVELOPE]
-        stmt = attest.statement(stage=self.stage, run_id=self.run_id, mode=mode,
-                                subjects=subjects + self.extra_subjects, tags=self.recorded_tags,
-                                metrics=self.recorded_metrics, trust_sha256=trust.sha256)
+        signer = keys.signer(mode, trust)
+        subjects = [statements.subject(self.artifact_paths[n], sha, directory=n in self.artifact_dirs)
+                    for n, sha in sorted(self.artifact_shas.items()) if n != statements.ENVELOPE]
+        stmt = statements.statement(stage=self.stage, run_id=self.run_id, mode=mode,
+                                    subjects=subjects + self.extra_subjects, tags=self.recorded_tags,
+                                    metrics=self.recorded_metrics, trust_sha256=trust.sha256,
+                                    params=self.recorded_params)
         with tempfile.TemporaryDirectory() as d:
-            mlflow.log_artifact(str(write_json(Path(d) / attest.ENVELOPE, signer.sign(stmt))))
+            mlflow.log_artifact(str(write_json(Path(d) / statements.ENVELOPE, signer.sign(stmt))))
         mlflow.set_tags({"rc1.signed_by": signer.keyid, "rc1.trust_sha256": trust.sha256})
         return signer.keyid
 
@@ -275,7 +279,7 @@ def stage_run(stage: str, params: dict[str, Any], inputs: dict[str, Any] | None 
     }
     base_tags = {k: str(v) for k, v in base_tags.items()}
     if attest:   # prod without a trusted key: refused before anything runs (the key itself stays in this process)
-        from rc1.release.attest import load_trust, signer
+        from rc1.trust.keys import load_trust, signer
 
         signer(base_tags["rc1.mode"], load_trust())
     signs = attest or (reuse and signs_for_reuse())   # a reusable run signs what a later reuse takes from it

@@ -98,6 +98,11 @@ def origins() -> dict[str, str]:
     return dict(_origins)
 
 
+def note_origin(local: Path, run_id: str, artifact: str) -> None:
+    """Remember that `local` was downloaded from runs:/<run_id>/<artifact> (origin_of)."""
+    _origins[str(Path(local).resolve())] = f"runs:/{run_id}/{artifact}"
+
+
 def fetch_artifact(run: Run, artifact: str, dest_dir: str | Path, want: str | None = None) -> Path:
     """Download one artifact of `run` from the tracking server into dest_dir and check its sha256 against `want`
     (default: the run's `sha256.<file name>` tag). A missing tag or a different digest is a refusal."""
@@ -111,5 +116,5 @@ def fetch_artifact(run: Run, artifact: str, dest_dir: str | Path, want: str | No
     if not want or sha256_file(local) != want:
         raise Rc1Error(f"run {run.info.run_id}: artifact {artifact} in the tracking server does not match its "
                        f"sha256 tag (altered in the store?)")
-    _origins[str(local.resolve())] = f"runs:/{run.info.run_id}/{artifact}"
+    note_origin(local, run.info.run_id, artifact)
     return local

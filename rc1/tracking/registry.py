@@ -6,13 +6,13 @@
 - `register_logged_model(run_id, model_id, tags=...)`: a new version made from that LoggedModel (source
   `models:/<model_id>`: no absolute path in the registry; a server resolves it to its own artifact store), which
   works on sqlite and through `mlflow server`; `mlflow.transformers.load_model("models:/rc1-policy@best")` loads it.
-- `pinned_model(mv, dst)`: the bytes the version serves (what `load_model("models:/rc1-policy/N")` downloads),
-  checked against the model its train run signed; a version whose source is anything else is refused.
+- the bytes a version serves are checked against the model its train run signed by the trust room
+  (rc1.trust.models); `version_weights` hands evaluate and export-gguf those verified files.
   Alias `best` moves to a version trained inside a gate run (gate_run_id given) when no `best` exists, when `best`
   belongs to another gate run, or when its reward beats the reward of the current `best` (so `best` is the best
   of the current gate's seeds). A version no gate launched never takes `best`; a trial gate's version
   (rc1.gate_kind=trial on its gate run) takes `trial-best` by the same rule instead, never `best`.
-- `promote` (rc1/stages/promote.py, rc1/release/chain.py) sets alias `RC1` (`RC1-dev` for a dev version) only when
+- `promote` (rc1/stages/promote.py, rc1/trust/rules.py) sets alias `RC1` (`RC1-dev` for a dev version) only when
   the whole chain from that version back to a passing preflight holds.
 """
 
@@ -62,7 +62,7 @@ def log_policy_model(st, model_dir: str | Path, name: str = "model", *, title: s
     the run's signed statement (tag rc1.model_id, sha256.<name>). `title`: the LoggedModel's name in the Models tab
     (unset: `name`), `tags` more of its tags."""
     from rc1.core.io import sha256_dir
-    from rc1.release.attest import subject
+    from rc1.trust.statements import subject
 
     client = MlflowClient()
     sha = sha256_dir(model_dir)
@@ -173,83 +173,10 @@ def set_version_tags(version: str | int, tags: dict[str, Any], name: str = MODEL
 
 def version_model_id(mv: ModelVersion) -> str | None:
     """The LoggedModel a version was made from (its source models:/<model_id>), else None."""
-    src = mv.source or ""
-    rest = src[len("models:/"):] if src.startswith("models:/") else ""
-    return rest if rest.startswith("m-") and "/" not in rest else (getattr(mv, "model_id", None) or None)
+    from rc1.tracking.evidence import version_record
+    from rc1.trust.models import model_id_of
 
-
-def train_statement(mv: ModelVersion, name: str = MODEL_NAME):
-    """The verified statement of the version's train run (rc1.tracking.attestations); Rc1Error naming the version
-    when it has none that holds."""
-    from rc1.release.attest import AttestationError
-    from rc1.tracking.attestations import run_statement
-
-    try:
-        return run_statement(MlflowClient().get_run(mv.run_id), "train")
-    except MlflowException:
-        raise Rc1Error(f"{name} version {mv.version}: its train run {mv.run_id} is not in the tracking "
-                       f"server") from None
-    except AttestationError as e:
-        raise Rc1Error(f"{name} version {mv.version}: train run {mv.run_id} {e}") from None
-
-
-def source_problem(mv: ModelVersion, stmt, name: str = MODEL_NAME) -> str | None:
-    """Why the version does not serve exactly the LoggedModel its train run signed (None when it does): its source
-    must be models:/<that model_id>, and that LoggedModel's source run the train run."""
-    want = stmt.tags.get("rc1.model_id")
-    if not want:
-        return f"{name} version {mv.version}: train run {mv.run_id} signed no logged model"
-    if mv.source != f"models:/{want}":
-        return (f"{name} version {mv.version}: its source {mv.source} is not train run {mv.run_id}'s logged model "
-                f"models:/{want} (a version made any other way is refused)")
-    try:
-        source_run = MlflowClient().get_logged_model(want).source_run_id
-    except MlflowException:
-        return f"{name} version {mv.version}: its logged model {want} is not in the tracking server"
-    if source_run != mv.run_id:
-        return f"{name} version {mv.version}: logged model {want} comes from run {source_run}, not {mv.run_id}"
-    return None
-
-
-def pinned_model(mv: ModelVersion, dst: str | Path, name: str = MODEL_NAME, stmt=None) -> tuple[Path, str]:
-    """The bytes the version serves (models:/<name>/<version>, what load_model and `mlflow models serve` download),
-    downloaded into `dst` and held to the model digest its train run signed; (local dir, digest). A version made
-    any other way, or weights altered in the store: Rc1Error (exit 2) before anything loads them."""
-    from rc1.core.io import sha256_dir
-
-    stmt = stmt or train_statement(mv, name)
-    problem = source_problem(mv, stmt, name)
-    if problem:
-        raise Rc1Error(problem)
-    dst = Path(dst)
-    dst.mkdir(parents=True, exist_ok=True)
-    try:
-        local = Path(mlflow.artifacts.download_artifacts(f"models:/{name}/{mv.version}", dst_path=str(dst)))
-    except (MlflowException, OSError) as e:
-        raise Rc1Error(f"{name} version {mv.version}: its model cannot be downloaded ({type(e).__name__})") from None
-    # MLflow's registry writes registered_model_meta into a model's directory as it downloads it (no weights, the
-    # version's name and number): it is not part of the digest
-    (local / "registered_model_meta").unlink(missing_ok=True)
-    got = sha256_dir(local)
-    if got != stmt.subjects.get("model"):
-        raise Rc1Error(f"{name} version {mv.version}: the model it serves does not match the digest train run "
-                       f"{mv.run_id} signed (altered in the store?); refusing to load it")
-    return local, got
-
-
-def train_artifact(mv: ModelVersion, path: str, dst: str | Path, stmt=None) -> tuple[Path, str]:
-    """A directory the version's train run logged (the tiny base), held to the digest its statement signed."""
-    from rc1.core.io import sha256_dir
-
-    stmt = stmt or train_statement(mv)
-    dst = Path(dst)
-    dst.mkdir(parents=True, exist_ok=True)
-    local = Path(MlflowClient().download_artifacts(mv.run_id, path, str(dst)))
-    got = sha256_dir(local) if local.is_dir() else None
-    if not stmt.subjects.get(path) or got != stmt.subjects[path]:
-        raise Rc1Error(f"{MODEL_NAME} version {mv.version}: artifact {path} of train run {mv.run_id} does not match "
-                       f"the digest it signed (altered in the store?); refusing to load it")
-    return local, got
+    return model_id_of(version_record(mv))
 
 
 @dataclass
@@ -282,49 +209,25 @@ def evaluation_of(version: str | int, name: str = MODEL_NAME) -> Evaluation | No
 
 def version_weights(mv: ModelVersion, workdir: Path) -> tuple[str, Path, str, dict]:
     """(base model name or dir, adapter dir, tokenizer source, rc1_base info) of a registered version, downloaded
-    under `workdir`. The one place that knows how a version stores its weights (evaluate and export-gguf use it)."""
-    from rc1.core.io import read_json
+    under `workdir` and verified by the trust room (rc1.trust.models). The one place that knows how a version stores
+    its weights (evaluate and export-gguf use it)."""
+    from rc1.tracking.evidence import store_source, version_record
     from rc1.tracking.policy_model import policy_parts
+    from rc1.trust.models import base_info, pinned_model, signed_base, train_statement
 
-    stmt = train_statement(mv)
-    model_dir, model_sha = pinned_model(mv, workdir / "policy", stmt=stmt)   # held to what the train run signed
-    adapter, tok_dir, rc1_dir = policy_parts(model_dir)
-    info = read_json(rc1_dir / "rc1_base.json") if (rc1_dir / "rc1_base.json").is_file() else {}
-    if info.get("tiny"):
-        base_dir, base_sha = train_artifact(mv, "base", workdir / "base_dl", stmt=stmt)
-        if info.get("base_sha256") and base_sha != info["base_sha256"]:
-            raise Rc1Error(f"version {mv.version}: the logged base model does not match its sha256")
-        base_name = str(base_dir)
-    else:
-        base_name = info.get("base") or (mv.tags or {}).get("rc1.base_model")
-        if not base_name:
-            raise Rc1Error(f"version {mv.version}: no base model recorded (rc1_base.json / tag rc1.base_model)")
+    source, rec = store_source(), version_record(mv)
+    stmt = train_statement(source, rec)
+    model_dir, model_sha = pinned_model(source, rec, workdir / "policy", stmt)
+    adapter, tok_dir, _ = policy_parts(model_dir)
+    info = base_info(model_dir)
+    base_name, _ = signed_base(source, rec, stmt, info, workdir / "base_dl")
     tok_src = str(tok_dir) if tok_dir is not None else base_name
     return base_name, adapter, tok_src, {**info, "base_resolved": base_name, "model_sha256": model_sha}
 
 
 def download_export(mv: ModelVersion, dst: Path) -> tuple[Path, str]:
-    """(local path of the version's GGUF export (`rc1 export-gguf`), its out type): the version's tags only find the
-    export run; the file is held to the digest that run's signed statement gives it, and that statement must be of
-    an export of this version. Rc1Error when there is none, or it does not verify."""
-    from rc1.release.attest import AttestationError
-    from rc1.tracking.attestations import fetch_signed, run_statement
+    """The version's GGUF export, verified (rc1.trust.models.download_export)."""
+    from rc1.tracking.evidence import store_source, version_record
+    from rc1.trust.models import download_export as verified_export
 
-    tags = mv.tags or {}
-    run_id, name = tags.get("rc1.gguf_run_id"), tags.get("rc1.gguf_artifact")
-    if not (run_id and name):
-        from rc1.tracking.store import shell_command
-
-        raise Rc1Error(f"version {mv.version} has no GGUF export: run "
-                       f"`{shell_command(f'rc1 export-gguf --version {mv.version}')}` first")
-    try:
-        run = MlflowClient().get_run(run_id)
-        stmt = run_statement(run, "export_gguf")
-    except MlflowException:
-        raise Rc1Error(f"version {mv.version}: its GGUF export run {run_id} is not in the tracking server") from None
-    except AttestationError as e:
-        raise Rc1Error(f"version {mv.version}: its GGUF export run {run_id} {e}") from None
-    said = (stmt.tags.get("rc1.registered_model"), stmt.tags.get("rc1.model_version"), stmt.tags.get("rc1.train_run_id"))
-    if said != (mv.name, str(mv.version), mv.run_id) or not stmt.subjects.get(name):
-        raise Rc1Error(f"version {mv.version}: its GGUF export run {run_id} signed no export {name} of this version")
-    return fetch_signed(run, name, stmt.subjects[name], dst), stmt.tags.get("rc1.gguf_outtype", "")
+    return verified_export(store_source(), version_record(mv), dst)

@@ -64,10 +64,10 @@ def reuse_key(stage: str, params: dict[str, Any], input_digests: dict[str, str])
 def signs_for_reuse() -> bool:
     """Whether this process can sign a reusable run (dev: the user's dev key; prod: RC1_SIGNING_KEY, trusted for prod).
     A run it cannot sign is never reused: reuse takes a run's outputs and verdict from its signed statement."""
-    from rc1.release import attest
+    from rc1.trust import keys
 
     try:
-        attest.signer(run_mode(), attest.load_trust())
+        keys.signer(run_mode(), keys.load_trust())
     except Rc1Error:
         return False
     return True
@@ -77,14 +77,16 @@ def find_reusable(stage: str, key: str):
     """(the newest finished `stage` run with this reuse key whose signed statement holds and says so, that statement),
     else None. The store's tags only find candidates: a run edited there (its outputs, report or rc1.passed) or made
     there by hand has no statement that holds, and is computed again instead."""
-    from rc1.release.attest import AttestationError
-    from rc1.tracking.attestations import run_statement
+    from rc1.tracking.evidence import StoreSource, record
+    from rc1.trust.runs import run_statement
+    from rc1.trust.statements import AttestationError
 
+    source = StoreSource()
     runs = _search(f"tags.`rc1.stage` = '{stage}' AND tags.`rc1.reuse_key` = '{key}' "
                    f"AND tags.`rc1.computed` = 'true' AND attributes.status = 'FINISHED'", max_results=5)
     for run in runs:
         try:
-            stmt = run_statement(run, stage)
+            stmt = run_statement(source, record(run), stage)
         except (AttestationError, Rc1Error):
             continue
         if stmt.tags.get("rc1.reuse_key") == key:
@@ -129,13 +131,14 @@ def reused_params(prior: dict[str, str], run_id: str) -> dict[str, str]:
 
 def reraise_verdict(run: Run, stmt) -> None:
     """The reused run's verdict, as its statement signed it (its checks.json held to the signed digest)."""
-    from rc1.tracking.attestations import fetch_signed
+    from rc1.tracking.evidence import StoreSource, record
+    from rc1.trust.runs import fetch_signed
 
     if stmt.tags.get("rc1.passed") != "false":
         return
     failing: list[dict] = []
     with tempfile.TemporaryDirectory() as d, contextlib.suppress(Exception):
-        checks = json.loads(fetch_signed(run, "checks.json", stmt.subjects["checks.json"], d).read_text())
+        checks = json.loads(fetch_signed(StoreSource(), record(run), "checks.json", stmt.subjects["checks.json"], d).read_text())
         failing = [c for c in checks["checks"] if not c["pass"]]
     stage = stmt.stage
     raise CheckFailed(f"{stage}: {len(failing)} checks failed (reused run {run.info.run_id})", failing)

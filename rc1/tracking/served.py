@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import Any
 
 GENERATION_FILE = "generation.json"   # under model/rc1/: the ppo config's `generation` and its turn length
+# `rc1 serve` sets it to the base model it verified (the train run's signed copy of a tiny base, or a local base held to
+# its signed digest): the served model loads that one, not whatever lies at the path recorded on the training machine
+SERVE_BASE_ENV = "RC1_SERVE_BASE"
 
 
 def generation_settings(ppo) -> dict:
@@ -101,9 +104,13 @@ def _requests(data) -> list[tuple[list[dict], dict]]:
 
 def _load_pyfunc(path: str, model_config: dict | None = None) -> ServedPolicy:
     """MLflow's pyfunc loader contract: the model directory (its transformers flavor) -> a ServedPolicy."""
+    import os
+
     import mlflow.transformers
 
-    components = mlflow.transformers.load_model(str(path), return_type="components")
+    base = os.environ.get(SERVE_BASE_ENV) or None
+    components = mlflow.transformers.load_model(str(path), return_type="components",
+                                                **({"base_model_path": base} if base else {}))
     settings_file = Path(path) / "rc1" / GENERATION_FILE
     settings = json.loads(settings_file.read_text()) if settings_file.is_file() else {}
     return ServedPolicy(components["model"], components["tokenizer"], settings, name=Path(path).name)

@@ -14,7 +14,7 @@ import pytest
 from rc1.core.config import DataConfig, Source, TaskSources
 from rc1.data import load_tasks
 from rc1.core.errors import Rc1Error
-from rc1.checks.gate_rules import data_source_problems
+from rc1.trust.rules import data_source_problems
 from rc1.tracking.store import setup_tracking
 from rc1_cli import run_cli
 

@@ -138,7 +138,7 @@ def test_main_entry_point_is_quiet_ends_with_the_summary_and_reads_as_mlflow(tmp
         assert {d.dataset.name for d in gate.inputs.dataset_inputs} == {"pool", "balanced", "shadow"}
 
         # the README's serve command serves an alias this job made
-        served = re.findall(r"mlflow models serve -m models:/rc1-policy@([\w-]+)", readme)
+        served = re.findall(r"rc1 serve models:/rc1-policy@([\w-]+)", readme)
         aliases = MlflowClient().get_registered_model("rc1-policy").aliases
         assert served and all(a in aliases for a in served), (served, aliases)
     finally:

@@ -14,7 +14,8 @@ import mlflow
 import pytest
 from mlflow.tracking import MlflowClient
 
-from rc1.release.chain import logged_sha
+from rc1.trust.keys import CHECKOUT_TRUST
+from rc1.trust.rules import logged_sha
 from rc1.core.config import load_thresholds
 from rc1.data import bundled_tasks
 from rc1.checks.gate_rules import fresh_shadow_leaks
@@ -104,7 +105,7 @@ def test_gate_refuses_a_failed_preflight_whatever_the_store_says(project, capsys
     restate(pre, forger, passed)
     assert run_cli(["gate", "--mode", "dev"]) == 2
     assert _refusal(capsys) == (f"rc1: error: gate refused: preflight {pre} cannot be used: signed by no trusted key "
-                                f"(key {forger.keyid[:12]} is not in the trust file for this mode) (configs/trust.yaml)")
+                                f"(key {forger.keyid[:12]} is not in the trust file for this mode) ({CHECKOUT_TRUST})")
     assert not _runs("gate") and not _runs("train")
 
 

@@ -17,7 +17,7 @@ import mlflow
 from mlflow.tracking import MlflowClient
 
 from rc1.core.io import sha256_file, write_json
-from rc1.release import attest
+from rc1.trust import keys, statements
 from rc1_cli import run_cli
 from test_promote import _evaluate_run, aliases, chain, evaluation, store  # noqa: F401 - store is a fixture
 
@@ -124,27 +124,27 @@ def test_untrusted_keys_a_store_trust_file_and_replayed_statements_are_refused(s
 
     # a statement re-signed by the attacker's own key: the forged report's digest in a copy of the genuine statement
     forged = _forged_report(store, bad)
-    envelope = json.loads(run_path(bad_ev, attest.ENVELOPE).read_text())
+    envelope = json.loads(run_path(bad_ev, statements.ENVELOPE).read_text())
     stmt = json.loads(base64.b64decode(envelope["payload"]))
     for s in stmt["subject"]:
         if s["name"] == "evaluate_report.json":
             s["digest"]["sha256"] = sha256_file(forged)
     key = Ed25519PrivateKey.generate()
-    mine = attest.Signer(key, attest.keyid_of(key.public_key()), "attacker")
+    mine = keys.Signer(key, statements.keyid_of(key.public_key()), "attacker")
     client().log_artifact(bad_ev, str(forged))
-    client().log_artifact(bad_ev, str(write_json(tmp_path / attest.ENVELOPE, mine.sign(stmt))))
+    client().log_artifact(bad_ev, str(write_json(tmp_path / statements.ENVELOPE, mine.sign(stmt))))
     # and the attacker's key added to the trust file the preflight logged into the store
     pre = client().get_run(client().get_run(client().get_model_version("rc1-policy", bad).run_id)
                            .data.tags["rc1.preflight_run_id"])
     stored_trust = run_path(pre.info.run_id, pre.data.tags["rc1.artifact.trust"])
-    stored_trust.write_text(f"keys: [{{name: me, public_key: {attest.public_b64(key.public_key())}, modes: [dev]}}]\n")
+    stored_trust.write_text(f"keys: [{{name: me, public_key: {keys.public_b64(key.public_key())}, modes: [dev]}}]\n")
     assert run_cli(["verify", "--version", bad]) == 2
     line = refusal(capsys)
     assert f"evaluate run {bad_ev}: signed by no trusted key" in line, line
 
     # the good version's genuine statement replayed on the bad version's evaluate run
-    write_json(tmp_path / "replay" / attest.ENVELOPE, json.loads(run_path(good_ev, attest.ENVELOPE).read_text()))
-    client().log_artifact(bad_ev, str(tmp_path / "replay" / attest.ENVELOPE))
+    write_json(tmp_path / "replay" / statements.ENVELOPE, json.loads(run_path(good_ev, statements.ENVELOPE).read_text()))
+    client().log_artifact(bad_ev, str(tmp_path / "replay" / statements.ENVELOPE))
     assert run_cli(["promote", "--version", bad]) == 2
     assert f"its signed statement is of run {good_ev}, not this one (copied?)" in refusal(capsys)
 
@@ -160,7 +160,8 @@ def test_untrusted_keys_a_store_trust_file_and_replayed_statements_are_refused(s
 
 def test_a_promote_killed_anywhere_leaves_no_alias_or_a_verified_one(store, capsys):
     """SIGKILL at each step of `rc1 promote` (RC1_TEST_KILL_AT): before its statement, after it, after the alias. The
-    alias is never set without its signed evidence, and the next command settles the run."""
+    alias is never set without its signed evidence; `rc1 verify` changes nothing, and the next command that may write
+    the registry settles the run (here a promote of a version that does not exist: it settles, then refuses)."""
     env = {**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri(), "RC1_TEST_KILL_AT": ""}
     for point in ("promote.before_statement", "promote.signed", "promote.alias_set"):
         version = chain(store)
@@ -172,19 +173,33 @@ def test_a_promote_killed_anywhere_leaves_no_alias_or_a_verified_one(store, caps
         assert set_now == (version if point == "promote.alias_set" else held), point
         if point == "promote.before_statement":   # as an rc1 without signed promotions left it: alias, no evidence
             client().set_registered_model_alias("rc1-policy", "RC1-dev", version)
+
+        def killed():
+            (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
+                                        filter_string=f"tags.`rc1.stage` = 'promote' AND "
+                                                      f"tags.`rc1.model_version` = '{version}'")
+            return run
+
+        before = killed()
         capsys.readouterr()
-        assert run_cli(["verify", "--version", version]) == 0, capsys.readouterr().err   # the next command settles it
+        assert run_cli(["verify", "--version", version]) == 0, capsys.readouterr().err
+        assert "settled" not in capsys.readouterr().err
+        after = killed()
+        assert (after.info.status, after.data.tags) == (before.info.status, before.data.tags)   # read-only
+        assert run_cli(["promote", "--version", "999"]) == 2   # settles the killed run, then refuses the version
         err = capsys.readouterr().err
-        (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
-                                    filter_string=f"tags.`rc1.stage` = 'promote' AND "
-                                                  f"tags.`rc1.model_version` = '{version}'")
+        run = killed()
         if point == "promote.alias_set":
             assert run.info.status == "FINISHED" and run.data.tags["rc1.promoted"] == "true", run.data.tags
             assert run_cli(["verify", "models:/rc1-policy@RC1-dev"]) == 0
         else:
             assert run.info.status == "FAILED" and run.data.tags["rc1.promoted"] == "false"
-            # killed before it set the alias: the one held before stays; one set without evidence is removed
-            assert aliases().get("RC1-dev") == (None if point == "promote.before_statement" else held)
+            # killed before it set the alias: the one held before stays; one set by hand stays too (settling never
+            # removes an alias) and does not verify: no promote run signed it
+            assert aliases().get("RC1-dev") == (version if point == "promote.before_statement" else held)
+            if point == "promote.before_statement":
+                assert run_cli(["verify", "models:/rc1-policy@RC1-dev"]) == 2
+                assert "no promote run signed version" in capsys.readouterr().err
         assert "settled an unfinished promotion" in err and run.data.tags["rc1.reconciled"], err
 
 
@@ -200,3 +215,83 @@ def test_evaluate_reads_its_train_runs_held_out_split_as_signed(store, capsys):
                     "--heldout", "pool"]) == 2
     assert refusal(capsys) == (f"rc1: error: train run {train_run}: training/heldout.jsonl in the tracking server does "
                                f"not match the digest its statement signed (altered in the store?)")
+
+
+def test_verify_and_promote_never_touch_another_models_alias(store, capsys):
+    """Why 3: an unsigned FAILED "promote" run made in the store naming another model's alias: `rc1 verify` writes
+    nothing, and `rc1 promote` (which settles unfinished promotions) leaves that model and its alias alone."""
+    version = chain(store)
+    c = MlflowClient()
+    mv = c.get_model_version("rc1-policy", version)
+    c.create_registered_model("other-model")
+    other = c.create_model_version("other-model", mv.source, run_id=mv.run_id, model_id=mv.source.rsplit("/", 1)[-1])
+    c.set_registered_model_alias("other-model", "champion", other.version)
+    with mlflow.start_run() as fake:
+        mlflow.set_tags({"rc1.stage": "promote", "rc1.registered_model": "other-model", "rc1.target_alias": "champion",
+                         "rc1.model_version": str(other.version)})
+    c.set_terminated(fake.info.run_id, "FAILED")
+    assert run_cli(["verify", "--version", version]) == 0
+    assert run_cli(["promote", "--version", version]) == 0, capsys.readouterr().err
+    assert "champion" not in capsys.readouterr().err
+    assert {k: str(v) for k, v in c.get_registered_model("other-model").aliases.items()} == {"champion": str(other.version)}
+    assert "rc1.reconciled" not in c.get_run(fake.info.run_id).data.tags
+
+
+def test_a_promotion_carries_a_report_built_from_verified_bytes(store, capsys):
+    """Why 4: the evaluate run's rc1_report.html replaced in the store: promote does not sign it; the report it logs
+    (a subject of its statement) is rendered from the signed evaluation."""
+    version = chain(store)
+    ev = _evaluate_run(version).info.run_id
+    forged = store / "rc1_report.html"
+    forged.write_text("<html>FORGED: RC1 verdict PASS</html>")
+    MlflowClient().log_artifact(ev, str(forged))
+    assert run_cli(["promote", "--version", version]) == 0, capsys.readouterr().err
+    report = MlflowClient().get_model_version("rc1-policy", version).tags["rc1.report"]
+    promote_run = report.split("/")[1]
+    page = run_path(promote_run, "rc1_report.html").read_text()
+    assert "FORGED" not in page and "id='verified' class='verdict pass'" in page
+    assert "rc1_report.html" in statements_of(promote_run)
+
+
+def statements_of(run_id: str) -> dict:
+    """The subjects of a run's statement (name -> digest; the signature is checked by the commands, not here)."""
+    env = json.loads(run_path(run_id, statements.ENVELOPE).read_text())
+    return {s["name"]: s["digest"] for s in json.loads(base64.b64decode(env["payload"]))["subject"]}
+
+
+def test_a_planted_trust_file_and_a_second_signer_are_refused(store, capsys, tmp_path, monkeypatch):
+    """Why 5: a configs/trust.yaml planted in the working directory listing an attacker's key, who re-signed the train
+    run: the trust root is the rc1 checkout's (named with its sha256), so it is refused; named explicitly
+    (--trust), the key is still not in the trust file the chain's preflight signed. A chain whose train run is signed
+    by another trusted key than its gate's: refused (one gate process signs both)."""
+    from restate import attacker, restate
+
+    version = chain(store)
+    train_run = MlflowClient().get_model_version("rc1-policy", version).run_id
+    evil = attacker()
+    planted = store / "configs" / "trust.yaml"
+    shipped = planted.read_text()
+    planted.write_text(f"keys:\n  - {{name: ci, public_key: {keys.public_b64(evil.key.public_key())}, "
+                       f"modes: [dev]}}\n")
+    try:
+        restate(train_run, evil)
+        capsys.readouterr()
+        assert run_cli(["verify", "--version", version]) == 2
+        err = capsys.readouterr().err
+        assert f"trust root: {keys.CHECKOUT_TRUST} sha256 " in err and "signed by no trusted key" in err
+        assert run_cli(["verify", "--version", version, "--trust", str(planted)]) == 2
+        assert "which its preflight's trust file" in capsys.readouterr().err
+    finally:
+        planted.write_text(shipped)
+    # a second trusted signer: a trust root (explicit) listing key B for dev, under which the chain is made
+    root = tmp_path / "trust.yaml"
+    root.write_text(f"keys:\n  - {{name: teammate, public_key: {keys.public_b64(evil.key.public_key())}, "
+                    f"modes: [dev]}}\n")
+    monkeypatch.setenv("RC1_TRUST", str(root))
+    version = chain(store)
+    train_run = MlflowClient().get_model_version("rc1-policy", version).run_id
+    assert run_cli(["verify", "--version", version]) == 0, capsys.readouterr().err
+    restate(train_run, evil)
+    capsys.readouterr()
+    assert run_cli(["verify", "--version", version]) == 2
+    assert "one gate process signs both" in capsys.readouterr().err

@@ -48,6 +48,17 @@ def test_bundle_reproduces_the_preflight_pool(tmp_path, monkeypatch, clean_env, 
     assert run_cli(["preflight", "--mode", "dev", "--n", "600"]) == 2
     (pf,) = _preflights()
     pool_sha = pf.data.tags["sha256.pool"]
+    # Why 4: the store's tags are not what a bundle says: the pool digest retagged, and a preflight made in the
+    # store by hand whose params point the re-run at an attacker's data
+    from mlflow.tracking import MlflowClient
+
+    MlflowClient().set_tag(pf.info.run_id, "sha256.pool", "f" * 64)
+    with mlflow.start_run() as fake:
+        mlflow.set_tags({**pf.data.tags, "rc1.stage": "preflight"})
+        mlflow.log_params({"mode": "dev", "data_dir": "/attacker/data"})
+    capsys.readouterr()
+    assert run_cli(["bundle", "--preflight", fake.info.run_id, "--out", str(tmp_path / "forged")]) == 2
+    assert "carries no signed statement" in capsys.readouterr().err and not (tmp_path / "forged").exists()
 
     assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(tmp_path / "bundle")]) == 0
     bundle = tmp_path / "bundle"
@@ -56,7 +67,9 @@ def test_bundle_reproduces_the_preflight_pool(tmp_path, monkeypatch, clean_env, 
     assert m["commands"][0][:2] == ["rc1", "preflight"] and "torch" in m["packages"]
     assert (bundle / "configs" / "gates.yaml").read_text() == gates.read_text()
     assert "roles_min: 400" in (bundle / "configs" / "gates.yaml").read_text()
-    assert pool_sha in (bundle / "REPRODUCE.md").read_text()
+    assert pool_sha in (bundle / "REPRODUCE.md").read_text() and "f" * 64 not in (bundle / "REPRODUCE.md").read_text()
+    assert "/attacker/data" not in json.dumps(m)
+    MlflowClient().set_tag(pf.info.run_id, "sha256.pool", pool_sha)
     (bundle_run,) = mlflow.search_runs(search_all_experiments=True, output_format="list",
                                        filter_string="tags.`rc1.stage` = 'bundle'")
     assert "sha256.bundle" in bundle_run.data.tags
@@ -79,6 +92,15 @@ def test_bundle_reproduces_the_preflight_pool(tmp_path, monkeypatch, clean_env, 
     assert (theirs / "notes.txt").read_text() == "my notes"
     assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(bundle)]) == 0
     assert (bundle / "bundle.json").is_file() and (bundle / ".rc1-output").read_text().strip() == "bundle"
+    assert not (bundle / "configs" / "trust.yaml").exists()   # Why 5: a bundle never carries (or asks to adopt) one
+    assert "keep your own `configs/trust.yaml`" in (bundle / "REPRODUCE.md").read_text()
+    # Why 6: a file of the user's own inside an earlier bundle is never deleted: that bundle is refused, naming it
+    (bundle / "configs" / "my_private.yaml").write_text("mine: true\n")
+    capsys.readouterr()
+    assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(bundle)]) == 2
+    assert "configs/my_private.yaml, which rc1 did not write there" in capsys.readouterr().err
+    assert (bundle / "configs" / "my_private.yaml").read_text() == "mine: true\n"
+    (bundle / "configs" / "my_private.yaml").unlink()
     assert len(mlflow.search_runs(search_all_experiments=True, output_format="list",
                                   filter_string="tags.`rc1.stage` = 'bundle'")) == 2   # the refusals opened no run
 

@@ -166,6 +166,11 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
         bad = str(client.create_model_version(MODEL, mv.source, run_id=mv.run_id,
                                              model_id=mv.source.rsplit("/", 1)[-1]).version)
         _set_by_hand(uri, "RC1-dev", bad)        # while the guard is down
+        # the race between a download and the guard (Why 2): whoever serves in that window through `rc1 serve` gets
+        # the alias's version checked first, and a hand-set one is refused before anything is served
+        capsys.readouterr()
+        assert run_cli(["serve", "models:/rc1-policy@RC1-dev", "-p", str(free_port())]) == 2
+        assert "rc1 serve refuses models:/rc1-policy@RC1-dev" in capsys.readouterr().err
         port = free_port()
         guard = _start_guard(root, uri, port)
         try:
@@ -187,9 +192,11 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
             assert _wait(lambda: any(r.data.tags["rc1.guard.action"] == "kept" for r in _guard_runs()), 10)
             assert _aliases().get("RC1-dev") == good
 
-            # moved to the failing version: removed (not moved back)
+            # moved to the failing version: put back on the version the guard last verified for it (Why 2: the
+            # release is not left without RC1-dev)
             t0 = _set_by_hand(uri, "RC1-dev", bad)
-            assert _wait(lambda: "RC1-dev" not in _aliases(), 10), "a moved RC1-dev stayed 10 s"
+            assert _wait(lambda: _aliases().get("RC1-dev") == good and any(
+                r.data.tags["rc1.guard.action"] == "restored" for r in _guard_runs()), 10), "a moved RC1-dev stayed"
             took_moved = time.monotonic() - t0
 
             # a flood: 300 signed deliveries for RC1-dev (someone holding the secret) and 300 forged ones; then a
@@ -206,7 +213,7 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
             assert set(signed) <= {202, 0} and signed.count(202) > 250, sorted(set(signed))
             time.sleep(3)
             t0 = _set_by_hand(uri, "RC1-dev", bad)
-            assert _wait(lambda: "RC1-dev" not in _aliases(), 10), "after the flood a hand-set RC1-dev stayed 10 s"
+            assert _wait(lambda: _aliases().get("RC1-dev") == good, 10), "after the flood a hand-set RC1-dev stayed"
             took_flood = time.monotonic() - t0
             flood_checks = len(_guard_runs()) - before
         finally:
@@ -214,8 +221,8 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
             out, err = guard.communicate(timeout=90)
             print(err[-6000:])   # shown when the test fails
         assert guard.returncode == 0, err[-3000:]
-        print(f"removed in {took_hand:.1f} s (hand), {took_moved:.1f} s (moved), {took_flood:.1f} s (after the "
-              f"flood); {flood_checks} guard runs for 600 deliveries")
+        print(f"removed in {took_hand:.1f} s (hand), restored in {took_moved:.1f} s (moved), {took_flood:.1f} s (after "
+              f"the flood); {flood_checks} guard runs for 600 deliveries")
         assert flood_checks < 30   # coalesced: a handful of checks, not one per delivery
 
         runs = _guard_runs()
@@ -223,7 +230,7 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
                  r.data.tags["rc1.guard.trigger"]) for r in runs]
         assert acts[0] == ("RC1-dev", bad, "removed", "sweep")
         assert ("RC1-dev", bad, "removed", "webhook") in acts   # (the guard's 61 s sweep may take one or another)
-        assert {("RC1", good, "removed"), ("RC1-dev", good, "kept")} <= {a[:3] for a in acts}
+        assert {("RC1", good, "removed"), ("RC1-dev", good, "kept"), ("RC1-dev", bad, "restored")} <= {a[:3] for a in acts}
         assert all(r.info.status == "FINISHED" for r in runs), [(r.info.status, r.data.tags.get("rc1.guard.action"), r.data.tags.get("rc1.stopped")) for r in runs]
         assert "stopped after" in out and err.count("refused") < 20   # a forged flood is a few warning lines
 
@@ -234,12 +241,30 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
             (hook,) = _wait(lambda: [w for w in client.list_webhooks() if w.name == "rc1-guard" and
                                      str(port2) in w.url], 60)   # the one webhook, re-pointed at the new guard
             client.update_webhook(hook.webhook_id, secret="s" * 40)           # another secret: deliveries refused
-            _set_by_hand(uri, "RC1-dev", bad)
-            assert _wait(lambda: "RC1-dev" not in _aliases(), 10), "RC1-dev stayed with the webhook's secret changed"
+            _set_by_hand(uri, "RC1-dev", bad)   # (a restarted guard finds the version to put back in the signed promotion)
+            assert _wait(lambda: _aliases().get("RC1-dev") == good, 10), "RC1-dev stayed with the webhook's secret changed"
             client.update_webhook(hook.webhook_id, status="DISABLED")         # no deliveries at all
             _set_by_hand(uri, "RC1-dev", bad)
-            assert _wait(lambda: "RC1-dev" not in _aliases(), 10), "RC1-dev stayed with the webhook disabled"
+            assert _wait(lambda: _aliases().get("RC1-dev") == good, 10), "RC1-dev stayed with the webhook disabled"
             assert _wait(lambda: client.get_webhook(hook.webhook_id).status.is_active(), 10)
+
+            # Why 1: the kept version's weights rewritten in place in the server's artifact store (no alias event at
+            # all): the next sweep (every 4 s) downloads and hashes them again, tags the version and takes RC1-dev
+            # off (no other version verifies for it)
+            model_id = client.get_model_version(MODEL, good).source.rsplit("/", 1)[-1]
+            (weights,) = [p for p in (tmp_path / "server" / "artifacts").rglob("adapter_config.json")
+                          if model_id in p.parts]
+            genuine = weights.read_bytes()
+            weights.write_bytes(b'{"r": 64}')
+            t0 = time.monotonic()
+            try:
+                assert _wait(lambda: "RC1-dev" not in _aliases(), 2 * 4 + 10), "swapped weights stayed served"
+                took_swap = time.monotonic() - t0
+                assert client.get_model_version(MODEL, good).tags["rc1.guard"].startswith("refused RC1-dev: ")
+                assert "does not match the digest" in client.get_model_version(MODEL, good).tags["rc1.guard"]
+            finally:
+                weights.write_bytes(genuine)
+            print(f"an in-place swap found and RC1-dev taken off in {took_swap:.1f} s (sweep every 4 s)")
         finally:
             guard.send_signal(signal.SIGTERM)
             out2, err2 = guard.communicate(timeout=90)

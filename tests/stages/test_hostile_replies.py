@@ -87,3 +87,22 @@ def test_a_reply_that_only_drips_earns_no_longer_timeout(tmp_path, fake_judge_se
     assert wall < 20, wall
     results, status = _results(tmp_path)
     assert status == "FINISHED" and results["stats"]["abandoned"] == srv.stats()["drip"] == 6
+
+
+def test_a_judge_that_drips_or_fails_every_call_ends_probe_scorer_in_one_line(tmp_path, fake_judge_server):
+    """Why 6: an endpoint that drips every reply (and one that answers 500 to every call) gives no usable reply; once
+    SCORER_DEAD_AFTER_S (60 s by default, 6 here to keep the test short) has passed without one, no further call
+    goes out, each call's deadline and backoff are capped to that budget, and probe-scorer ends with exit 2 and one
+    error line naming the endpoint and its last failure (before: 150-300 s of retries)."""
+    srv = fake_judge_server(hostile=("drip",), drip_s=1.0)
+    code, wall, _, err = _probe(tmp_path, srv.url, SCORER_DEAD_AFTER_S="6", SCORER_SAMPLES="3")
+    lines = [ln for ln in err.splitlines() if ln.startswith("rc1: error")]
+    assert code == 2 and "Traceback" not in err and len(lines) == 1, err
+    assert "no usable reply in 6 s" in lines[0] and srv.url.split("//")[1].split("/")[0] in lines[0], lines
+    assert wall < 6 + 40, wall   # the budget, plus the process's start and the store (a loaded machine: 25 s seen)
+    failing = fake_judge_server(p_500=1.0)
+    (tmp_path / "500").mkdir()
+    code, wall, _, err = _probe(tmp_path / "500", failing.url, SCORER_DEAD_AFTER_S="6")
+    lines = [ln for ln in err.splitlines() if ln.startswith("rc1: error")]
+    assert code == 2 and len(lines) == 1 and "no further calls" in lines[0], err
+    assert wall < 6 + 40, wall

@@ -17,6 +17,7 @@ from rc1.core.errors import CheckFailed
 from rc1.core.io import sha256_file
 from rc1.tracking import stage_run
 from rc1.tracking.registry import log_policy_model, register_logged_model
+from rc1.trust.keys import trust_path
 from rc1_cli import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
@@ -82,7 +83,7 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
                               artifact_path="inputs")
         pf.set_tags({"sha256.round_metrics": sha256_file(root / "round_metrics.json")})
         pf.log_named_artifact("gates", files["gates"])   # promote takes its thresholds from this file
-        pf.log_named_artifact("trust", "configs/trust.yaml")
+        pf.log_named_artifact("trust", trust_path()[0])   # the trust root it signs under, as the real preflight
     adapter = root / "adapter"
     adapter.mkdir(exist_ok=True)
     (adapter / "adapter_config.json").write_text("{}")
@@ -97,7 +98,7 @@ def chain(root: Path, mode="dev", gated=True, pre_mode=None, trained_pool=None, 
             model_id, _ = log_policy_model(st, adapter)
             st.log_named_artifact("heldout", root / "heldout.jsonl", artifact_path="training")
             version = register_logged_model(st.run_id, model_id, score=0.5, gate_run_id=gate_id, tags=link)
-            st.set_tags({"rc1.model_version": version})
+            st.set_tags({"rc1.model_version": version, "rc1.registered_model": "rc1-policy"})
         return version
 
     if gated:

@@ -100,14 +100,14 @@ def test_a_small_order_key_in_the_trust_file_is_refused(store, capsys, tmp_path)
     import json
 
     from rc1.core.io import sha256_file
-    from rc1.release import attest
+    from rc1.trust import keys, statements
     from test_attest import _forged_report, run_path
     from test_promote import _evaluate_run
 
     identity = b"\x01" + bytes(31)
     bad = chain(store, eval_passed=False)
     ev = _evaluate_run(bad).info.run_id
-    stmt = json.loads(base64.b64decode(json.loads(run_path(ev, attest.ENVELOPE).read_text())["payload"]))
+    stmt = json.loads(base64.b64decode(json.loads(run_path(ev, statements.ENVELOPE).read_text())["payload"]))
     forged = _forged_report(store, bad)
     for s in stmt["subject"]:
         if s["name"] == "evaluate_report.json":
@@ -115,17 +115,17 @@ def test_a_small_order_key_in_the_trust_file_is_refused(store, capsys, tmp_path)
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     body = json.dumps(stmt).encode()
-    envelope = {"payloadType": attest.PAYLOAD_TYPE, "payload": base64.b64encode(body).decode(),
-                "signatures": [{"keyid": attest.keyid_of(Ed25519PublicKey.from_public_bytes(identity)),
+    envelope = {"payloadType": statements.PAYLOAD_TYPE, "payload": base64.b64encode(body).decode(),
+                "signatures": [{"keyid": statements.keyid_of(Ed25519PublicKey.from_public_bytes(identity)),
                                 "sig": base64.b64encode(identity + bytes(32)).decode()}]}
     MlflowClient().log_artifact(ev, str(forged))
-    MlflowClient().log_artifact(ev, str(write_json(tmp_path / attest.ENVELOPE, envelope)))
+    MlflowClient().log_artifact(ev, str(write_json(tmp_path / statements.ENVELOPE, envelope)))
     trust = store / "configs" / "trust.yaml"
     shipped = trust.read_text()
     trust.write_text(f"keys:\n  - {{name: ci, public_key: {base64.b64encode(identity).decode()}, modes: [dev]}}\n")
     try:
         capsys.readouterr()
-        assert run_cli(["verify", "--version", bad]) == 2
+        assert run_cli(["verify", "--version", bad, "--trust", str(trust)]) == 2   # the user's own trust root
         line = refusal(capsys)
         assert "keys[1]: public_key is a small-order point" in line, line
     finally:

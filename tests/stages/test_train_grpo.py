@@ -205,9 +205,9 @@ def rollout_turns(ws, messages: list[dict], tmp: Path) -> dict[str, list[int]]:
     return {"prompt": ids, "train": trained, "evaluate": evaluated, "tok": tok}
 
 
-def test_mlflow_models_serve_answers_a_chat_request(ws, tmp_path):
-    """The registered version behind a real `mlflow models serve` on 127.0.0.1: one chat request in the format the
-    policy was trained on, the assistant's reply out. The thinking budget is the same in training, evaluation and
+def test_rc1_serve_answers_a_chat_request(ws, tmp_path):
+    """The registered version behind `rc1 serve` (a real `mlflow models serve` on 127.0.0.1 over the files rc1 verified)
+    : one chat request in the format the policy was trained on, the assistant's reply out. The thinking budget is the same in training, evaluation and
     serving: the tiny policy never closes <think>, so each of the three closes it at ppo_dev.yaml's thinking_budget
     and answers within answer_budget, and under greedy decoding the three give the same tokens."""
     import os
@@ -221,20 +221,30 @@ def test_mlflow_models_serve_answers_a_chat_request(ws, tmp_path):
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "mlflow", "models", "serve", "-m", "models:/rc1-policy@best", "--env-manager",
-           "local", "-h", "127.0.0.1", "-p", str(port), "-w", "1"]
+    cmd = [sys.executable, "-m", "rc1.cli", "serve", "models:/rc1-policy@best", "-h", "127.0.0.1", "-p", str(port),
+           "-w", "1"]
     body = {"messages": [{"role": "system", "content": "You are a careful assistant."},
                          {"role": "user", "content": "Tom has 3 apples and buys 5 more. How many apples?"}]}
     # no max_tokens: the served turn has the version's own limit (ppo.max_new_tokens), as in evaluate and training
-    with serving(cmd, f"{url}/ping", ws["root"] / "serve.log", 300, cwd=ws["root"],
-                 env={**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri()}):
-        req = urllib.request.Request(f"{url}/invocations", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-        try:
-            with urllib.request.urlopen(req, timeout=120) as r:
-                answer = json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            raise AssertionError(f"HTTP {e.code}: {e.read().decode()[-2500:]}") from None
+    # the tiny base moved away from the path the model records (Why 6, "a version whose base path moves"): rc1 serve
+    # loads the base the train run signed (its `base` artifact, verified), never what lies at that path
+    from mlflow.models import Model
+
+    recorded = Path(Model.load("models:/rc1-policy@best").flavors["transformers"]["local_base_model_path"])
+    moved = recorded.with_name(recorded.name + ".moved")
+    recorded.rename(moved)
+    try:
+        with serving(cmd, f"{url}/ping", ws["root"] / "serve.log", 300, cwd=ws["root"],
+                     env={**os.environ, "MLFLOW_TRACKING_URI": mlflow.get_tracking_uri(), "PYTHONPATH": str(REPO)}):
+            req = urllib.request.Request(f"{url}/invocations", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+            try:
+                with urllib.request.urlopen(req, timeout=120) as r:
+                    answer = json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                raise AssertionError(f"HTTP {e.code}: {e.read().decode()[-2500:]}") from None
+    finally:
+        moved.rename(recorded)
     (completion,) = answer   # a chat request gets the completion itself, not {"predictions": ...}
     assert completion["object"] == "chat.completion"
     (choice,) = completion["choices"]
@@ -399,3 +409,40 @@ def test_evaluate_refuses_weights_altered_in_the_store(ws, capsys):
         victim.write_bytes(original)
     err = capsys.readouterr().err
     assert "the model it serves does not match the digest train run" in err and "Traceback" not in err, err
+
+
+def _stored(model_id: str) -> Path:
+    """Where the embedded store keeps a LoggedModel's files (what a store writer rewrites in place)."""
+    from urllib.parse import urlparse
+
+    return Path(urlparse(MlflowClient().get_logged_model(model_id).artifact_location).path)
+
+
+def test_rc1_serve_refuses_weights_swapped_in_the_store_and_files_added_anywhere(ws, capsys):
+    """Why 1 and 6: the adapter rewritten in place under a kept alias (no alias event), a file under __pycache__ of
+    the model, the train run's tiny base rewritten: `rc1 serve` refuses each in one line and serves nothing (it
+    checks before it starts a server, so each refusal is a second or two)."""
+    mv = MlflowClient().get_model_version_by_alias("rc1-policy", "best")
+    stored = _stored(MlflowClient().get_run(mv.run_id).data.tags["rc1.model_id"])
+    adapter = stored / "peft" / "adapter_model.safetensors"
+    base = Path(MlflowClient().get_run(mv.run_id).info.artifact_uri.removeprefix("file://")) / "base"
+    weights = sorted(base.glob("*.safetensors"))[0]
+    cache = stored / "peft" / "__pycache__"
+    for attack, undo in (("adapter", adapter), ("pycache", None), ("base", weights)):
+        saved = undo.read_bytes() if undo else None
+        if attack == "pycache":
+            cache.mkdir()
+            (cache / "x.cpython-311.pyc").write_bytes(b"\0" * 5_000_000)
+        else:
+            undo.write_bytes(saved[:-64] + bytes(64))   # same size, other bytes
+        try:
+            capsys.readouterr()
+            assert run_cli(["serve", "models:/rc1-policy@best", "-p", "9"]) == 2, attack
+            line = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("rc1: error")]
+            assert len(line) == 1 and ("nothing served" in line[0] or "refusing to load" in line[0]), (attack, line)
+        finally:
+            if attack == "pycache":
+                shutil.rmtree(cache)
+            else:
+                undo.write_bytes(saved)
+    assert run_cli(["verify", "models:/rc1-policy@best"]) == 0   # restored: the genuine version verifies again

@@ -155,7 +155,8 @@ class FakeJudgeServer:
         self._slots = threading.BoundedSemaphore(slots) if slots else None
         self.refuse_json_schema = refuse_json_schema
         self.stall_s = stall_s             # a stall: the reply comes, but after stall_s (a long-tail latency)
-        self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64)
+        self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64, reversed,
+                                           # letter-spaced, hex)
         self.echo_auth_reply = echo_auth_reply   # every 200 reply is text (not JSON) quoting the Authorization header
         self.fixed_scores = fixed_scores   # every ok reply carries these scores (another model, same name)
         self.bodies: list[dict] = []       # received request bodies (first 5000)
@@ -368,7 +369,8 @@ class _Handler(BaseHTTPRequestHandler):
                 import urllib.parse
                 key = headers.get("authorization", "").removeprefix("Bearer ")
                 msg += (f": {key.upper()} (url {urllib.parse.quote(key, safe='')}, "
-                        f"b64 {base64.b64encode(key.encode()).decode()})")
+                        f"b64 {base64.b64encode(key.encode()).decode()}, reversed {key[::-1]}, spaced {' '.join(key)}, "
+                        f"hex {key.encode().hex()})")
             self._send(401, json.dumps({"error": {"message": msg, "type": "invalid_request_error"}}).encode())
             return
         if kind == "500":

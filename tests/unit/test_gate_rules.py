@@ -4,7 +4,8 @@ from pathlib import Path
 
 from rc1.core.config import load_thresholds
 from rc1.data import bundled_tasks
-from rc1.checks.gate_rules import RECHECKS, fresh_shadow_leaks, option_problems, preflight_problems
+from rc1.checks.gate_rules import fresh_shadow_leaks, option_problems
+from rc1.trust.rules import RECHECKS, preflight_problems
 from rc1.train.sampler import plain_pool_item
 from rc1.core.io import sha256_file
 

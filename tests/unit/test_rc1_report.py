@@ -115,7 +115,7 @@ def test_chromium_shows_the_verdict_the_chain_the_samples_and_loads_every_plot(t
 
 
 def test_the_page_says_whether_the_signed_chain_holds():
-    """Not checked while the evaluation runs; then rc1.release.version_check's verdict, with the command to run before serving
+    """Not checked while the evaluation runs; then rc1.trust.version's verdict, with the command to run before serving
     (the markup alone: test_markup_carries_verdict_checks_plots_chain_and_samples renders the whole page)."""
     from dataclasses import replace
 

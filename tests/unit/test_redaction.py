@@ -11,7 +11,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.redaction import redact, safe_url, scrub
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.cache import JudgeCache
-from rc1.scoring.judge import make_judge
+from rc1.scoring.judge import JudgeUnavailable, make_judge
 from rc1.scoring.judge_settings import JudgeSettings
 
 pytestmark = pytest.mark.timeout(60)
@@ -20,8 +20,10 @@ KEY = "sk-Test+Key/42=abc"
 
 
 def spellings(key):
+    """Every encoding rc1 can derive (issue 37): plain, any case, URL-encoded, base64, reversed, spaced, hex."""
     return [key, key.upper(), key.lower(), quote(key, safe=""), quote(key, safe="").lower(),
-            base64.b64encode(key.encode()).decode(), base64.urlsafe_b64encode(key.encode()).decode().rstrip("=")]
+            base64.b64encode(key.encode()).decode(), base64.urlsafe_b64encode(key.encode()).decode().rstrip("="),
+            key[::-1], " ".join(key), key.encode().hex(), key.encode().hex().upper(), ".".join(key[::-1])]
 
 
 def test_redact_every_spelling():
@@ -57,8 +59,10 @@ def test_a_server_echoing_the_key_never_gets_it_into_results_or_the_cache(fake_j
                        settings=JudgeSettings(samples=1, timeout_s=30))
     req = JudgeRequest(item_id="i", candidate_id="c", task="gsm8k", question="q", gold_answer="1",
                        needs_clarification=False, dialogue=({"role": "assistant", "content": "1"},))
-    (res,) = judge.score_many([req], progress=False)
-    assert res.failed and "***" in res.error
+    with pytest.raises(JudgeUnavailable) as e:   # the endpoint refuses every call: the judge phase ends
+        judge.score_many([req], progress=False)
+    (res,) = e.value.results
+    assert res.failed and "***" in res.error and KEY not in str(e.value)
     cache.close()
     dump = "\n".join(sqlite3.connect(tmp_path / "c.sqlite").iterdump())
     assert "Incorrect API key" in dump

@@ -9,7 +9,7 @@ from rc1.core.config import DIMENSIONS
 from rc1.core.io import read_jsonl
 from rc1.scoring.base import JudgeRequest
 from rc1.scoring.cache import JudgeCache
-from rc1.scoring.judge import ScoringJudge, make_judge
+from rc1.scoring.judge import JudgeUnavailable, ScoringJudge, make_judge
 from rc1.scoring.replay import replay_bad
 from rc1.scoring.judge_settings import JudgeSettings
 
@@ -122,8 +122,10 @@ def test_auth_failure_stops_calling_and_fails_everything(fake_judge_server, scor
     srv = fake_judge_server(reject_all_keys=True)
     judge = judge_for(srv, scorer_env, cache=False, max_concurrency=2, initial_concurrency=2, min_concurrency=2,
                       concurrency_cap=2)
-    results = judge.score_many(reqs(10), progress=False)
-    assert all(r.failed and "401" in r.error for r in results)
+    with pytest.raises(JudgeUnavailable, match="provider refused") as e:   # the judge phase ends, in one line
+        judge.score_many(reqs(10), progress=False)
+    results = e.value.results
+    assert len(results) == 10 and all(r.failed and "401" in r.error for r in results)
     assert srv.stats()["requests"] <= 4                        # the circuit opens at the first 401s
     assert "sk-test-judge" not in " ".join(r.error for r in results)
 
@@ -188,7 +190,9 @@ def test_unreachable_provider_fails_fast(scorer_env):
     judge = make_judge("openai-compatible", "fake", base_url=f"http://127.0.0.1:{port}/v1", api_key="k", settings=s,
                        cache=False)
     t = time.perf_counter()
-    results = judge.score_many(reqs(6), progress=False)
+    with pytest.raises(JudgeUnavailable, match="unreachable") as e:
+        judge.score_many(reqs(6), progress=False)
+    results = e.value.results
     assert all(r.failed for r in results) and time.perf_counter() - t < 10
     assert any("unreachable" in r.error for r in results)
 
@@ -285,7 +289,9 @@ def test_openai_compatible_asks_for_a_schema_and_steps_down_once_when_refused(fa
         assert judge.cache_key(reqs(1)[0]) == key
     # refused for another reason (401): not a format refusal, nothing steps down
     bad = judge_for(fake_judge_server(schedule={1: "401"}), scorer_env, cache=False, samples=1)
-    assert bad.score_many(reqs(1), progress=False)[0].failed and bad.stats()["response_format"] == "json_schema"
+    with pytest.raises(JudgeUnavailable) as e:
+        bad.score_many(reqs(1), progress=False)
+    assert e.value.results[0].failed and bad.stats()["response_format"] == "json_schema"
 
 
 def test_a_server_slower_than_the_timeout_ceiling_answers_the_retry(fake_judge_server, scorer_env):

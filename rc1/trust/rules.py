@@ -4,17 +4,30 @@ version -> train run (finished, launched by a gate) -> gate run -> preflight run
 the very files the train run used) -> evaluate run (finished, under the train run's ppo config and a gates file whose
 sha256 equals the preflight's sha256.gates, the file the thresholds come from; passed and on enough items of both
 splits as recomputed from its report artifact, never as its tags say). The facts come from each run's signed
-statement, not its tags; the queries and downloads live in rc1/release/version_check.py.
+statement, not its tags; the downloads live in rc1/trust/version.py. What a preflight must hold to open the gate
+(preflight_problems) is the same rule for the gate's admission (rc1.checks.admission) and for the chain.
 """
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from rc1.core.config import Thresholds, looser_than_seed
-from rc1.checks.gate_rules import preflight_problems
+from rc1.core.config import Thresholds, dotted_value, looser_than_seed
 from rc1.core.summary import failing_checks
+
+# (round-2 metric mirrored on the preflight parent, gates section.key, comparison)
+RECHECKS = [
+    ("round2.validate_pool.leak_count", "validate_pool.leak_count_max", operator.le),
+    ("round2.validate_pool.distinct_2", "validate_pool.distinct_2_min", operator.ge),
+    ("round2.validate_pool.dup_rate", "validate_pool.dup_rate_max", operator.le),
+    ("round2.shadow_run.spearman", "shadow_run.spearman_min", operator.ge),
+    ("round2.shadow_run.top10pct_overlap", "shadow_run.top10pct_overlap_min", operator.ge),
+    ("round2.shadow_run.corr_improve_pct", "shadow_run.corr_improve_pct_min", operator.ge),
+    ("round2.shadow_run.corr_to_success_new", "shadow_run.corr_to_success_new_min", operator.ge),
+]
+REQUIRED = ("pool", "shadow", "weights", "config", "gates")
 
 RC1 = "RC1"
 RC1_DEV = "RC1-dev"
@@ -103,6 +116,56 @@ def preflight_link(pre: RunView | None, train: RunView, gates: Thresholds) -> Li
     evidence = (f"{pre.status}, round2_pass={pre.tags.get('rc1.round2_pass')}, mode {pre.tags.get('rc1.mode')}"
                 if pre else "-")
     return Link("preflight", pre.run_id if pre else train.tags.get("rc1.preflight_run_id"), evidence, problems)
+
+
+def round_problems(tags: dict[str, str], metrics: dict[str, float]) -> list[str]:
+    """Why this preflight run did not pass both rounds (empty list: it did)."""
+    if tags.get("rc1.round2_pass") != "true" or metrics.get("round2_pass") != 1.0:
+        return ["it did not pass round 1" if tags.get("rc1.round1_pass") != "true" else "it did not pass round 2"]
+    return []
+
+
+def preflight_problems(tags: dict[str, str], metrics: Mapping[str, float] | None, gates: Thresholds) -> list[str]:
+    """Every reason this preflight run must not open the gate (empty list: it may). `metrics`: its table of round
+    metrics (round_metrics.json, sha256-checked; None when it cannot be had). Its files are checked where they live,
+    in the tracking server (the gate flow downloads them: rc1.checks.admission, rc1.tracking.queries)."""
+    if metrics is None:
+        return ["its table of round metrics (artifact round_metrics.json) is missing or does not match its sha256"]
+    problems = round_problems(tags, metrics)
+    if problems:
+        return problems
+    if tags.get("rc1.mode") == "prod":
+        problems += data_source_problems(tags)
+    step_flags = {k: v for k, v in metrics.items() if k.startswith("round2.") and k.endswith(".passed")}
+    if not step_flags:
+        problems.append("it recorded no round-2 step results")
+    problems += [f"step {k[len('round2.'):-len('.passed')]} did not pass" for k, v in step_flags.items() if v != 1.0]
+    waived = {w for w in tags.get("rc1.waived", "").split(",") if w and w != "none"}
+    for metric, dotted, op in RECHECKS:
+        step, name = metric.split(".")[1:3]
+        if tags.get("rc1.mode") == "dev" and (step in waived or f"{step}.{name}" in waived
+                                               or step in gates.dev_mode.waive):
+            continue  # a dev preflight recorded this step as waived; prod never waives
+        if metric not in metrics:
+            problems.append(f"metric {metric} is missing")
+            continue
+        limit = dotted_value(gates, dotted)
+        if not op(metrics[metric], limit):
+            problems.append(f"{metric}={metrics[metric]:.4g} no longer meets {dotted}={limit}")
+    problems += [f"it recorded no sha256 for the {name}" for name in REQUIRED if not tags.get(f"sha256.{name}")]
+    return problems
+
+
+def data_source_problems(tags: Mapping[str, str]) -> list[str]:
+    """Why a prod preflight's data disqualifies it: a task whose tag rc1.data_source.<task> is bundled (the small
+    sample shipped for offline runs and tests) or builtin (synthetic data), or no such tag at all (the data's origin
+    was not recorded)."""
+    sources = {k[len("rc1.data_source."):]: v for k, v in tags.items() if k.startswith("rc1.data_source.")}
+    if not sources:
+        return ["it recorded no data source (tags rc1.data_source.<task>)"]
+    return [f"its {task} data came from the {kind} source {tags.get(f'rc1.data_uri.{task}') or f'({kind})'} "
+            "(prod trains only on a configured dataset)" for task, kind in sorted(sources.items())
+            if kind in ("bundled", "builtin")]   # builtin: the synthetic generators of earlier versions
 
 
 def logged_sha(tags: Mapping[str, str], name: str) -> str | None:

@@ -1,63 +1,32 @@
-"""Signed statements: what a stage run consumed and produced, signed by a key that never enters the tracking store.
+"""Keys and the trust root: who signs a statement, and whose signatures count.
 
-A statement is an in-toto Statement v1 (subjects: name + digest; predicate: the stage, its run id, mode and what the
-run recorded) in a DSSE envelope signed with Ed25519 (`cryptography`). The envelope is logged as the run's artifact
-`rc1.intoto.json`; whoever later trusts the run (promote, verify, evaluate) downloads it, checks the signature
-against the public keys of the trust file, and takes the run's facts from the signed statement, never from its tags.
-
-Keys:
 - signing: RC1_SIGNING_KEY, the path of an Ed25519 private key (PEM, PKCS#8). Prod requires it (and its public key
-  in the trust file for prod); dev, without it, uses a key rc1 creates once under the user's config directory
+  in the trust root for prod); dev, without it, uses a key rc1 creates once under the user's config directory
   ($XDG_CONFIG_HOME/rc1/dev_signing_key.pem, default ~/.config/rc1), readable by the user only.
-- trusted: the trust file (configs/trust.yaml, or RC1_TRUST), which the user controls: the public keys whose
-  statements count, each for the modes it may attest. In dev the user's own dev key counts too. The trust file is
-  read from the local checkout, never from the tracking store.
-
-DSSE: https://github.com/secure-systems-lab/dsse (envelope.md, protocol.md); in-toto Statement v1:
-https://github.com/in-toto/attestation/blob/main/spec/v1/statement.md.
+- trusted: the trust root, one file the user controls: `--trust FILE` where a command takes it, else $RC1_TRUST,
+  else configs/trust.yaml of the rc1 checkout whose code runs (never the working directory's, never the tracking
+  store's). Its keys' statements count, each for the modes it may attest; in dev the user's own dev key counts
+  too. Every verification names the file it used and its sha256 (`Trust.describe`).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 from rc1.core.errors import Rc1Error
+from rc1.trust.statements import AttestationError, keyid_of, open_envelope, seal
 
-PAYLOAD_TYPE = "application/vnd.in-toto+json"
-STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
-PREDICATE_TYPE = "urn:rc1:stage-run:v1"
-ENVELOPE = "rc1.intoto.json"            # the run artifact that holds a run's envelope
 KEY_ENV = "RC1_SIGNING_KEY"
 TRUST_ENV = "RC1_TRUST"
-TRUST_PATH = Path("configs/trust.yaml")
 DEV_KEY = "dev_signing_key.pem"
-DIR_DIGEST = "rc1-dir-sha256"           # a directory's digest (rc1.core.io.sha256_dir), not the sha256 of one file
 MODES = ("dev", "prod")
-
-
-class AttestationError(Rc1Error):
-    """A statement that does not verify; the message says why in a few words."""
-
-
-# ---------------------------------------------------------------- DSSE
-def pae(payload_type: str, body: bytes) -> bytes:
-    """DSSE v1 pre-authentication encoding: what is signed, so the payload type cannot be swapped."""
-    t = payload_type.encode()
-    return b"DSSEv1 %d %s %d %s" % (len(t), t, len(body), body)
-
-
-def keyid_of(public_key) -> str:
-    """sha256 of the raw 32-byte Ed25519 public key."""
-    from cryptography.hazmat.primitives import serialization
-
-    raw = public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return hashlib.sha256(raw).hexdigest()
+CHECKOUT = Path(__file__).resolve().parents[2]   # the rc1 checkout whose code runs (an editable install's repo)
+CHECKOUT_TRUST = CHECKOUT / "configs" / "trust.yaml"
 
 
 def public_b64(public_key) -> str:
@@ -74,10 +43,7 @@ class Signer:
     source: str              # where the key came from, for messages (a path, never the key)
 
     def sign(self, statement: Mapping[str, Any]) -> dict:
-        body = json.dumps(statement, sort_keys=True, separators=(",", ":")).encode()
-        sig = self.key.sign(pae(PAYLOAD_TYPE, body))
-        return {"payloadType": PAYLOAD_TYPE, "payload": base64.b64encode(body).decode(),
-                "signatures": [{"keyid": self.keyid, "sig": base64.b64encode(sig).decode()}]}
+        return seal(statement, self.key)
 
 
 @dataclass(frozen=True)
@@ -93,6 +59,13 @@ class Trust:
     path: str
     sha256: str
     keys: Mapping[str, TrustedKey] = field(default_factory=dict)
+    origin: str = "the rc1 checkout"   # how it was chosen: --trust, $RC1_TRUST or the rc1 checkout
+    dev_key: bool = True               # whether the user's own dev key counts (dev only); never for a store's copy
+
+    def describe(self) -> str:
+        """`trust root: <path> sha256 <digest> (<origin>; N key(s))`: what a verification names."""
+        return (f"trust root: {self.path} sha256 {self.sha256} ({self.origin}; {len(self.keys)} key(s)"
+                f"{' + your dev key for dev' if self.dev_key and _dev_public() else ''})")
 
     def for_mode(self, mode: str) -> dict[str, TrustedKey]:
         """The keys whose statements count in `mode`: the trust file's for that mode, and in dev the user's own dev
@@ -102,7 +75,7 @@ class Trust:
     def every_key(self) -> dict[str, TrustedKey]:
         """The trust file's keys and the user's own dev key (for dev only), whatever mode a statement claims:
         `verified` then holds the statement's mode to its key's modes."""
-        own = _dev_public()
+        own = _dev_public() if self.dev_key else None
         return {**({own.keyid: own} if own is not None else {}), **self.keys}
 
     def verified(self, envelope: Any) -> tuple[dict, TrustedKey]:
@@ -120,54 +93,6 @@ class Trust:
             raise AttestationError(f"key {key.name} ({key.keyid[:12]}) may attest {', '.join(key.modes)}, "
                                    f"not a {mode} run")
         return stmt, key
-
-
-def open_envelope(envelope: Any, keys: Mapping[str, TrustedKey]) -> tuple[dict, TrustedKey]:
-    """(the statement, the key that signed it) when a signature by one of `keys` holds; AttestationError otherwise."""
-    from cryptography.exceptions import InvalidSignature
-
-    try:
-        body = base64.b64decode(envelope["payload"], validate=True)
-        if envelope.get("payloadType") != PAYLOAD_TYPE:
-            raise AttestationError(f"payload type {envelope.get('payloadType')!r}, not {PAYLOAD_TYPE}")
-        sigs = list(envelope["signatures"])
-    except (KeyError, TypeError, ValueError) as e:
-        raise AttestationError(f"not a DSSE envelope ({type(e).__name__})") from None
-    seen = []
-    for s in sigs:
-        key = keys.get(str(s.get("keyid", ""))) if isinstance(s, dict) else None
-        if key is None:
-            seen.append(str(s.get("keyid", "?"))[:12] if isinstance(s, dict) else "?")
-            continue
-        try:
-            key.public.verify(base64.b64decode(s["sig"], validate=True), pae(PAYLOAD_TYPE, body))
-        except (InvalidSignature, KeyError, TypeError, ValueError):
-            raise AttestationError(f"the signature of key {key.name} ({key.keyid[:12]}) does not hold") from None
-        try:
-            statement = json.loads(body)
-        except ValueError:
-            raise AttestationError("its signed payload is not JSON") from None
-        if not isinstance(statement, dict) or statement.get("_type") != STATEMENT_TYPE \
-                or statement.get("predicateType") != PREDICATE_TYPE:
-            raise AttestationError("its signed payload is not an rc1 in-toto statement")
-        return statement, key
-    raise AttestationError(f"signed by no trusted key (key {', '.join(seen) or 'none'} is not in the trust file "
-                           f"for this mode)")
-
-
-# ---------------------------------------------------------------- statements
-def subject(name: str, digest: str, *, directory: bool = False, uri: str | None = None) -> dict:
-    out = {"name": name, "digest": {DIR_DIGEST if directory else "sha256": digest}}
-    if uri:
-        out["uri"] = uri
-    return out
-
-
-def statement(*, stage: str, run_id: str, mode: str, subjects: list[dict], tags: Mapping[str, str],
-              metrics: Mapping[str, float], trust_sha256: str) -> dict:
-    return {"_type": STATEMENT_TYPE, "subject": subjects, "predicateType": PREDICATE_TYPE,
-            "predicate": {"stage": stage, "run_id": run_id, "mode": mode, "trust_sha256": trust_sha256,
-                          "tags": dict(sorted(tags.items())), "metrics": dict(sorted(metrics.items()))}}
 
 
 # ---------------------------------------------------------------- keys
@@ -231,7 +156,7 @@ def signer(mode: str, trust: Trust | None = None) -> Signer:
         path = Path(given).expanduser()
     elif mode == "prod":
         raise Rc1Error(f"prod signs its evidence with a key of its own: set {KEY_ENV} to an Ed25519 private key file "
-                       f"(PEM) whose public key is in {trust_path()} for prod (docs/stages.md, 'Keys')")
+                       f"(PEM) whose public key is in {trust_path()[0]} for prod (docs/stages.md, 'Keys')")
     else:
         path = config_dir() / DEV_KEY
         if not path.is_file():
@@ -246,9 +171,30 @@ def signer(mode: str, trust: Trust | None = None) -> Signer:
     return s
 
 
-# ---------------------------------------------------------------- trust file
-def trust_path() -> Path:
-    return Path(os.environ.get(TRUST_ENV) or TRUST_PATH)
+# ---------------------------------------------------------------- the trust root
+_given: Path | None = None   # --trust FILE of the running command (rc1.trust.keys.pin)
+
+
+def pin(path: str | os.PathLike | None) -> None:
+    """`--trust FILE` of the command now running: its trust root (None: none given, the default rules)."""
+    global _given
+    _given = None
+    if path is None:
+        return
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise Rc1Error(f"--trust {path}: not a file (the trust root: the public keys whose statements count)")
+    _given = p.resolve()
+
+
+def trust_path() -> tuple[Path, str]:
+    """(the trust root, how it was chosen): --trust, else $RC1_TRUST, else the rc1 checkout's configs/trust.yaml.
+    Never a file of the working directory or of the tracking store."""
+    if _given is not None:
+        return _given, "--trust"
+    if os.environ.get(TRUST_ENV):
+        return Path(os.environ[TRUST_ENV]).expanduser().resolve(), f"${TRUST_ENV}"
+    return CHECKOUT_TRUST, "the rc1 checkout"
 
 
 def _small_order(raw: bytes) -> bool:
@@ -269,19 +215,26 @@ def _small_order(raw: bytes) -> bool:
     return False
 
 
-def load_trust(path: str | os.PathLike | None = None) -> Trust:
-    """The trust file: `keys: [{name, public_key (base64 of the raw 32-byte Ed25519 key), modes: [dev|prod]}]`.
-    Bad input: one line naming the file and the entry."""
+def load_trust(path: str | os.PathLike | None = None, *, origin: str | None = None, dev_key: bool = False) -> Trust:
+    """The trust file: `keys: [{name, public_key (base64 of the raw 32-byte Ed25519 key), modes: [dev|prod]}]`;
+    `path` unset: the trust root (trust_path). A file given as `path` (a preflight's signed copy) is only that file:
+    the user's dev key does not count through it unless `dev_key`. Bad input: one line naming the file and the
+    entry."""
     import yaml
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    p = Path(path) if path else trust_path()
-    if not p.exists() and not path and not os.environ.get(TRUST_ENV):
-        return Trust(str(p), hashlib.sha256(b"").hexdigest(), {})   # no configs/ here: no key but your dev key
+    if path is None:
+        p, origin = trust_path()
+        dev_key = True
+        if not p.exists() and origin == "the rc1 checkout":   # an installed rc1 without configs/: your dev key only
+            return Trust(str(p), hashlib.sha256(b"").hexdigest(), {}, f"{origin}, absent", True)
+    else:
+        p, origin = Path(path), origin or "given"
     try:
         raw = p.read_bytes()
     except OSError:
-        raise Rc1Error(f"{p}: cannot read the trust file (the public keys whose statements rc1 accepts)") from None
+        raise Rc1Error(f"{p}: cannot read the trust file (the public keys whose statements rc1 accepts; "
+                       f"chosen by {origin})") from None
     try:
         doc = yaml.safe_load(raw) or {}
     except yaml.YAMLError as e:
@@ -307,27 +260,4 @@ def load_trust(path: str | os.PathLike | None = None) -> Trust:
             raise Rc1Error(f"{where}: public_key is a small-order point (a signature under it verifies for any "
                            "message): not a real key")
         keys[keyid_of(pub)] = TrustedKey(keyid_of(pub), pub, str(e["name"]), modes)
-    return Trust(str(p), hashlib.sha256(raw).hexdigest(), keys)
-
-
-@dataclass(frozen=True)
-class Statement:
-    """A verified statement's facts: what the run recorded, as its key signed them."""
-    stage: str
-    run_id: str
-    mode: str
-    tags: Mapping[str, str]
-    metrics: Mapping[str, float]
-    subjects: Mapping[str, str]          # name -> digest
-    uris: Mapping[str, str]              # name -> uri, where a subject has one (the logged model)
-    key: TrustedKey
-    trust_sha256: str
-
-    @classmethod
-    def of(cls, stmt: Mapping[str, Any], key: TrustedKey) -> "Statement":
-        p = stmt.get("predicate") or {}
-        subjects = {s.get("name"): (s.get("digest") or {}).get("sha256") or (s.get("digest") or {}).get(DIR_DIGEST)
-                    for s in stmt.get("subject", []) if isinstance(s, dict)}
-        uris = {s.get("name"): s["uri"] for s in stmt.get("subject", []) if isinstance(s, dict) and s.get("uri")}
-        return cls(str(p.get("stage")), str(p.get("run_id")), str(p.get("mode")), dict(p.get("tags") or {}),
-                   dict(p.get("metrics") or {}), subjects, uris, key, str(p.get("trust_sha256")))
+    return Trust(str(p), hashlib.sha256(raw).hexdigest(), keys, origin, dev_key)
