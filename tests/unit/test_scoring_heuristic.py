@@ -105,7 +105,7 @@ def test_bad_switch_values_are_one_line_errors(scorer_env, monkeypatch):
 
 
 def test_provider_selection(scorer_env, monkeypatch):
-    with pytest.raises(Rc1Error, match="expected one of"):
+    with pytest.raises(Rc1Error, match="'claude-direct': not a judge provider; choose one of"):
         make_provider("claude-direct")
     with pytest.raises(Rc1Error, match="SCORER_API_KEY"):
         make_provider("deepseek")
