@@ -51,7 +51,7 @@ VARIANTS = {
     "transformers+merged": ("transformers", {"lora_generation": "merged"}),
     "transformers+compile": ("transformers", {"compile_generation": True}),
     "transformers+merged+compile": ("transformers", {"lora_generation": "merged", "compile_generation": True}),
-    # the thinking budget's path (rc1.inference.budget: a logits processor and a stopping criterion in generate): the
+    # the thinking budget's path (rc1.generation.budget: a logits processor and a stopping criterion in generate): the
     # random model never closes <think>, so every row reasons half the new tokens, takes the forced closing and
     # answers until the budget cuts it, about as many tokens as the plain variant
     "transformers+budget": ("transformers", {"thinking_budget": "half"}),

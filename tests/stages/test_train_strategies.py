@@ -17,7 +17,8 @@ from mlflow.tracking import MlflowClient
 from rc1.stages import train
 from rc1.core.ppo_config import GenerationCfg, load_ppo_config
 from rc1.core.errors import Rc1Error
-from rc1.train.rollout import Device, rollout_plan
+from rc1.generation.device import Device
+from rc1.train.rollout import rollout_plan
 from rc1.train.strategy import STRATEGIES, trainer_settings
 from rc1_cli import run_cli
 from test_train_grpo import write_pool
