@@ -245,16 +245,12 @@ def test_rc1_train_runs_with_vllm_rollouts(thinker, tmp_path, monkeypatch):
     from rc1.generation.device import device
     from rc1_cli import run_cli
     from test_train_grpo import write_pool
+    from train_env import dev_train_env
 
     shutil.copytree(REPO / "configs", tmp_path / "configs")
     write_pool(tmp_path / "pool.jsonl")
     config = vllm_config(tmp_path / "configs", thinker, save_every=4)   # ppo_dev.yaml's step: 2 prompts x 2
-    monkeypatch.chdir(tmp_path)
-    for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID"):
-        monkeypatch.delenv(k, raising=False)
-    for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
-                 "RC1_CACHE_DIR": str(tmp_path / "cache"), "OMP_NUM_THREADS": "1"}.items():
-        monkeypatch.setenv(k, v)
+    dev_train_env(monkeypatch, tmp_path)
     assert run_cli(["train", "--config", str(config), "--pool", "pool.jsonl", "--max-steps", "1",
                     "--out-dir", "out", "--system-metrics", "false"]) == 0
     client = MlflowClient()
