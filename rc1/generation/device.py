@@ -2,17 +2,22 @@
 and the served model, recorded on runs as `rc1.device` / `rc1.dtype`.
 
 CUDA runs bfloat16; Apple's mps float16 (seed 004: bf16 is slow or missing there); a CPU bfloat16 when it computes it
-natively (AVX512-BF16 or AMX-BF16, as torch reports them: SmolLM2-135M generates 3.8x faster than in float32 on this
-machine's AVX512-BF16, benchmarks/bench_rollout.py), float32 elsewhere (emulated bfloat16 is slower than float32).
+natively (AVX512-BF16 or AMX-BF16, as torch reports them; benchmarks/bench_rollout.py measures both), float32 elsewhere
+(emulated bfloat16 is slower than float32). `RC1_DTYPE` (float32 | bfloat16 | float16) overrides the choice, on any
+device; the tag says what ran.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Mapping
 
+from rc1.core.errors import Rc1Error
+
 # CPU features with native bfloat16 arithmetic (torch.cpu.get_capabilities() keys)
 BF16_CPU_FEATURES = ("avx512_bf16", "amx_bf16")
+DTYPES = ("float32", "bfloat16", "float16")
 
 
 @dataclass(frozen=True)
@@ -46,8 +51,11 @@ def cpu_dtype(capabilities: Mapping[str, object] | None = None) -> str:
 def device() -> Device:
     import torch
 
+    forced = os.environ.get("RC1_DTYPE", "").strip()
+    if forced and forced not in DTYPES:
+        raise Rc1Error(f"RC1_DTYPE={forced!r}: use one of {', '.join(DTYPES)} (or unset it: the hardware decides)")
     if torch.cuda.is_available():
-        return Device("cuda", "bfloat16")
+        return Device("cuda", forced or "bfloat16")
     if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
-        return Device("mps", "float16")
-    return Device("cpu", cpu_dtype())
+        return Device("mps", forced or "float16")
+    return Device("cpu", forced or cpu_dtype())

