@@ -154,6 +154,8 @@ def build_base(shape: str, out: Path) -> Path:
     tiny = tiny_dir(QUESTIONS, seed=0, cache_dir=out / "tiny")
     if shape == "tiny":
         return tiny
+    if (out / shape / "config.json").is_file():   # built by an earlier run into the same --workdir
+        return out / shape
     tok = AutoTokenizer.from_pretrained(tiny)
     config = Qwen3Config(**SHAPES[shape], max_position_embeddings=40960, rope_theta=1e6,
                          bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
@@ -231,7 +233,10 @@ def run_one(args) -> dict:
         cuda = torch.cuda.is_available()
 
         def generate(n_tokens: int) -> tuple[float, list]:
-            trainer.generation_config.max_new_tokens = n_tokens
+            if getattr(trainer, "use_vllm", False):
+                trainer.vllm_generation.max_completion_length = n_tokens
+            else:
+                trainer.generation_config.max_new_tokens = n_tokens
             if cuda:
                 torch.cuda.synchronize()
             t = time.perf_counter()
