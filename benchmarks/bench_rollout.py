@@ -183,8 +183,10 @@ def variant_config(args, backend: str, extra: dict) -> Path:
     import yaml
 
     cfg = yaml.safe_load((REPO / "configs" / "ppo_dev.yaml").read_text())
+    # LoRA r16: on all seven projections at a random shape (as measured on the H200); on a real model on the four
+    # attention projections every shipped ppo config trains
     cfg["model"].update(base="unused", finetune=args.finetune, lora_r=16, lora_alpha=32,
-                        target_modules=ALL_PROJECTIONS if args.shape != "tiny" else cfg["model"]["target_modules"])
+                        target_modules=ALL_PROJECTIONS if args.shape in SHAPES else cfg["model"]["target_modules"])
     extra = {k: v for k, v in extra.items() if k != "dtype"}
     cfg.pop("generation", None)   # ppo_dev.yaml's budget is for 32 new tokens: the variants count, not cut ...
     if extra.pop("thinking_budget", None):   # ... but the budget's own variant: half reasoning, the rest answer
@@ -249,11 +251,17 @@ def run_one(args) -> dict:
         if cuda:
             torch.cuda.reset_peak_memory_stats()
         wall, out = generate(args.new_tokens)
-        sync = None
+        sync, sampling = None, {}
         if getattr(trainer, "use_vllm", False) and trainer._rc1_vllm() is not None:   # the handoff of each step
             t = time.perf_counter()
             trainer._rc1_vllm().sync_weights()
             sync = time.perf_counter() - t
+            # one scored batch as a step scores it: TRL's importance-sampling ratio of vLLM's samples against the
+            # trainer's own logprobs, and the share of sequences its sequence masking drops (rc1 logs both per step)
+            batch = trainer._generate_and_score_completions([{"prompt": p} for p in prompts for _ in range(args.group)])
+            ratio = batch["importance_sampling_ratio"].float()
+            sampling = {"is_ratio_min": ratio.min().item(), "is_ratio_mean": ratio.mean().item(),
+                        "is_ratio_max": ratio.max().item(), **trainer.rc1_batch.get("sampling", {})}
         tokens = sum(len(c) for c in out)
         steps = max(len(c) for c in out)
         weight_bytes = sum(p.numel() * p.element_size() for p in {id(p): p for p in trainer.model.parameters()}.values())
@@ -269,7 +277,7 @@ def run_one(args) -> dict:
     from rc1.generation.device import device
 
     return {"variant": args.one, "backend": backend, **extra, "dtype": device().dtype, "threads": args.threads,
-            "sync_s": sync, "load_average": os.getloadavg()[0], "finetune": ppo.model.finetune, "shape": args.shape,
+            "sync_s": sync, **sampling, "load_average": os.getloadavg()[0], "finetune": ppo.model.finetune, "shape": args.shape,
             "prompts": args.prompts, "group": args.group, "new_tokens": args.new_tokens, "completions": len(out),
             "prompt_tokens": sum(len(x) for x in ids) // len(ids), "tokens": tokens, "wall_s": wall,
             "warmup_s": warm, "tokens_per_s": tokens / wall, "ms_per_step": ms_step, "weight_gb": weight_bytes / 1e9,
@@ -377,6 +385,9 @@ def line(r: dict) -> str:
     if "tokens_per_s" not in r:
         return f"{r['variant']:<34} {'skipped: ' + r['skipped'] if 'skipped' in r else 'FAILED: ' + r['error']}"
     sync = f", adapter handoff {r['sync_s']:.2f} s" if r.get("sync_s") is not None else ""
+    if "is_ratio_mean" in r:
+        sync += (f", IS ratio {r['is_ratio_min']:.3f}/{r['is_ratio_mean']:.3f}/{r['is_ratio_max']:.3f} (min/mean/max), "
+                 f"masked {r.get('sampling/masked_share', 0):.0%}")
     return (f"{r['variant']:<34} {r['tokens_per_s']:9.0f} tokens/s  {r['ms_per_step']:8.2f} ms/step  bound "
             f"{r['bound_ms_per_step']:7.3f} ms ({r['fraction_of_bound']:.1%} of it)  peak {r['peak_mem_gb']:.1f} GB  "
             f"({r['completions']} x {r['new_tokens']} new tokens, prompts ~{r['prompt_tokens']} tokens, "
