@@ -78,8 +78,11 @@ def base_head_dim(base: str) -> int | None:
     config = Path(base) / "config.json"
     if not config.is_file():
         return None
-    c = json.loads(config.read_text(encoding="utf-8"))
-    c = c.get("text_config", c)
+    try:
+        c = json.loads(config.read_text(encoding="utf-8"))
+    except (OSError, ValueError):   # unreadable: loading the model will say so, in its own words
+        return None
+    c = c.get("text_config", c) if isinstance(c, dict) else {}
     if c.get("head_dim"):
         return int(c["head_dim"])
     heads = c.get("num_attention_heads")
