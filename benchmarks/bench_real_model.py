@@ -38,18 +38,27 @@ sys.path.insert(0, str(REPO / "tests" / "support"))   # local_llm: the pinned mo
 def model_dir(gguf: Path) -> Path:
     """The GGUF as a saved transformers model directory (built once, beside the GGUF)."""
     out = gguf.parent / (gguf.stem + "-hf")
-    if (out / "config.json").is_file():
+    config = out / "config.json"
+    # a directory saved with the GGUF's quantization_config (earlier builds) reads as GGUF-quantized: PEFT and the
+    # trainer refuse to train it, so it is built again without
+    if config.is_file() and "quantization_config" not in json.loads(config.read_text()):
         return out
+    import shutil
+
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     loaded = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)   # dequantized float32
     tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
-    rebuilt = AutoModelForCausalLM.from_config(loaded.config)   # save_pretrained refuses the GGUF-loaded one
+    plain = loaded.config
+    if hasattr(plain, "quantization_config"):   # the weights are dequantized: the copy is a plain float32 model
+        del plain.quantization_config
+    rebuilt = AutoModelForCausalLM.from_config(plain)   # save_pretrained refuses the GGUF-loaded one
     rebuilt.load_state_dict(loaded.state_dict())
     rebuilt.generation_config = loaded.generation_config
-    part = out.with_name(out.name + ".part")
+    part = out.with_name(out.name + f".part{os.getpid()}")
     rebuilt.save_pretrained(part)
     tok.save_pretrained(part)
+    shutil.rmtree(out, ignore_errors=True)
     os.replace(part, out)
     return out
 

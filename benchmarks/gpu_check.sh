@@ -7,7 +7,8 @@
 #
 #   bash benchmarks/gpu_check.sh [rollout|train|all]      # results under $OUT (default out/gpu_check)
 #
-#   rollout  bench_rollout at the qwen3-4b shape, 512 new tokens, every rollout backend installed, side by side
+#   rollout  bench_rollout at the qwen3-4b shape: transformers vs vLLM at 128 new tokens (--backends, one summary
+#            line), then 512 new tokens, every rollout backend installed, side by side
 #   train    one `rc1 train` step per RL strategy at the qwen3-4b shape (QLoRA), then the dev main job with QLoRA
 #            on CUDA (preflight, gate: 3 trainings, evaluate)
 # Each part writes its own files as it goes and gpu_check.json sums up what exists, so a part cut short by the
@@ -73,6 +74,11 @@ step() {
 }
 
 if [ "$part" = rollout ] || [ "$part" = all ]; then
+  # the CPU's side-by-side comparison (bench_rollout --model smollm2 --backends transformers,vllm) at the 4B shape:
+  # transformers generate (bf16 on CUDA) against vLLM colocated as rc1 trains with it, 8 x 4 x 128, one summary line
+  # (vLLM is reported skipped where it is not installed: its wheels do not fit a device call, ../shared/GPU.md)
+  step bench_backends 90 python3 benchmarks/bench_rollout.py --shape "$shape" --new-tokens 128 --prompts 8 --group 4 \
+    --workdir "$work/models" --timeout 150 --json "$out/bench_backends.json" --backends transformers,vllm
   # the variants in order of what they tell: today's path first (the baseline), then the ones not measured yet (the
   # compiled decode on a static cache: the candidate for the 5x bar; the last H200 run's budget ended before it; then
   # the thinking budget's logits processor on today's path, what prod trains with), then the ones measured before
@@ -119,7 +125,7 @@ import json, sys
 from pathlib import Path
 out = Path(sys.argv[1])
 summary = {}
-for f in ("env.json", "bench_rollout.json", "bench_strategies.json", "main_job.json"):
+for f in ("env.json", "bench_backends.json", "bench_rollout.json", "bench_strategies.json", "main_job.json"):
     p = out / f
     if p.is_file():
         try:

@@ -16,6 +16,7 @@ from mlflow.tracking import MlflowClient
 
 from rc1.trust.keys import CHECKOUT_TRUST
 from rc1.trust.rules import logged_sha
+from rc1.generation.device import device
 from rc1.core.config import load_thresholds
 from rc1.data import bundled_tasks
 from rc1.checks.gate_rules import fresh_shadow_leaks
@@ -198,7 +199,7 @@ def test_dev_path_against_an_mlflow_server(project, tmp_path, monkeypatch, capsy
             assert t["rc1.preflight_run_id"] == pf.info.run_id and t["rc1.mode"] == "dev"
             assert (t["rc1.strategy"], t["rc1.rollout_backend"], t["rc1.rollout_backend_effective"]) == \
                 ("dapo", "transformers", "transformers")
-            assert (t["rc1.device"], t["rc1.dtype"]) == ("cpu", "float32") and r.data.params["strategy"] == "dapo"
+            assert (t["rc1.device"], t["rc1.dtype"]) == ("cpu", device().dtype) and r.data.params["strategy"] == "dapo"
             assert t["input_sha256.pool"] == pf.data.tags["sha256.balanced"]
             assert all(t[f"input_sha256.{n}"] == pf.data.tags[f"sha256.{n}"] for n in ("config", "weights", "gates"))
             assert t["input_sha256.fresh"] == gate.data.tags["input_sha256.fresh"]   # the prompts the gate checked

