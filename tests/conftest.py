@@ -18,6 +18,13 @@ for _part in ("support", "unit", "stages", "flows"):
 # the whole session (subprocesses inherit it), never in the developer's ~/.config/rc1; no signing key or trust file
 # comes in from the environment (a prod test makes its own: the `prod_key` fixture)
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="rc1-test-config-")
+
+# one torch/BLAS thread in this process too, as the rc1 CLI sets for its own (rc1.cli.main): the test modules import
+# torch at collection, before any in-process `rc1` command could set it, and torch then trained the tiny model in
+# every in-process test with one thread per core, spinning against the servers and subprocesses a test runs beside it
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+if "torch" in sys.modules:   # imported by a plugin before this file: its thread pool is already sized
+    sys.modules["torch"].set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
 for _var in ("RC1_SIGNING_KEY", "RC1_TRUST"):
     os.environ.pop(_var, None)
 

@@ -9,6 +9,7 @@ one. The heuristic's known gaming cases lose to the honest answers of the same i
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -36,12 +37,20 @@ def _bundled_shadow(path: Path, per_task: int = 12) -> Path:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> str:
-    """One MLflow store for the module's CLI runs (creating a sqlite store is most of a run's time)."""
-    return f"sqlite:///{tmp_path_factory.mktemp('mlflow') / 'mlflow.db'}"
+    """One MLflow store for the module's CLI runs (creating a sqlite store is most of a run's time), in a project
+    directory with the repo's configs/: the commands run there, so the runs' artifacts (./mlruns) stay out of the
+    checkout."""
+    root = tmp_path_factory.mktemp("mlflow")
+    shutil.copytree(REPO / "configs", root / "configs")
+    return f"sqlite:///{root / 'mlflow.db'}"
+
+
+def _project(store: str) -> Path:
+    return Path(store.removeprefix("sqlite:///")).parent
 
 
 def _run(tmp_path: Path, store: str, shadow: Path, n: int, monkeypatch) -> tuple[int, dict]:
-    monkeypatch.chdir(REPO)
+    monkeypatch.chdir(_project(store))
     monkeypatch.setenv("MLFLOW_TRACKING_URI", store)
     report = tmp_path / "rep" / "judge_robustness.json"
     rc = run_cli(["judge-robustness", "--shadow", str(shadow), "--n", str(n), "--report", str(report), "--no-reuse"])
@@ -171,7 +180,7 @@ def test_attacks_option_scores_the_kinds_named_and_prod_scores_the_whole_suite(s
                                                                                capsys):
     monkeypatch.setenv("RUN_MODE", "dev")
     shadow = _bundled_shadow(tmp_path / "shadow.jsonl", per_task=1)
-    monkeypatch.chdir(REPO)
+    monkeypatch.chdir(_project(store))
     monkeypatch.setenv("MLFLOW_TRACKING_URI", store)
     base = ["judge-robustness", "--shadow", str(shadow), "--n", "3", "--report", str(tmp_path / "r" / "rep.json"),
             "--no-reuse"]

@@ -57,7 +57,11 @@ def mlflow_server(root: Path, timeout: float = 600.0, backend_store_uri: str | N
     PostgreSQL database took 96 s on a loaded 2-core machine, hence the generous timeout."""
     root.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}, **(env or {})}
+    # MLflow 3's job execution (GenAI scorers, prompt optimization, trace rollups: nothing rc1 calls) starts a job
+    # runner and seven huey consumers beside the server, each a Python process importing mlflow (measured: 10
+    # processes and 13-19 CPU s to ready with it, 3 and 12 CPU s without); the tracking and registry API is the same
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")},
+           "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false", **(env or {})}
     uri = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port),
            "--backend-store-uri", backend_store_uri or f"sqlite:///{root / 'server.db'}",
