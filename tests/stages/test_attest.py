@@ -335,3 +335,24 @@ def test_a_release_moved_back_by_hand_and_a_forged_report_are_refused(store, cap
 
     assert run_cli(["promote", "--version", first]) == 0, capsys.readouterr().err   # a rollback, signed
     assert run_cli(["verify", "models:/rc1-policy@RC1-dev"]) == 0, capsys.readouterr().err
+
+
+def test_verify_and_serve_write_nothing_and_serve_takes_no_other_model(tmp_path, monkeypatch, capsys):
+    """Review of issue 37: `rc1 verify` (and `rc1 serve`) in a directory without a store create none (they made
+    ./mlruns/mlflow.db); `rc1 serve` refuses a model option in any spelling click reads (`-m/tmp/x` was passed on, and
+    mlflow served that directory under rc1's "every file verified"), before anything is downloaded."""
+    uri = mlflow.get_tracking_uri()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    mlflow.set_tracking_uri(None)
+    try:
+        for cmd in (["verify", "--version", "1"], ["serve", "models:/rc1-policy@RC1-dev"]):
+            assert run_cli(cmd) == 2
+            assert "no tracking store at sqlite:///" in refusal(capsys)
+        assert list(tmp_path.iterdir()) == []
+        for given in (["-m/tmp/x"], ["-m", "/tmp/x"], ["--model-uri=/tmp/x"], ["--model-uri", "/tmp/x"]):
+            assert run_cli(["serve", "models:/rc1-policy@RC1-dev", "-p", "5001", *given]) == 2
+            assert "is not passed on: the model served is the version rc1 verified" in refusal(capsys)
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        mlflow.set_tracking_uri(uri)
