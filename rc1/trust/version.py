@@ -421,10 +421,10 @@ def signed_promotion(source: Source, mv: VersionRecord, alias: str, model_sha256
 
 
 def require_verified(source: Source, mv: VersionRecord, alias: str | None, what: str) -> Verdict | None:
-    """A release alias (RC1, RC1-dev) is used only when it verifies (a hand-set alias does not): Rc1Error naming the
-    broken link otherwise; its verdict when it does. Other aliases (best) and plain versions claim no release and are
-    not checked here (None)."""
-    if alias not in RELEASE_ALIASES:
+    """A release alias (RC1, RC1-dev) is used only when it verifies (a hand-set alias does not), a working alias (best,
+    trial-best) only when it holds what it claims (a gated train run's own signed model): Rc1Error naming the broken
+    link otherwise; its verdict when it does. A plain version claims nothing and is not checked here (None)."""
+    if alias not in RELEASE_ALIASES and alias not in WORKING_ALIASES:
         return None
     verdict = verify_version(source, mv.name, mv.version, alias=alias)
     if not verdict.ok:

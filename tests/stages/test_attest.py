@@ -112,8 +112,9 @@ def test_a_release_alias_set_by_hand_is_refused_downstream(store, capsys):
     assert run_cli(["verify", "--alias", "best"]) == 0
     assert "it serves its gated train run's signed model" in capsys.readouterr().out
     client().set_registered_model_alias("rc1-policy", "best", chain(store, gated=False))
-    assert run_cli(["verify", "models:/rc1-policy@best"]) == 2
-    assert "not launched by a gate (rc1.gated=false)" in refusal(capsys)
+    for cmd in (["verify", "models:/rc1-policy@best"], ["export-gguf", "--alias", "best"]):   # export: review of 37
+        assert run_cli(cmd) == 2
+        assert "not launched by a gate (rc1.gated=false)" in refusal(capsys)
 
 
 def test_untrusted_keys_a_store_trust_file_and_replayed_statements_are_refused(store, capsys, tmp_path, monkeypatch):
