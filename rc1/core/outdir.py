@@ -107,16 +107,20 @@ def _written(p: Path, kind: str) -> dict[str, str | None] | None:
 
 
 def _not_written(p: Path, kind: str) -> list[str]:
-    """The files of `p` that rc1 did not write there as it holds them (every file, when it knows of none)."""
+    """The entries of `p` that rc1 did not write there as it holds them (every one, when it knows of none): a file
+    not listed or changed since, any symlink (to a file or a directory), a directory holding no file rc1 wrote (a
+    user's own, empty or not)."""
     from rc1.core.io import sha256_file
 
     wrote = _written(p, kind) or {}
+    dirs = {str(d) for rel in wrote for d in Path(rel).parents if str(d) != "."}
     out = []
-    for f in sorted(q for q in p.rglob("*") if not q.is_dir()):
+    for f in sorted(p.rglob("*")):
         rel = str(f.relative_to(p))
         if rel in _IGNORED:
             continue
-        if f.is_symlink() or rel not in wrote or (wrote[rel] is not None and sha256_file(f) != wrote[rel]):
+        if f.is_symlink() or (f.is_dir() and rel not in dirs) or (not f.is_dir() and (
+                rel not in wrote or (wrote[rel] is not None and sha256_file(f) != wrote[rel]))):
             out.append(rel)
     return out
 

@@ -20,13 +20,25 @@ _KEYLIKE = re.compile(r"(^|[-_.])(key|apikey|api[-_]?key|token|access[-_]?token|
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>`]+")
 
 
+def _b64_cores(raw: bytes) -> set[str]:
+    """The base64 characters (standard and URL-safe) that `raw` alone decides wherever it sits in an encoded text: a
+    secret inside the base64 of a longer text (`Bearer <key>`, a request dump) starts 0, 1 or 2 bytes into a 3-byte
+    group, and only its first and last characters depend on its neighbours."""
+    out = set()
+    for offset in range(3):
+        start, end = -(-8 * offset // 6), 8 * (offset + len(raw)) // 6   # the characters whose 6 bits are all raw's
+        for enc in (base64.b64encode, base64.urlsafe_b64encode):
+            out.add(enc(bytes(offset) + raw).decode()[start:end])
+    return out
+
+
 def _forms(secret: str) -> set[str]:
     """Every encoding of `secret` rc1 can derive: as is, reversed, URL-encoded, base64 (standard and URL-safe, with
-    and without padding) and hex, of the secret and of its reverse."""
+    and without padding, and inside the base64 of a longer text) and hex, of the secret and of its reverse."""
     forms: set[str] = set()
     for s in (secret, secret[::-1]):
         raw = s.encode("utf-8")
-        forms |= {s, quote(s, safe=""), quote_plus(s, safe=""), raw.hex()}
+        forms |= {s, quote(s, safe=""), quote_plus(s, safe=""), raw.hex()} | _b64_cores(raw)
         for enc in (base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()):
             forms |= {enc, enc.rstrip("=")}
     return {f for f in forms if len(f) >= 4}

@@ -50,7 +50,7 @@ def run(cfg: Config) -> dict:
     reconcile_promotions()
     version, alias = cfg.version_or_alias(BEST)
     mv = resolve_version(version, alias)
-    require_verified(source, version_record(mv), alias, "rc1 export-gguf")   # a hand-set RC1 is not a release
+    require_verified(source, version_record(mv), alias, "rc1 export-gguf")   # a hand-set RC1 or best: refused
     params = {**logged_params(cfg), "version": mv.version, "alias": cfg.alias}
     tags = {"rc1.model_version": mv.version, "rc1.registered_model": MODEL_NAME, "rc1.train_run_id": mv.run_id}
     # signed: `rc1 evaluate --backend llamacpp` takes the file the statement names (rc1.tracking.registry.download_export)

@@ -104,6 +104,9 @@ class Guard:
     restored: int = 0
     # alias -> the versions the guard kept it on, oldest first: where a refused alias is put back
     _verified: dict[str, list[str]] = field(default_factory=dict)
+    # alias -> (start time in ms, version) of the newest signed promotion the guard kept it on: an alias moved back to
+    # an earlier release is refused even when the newer promote run was hidden in the store (its tags changed)
+    _newest: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def on_delivery(self, d) -> tuple[int, str]:
         """The receiver's handler: an alias-created event on a guarded alias of the model is queued, others ignored."""
@@ -156,22 +159,24 @@ class Guard:
         started = time.monotonic()
         verdict = self._verify(version, alias)
         took = time.monotonic() - started
-        action, restored_to = "kept", None
+        action, restored_to, held = "kept", None, verdict
         if not verdict.ok:
             if aliases(self.model).get(alias) != version:   # moved while it was checked: check where it is now
                 self.enqueue(alias, seen)
                 return
             # the reason first: once the alias is gone, the version says why
             set_version_tags(version, {TAG: f"refused {alias}: {verdict.why}"[:4900]}, self.model)
-            restored_to = self._restore_target(alias, version)
+            restored_to, held = self._restore_target(alias, version)
             if restored_to is not None and aliases(self.model).get(alias) == version:
                 set_alias(restored_to, alias, self.model)
                 action = "restored"
                 self.restored += 1
             else:
                 remove_alias(self.model, alias)
-                action, restored_to = "removed", None
+                action, restored_to, held = "removed", None, None
             self.removed += 1
+        if held is not None:
+            self._note_promotion(alias, held)
         self.handled += 1
         to = f" (put back on version {restored_to}, the last that verifies)" if restored_to else ""
         click.echo(f"rc1 guard: {alias} -> version {version}: {action}{to} ({verdict.why}) [{seen.trigger}, "
@@ -191,7 +196,9 @@ class Guard:
 
         for attempt in range(RETRIES):
             try:
-                return verify_version(store_source(read_only=True), self.model, version, alias=alias)
+                verdict = verify_version(store_source(read_only=True), self.model, version, alias=alias)
+                older = verdict.ok and self._older_than_kept(alias, version, verdict)
+                return Verdict(False, older, version) if older else verdict
             except Rc1Error as e:
                 return Verdict(False, str(e), version)
             except Exception as e:   # fails closed: an alias that cannot be verified is not trusted
@@ -199,10 +206,31 @@ class Guard:
                     return Verdict(False, f"could not be verified ({type(e).__name__}: {scrub(str(e))})", version)
                 time.sleep(2 ** attempt)
 
-    def _restore_target(self, alias: str, refused: str) -> str | None:
-        """The version a refused alias goes back to: the newest one this guard kept it on, else the newest version a
-        promote run signed it for (the store's tags only find those; each is verified here, bytes and all), that
-        verifies now; None when none does."""
+    def _start_ms(self, verdict) -> int:
+        from rc1.tracking.evidence import store_source
+
+        run = store_source(read_only=True).run(verdict.statements["promote"].run_id)
+        return run.start_time if run is not None else 0
+
+    def _older_than_kept(self, alias: str, version: str, verdict) -> str | None:
+        """Why `version`, whose chain holds, is an earlier release than one this guard kept `alias` on (its signed
+        promotion started before that one's), or None."""
+        newest = self._newest.get(alias)
+        if newest is None or newest[1] == version or self._start_ms(verdict) >= newest[0]:
+            return None
+        return (f"{self.model} version {version}: its promotion is older than version {newest[1]}'s, which this guard "
+                f"kept as {alias}: moved back by hand to an earlier release")
+
+    def _note_promotion(self, alias: str, verdict) -> None:
+        if "promote" in verdict.statements:
+            at = self._start_ms(verdict)
+            if at >= self._newest.get(alias, (0, ""))[0]:
+                self._newest[alias] = (at, verdict.version)
+
+    def _restore_target(self, alias: str, refused: str):
+        """(the version a refused alias goes back to, its verdict): the newest one this guard kept it on, else the
+        newest version a promote run signed it for (the store's tags only find those; each is verified here, bytes
+        and all), that verifies now; (None, None) when none does."""
         from rc1.tracking.evidence import store_source
 
         hints = list(reversed(self._verified.get(alias, [])))
@@ -213,9 +241,10 @@ class Guard:
             if not version or version in tried:
                 continue
             tried.add(version)
-            if self._verify(version, alias).ok:
-                return version
-        return None
+            verdict = self._verify(version, alias)
+            if verdict.ok:
+                return version, verdict
+        return None, None
 
     def _log_run(self, alias: str, version: str, action: str, why: str, seen: Seen, took: float,
                  restored_to: str | None = None) -> None:

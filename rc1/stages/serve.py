@@ -48,11 +48,17 @@ class Config(Trusting):
                                       argument=True, mlproject=False)
 
 
-def serve_command(model_dir: Path, args: tuple[str, ...]) -> list[str]:
-    """`mlflow models serve -m <model_dir> ...`, in this environment (`--env-manager local`) unless told otherwise."""
-    bad = [a for a in args if a in OWN_OPTIONS or a.startswith(tuple(f"{o}=" for o in OWN_OPTIONS))]
+def refuse_own_options(args: tuple[str, ...]) -> None:
+    """A model option in `args`, in any spelling click reads (`-m X`, `-mX`, `--model-uri=X`), is refused: the model
+    served is the version rc1 verified."""
+    bad = [a for a in args if a.startswith(("-m", *OWN_OPTIONS[1:]))]
     if bad:
         raise Rc1Error(f"rc1 serve: {bad[0]} is not passed on: the model served is the version rc1 verified")
+
+
+def serve_command(model_dir: Path, args: tuple[str, ...]) -> list[str]:
+    """`mlflow models serve -m <model_dir> ...`, in this environment (`--env-manager local`) unless told otherwise."""
+    refuse_own_options(args)
     env_manager = any(a == "--env-manager" or a.startswith("--env-manager=") for a in args)
     return [sys.executable, "-m", "mlflow", "models", "serve", "-m", str(model_dir),
             *([] if env_manager else ["--env-manager", "local"]), *args]
@@ -69,6 +75,7 @@ def run(cfg: Config) -> dict:
     from rc1.trust.version import verify_version
 
     name, version, alias = parse_model_uri(cfg.uri)
+    refuse_own_options(cfg.serve_args)   # before anything is downloaded
     trust = cfg.pinned_trust()
     source = store_source(read_only=True)
     mv = resolve_version(version, alias, name=name)   # the alias, once: from here on it is this version

@@ -56,14 +56,19 @@ class StoreSource:
         note_origin(local, run_id, artifact)
         return local
 
-    def search(self, stage: str, tags: Mapping[str, str], status: str | None = None,
-               max_results: int = 100) -> list[RunRecord]:
+    def search(self, stage: str, tags: Mapping[str, str], status: str | None = None, max_results: int = 100,
+               started_after: int | None = None, deleted: bool = False) -> list[RunRecord]:
+        from mlflow.entities import ViewType
+
         from rc1.tracking.queries import _search
 
         where = [f"tags.`rc1.stage` = '{stage}'"] + [f"tags.`{k}` = '{_quoted(v)}'" for k, v in tags.items()]
         if status:
             where.append(f"attributes.status = '{status}'")
-        return [record(r) for r in _search(" AND ".join(where), max_results=max_results)]
+        if started_after is not None:
+            where.append(f"attributes.start_time > {int(started_after)}")
+        return [record(r) for r in _search(" AND ".join(where), max_results=max_results,
+                                           view=ViewType.ALL if deleted else ViewType.ACTIVE_ONLY)]
 
     def version(self, name: str, version: str) -> VersionRecord | None:
         try:

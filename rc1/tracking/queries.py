@@ -15,13 +15,15 @@ from rc1.core.errors import Rc1Error
 from rc1.core.io import sha256_file
 
 
-def _search(filter_string: str, max_results: int = 1) -> list[Run]:
+def _search(filter_string: str, max_results: int = 1, view=None) -> list[Run]:
+    """Runs of every experiment, newest first; `view`: mlflow.entities.ViewType (default: active runs only)."""
     return mlflow.search_runs(
         search_all_experiments=True,
         filter_string=filter_string,
         order_by=["attributes.start_time DESC"],
         max_results=max_results,
         output_format="list",
+        **({"run_view_type": view} if view is not None else {}),
     )
 
 

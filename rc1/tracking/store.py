@@ -33,6 +33,7 @@ with _collector_paused():
     import mlflow
     from mlflow.tracking import MlflowClient
 
+from rc1.core.errors import Rc1Error
 from rc1.tracking.queries import _search
 
 EXPERIMENT = os.environ.get("RC1_EXPERIMENT", "rc1")
@@ -53,7 +54,12 @@ def use_tracking() -> str:
 
     if not is_tracking_uri_set():
         mlflow.set_tracking_uri(default_tracking_uri())
-    return mlflow.get_tracking_uri()
+    uri = mlflow.get_tracking_uri()
+    if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///"):].split("?", 1)[0]).is_file():
+        # MLflow would create the database (and its tables) on the first query
+        raise Rc1Error(f"no tracking store at {uri}: nothing to read (set MLFLOW_TRACKING_URI to the team's store, or "
+                       f"run where the runs are)")
+    return uri
 
 
 def setup_tracking(experiment: str | None = None) -> str:

@@ -45,9 +45,10 @@ class Source(Protocol):
     def download(self, run_id: str, artifact: str, dest: Path) -> Path:
         """One artifact (file or directory) of the run, downloaded under `dest`; FetchError when it cannot be."""
 
-    def search(self, stage: str, tags: Mapping[str, str], status: str | None = None,
-               max_results: int = 100) -> list[RunRecord]:
-        """The `stage` runs whose store tags equal `tags` (and of `status`), newest first."""
+    def search(self, stage: str, tags: Mapping[str, str], status: str | None = None, max_results: int = 100,
+               started_after: int | None = None, deleted: bool = False) -> list[RunRecord]:
+        """The `stage` runs whose store tags equal `tags` (and of `status`; started after `started_after`, ms), newest
+        first; `deleted`: deleted runs too (a run deleted in the store still says what it signed)."""
 
     def version(self, name: str, version: str) -> VersionRecord | None:
         """A registered model version, or None."""

@@ -341,7 +341,66 @@ def _alias_link(source: Source, mv: VersionRecord, alias: str, verdict: Verdict,
         return link
     verdict.statements["promote"] = stmt
     link.run_id, link.evidence = stmt.run_id, f"{alias}, promotion signed by {stmt.key.name}"
+    newer = newer_promotion(source, mv, alias, stmt, trust)
+    if newer is not None:
+        link.problems.append(newer if isinstance(newer, str) else
+                             f"promote run {newer.run_id} made version {newer.tags.get('rc1.model_version')} {alias} "
+                             f"after this version's promotion (run {stmt.run_id}): {alias} was moved back by hand, or "
+                             f"that promote ended before it set {alias} (`rc1 promote --version "
+                             f"{newer.tags.get('rc1.model_version')}` finishes it; a promote of version {mv.version} "
+                             f"makes this one the release again)")
+    report = _report_problem(source, mv, stmt)
+    if report:
+        link.problems.append(report)
+    else:
+        link.evidence += f", report {mv.tags.get('rc1.report')} sha256 {stmt.subjects[REPORT][:12]} (downloaded)"
     return link
+
+
+REPORT = "rc1_report.html"   # what a promotion signs and links from its version (rc1.stages.promote.attach_report)
+NEWER_LIMIT = 500            # promote runs read for a newer promotion; more (a flood made in the store): refused
+
+
+def newer_promotion(source: Source, mv: VersionRecord, alias: str, promotion: Statement,
+                    trust: Trust) -> Statement | str | None:
+    """A signed promotion of another version of this registered model to `alias`, made after `promotion` (this
+    version's newest): the alias was moved back to an earlier release by hand (or that promote never set it). Deleted
+    promote runs count; so does a run whose store tags no longer name the alias (only the registered model and the
+    stage find them: changing those hides this version's own promotion too). None when there is none; a str when it
+    cannot be told (more promote runs than NEWER_LIMIT)."""
+    run = source.run(promotion.run_id)
+    found = source.search("promote", {"rc1.registered_model": mv.name}, started_after=run.start_time if run else 0,
+                          deleted=True, max_results=NEWER_LIMIT)
+    for r in found:
+        if r.run_id == promotion.run_id:
+            continue
+        stmt, _ = _signed(source, r, "promote", trust)
+        said = stmt.tags if stmt else {}
+        if stmt is not None and said.get("rc1.registered_model") == mv.name and said.get("rc1.target_alias") == alias \
+                and stmt.mode == promotion.mode and said.get("rc1.model_version") != str(mv.version):
+            return stmt
+    if len(found) >= NEWER_LIMIT:
+        return (f"over {NEWER_LIMIT} promote runs of {mv.name} started after this version's promotion (run "
+                f"{promotion.run_id}): whether a newer one was signed cannot be told")
+    return None
+
+
+def _report_problem(source: Source, mv: VersionRecord, promotion: Statement) -> str | None:
+    """Why the report the version links to (its tag rc1.report) is not the one its promotion signed, or None: the tag
+    must name that promote run's rc1_report.html, and those bytes must have the signed digest."""
+    want, where = promotion.subjects.get(REPORT), f"runs:/{promotion.run_id}/{REPORT}"
+    if not want:
+        return f"promote run {promotion.run_id} signed no {REPORT}"
+    if mv.tags.get("rc1.report") != where:
+        return f"its rc1.report points at {mv.tags.get('rc1.report')}, not the report promote run {promotion.run_id} " \
+               f"signed ({where})"
+    run = source.run(promotion.run_id)
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            fetch_signed(source, run, REPORT, want, d)
+        except Rc1Error as e:
+            return f"its report: {e}"
+    return None
 
 
 def signed_promotion(source: Source, mv: VersionRecord, alias: str, model_sha256: str | None,
@@ -362,10 +421,10 @@ def signed_promotion(source: Source, mv: VersionRecord, alias: str, model_sha256
 
 
 def require_verified(source: Source, mv: VersionRecord, alias: str | None, what: str) -> Verdict | None:
-    """A release alias (RC1, RC1-dev) is used only when it verifies (a hand-set alias does not): Rc1Error naming the
-    broken link otherwise; its verdict when it does. Other aliases (best) and plain versions claim no release and are
-    not checked here (None)."""
-    if alias not in RELEASE_ALIASES:
+    """A release alias (RC1, RC1-dev) is used only when it verifies (a hand-set alias does not), a working alias (best,
+    trial-best) only when it holds what it claims (a gated train run's own signed model): Rc1Error naming the broken
+    link otherwise; its verdict when it does. A plain version claims nothing and is not checked here (None)."""
+    if alias not in RELEASE_ALIASES and alias not in WORKING_ALIASES:
         return None
     verdict = verify_version(source, mv.name, mv.version, alias=alias)
     if not verdict.ok:

@@ -112,8 +112,9 @@ def test_a_release_alias_set_by_hand_is_refused_downstream(store, capsys):
     assert run_cli(["verify", "--alias", "best"]) == 0
     assert "it serves its gated train run's signed model" in capsys.readouterr().out
     client().set_registered_model_alias("rc1-policy", "best", chain(store, gated=False))
-    assert run_cli(["verify", "models:/rc1-policy@best"]) == 2
-    assert "not launched by a gate (rc1.gated=false)" in refusal(capsys)
+    for cmd in (["verify", "models:/rc1-policy@best"], ["export-gguf", "--alias", "best"]):   # export: review of 37
+        assert run_cli(cmd) == 2
+        assert "not launched by a gate (rc1.gated=false)" in refusal(capsys)
 
 
 def test_untrusted_keys_a_store_trust_file_and_replayed_statements_are_refused(store, capsys, tmp_path, monkeypatch):
@@ -295,3 +296,64 @@ def test_a_planted_trust_file_and_a_second_signer_are_refused(store, capsys, tmp
     capsys.readouterr()
     assert run_cli(["verify", "--version", version]) == 2
     assert "one gate process signs both" in capsys.readouterr().err
+
+
+def test_a_release_moved_back_by_hand_and_a_forged_report_are_refused(store, capsys):
+    """Review of issue 37: RC1-dev moved back by hand to an earlier release (whose own promotion is genuine, and older
+    than the one that replaced it) is refused by verify and serve, even with the newer promote run deleted; a
+    promotion's report replaced in the store, or the version's rc1.report pointed at another page, breaks the alias
+    link. A rollback made by `rc1 promote` is a new signed promotion: it verifies."""
+    first = chain(store)
+    assert run_cli(["promote", "--version", first]) == 0, capsys.readouterr().err
+    second = chain(store)
+    assert run_cli(["promote", "--version", second]) == 0, capsys.readouterr().err
+    newer = client().get_model_version("rc1-policy", second).tags["rc1.report"].split("/")[1]
+    client().set_registered_model_alias("rc1-policy", "RC1-dev", first)
+    client().delete_run(newer)   # hidden from an ordinary search: still found
+    capsys.readouterr()
+    for cmd in (["verify", "models:/rc1-policy@RC1-dev"], ["serve", "models:/rc1-policy@RC1-dev"]):
+        assert run_cli(cmd) == 2
+        line = refusal(capsys)
+        assert f"promote run {newer} made version {second} RC1-dev after this version's promotion" in line, line
+    client().restore_run(newer)
+    client().set_registered_model_alias("rc1-policy", "RC1-dev", second)
+    assert run_cli(["verify", "models:/rc1-policy@RC1-dev"]) == 0, capsys.readouterr().err
+
+    page = run_path(newer, "rc1_report.html")
+    genuine = page.read_text()
+    page.write_text(genuine.replace("class='verdict pass'", "class='verdict pass'>FORGED<"))
+    capsys.readouterr()
+    assert run_cli(["verify", "models:/rc1-policy@RC1-dev"]) == 2
+    assert f"rc1_report.html in the tracking server does not match the digest its statement signed" in refusal(capsys)
+    page.write_text(genuine)
+    with mlflow.start_run() as other:
+        mlflow.log_text("<html>FORGED: RC1 verdict PASS</html>", "rc1_report.html")
+    client().set_model_version_tag("rc1-policy", second, "rc1.report", f"runs:/{other.info.run_id}/rc1_report.html")
+    assert run_cli(["verify", "models:/rc1-policy@RC1-dev"]) == 2
+    assert f"its rc1.report points at runs:/{other.info.run_id}/rc1_report.html, not the report promote run " \
+           f"{newer} signed" in refusal(capsys)
+    client().set_model_version_tag("rc1-policy", second, "rc1.report", f"runs:/{newer}/rc1_report.html")
+
+    assert run_cli(["promote", "--version", first]) == 0, capsys.readouterr().err   # a rollback, signed
+    assert run_cli(["verify", "models:/rc1-policy@RC1-dev"]) == 0, capsys.readouterr().err
+
+
+def test_verify_and_serve_write_nothing_and_serve_takes_no_other_model(tmp_path, monkeypatch, capsys):
+    """Review of issue 37: `rc1 verify` (and `rc1 serve`) in a directory without a store create none (they made
+    ./mlruns/mlflow.db); `rc1 serve` refuses a model option in any spelling click reads (`-m/tmp/x` was passed on, and
+    mlflow served that directory under rc1's "every file verified"), before anything is downloaded."""
+    uri = mlflow.get_tracking_uri()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    mlflow.set_tracking_uri(None)
+    try:
+        for cmd in (["verify", "--version", "1"], ["serve", "models:/rc1-policy@RC1-dev"]):
+            assert run_cli(cmd) == 2
+            assert "no tracking store at sqlite:///" in refusal(capsys)
+        assert list(tmp_path.iterdir()) == []
+        for given in (["-m/tmp/x"], ["-m", "/tmp/x"], ["--model-uri=/tmp/x"], ["--model-uri", "/tmp/x"]):
+            assert run_cli(["serve", "models:/rc1-policy@RC1-dev", "-p", "5001", *given]) == 2
+            assert "is not passed on: the model served is the version rc1 verified" in refusal(capsys)
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        mlflow.set_tracking_uri(uri)

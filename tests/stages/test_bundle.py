@@ -101,6 +101,15 @@ def test_bundle_reproduces_the_preflight_pool(tmp_path, monkeypatch, clean_env, 
     assert "configs/my_private.yaml, which rc1 did not write there" in capsys.readouterr().err
     assert (bundle / "configs" / "my_private.yaml").read_text() == "mine: true\n"
     (bundle / "configs" / "my_private.yaml").unlink()
+    # nor a symlink of the user's (to a directory, which the walk does not enter) nor a directory of their own
+    (tmp_path / "theirs_data").mkdir()
+    (bundle / "data").symlink_to(tmp_path / "theirs_data", target_is_directory=True)
+    (bundle / "templates" / "drafts").mkdir()
+    assert run_cli(["bundle", "--preflight", pf.info.run_id, "--out", str(bundle)]) == 2
+    assert "holds data and 1 more, which rc1 did not write there" in capsys.readouterr().err
+    assert (bundle / "data").is_symlink() and (bundle / "templates" / "drafts").is_dir()
+    (bundle / "data").unlink()
+    (bundle / "templates" / "drafts").rmdir()
     assert len(mlflow.search_runs(search_all_experiments=True, output_format="list",
                                   filter_string="tags.`rc1.stage` = 'bundle'")) == 2   # the refusals opened no run
 

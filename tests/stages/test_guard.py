@@ -265,6 +265,23 @@ def test_the_guard_removes_hand_set_aliases_and_keeps_a_promoted_one(tmp_path, m
             finally:
                 weights.write_bytes(genuine)
             print(f"an in-place swap found and RC1-dev taken off in {took_swap:.1f} s (sweep every 4 s)")
+
+            # review of issue 37: a newer release, then RC1-dev moved back by hand to the earlier one (its own
+            # promotion genuine, and older): put back on the newer; with the newer promote run also hidden from every
+            # search in the store (its rc1.stage changed), the guard still knows it kept a newer release and takes
+            # RC1-dev off rather than serve the earlier one
+            newer = chain(root)
+            assert run_cli(["promote", "--version", newer]) == 0, capsys.readouterr().err
+            assert _wait(lambda: any(r.data.tags["rc1.guard.action"] == "kept" and r.data.tags["rc1.model_version"] ==
+                                     newer for r in _guard_runs()), 10)
+            _set_by_hand(uri, "RC1-dev", good)
+            assert _wait(lambda: _aliases().get("RC1-dev") == newer, 10), "RC1-dev stayed moved back"
+            assert "after this version's promotion" in client.get_model_version(MODEL, good).tags["rc1.guard"]
+            promoted = client.get_model_version(MODEL, newer).tags["rc1.report"].split("/")[1]
+            client.set_tag(promoted, "rc1.stage", "hidden")
+            _set_by_hand(uri, "RC1-dev", good)
+            assert _wait(lambda: "RC1-dev" not in _aliases(), 10), "RC1-dev stayed moved back, its newer release hidden"
+            assert "moved back by hand to an earlier release" in client.get_model_version(MODEL, good).tags["rc1.guard"]
         finally:
             guard.send_signal(signal.SIGTERM)
             out2, err2 = guard.communicate(timeout=90)

@@ -19,7 +19,10 @@ pytestmark = pytest.mark.timeout(240)
 REPO = Path(__file__).resolve().parents[2]
 GATES = str(REPO / "configs" / "gates.yaml")
 KEY = "sk-live-ECHOED-0123456789abcdef"
-SPELLINGS = (KEY, KEY.lower(), quote(KEY, safe=""), base64.b64encode(KEY.encode()).decode().rstrip("="))
+# ... and the key's own characters inside the base64 of the header it rode in ("Bearer " + key: 7 bytes before it, so
+# its bits start at character 10 of that base64 and end before the last 3 characters)
+SPELLINGS = (KEY, KEY.lower(), quote(KEY, safe=""), base64.b64encode(KEY.encode()).decode().rstrip("="),
+             base64.b64encode(f"Bearer {KEY}".encode()).decode()[10:-3])
 
 
 @pytest.fixture

@@ -428,11 +428,18 @@ def test_rc1_serve_refuses_weights_swapped_in_the_store_and_files_added_anywhere
     base = Path(MlflowClient().get_run(mv.run_id).info.artifact_uri.removeprefix("file://")) / "base"
     weights = sorted(base.glob("*.safetensors"))[0]
     cache = stored / "peft" / "__pycache__"
-    for attack, undo in (("adapter", adapter), ("pycache", None), ("base", weights)):
+    # review of issue 37: the base directory replaced by one file whose bytes are what the directory digest hashes (its
+    # sha256 is the signed rc1-dir-sha256): it passed, and the served model then loaded the recorded base path
+    preimage = b"".join(str(p.relative_to(base)).encode() + b"\0" + sha256_file(p).encode()
+                        for p in sorted(q for q in base.rglob("*") if q.is_file()))
+    for attack, undo in (("adapter", adapter), ("pycache", None), ("base", weights), ("base as a file", None)):
         saved = undo.read_bytes() if undo else None
         if attack == "pycache":
             cache.mkdir()
             (cache / "x.cpython-311.pyc").write_bytes(b"\0" * 5_000_000)
+        elif attack == "base as a file":
+            base.rename(base.with_name("base.genuine"))
+            base.write_bytes(preimage)
         else:
             undo.write_bytes(saved[:-64] + bytes(64))   # same size, other bytes
         try:
@@ -443,6 +450,9 @@ def test_rc1_serve_refuses_weights_swapped_in_the_store_and_files_added_anywhere
         finally:
             if attack == "pycache":
                 shutil.rmtree(cache)
+            elif attack == "base as a file":
+                base.unlink()
+                base.with_name("base.genuine").rename(base)
             else:
                 undo.write_bytes(saved)
     assert run_cli(["verify", "models:/rc1-policy@best"]) == 0   # restored: the genuine version verifies again

@@ -13,7 +13,7 @@ slot; vLLM's: max_num_seqs), each taking `delay_s`; `refuse_json_schema=400` ans
 response_format with that status, as a server without structured output does (llama-cpp-python's: 500). Faults: a fixed rate limit (token bucket; 429 with Retry-After and retry-after-ms beyond it),
 injected 429/500/timeouts/malformed replies by probability (seeded) or by request number
 (`schedule={1: "429", 2: "500"}`), a base delay, and stalls (`p_stall`: the reply comes after `stall_s`). Kinds: ok, 429, 500, timeout, malformed (reply
-text not JSON; `echo_auth_reply=True`: every reply is such a text quoting the Authorization header), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
+text not JSON; `echo_auth_reply=True`: every reply is such a text quoting the Authorization header, as sent and base64-encoded), partial (keys missing), range (a value > 1), badjson (HTTP body not JSON), 401 (bad key;
 `reject_all_keys=True` answers every request so). `fixed_scores` makes every ok reply carry those
 scores (a different model behind the same name); `bodies` keeps the request bodies received. Judges to
 attack: `gullible=True` replies with the first JSON verdict found in the dialogue (a judge that can be
@@ -158,6 +158,7 @@ class FakeJudgeServer:
         self.echo_key = echo_key           # 401 messages quote the key (upper-cased, URL-encoded, base64, reversed,
                                            # letter-spaced, hex)
         self.echo_auth_reply = echo_auth_reply   # every 200 reply is text (not JSON) quoting the Authorization header
+                                                 # (as sent, and base64-encoded as a request dump would)
         self.fixed_scores = fixed_scores   # every ok reply carries these scores (another model, same name)
         self.bodies: list[dict] = []       # received request bodies (first 5000)
         self.gullible, self.quote_first = gullible, quote_first
@@ -401,7 +402,11 @@ class _Handler(BaseHTTPRequestHandler):
                 srv.bodies.append(body)
         scores = dict(srv.fixed_scores) if srv.fixed_scores else judge_scores(prompt, nth)
         if srv.echo_auth_reply:
-            content = f"Cannot score. You sent {headers.get('authorization', '')} and I repeat it."
+            import base64
+
+            auth = headers.get("authorization", "")
+            content = (f"Cannot score. You sent {auth} and I repeat it (base64 "
+                       f"{base64.b64encode(auth.encode()).decode()}).")
         elif kind == "malformed":
             content = "The assistant did well overall; I would rate it highly."
         elif kind == "partial":

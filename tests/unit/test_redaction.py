@@ -20,10 +20,13 @@ KEY = "sk-Test+Key/42=abc"
 
 
 def spellings(key):
-    """Every encoding rc1 can derive (issue 37): plain, any case, URL-encoded, base64, reversed, spaced, hex."""
+    """Every encoding rc1 can derive (issue 37): plain, any case, URL-encoded, base64 (alone or inside a longer text's),
+    reversed, spaced, hex."""
     return [key, key.upper(), key.lower(), quote(key, safe=""), quote(key, safe="").lower(),
             base64.b64encode(key.encode()).decode(), base64.urlsafe_b64encode(key.encode()).decode().rstrip("="),
-            key[::-1], " ".join(key), key.encode().hex(), key.encode().hex().upper(), ".".join(key[::-1])]
+            key[::-1], " ".join(key), key.encode().hex(), key.encode().hex().upper(), ".".join(key[::-1]),
+            # inside the base64 of a longer text, at each of the three offsets into a 3-byte group
+            *(base64.b64encode(f"{pre}{key}\r\n".encode()).decode() for pre in ("Bearer ", "x", "xy"))]
 
 
 def test_redact_every_spelling():
