@@ -59,7 +59,7 @@ def heldout_scores(trainer, items: list[dict], new_tokens: int, samples: int) ->
     import torch
     from trl.chat_template_utils import parse_response
 
-    from rc1.inference.budget import GenerateCall
+    from rc1.generation.budget import GenerateCall
     from rc1.scoring.answers import final_answer, is_correct
 
     tok, model = trainer.processing_class, trainer.model
@@ -145,7 +145,7 @@ def episode_tokens(base: str, args) -> int:
     """ppo.max_new_tokens of a turn that uses both budgets: the reasoning, the forced closing (the sentence, </think>,
     a blank line), the answer and its end-of-turn token."""
     from rc1.core.ppo_config import GenerationCfg
-    from rc1.inference.budget import for_tokenizer
+    from rc1.generation.budget import for_tokenizer
     from rc1.train.tiny import load_tokenizer
 
     tok = load_tokenizer(base)

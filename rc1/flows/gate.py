@@ -77,7 +77,7 @@ def _gate(cfg: Config, workdir: Path) -> dict:
     from rc1.train.launch import launch_train
     from rc1.train.engine import rollout_plan
     from rc1.train.projection import project
-    from rc1.train.rollout import device
+    from rc1.generation.device import device
 
     pre = find_preflight(mode)
     files, gates, seeds = checked_inputs(pre, mode, config_path, gates_path, seeds, workdir, max_steps,

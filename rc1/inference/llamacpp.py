@@ -50,7 +50,7 @@ class LlamaCppGenerator:
         self.n_ctx = n_ctx
 
     def __call__(self, prompt_ids: Sequence[int], max_new_tokens: int, turn=None) -> list[int]:
-        """New ids; `turn` (rc1.inference.budget.TurnBudget) forces tokens and stops the turn as the thinking budget
+        """New ids; `turn` (rc1.generation.budget.TurnBudget) forces tokens and stops the turn as the thinking budget
         says (a logits processor: llama.cpp then picks the forced token), and is fed every token."""
         if len(prompt_ids) >= self.n_ctx:
             raise Rc1Error(f"prompt of {len(prompt_ids)} tokens does not fit llama.cpp's context of {self.n_ctx}")

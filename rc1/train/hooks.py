@@ -60,7 +60,7 @@ class TrainState:
 
 @contextlib.contextmanager
 def budgeted(model, call) -> Iterator[None]:
-    """`model.generate` applies the thinking budget of `call` (rc1.inference.budget.GenerateCall) inside the block:
+    """`model.generate` applies the thinking budget of `call` (rc1.generation.budget.GenerateCall) inside the block:
     TRL calls generate itself, so its arguments are added there; the model's own method is back afterwards."""
     if call is None:
         yield
@@ -78,22 +78,45 @@ def budgeted(model, call) -> Iterator[None]:
             model.generate = own
 
 
-def rc1_trainer_class(strategy_name: str, generating: Callable = lambda model: contextlib.nullcontext()):
-    """TRL's trainer for the strategy (GRPOTrainer or RLOOTrainer), unchanged but for three things: it keeps each
-    training batch's advantages (per rollout, with its prompt's difficulty and how often it asked the user) so rc1 can
-    log what the update actually weighs; its rollouts generate inside `generating(model)` (ppo.lora_generation); and
-    each turn's generate applies the thinking budget `rc1_budget` (rc1.inference.budget), whose per-turn counts of a
-    training batch are kept in rc1_batch["turns"]."""
-    from rc1.inference.budget import GenerateCall, TurnStats, summarize_turns
+def rc1_trainer_class(strategy_name: str, generating: Callable = lambda model: contextlib.nullcontext(),
+                      vllm: dict | None = None):
+    """TRL's trainer for the strategy (GRPOTrainer or RLOOTrainer), unchanged but for these: it keeps each training
+    batch's advantages (per rollout, with its prompt's difficulty and how often it asked the user) so rc1 can log what
+    the update actually weighs; its rollouts generate inside `generating(model)` (ppo.lora_generation); each turn
+    applies the thinking budget `rc1_budget` (rc1.generation.budget: transformers generate, or vLLM in phases), whose
+    per-turn counts of a training batch are kept in rc1_batch["turns"]; the tokens the budget forced carry no gradient
+    (GRPO: its tool mask, rc1.generation.budget.forced_mask), and the share of sequences TRL's importance-sampling
+    correction of vLLM samples masked is counted (rc1_batch["sampling"]). With `vllm` (dtype, lora_r, seed,
+    quantization) a trainer configured with use_vllm samples on rc1's colocated engine (rc1.train.vllm_rollout)."""
+    import sys
+
+    from rc1.generation.budget import GenerateCall, TurnStats, forced_mask, summarize_turns
 
     _, base = trl_classes(strategy_name)
 
     class Rc1Trainer(base):
         rc1_batch: dict = {}
         rc1_gather: Callable[[list], list] = staticmethod(list)   # across the training processes (rc1.train.dist)
-        rc1_budget = None   # a ThinkingBudget (rc1.inference.budget.for_tokenizer)
+        rc1_budget = None   # a ThinkingBudget (rc1.generation.budget.for_tokenizer)
+
+        def __init__(self, *args, **kwargs):
+            from rc1.train.vllm_rollout import rc1_vllm
+
+            with rc1_vllm(sys.modules[base.__module__], vllm or {}) if vllm else contextlib.nullcontext():
+                super().__init__(*args, **kwargs)
+
+        def _rc1_vllm(self):
+            from rc1.train.vllm_rollout import Rc1VllmGeneration
+
+            gen = getattr(self, "vllm_generation", None) if getattr(self, "use_vllm", False) else None
+            return gen if isinstance(gen, Rc1VllmGeneration) else None
 
         def _generate_single_turn(self, *args, **kwargs):
+            if (gen := self._rc1_vllm()) is not None:   # the budget is applied by the engine's phased generation
+                out = super()._generate_single_turn(*args, **kwargs)
+                if self.model.training:
+                    self.rc1_batch.setdefault("turns", []).extend(g.turn.stats() for g in gen.last)
+                return out
             model = self.accelerator.unwrap_model(self.model)
             call = GenerateCall(self.rc1_budget) if self.rc1_budget is not None else None
             with generating(model), budgeted(model, call):
@@ -107,9 +130,21 @@ def rc1_trainer_class(strategy_name: str, generating: Callable = lambda model: c
                 self.rc1_batch.setdefault("turns", []).extend(call.stats())
             return completion_ids if rest is None else (completion_ids, *rest)
 
+        def _generate(self, prompts):
+            out = super()._generate(prompts)
+            if self.rc1_budget is None or not (isinstance(out, tuple) and len(out) == 8):
+                return out   # RLOOTrainer has no token mask: there the forced closing takes part in the loss
+            prompt_ids, completion_ids, tool_mask, *rest = out
+            plain = tool_mask or [[1] * len(c) for c in completion_ids]
+            masks = [forced_mask(self.rc1_budget, p, c, m) for p, c, m in zip(prompt_ids, completion_ids, plain)]
+            if self.model.training:
+                self.rc1_batch["forced"] = [sum(m) < sum(t) for m, t in zip(masks, plain)]
+            return (prompt_ids, completion_ids, masks, *rest)
+
         def _generate_and_score_completions(self, inputs):
             if self.model.training:
                 self.rc1_batch["turns"] = []
+                self.rc1_batch["forced"] = []
             out = super()._generate_and_score_completions(inputs)
             if self.model.training:
                 adv = out["advantages"].detach().float().cpu().reshape(len(inputs), -1).mean(dim=1).tolist()
@@ -118,9 +153,30 @@ def rc1_trainer_class(strategy_name: str, generating: Callable = lambda model: c
                 self.rc1_batch["difficulty"] = [d for _, d in rows]
                 turns = self.rc1_gather([tuple(vars(t).values()) for t in self.rc1_batch.get("turns", [])])
                 self.rc1_batch["think"] = summarize_turns([TurnStats(*t) for t in turns]) if turns else {}
+                forced = self.rc1_batch.get("forced") or []
+                self.rc1_batch["sampling"] = masked_shares(out.get("importance_sampling_ratio"), forced,
+                                                           self.rc1_gather)
+                if self.rc1_budget is not None and self.rc1_budget.thinking is not None:
+                    everyone = self.rc1_gather(list(forced))
+                    self.rc1_batch["think"]["think/forced_share"] = sum(everyone) / max(1, len(everyone))
             return out
 
     return Rc1Trainer
+
+
+def masked_shares(ratio, forced: list[bool], gather: Callable[[list], list] = list) -> dict[str, float]:
+    """What TRL's importance-sampling correction of vLLM samples dropped this step: the share of sequences whose ratio
+    it masked to 0 (sequence_mask, its default; in a token mode: sequences with a masked token), overall and among the
+    sequences with tokens the thinking budget forced. No ratio (no vLLM, or the correction off): nothing."""
+    if ratio is None:
+        return {}
+    masked = (ratio.detach() == 0).any(dim=-1).cpu().tolist()
+    rows = gather([(bool(m), bool(f)) for m, f in zip(masked, forced + [False] * (len(masked) - len(forced)))])
+    out = {"sampling/masked_share": sum(m for m, _ in rows) / max(1, len(rows))}
+    hit = [m for m, f in rows if f]
+    if hit:
+        out["sampling/masked_share_forced"] = sum(hit) / len(hit)
+    return out
 
 
 def advantage_stats(batch: dict) -> dict[str, float]:
@@ -179,8 +235,9 @@ def rc1_callback_class():
                  "rc1.sec_per_step": self.sec_per_step[-1] if self.sec_per_step else None,
                  **{f"rc1.{k.replace('/', '.')}": v for k, v in self.reward_stats.items()},
                  **{f"rc1.{k}": v for k, v in advantage_stats(getattr(self.trainer, "rc1_batch", {})).items()},
-                 # the thinking budget and truncation (rc1.inference.budget), under TRL-style names
+                 # the thinking budget and truncation (rc1.generation.budget), under TRL-style names
                  **getattr(self.trainer, "rc1_batch", {}).get("think", {}),
+                 **getattr(self.trainer, "rc1_batch", {}).get("sampling", {}),
                  **getattr(self.trainer, "rc1_batch", {}).get("episodes", {})}
             m = {k: float(v) for k, v in m.items()
                  if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v))}

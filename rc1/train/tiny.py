@@ -6,7 +6,7 @@ pool's dialogues and contexts). The tokenizer carries Qwen's special tokens (`<t
 the chat template of a Qwen3 thinking model (rc1.train.chat.THINKING_TEMPLATE: TRL's Qwen3 training template whose
 generation prompt opens `<think>`, as Qwen3-4B-Thinking-2507's does), with TRL's Qwen3 response parser: `<tool_call>`
 blocks and the reasoning parse as with the real base model, and every turn starts inside its reasoning, so the thinking
-budget (rc1.inference.budget) acts on the tiny model exactly as on the real one.
+budget (rc1.generation.budget) acts on the tiny model exactly as on the real one.
 
 `resolve_base(name)` is the one code path: "tiny" (or "rc1-tiny") builds/caches the tiny model, a `.gguf` file is
 converted once into a plain model directory (rc1.train.gguf_base), anything else is a local directory or a hub name
@@ -200,3 +200,35 @@ def load_model(name_or_path: str, quantization_config=None, dtype=None):
         return AutoModelForCausalLM.from_pretrained(name_or_path, **kwargs)
     except OSError as e:
         raise Rc1Error(f"model {name_or_path!r}: cannot load it ({str(e).splitlines()[0]})") from None
+
+
+def thinks(base: str) -> bool:
+    """Whether a base model reasons in `<think>` blocks: the tiny dev model (its template opens them); a local model
+    whose chat template opens `<think>`; a hub name of a Qwen3 thinking or hybrid model (Qwen3-*-Thinking-*, Qwen3-*
+    but the Instruct-2507 ones, which never think)."""
+    import re
+    from pathlib import Path
+
+    if is_tiny(base):
+        return True
+    name = str(base).lower()
+    if (Path(base) / "tokenizer_config.json").is_file():
+        from rc1.train.chat import opens_thinking
+
+        try:
+            if opens_thinking(load_tokenizer(str(base))):
+                return True
+        except Rc1Error:
+            pass
+    return "thinking" in name or bool(re.search(r"qwen3(?!.*instruct)", name))
+
+
+def require_budget(ppo, config_path: str, mode: str) -> None:
+    """Prod trains a base that thinks only with a thinking budget (Rc1Error, one line): without one its episodes would
+    stop inside `<think>`: no final answer, nothing for the judge to score, and a group of zero rewards has no
+    advantage. Dev may leave it unset (the turns are counted all the same)."""
+    if mode != "prod" or ppo.generation.budgeted or not thinks(ppo.model.base):
+        return
+    raise Rc1Error(f"{config_path}: {ppo.model.base} reasons in <think> blocks and generation.thinking_budget is unset: "
+                   f"with ppo.max_new_tokens {ppo.ppo.max_new_tokens} its episodes would end inside <think>, without an "
+                   f"answer; set generation.thinking_budget and answer_budget (docs/training.md)")

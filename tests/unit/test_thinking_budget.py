@@ -1,4 +1,4 @@
-"""The thinking budget (rc1.inference.budget) on the tiny model: a policy that closes its reasoning early is untouched
+"""The thinking budget (rc1.generation.budget) on the tiny model: a policy that closes its reasoning early is untouched
 (the same tokens with and without the budget, in transformers' generate and in rc1 evaluate's batched decode); one that
 never closes it is closed at the budget and answers within the answer budget. The training, evaluation and serving
 paths through the real commands: tests/stages/test_train_grpo.py."""
@@ -61,7 +61,7 @@ def generate(model, tok, ids, budget=None, max_new_tokens=40) -> tuple[list[int]
     """transformers' generate, greedy, with the budget's processor (training rollouts, the served model)."""
     import torch
 
-    from rc1.inference.budget import GenerateCall, for_tokenizer
+    from rc1.generation.budget import GenerateCall, for_tokenizer
 
     call = GenerateCall(for_tokenizer(tok, budget, [model.generation_config.eos_token_id]))
     x = torch.tensor([ids])
@@ -93,7 +93,7 @@ def test_a_policy_that_never_closes_is_closed_at_the_budget_and_answers(tiny):
     """The random tiny model never writes </think>: every turn reasons exactly thinking_budget tokens, takes the
     closing (sentence, </think>, blank line) and answers until the answer budget cuts it; generate and rc1's batched
     decode agree token for token."""
-    from rc1.inference.budget import for_tokenizer
+    from rc1.generation.budget import for_tokenizer
     from rc1.inference.policy_vs_base import TransformersBackend
 
     model, tok = tiny
@@ -111,7 +111,7 @@ def test_a_policy_that_never_closes_is_closed_at_the_budget_and_answers(tiny):
 def test_a_model_that_opens_its_reasoning_itself_is_followed(tiny):
     """Hybrid templates leave <think> to the model: the turn starts outside reasoning, enters it at <think>, and the
     budget holds from there; a prompt whose last assistant turn closed its reasoning starts outside it."""
-    from rc1.inference.budget import for_tokenizer
+    from rc1.generation.budget import for_tokenizer
 
     _, tok = tiny
     budget = for_tokenizer(tok, GenerationCfg(thinking_budget=2, answer_budget=3))
@@ -136,7 +136,7 @@ def test_a_model_that_opens_its_reasoning_itself_is_followed(tiny):
 def test_a_closing_that_holds_a_special_token_is_refused(tiny):
     """A closing with `</think>` or an end-of-turn token in it would close early or end the turn without an answer."""
     from rc1.core.errors import Rc1Error
-    from rc1.inference.budget import for_tokenizer
+    from rc1.generation.budget import for_tokenizer
 
     _, tok = tiny
     for text in ("Done.</think>", "Stop.<|im_end|>", "<think>again"):

@@ -206,36 +206,23 @@ def unanswered(stats, cut: bool) -> bool:
     return cut or not stats.answered or not stats.final_text
 
 
-def thinks(base: str) -> bool:
-    """Whether a base model reasons in `<think>` blocks: the tiny dev model (its template opens them); a local model
-    whose chat template opens `<think>`; a hub name of a Qwen3 thinking or hybrid model (Qwen3-*-Thinking-*, Qwen3-*
-    but the Instruct-2507 ones, which never think)."""
-    import re
-    from pathlib import Path
-
-    from rc1.train.tiny import is_tiny
-
-    if is_tiny(base):
-        return True
-    name = str(base).lower()
-    if (Path(base) / "tokenizer_config.json").is_file():
-        from rc1.train.chat import opens_thinking
-        from rc1.train.tiny import load_tokenizer
-
-        try:
-            if opens_thinking(load_tokenizer(str(base))):
-                return True
-        except Rc1Error:
-            pass
-    return "thinking" in name or bool(re.search(r"qwen3(?!.*instruct)", name))
-
-
-def require_budget(ppo, config_path: str, mode: str) -> None:
-    """Prod trains a base that thinks only with a thinking budget (Rc1Error, one line): without one its episodes would
-    stop inside `<think>`: no final answer, nothing for the judge to score, and a group of zero rewards has no
-    advantage. Dev may leave it unset (the turns are counted all the same)."""
-    if mode != "prod" or ppo.generation.budgeted or not thinks(ppo.model.base):
-        return
-    raise Rc1Error(f"{config_path}: {ppo.model.base} reasons in <think> blocks and generation.thinking_budget is unset: "
-                   f"with ppo.max_new_tokens {ppo.ppo.max_new_tokens} its episodes would end inside <think>, without an "
-                   f"answer; set generation.thinking_budget and answer_budget (docs/training.md)")
+def forced_mask(budget: ThinkingBudget, prompt_ids: Sequence[int], completion_ids: Sequence[int],
+                env_mask: Sequence[int] | None = None) -> list[int]:
+    """`env_mask` (1: a token the model generated, 0: one the environment wrote, a tool result; TRL's tool mask) with
+    0 also where the thinking budget forced the token: the closing at the budget, which no sampler chose. Found by
+    replaying each generated turn's TurnBudget over the completion (a turn starts after the prompt and after each run
+    of environment tokens), so it holds for any backend that applied `budget`."""
+    mask = [int(m) for m in env_mask] if env_mask is not None else [1] * len(completion_ids)
+    context = [int(i) for i in prompt_ids]
+    turn: TurnBudget | None = None
+    for i, token in enumerate(completion_ids):
+        token = int(token)
+        if not mask[i]:
+            turn = None
+        else:
+            turn = turn or budget.turn(context)
+            if turn.forced() == token:
+                mask[i] = 0
+            turn.feed(token)
+        context.append(token)
+    return mask
