@@ -168,7 +168,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--steps", type=int, default=60)
     ap.add_argument("--prompts", type=int, default=8)
     ap.add_argument("--group", type=int, default=8)
-    ap.add_argument("--think-tokens", type=int, default=2, help="thinking budget: reasoning tokens before rc1 closes it")
+    ap.add_argument("--think-tokens", type=int, default=2, help="thinking budget: reasoning tokens, then rc1 closes it")
     ap.add_argument("--answer-tokens", type=int, default=12, help="answer budget: the reply the reward reads")
     ap.add_argument("--lr", type=float, default=2e-2)
     ap.add_argument("--strategy", default="dapo")

@@ -140,37 +140,43 @@ def summarize(rows: list[dict]) -> dict:
             "mean_tokens": sum(r["tokens"] for r in rows) / n, "replies": len(rows)}
 
 
-def evaluate(base_dir: str, adapters: dict[str, Path | None], items: list[dict], args) -> dict[str, dict]:
-    """Held-out success of the base (adapter None) and each adapter, sampled (--samples replies at the training
-    temperature) and greedy, on vLLM (bfloat16). Each model is run by a fresh engine with the same seed: the same
-    random numbers for every model, so a frozen LoRA (an exact no-op) gives the base's replies."""
-    from vllm import LLM, SamplingParams
-    from vllm.inputs import TokensPrompt
-    from vllm.lora.request import LoRARequest
+def evaluate(base_dir: str, adapters: dict[str, Path | None], items: list[dict], args, ppo) -> dict[str, dict]:
+    """Held-out success of the base (adapter None) and each adapter, sampled (--samples replies each at the training
+    temperature) and greedy, on rc1's generation layer as the vLLM rollouts run it (rc1.generation: one engine in
+    rc1's dtype, the adapter handed to it, the turn under the config's budget). The sampler draws from torch's
+    generator, seeded before each model: the same random numbers for every model, so a frozen LoRA (an exact no-op)
+    gives the base's replies and the differences between models are not sampling noise of their own."""
+    import torch
 
+    from rc1.generation.budget import for_tokenizer
+    from rc1.generation.device import device
+    from rc1.generation.phased import generate
+    from rc1.generation.vllm_engine import VllmEngine
     from rc1.train.env import pool_item_prompt
     from rc1.train.tiny import load_tokenizer
 
     tok = load_tokenizer(base_dir)
+    budget = for_tokenizer(tok, ppo.generation)   # SmolLM2 does not think: no budget, the turns are counted only
     prompts = [tok.apply_chat_template(pool_item_prompt(it), add_generation_prompt=True, tokenize=True,
                                        return_dict=False) for it in items]
-    longest = max(len(p) for p in prompts) + args.new_tokens
-    sampled = SamplingParams(n=args.samples, temperature=args.temperature, max_tokens=args.new_tokens)
-    greedy = SamplingParams(n=1, temperature=0.0, max_tokens=args.new_tokens)
+    engine = VllmEngine(base_dir, dtype=device().dtype, max_model_len=max(len(p) for p in prompts) + args.new_tokens,
+                        max_num_seqs=64, max_lora=args.lora_r, seed=args.seed)
     out: dict[str, dict] = {}
-    for i, (name, adapter) in enumerate(adapters.items(), 1):
-        llm = LLM(model=base_dir, dtype="bfloat16", enforce_eager=True, seed=args.seed, enable_lora=True,
-                  max_lora_rank=args.lora_r, max_model_len=longest, max_num_seqs=64)
-        lora = LoRARequest(name, i, str(adapter)) if adapter else None
-        res = {}
-        for mode, params in (("sampled", sampled), ("greedy", greedy)):
-            t0 = time.perf_counter()
-            gens = llm.generate([TokensPrompt(prompt_token_ids=p) for p in prompts], params, lora_request=lora,
-                                use_tqdm=False)
-            rows = [score(it, list(c.token_ids), tok, p) for it, p, g in zip(items, prompts, gens) for c in g.outputs]
-            res[mode] = {**summarize(rows), "seconds": round(time.perf_counter() - t0, 1)}
-        out[name] = res
-        del llm
+    try:
+        for name, adapter in adapters.items():
+            engine.use_saved_adapter(adapter)
+            res = {}
+            for mode, temperature, k in (("sampled", args.temperature, args.samples), ("greedy", 0.0, 1)):
+                torch.manual_seed(args.seed)
+                t0 = time.perf_counter()
+                rows = [(it, p) for it, p in zip(items, prompts) for _ in range(k)]
+                gens = generate(lambda reqs: engine.sample(reqs, temperature=temperature), budget,
+                                [p for _, p in rows], args.new_tokens)
+                scored = [score(it, g.ids, tok, p) for (it, p), g in zip(rows, gens)]
+                res[mode] = {**summarize(scored), "seconds": round(time.perf_counter() - t0, 1)}
+            out[name] = res
+    finally:
+        engine.close()
     return out
 
 
@@ -181,6 +187,7 @@ def main() -> int:
     from local_llm import smollm2_gguf
 
     from rc1.core.io import iter_jsonl
+    from rc1.core.ppo_config import load_ppo_config
     from rc1.train.checkpoints import step_name
     from rc1.train.tiny import model_cache, resolve_base
 
@@ -219,7 +226,7 @@ def main() -> int:
         adapters[kind] = out_dir / step_name(args.steps)
         print(f"  rc1 train ({kind}): {train_s[kind]:.0f} s", flush=True)
     t0 = time.perf_counter()
-    scores = evaluate(base_dir, adapters, items, args)
+    scores = evaluate(base_dir, adapters, items, args, load_ppo_config(config))
     eval_s = round(time.perf_counter() - t0, 1)
     for name, res in scores.items():
         s, g = res["sampled"], res["greedy"]
@@ -241,10 +248,10 @@ def main() -> int:
             "pass": passed}, indent=1))
     print(f"  wall {wall / 60:.1f} min (train {sum(train_s.values()) / 60:.1f}, evaluate {eval_s / 60:.1f}); load "
           f"{load0[0]:.1f} -> {os.getloadavg()[0]:.1f}", flush=True)
-    s = {k: scores[k]["sampled"]["success"] for k in scores}
-    print(f"real learning: base {base:.2f} -> trained {s.get('learn', float('nan')):.2f} held-out success "
-          f"({100 * delta.get('learn', float('nan')):+.0f} pp); flipped {base:.2f} -> {s.get('flipped', float('nan')):.2f}; "
-          f"frozen {base:.2f} -> {s.get('frozen', float('nan')):.2f}: {'PASS' if passed else 'FAIL'}")
+    s = {k: scores.get(k, {}).get("sampled", {}).get("success", float("nan")) for k in RUNS}
+    print(f"real learning: base {base:.2f} -> trained {s['learn']:.2f} held-out success "
+          f"({100 * (s['learn'] - base):+.0f} pp); flipped {base:.2f} -> {s['flipped']:.2f}; "
+          f"frozen {base:.2f} -> {s['frozen']:.2f}: {'PASS' if passed else 'FAIL'}")
     return 0 if passed else 1
 
 
