@@ -47,7 +47,9 @@ BARS = {"learn": 0.10, "flipped": 0.02, "frozen": 0.03}
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=str(BUNDLED), help="a StrategyQA file in the official format (plain or .gz)")
-    ap.add_argument("--steps", type=int, default=30, help="optimizer steps of each train run")
+    ap.add_argument("--steps", type=int, default=30, help="optimizer steps of the learn and flipped runs")
+    ap.add_argument("--frozen-steps", type=int, default=3,
+                    help="optimizer steps of the frozen run (learning rate 0: its adapter is the same after any number)")
     ap.add_argument("--prompts", type=int, default=8, help="ppo.batch_size: prompts per step")
     ap.add_argument("--group", type=int, default=8, help="ppo.group_size: completions per prompt")
     ap.add_argument("--lr", type=float, default=2e-4)
@@ -58,6 +60,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--heldout", type=int, default=200, help="held-out questions evaluated (at most)")
     ap.add_argument("--samples", type=int, default=4, help="sampled replies per held-out question")
     ap.add_argument("--backend", default="vllm", help="ppo.rollout_backend of the train runs")
+    ap.add_argument("--threads", type=int, default=min(2, os.cpu_count() or 1),
+                    help="torch threads of the train runs (OMP_NUM_THREADS) and of the evaluation")
     ap.add_argument("--seed", type=int, default=20250820)
     ap.add_argument("--runs", default=",".join(RUNS))
     ap.add_argument("--work", default=None, help="keep the pool, configs, checkpoints and logs here")
@@ -75,14 +79,14 @@ def data_dir(data: Path, root: Path) -> Path:
     return root / "data"
 
 
-def write_config(args, gguf: Path, path: Path) -> Path:
+def write_config(args, gguf: Path, path: Path, steps: int) -> Path:
     """ppo_dev.yaml with the benchmark's settings: the GGUF as model.base, one-turn episodes, no thinking budget
-    (SmolLM2 does not think), no KL, one checkpoint at the end."""
+    (SmolLM2 does not think), no KL, `steps` optimizer steps and one checkpoint at the end."""
     import yaml
 
     cfg = yaml.safe_load((REPO / "configs" / "ppo_dev.yaml").read_text())
     cfg.pop("generation", None)
-    episodes = args.steps * args.prompts * args.group
+    episodes = steps * args.prompts * args.group
     cfg["model"].update(base=str(gguf), finetune="lora", lora_r=args.lora_r, lora_alpha=2 * args.lora_r,
                         lora_dropout=0.0, target_modules=["q_proj", "k_proj", "v_proj", "o_proj"])
     cfg["mix"] = {"strategyqa": 1.0}
@@ -140,12 +144,31 @@ def summarize(rows: list[dict]) -> dict:
             "mean_tokens": sum(r["tokens"] for r in rows) / n, "replies": len(rows)}
 
 
-def evaluate(base_dir: str, adapters: dict[str, Path | None], items: list[dict], args, ppo) -> dict[str, dict]:
+def merged_dir(base_dir: str, adapter: Path | None, out: Path, dtype: str) -> str:
+    """The policy as one model directory: the adapter merged into the base weights (rc1's merge, as `rc1 export-gguf`
+    makes it), saved in the sampling dtype. vLLM's CPU LoRA path copies the adapter's weights per token (its torch
+    fallback of the punica kernels): with the adapter merged, a model samples at the base's speed. The base and a
+    frozen LoRA (all zeros) give the same weights."""
+    import torch
+
+    from rc1.inference.gguf_export import merged_model
+    from rc1.train.tiny import load_tokenizer
+
+    if adapter is None:
+        return base_dir
+    model = merged_model(base_dir, adapter).to(getattr(torch, dtype))
+    model.save_pretrained(out)
+    load_tokenizer(base_dir).save_pretrained(out)
+    return str(out)
+
+
+def evaluate(base_dir: str, adapters: dict[str, Path | None], items: list[dict], args, ppo, work: Path) -> dict:
     """Held-out success of the base (adapter None) and each adapter, sampled (--samples replies each at the training
     temperature) and greedy, on rc1's generation layer as the vLLM rollouts run it (rc1.generation: one engine in
-    rc1's dtype, the adapter handed to it, the turn under the config's budget). The sampler draws from torch's
-    generator, seeded before each model: the same random numbers for every model, so a frozen LoRA (an exact no-op)
-    gives the base's replies and the differences between models are not sampling noise of their own."""
+    rc1's dtype, the turn under the config's budget), the adapter merged into the weights (merged_dir). The sampler
+    draws from torch's generator, seeded before each model, and every model has a fresh engine: the same random
+    numbers for every model, so a frozen LoRA (an exact no-op) gives the base's replies and the differences between
+    models are not sampling noise of their own."""
     import torch
 
     from rc1.generation.budget import for_tokenizer
@@ -159,12 +182,13 @@ def evaluate(base_dir: str, adapters: dict[str, Path | None], items: list[dict],
     budget = for_tokenizer(tok, ppo.generation)   # SmolLM2 does not think: no budget, the turns are counted only
     prompts = [tok.apply_chat_template(pool_item_prompt(it), add_generation_prompt=True, tokenize=True,
                                        return_dict=False) for it in items]
-    engine = VllmEngine(base_dir, dtype=device().dtype, max_model_len=max(len(p) for p in prompts) + args.new_tokens,
-                        max_num_seqs=64, max_lora=args.lora_r, seed=args.seed)
+    dtype = device().dtype
     out: dict[str, dict] = {}
-    try:
-        for name, adapter in adapters.items():
-            engine.use_saved_adapter(adapter)
+    for name, adapter in adapters.items():
+        model = merged_dir(base_dir, adapter, work / f"merged_{name}", dtype)
+        engine = VllmEngine(model, dtype=dtype, max_model_len=max(map(len, prompts)) + args.new_tokens,
+                            max_num_seqs=64, max_lora=None, seed=args.seed)
+        try:
             res = {}
             for mode, temperature, k in (("sampled", args.temperature, args.samples), ("greedy", 0.0, 1)):
                 torch.manual_seed(args.seed)
@@ -175,8 +199,10 @@ def evaluate(base_dir: str, adapters: dict[str, Path | None], items: list[dict],
                 scored = [score(it, g.ids, tok, p) for (it, p), g in zip(rows, gens)]
                 res[mode] = {**summarize(scored), "seconds": round(time.perf_counter() - t0, 1)}
             out[name] = res
-    finally:
-        engine.close()
+        finally:
+            engine.close()
+        if model != base_dir:
+            shutil.rmtree(model, ignore_errors=True)
     return out
 
 
@@ -188,7 +214,7 @@ def main() -> int:
 
     from rc1.core.io import iter_jsonl
     from rc1.core.ppo_config import load_ppo_config
-    from rc1.train.checkpoints import step_name
+    from rc1.train.checkpoints import CheckpointStore
     from rc1.train.tiny import model_cache, resolve_base
 
     runs = [r for r in args.runs.split(",") if r]
@@ -196,9 +222,14 @@ def main() -> int:
     root.mkdir(parents=True, exist_ok=True)
     shutil.copytree(REPO / "configs", root / "configs", dirs_exist_ok=True)   # what rc1 reads from its cwd
     env = {**os.environ, "RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
-           "OMP_NUM_THREADS": "1", "MLFLOW_TRACKING_URI": f"sqlite:///{root / 'mlflow.db'}",
+           "OMP_NUM_THREADS": str(args.threads), "VLLM_CPU_KVCACHE_SPACE": "1",
+           "MLFLOW_TRACKING_URI": f"sqlite:///{root / 'mlflow.db'}",
            "RC1_MODEL_CACHE": str(model_cache()), "RC1_CACHE_DIR": str(root / "cache"), "PYTHONPATH": str(REPO)}
     os.chdir(root)
+    os.environ["VLLM_CPU_KVCACHE_SPACE"] = "1"   # GiB: the evaluation's requests need a fraction of it
+    import torch
+
+    torch.set_num_threads(args.threads)
     t_start = time.perf_counter()
     load0 = os.getloadavg()
     gguf = smollm2_gguf()
@@ -209,7 +240,7 @@ def main() -> int:
          str(args.seed), "--reuse", "false", "--out", str(pool_path)], env, root / "build_pool.log")
     pool = list(iter_jsonl(pool_path))
     items = heldout_items(pool, args)
-    config = write_config(args, gguf, root / "ppo.yaml")
+    config = write_config(args, gguf, root / "ppo.yaml", args.steps)
     print(f"SmolLM2-135M-Instruct ({gguf.name}); {len(pool)} StrategyQA questions of {args.data}, {len(items)} "
           f"held out; {args.steps} steps x {args.prompts} prompts x {args.group} completions, lr {args.lr}, LoRA r"
           f"{args.lora_r}, {args.new_tokens} new tokens, {args.backend} rollouts; load {load0[0]:.1f}", flush=True)
@@ -219,14 +250,16 @@ def main() -> int:
         out_dir = root / kind
         shutil.rmtree(out_dir, ignore_errors=True)
         t0 = time.perf_counter()
-        rc1(["train", "--config", str(config), "--pool", str(pool_path), "--seed", str(args.seed), "--max-steps",
-             str(args.steps), "--out-dir", str(out_dir), *(["--control", kind] if kind != "learn" else [])],
+        run_config = config if kind != "frozen" else write_config(args, gguf, root / "ppo_frozen.yaml",
+                                                                   args.frozen_steps)
+        rc1(["train", "--config", str(run_config), "--pool", str(pool_path), "--seed", str(args.seed),
+             "--out-dir", str(out_dir), *(["--control", kind] if kind != "learn" else [])],
             env, root / f"train_{kind}.log")
         train_s[kind] = round(time.perf_counter() - t0, 1)
-        adapters[kind] = out_dir / step_name(args.steps)
+        adapters[kind] = CheckpointStore(out_dir).latest()
         print(f"  rc1 train ({kind}): {train_s[kind]:.0f} s", flush=True)
     t0 = time.perf_counter()
-    scores = evaluate(base_dir, adapters, items, args, load_ppo_config(config))
+    scores = evaluate(base_dir, adapters, items, args, load_ppo_config(config), root)
     eval_s = round(time.perf_counter() - t0, 1)
     for name, res in scores.items():
         s, g = res["sampled"], res["greedy"]
