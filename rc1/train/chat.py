@@ -8,7 +8,9 @@ assistant turn keeps its `<think>` block) with the generation prompt of the thin
 TRL's Qwen3 response template (reasoning, content and tool calls apart).
 
 `prepare(tok)` gives a tokenizer a response parser: TRL's for the templates it knows; THINKING_TEMPLATE and its parser
-for a Qwen-style template that opens `<think>` itself and that TRL does not know. The tiny dev model is built with
+for a Qwen-style template that opens `<think>` itself and that TRL does not know; TRL's Qwen3 parser for any other
+ChatML template (SmolLM2-Instruct's: a turn ends at `<|im_end|>`, and a Hermes `<tool_call>` block, Qwen's form, is the
+tool call it could write), without which TRL refuses to train it with tools. The tiny dev model is built with
 THINKING_TEMPLATE (rc1.train.tiny), so the tests run the thinking budget on a real `<think>` ... `</think>` turn.
 """
 
@@ -62,5 +64,9 @@ def prepare(tok):
         log.info("chat template: a Qwen3 thinking template TRL does not know; training and serving with rc1's "
                  "prefix-preserving thinking template (rc1.train.chat)")
         tok.chat_template = thinking_template()
+        tok.response_template = qwen3_template
+    elif "<|im_start|>" in template and "<|im_end|>" in template and not opens_thinking(tok):
+        log.info("chat template: a ChatML template TRL does not know; its replies are parsed with TRL's Qwen3 "
+                 "response parser (content; <tool_call> blocks)")
         tok.response_template = qwen3_template
     return tok

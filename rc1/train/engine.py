@@ -14,6 +14,7 @@ low-performer replay can see the rewards of earlier steps. TRL's sampler reads t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -139,10 +140,10 @@ def prompts_per_process(ppo: PPOConfig, processes: int) -> int:
 # ---------------------------------------------------------------- GRPO settings
 def grpo_settings(ppo: PPOConfig, *, out_dir: str | Path, seed: int, max_steps: int, report_to: Sequence[str],
                   on: Device | None = None, with_eval: bool = True, processes: int = 1,
-                  backend: str = "transformers") -> dict[str, Any]:
+                  backend: str = "transformers", frozen: bool = False) -> dict[str, Any]:
     """GRPOConfig keyword arguments from the PPO settings (see PPO_TO_GRPO); `max_steps` optimizer steps; `processes`
     training processes share each global batch of ppo.batch_size prompts; `backend` is the rollout backend that runs
-    (rc1.train.rollout)."""
+    (rc1.train.rollout); `frozen`: learning rate 0 (a learning benchmark's frozen control)."""
     from rc1.train.units import schedule
 
     p = ppo.ppo
@@ -162,7 +163,7 @@ def grpo_settings(ppo: PPOConfig, *, out_dir: str | Path, seed: int, max_steps: 
         output_dir=str(out_dir),
         seed=int(seed), data_seed=int(seed),
         max_steps=int(max_steps),
-        learning_rate=p.learning_rate,
+        learning_rate=0.0 if frozen else p.learning_rate,
         epsilon=p.clip_range,
         beta=p.init_kl_coef,
         num_generations=p.group_size,
@@ -288,13 +289,14 @@ def eval_dataset(pool_items: Sequence[dict]):
 # ---------------------------------------------------------------- reward
 def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: dict,
                      gather: Callable[[list], list] = list, ends: set[int] | frozenset[int] = frozenset(),
-                     masked: bool = False) -> Callable:
+                     masked: bool = False, sign: float = 1.0) -> Callable:
     """TRL reward function: rc1 dialogue per rollout -> RewardModel (judge, weights, penalty, difficulty weighting).
     `batch["asked"]` receives the number of ask_user calls per rollout of the last training batch, `batch["episodes"]`
     the share of its episodes that ended without a final answer (cut before an end token in `ends`, TRL's rule, or
     no answer turn) and how many cut ones carried no gradient (`masked`: mask_truncated_completions). Each process
     scores its own rollouts; the replay history and the step's statistics are built from the whole global batch
-    (`gather` across the training processes), so every process plans the same next batch and logs the same numbers."""
+    (`gather` across the training processes), so every process plans the same next batch and logs the same numbers.
+    `sign` -1: every reward negated (a learning benchmark's flipped control, rc1.stages.train.CONTROLS)."""
     from rc1.generation.budget import unanswered
     from rc1.scoring.dialogue import analyze
 
@@ -304,6 +306,8 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
                     for c in completions]
         dialogues = [list(s.get("dialogue") or []) + ep for s, ep in zip(pool_items, episodes)]
         details = reward_model.details(pool_items, dialogues)
+        if sign != 1.0:
+            details = [dataclasses.replace(d, reward=None if d.reward is None else sign * d.reward) for d in details]
         rewards = [d.reward for d in details]
         if all(k == HELDOUT for k in source):   # TRL's periodic evaluation: no replay history, no training stats
             return rewards
@@ -346,12 +350,35 @@ def make_reward_func(reward_model, history: ReplayHistory, stats: dict, batch: d
 
 
 # ---------------------------------------------------------------- train
+def uses_tools(ppo: PPOConfig) -> bool:
+    """Whether an episode can call tools (wiki, calc, ask_user): it has more than one assistant turn (a tool's result
+    is read in the next one) and the strategy has a tool loop (RLOO has none)."""
+    return ppo.ppo.max_turns > 1 and STRATEGIES[ppo.trainer.strategy].trainer != "rloo"
+
+
+def check_chat_template(ppo: PPOConfig, base: str) -> None:
+    """Rc1Error (one line) when episodes use tools and the base's chat template cannot render a tool call and its
+    result (SmolLM2-Instruct's plain ChatML): TRL would refuse it once the run is under way."""
+    if not uses_tools(ppo):
+        return
+    from trl.chat_template_utils import supports_tool_calling
+
+    from rc1.train.tiny import load_tokenizer
+
+    if not supports_tool_calling(load_tokenizer(base)):
+        raise Rc1Error(f"model.base {ppo.model.base}: its chat template cannot render tool calls and their results, "
+                       f"so its episodes cannot use tools (ppo.max_turns {ppo.ppo.max_turns}); set ppo.max_turns: 1 "
+                       f"for this model")
+
+
 def make_trainer(ppo: PPOConfig, *, base: str, reward_funcs: list, train_dataset, seed: int, out_dir: str | Path,
                  max_steps: int, mode: str = "dev", report_to: Sequence[str] = (), finetune: FinetunePlan | None = None,
                  eval_rows: Sequence[dict] = (), callbacks: Sequence = (), generation_kwargs: dict | None = None,
-                 rollouts: RolloutPlan | None = None, processes: int = 1, environment: bool = True):
+                 rollouts: RolloutPlan | None = None, processes: int = 1, environment: bool = True,
+                 frozen: bool = False):
     """rc1's TRL trainer for `ppo` (its strategy, rollout backend, finetune plan and, with `environment`, the tool
-    environment), not yet trained: what `train` runs and what benchmarks/bench_rollout.py times."""
+    environment), not yet trained: what `train` runs and what benchmarks/bench_rollout.py times. `frozen`: learning
+    rate 0 (a learning benchmark's frozen control)."""
     from rc1.train.tiny import load_tokenizer
 
     from rc1.generation.budget import for_tokenizer
@@ -361,10 +388,10 @@ def make_trainer(ppo: PPOConfig, *, base: str, reward_funcs: list, train_dataset
     name = ppo.trainer.strategy
     config_cls, _ = trl_classes(name)
     settings = grpo_settings(ppo, out_dir=out_dir, seed=seed, max_steps=max_steps, report_to=report_to,
-                             with_eval=bool(eval_rows), processes=processes, backend=rollouts.effective)
+                             with_eval=bool(eval_rows), processes=processes, backend=rollouts.effective,
+                             frozen=frozen)
     cfg = config_cls(**trainer_settings(name, settings) | {"generation_kwargs": generation_kwargs})
-    tools = ({"environment_factory": env_factory(ppo.ppo.max_turns)}
-             if environment and STRATEGIES[name].trainer != "rloo" else {})
+    tools = {"environment_factory": env_factory(ppo.ppo.max_turns)} if environment and uses_tools(ppo) else {}
     tok = load_tokenizer(base)
     # vLLM colocated (rc1.train.vllm_rollout): the engine samples in the training dtype, the adapter of each step
     vllm = {"dtype": device().dtype, "lora_r": ppo.model.lora_r, "seed": int(seed),
@@ -401,10 +428,12 @@ def train(ppo: PPOConfig, *, base: str, pool: Sequence[dict], seed: int, out_dir
           resume_state: dict | None = None, log_metrics: Callable[[dict, int], None] = lambda m, s: None,
           report_to: Sequence[str] = (), stop_after: int | None = None,
           finetune: FinetunePlan | None = None, heldout: Sequence[dict] = (),
-          generation_kwargs: dict | None = None, rollouts: RolloutPlan | None = None) -> TrainResult:
+          generation_kwargs: dict | None = None, rollouts: RolloutPlan | None = None,
+          control: str | None = None) -> TrainResult:
     """Train one seed. `base` is a local model dir or hub name; `resume_dir` a verified step_XXXXX/ dir;
     `heldout` the fixed held-out slice scored before every save (eval/reward; without it nothing becomes best);
     `generation_kwargs` extra transformers GenerationConfig settings for the rollouts (e.g. top_p).
+    `control`: a learning benchmark's control run (rc1.stages.train.CONTROLS), None for training.
     Under `accelerate launch` every process calls this; only the main one's `log_metrics`/`report_to` should log
     (rc1.train.dist), and only it writes checkpoints."""
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
@@ -427,7 +456,8 @@ def train(ppo: PPOConfig, *, base: str, pool: Sequence[dict], seed: int, out_dir
     batch: dict = {}
     ends: set[int] = set()   # what ends a completion (TRL's eos ids and pad), known once the trainer is built
     reward_func = make_reward_func(reward_model, st.history, reward_stats, batch, gather=dist.gather, ends=ends,
-                                   masked=ppo.ppo.mask_truncated_completions)
+                                   masked=ppo.ppo.mask_truncated_completions,
+                                   sign=-1.0 if control == "flipped" else 1.0)
     store = CheckpointStore(out_dir)
     cb = rc1_callback_class()(store=store, state=st, ppo=ppo, log_metrics=log_metrics,
                                metrics_path=out_dir / "metrics.jsonl", reward_stats=reward_stats,
@@ -435,7 +465,7 @@ def train(ppo: PPOConfig, *, base: str, pool: Sequence[dict], seed: int, out_dir
     trainer = make_trainer(ppo, base=base, reward_funcs=[reward_func], train_dataset=data.dataset(), seed=seed,
                            out_dir=out_dir, max_steps=max_steps, mode=mode, report_to=report_to, finetune=plan,
                            eval_rows=heldout, callbacks=[cb], generation_kwargs=generation_kwargs,
-                           rollouts=rollouts, processes=processes)
+                           rollouts=rollouts, processes=processes, frozen=control == "frozen")
     trainer.rc1_batch = batch
     trainer.rc1_gather = dist.gather
     ends.update(int(i) for i in [*trainer.eos_token_ids, trainer.processing_class.pad_token_id] if i is not None)

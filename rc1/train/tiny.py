@@ -8,8 +8,10 @@ generation prompt opens `<think>`, as Qwen3-4B-Thinking-2507's does), with TRL's
 blocks and the reasoning parse as with the real base model, and every turn starts inside its reasoning, so the thinking
 budget (rc1.generation.budget) acts on the tiny model exactly as on the real one.
 
-`resolve_base(name)` is the one code path: "tiny" (or "rc1-tiny") builds/caches the tiny model, anything else is a local
-directory or a hub name loaded with from_pretrained (on a GPU machine: the real base model).
+`resolve_base(name)` is the one code path: "tiny" (or "rc1-tiny") builds/caches the tiny model, a `.gguf` file is
+converted once into a plain model directory (rc1.train.gguf_base), anything else is a local directory or a hub name
+loaded with from_pretrained (on a GPU machine: the real base model). `load_model` and `load_tokenizer` take the same
+names but "tiny".
 """
 
 from __future__ import annotations
@@ -140,26 +142,39 @@ def build_tiny(out_dir: str | Path, corpus: list[str], seed: int = 0, shape: dic
     return out_dir
 
 
+def model_cache(cache_dir: str | Path | None = None) -> Path:
+    """Where built and converted base models are kept: `cache_dir`, else $RC1_MODEL_CACHE, else out/models."""
+    return Path(cache_dir or os.environ.get("RC1_MODEL_CACHE") or DEFAULT_CACHE)
+
+
 def tiny_dir(corpus: list[str], seed: int = 0, cache_dir: str | Path | None = None, shape: dict | None = None) -> Path:
     """The cached tiny model for this corpus and seed, building it on first use."""
     digest = sha256_text(json.dumps({"corpus": corpus, "seed": seed, "shape": {**TINY_SHAPE, **(shape or {})},
                                      "v": 2}, sort_keys=True))[:16]
-    out = Path(cache_dir or os.environ.get("RC1_MODEL_CACHE") or DEFAULT_CACHE) / f"tiny-{digest}"
+    out = model_cache(cache_dir) / f"tiny-{digest}"
     if not (out / "config.json").is_file():
         build_tiny(out, corpus, seed=seed, shape=shape)
     return out
 
 
 def resolve_base(name: str, corpus: list[str] | None = None, seed: int = 0, cache_dir: str | Path | None = None) -> str:
-    """'tiny' -> the cached tiny model's directory; a local directory or a hub name is returned unchanged."""
+    """'tiny' -> the cached tiny model's directory; a GGUF file -> its converted model directory; a local directory or
+    a hub name is returned unchanged."""
     if is_tiny(name):
         return str(tiny_dir(corpus or [], seed=seed, cache_dir=cache_dir))
-    return str(name)
+    return _local(name, cache_dir)
+
+
+def _local(name: str, cache_dir: str | Path | None = None) -> str:
+    from rc1.train.gguf_base import gguf_dir, is_gguf
+
+    return str(gguf_dir(name, model_cache(cache_dir))) if is_gguf(name) else str(name)
 
 
 def load_tokenizer(name_or_path: str):
     from transformers import AutoTokenizer
 
+    name_or_path = _local(name_or_path)
     try:
         tok = AutoTokenizer.from_pretrained(name_or_path)
     except OSError as e:
@@ -176,6 +191,7 @@ def load_model(name_or_path: str, quantization_config=None, dtype=None):
     import torch
     from transformers import AutoModelForCausalLM
 
+    name_or_path = _local(name_or_path)
     kwargs = {"dtype": dtype or torch.float32}
     if quantization_config is not None:
         kwargs["quantization_config"] = quantization_config

@@ -70,6 +70,9 @@ def test_answers_in_the_usual_formats_are_found(text, task, gold):
     ("27.\nHe had 30 and paid 3.\nAnswer: 28", "gsm8k", ("27", "28")),
     ("No. Snow is cold, so it melts.\nAnswer: yes", "strategyqa", ("yes", "no")),   # the StrategyQA hedge
     ("Answer: yes or no", "strategyqa", ("yes", "no")),
+    ("Answer: yes/no", "strategyqa", ("yes", "no")),                 # both verdicts, joined by punctuation
+    ("Answer: Yes,no", "strategyqa", ("yes", "no")),
+    ("Answer: true / false", "strategyqa", ("yes", "no")),
     ("Answer: Angampora\nclose range combat", "hotpotqa", ("Angampora", "close range combat")),
     ("Answer: Marsh deer or New Zealand, Canada, the United States and Peru", "hotpotqa",
      ("Marsh deer", "New Zealand, Canada, the United States and Peru")),

