@@ -220,7 +220,8 @@ def main() -> int:
     runs = [r for r in args.runs.split(",") if r]
     root = Path(args.work or tempfile.mkdtemp(prefix="bench_real_learning_"))
     root.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(REPO / "configs", root / "configs", dirs_exist_ok=True)   # what rc1 reads from its cwd
+    for sub in ("configs", "templates"):   # what rc1 reads from its working directory, a project's own
+        shutil.copytree(REPO / sub, root / sub, dirs_exist_ok=True)
     env = {**os.environ, "RUN_MODE": "dev", "SCORER_PROVIDER": "heuristic", "REWARD_LIVE_MODE": "0",
            "OMP_NUM_THREADS": str(args.threads), "VLLM_CPU_KVCACHE_SPACE": "1",
            "MLFLOW_TRACKING_URI": f"sqlite:///{root / 'mlflow.db'}",
