@@ -92,8 +92,7 @@ def write_config(args, gguf: Path, path: Path, steps: int) -> Path:
     cfg["mix"] = {"strategyqa": 1.0}
     cfg["ppo"].update(episodes=episodes, learning_rate=args.lr, batch_size=args.prompts, group_size=args.group,
                       max_new_tokens=args.new_tokens, max_turns=1, temperature=args.temperature, init_kl_coef=0.0,
-                      rollout_backend=args.backend, mask_truncated_completions=True,
-                      gradient_checkpointing=False)   # 135M parameters: the activations fit, recomputing them costs a third
+                      rollout_backend=args.backend, mask_truncated_completions=True)
     cfg["trainer"] = {"strategy": "dapo"}
     cfg["sampling"].update(heldout_frac=args.heldout_frac, heldout_eval_items=1)
     cfg["checkpoint"] = {"save_every_episodes": episodes, "keep_last": 1}
