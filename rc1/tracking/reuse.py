@@ -107,7 +107,7 @@ def restore_outputs(run: Run, stmt, outputs: dict[str, Path]) -> bool:
         with tempfile.TemporaryDirectory() as d:
             local = Path(client.download_artifacts(run.info.run_id, art, d))
             got = sha256_dir(local) if local.is_dir() else sha256_file(local)
-            if got != stmt.subjects.get(art):
+            if got != stmt.subjects.get(art) or local.is_dir() != (art in stmt.directories):
                 log.warning("run %s: artifact %s does not match the digest its statement signed (altered in the "
                             "store?); computing it again", run.info.run_id, art)
                 return False

@@ -99,7 +99,7 @@ def signed_base(source: Source, mv: VersionRecord, stmt: Statement, info: dict, 
             raise Rc1Error(f"{where}: train run {mv.run_id} signed no base model that its rc1_base.json names")
         run = source.run(mv.run_id)
         try:
-            local = fetch_signed(source, run, "base", want, dst)
+            local = fetch_signed(source, run, "base", want, dst, directory="base" in stmt.directories)
         except Rc1Error:
             raise Rc1Error(f"{where}: the base model train run {mv.run_id} logged does not match the digest it "
                            f"signed (altered in the store?); refusing to load it") from None
@@ -135,4 +135,5 @@ def download_export(source: Source, mv: VersionRecord, dst: Path) -> tuple[Path,
     said = (stmt.tags.get("rc1.registered_model"), stmt.tags.get("rc1.model_version"), stmt.tags.get("rc1.train_run_id"))
     if said != (mv.name, str(mv.version), mv.run_id) or not stmt.subjects.get(name):
         raise Rc1Error(f"version {mv.version}: its GGUF export run {run_id} signed no export {name} of this version")
-    return fetch_signed(source, run, name, stmt.subjects[name], dst), stmt.tags.get("rc1.gguf_outtype", "")
+    return (fetch_signed(source, run, name, stmt.subjects[name], dst, directory=name in stmt.directories),
+            stmt.tags.get("rc1.gguf_outtype", ""))

@@ -63,7 +63,7 @@ class SignedRun:
         want = self.stmt.subjects.get(art) if art else None
         if not want or self.tags.get(f"sha256.{name}", want) != want:
             raise Rc1Error(f"it signed no {name} file (rc1.artifact.{name} and its digest)")
-        return fetch_signed(self.source, self.run, art, want, dest)
+        return fetch_signed(self.source, self.run, art, want, dest, directory=art in self.stmt.directories)
 
     def artifact(self, artifact: str, dest: str | Path) -> Path:
         """An artifact the run logged and signed (a subject of its statement), downloaded and held to that digest;
@@ -71,7 +71,7 @@ class SignedRun:
         want = self.stmt.subjects.get(artifact)
         if not want:
             raise Rc1Error(f"it signed no {artifact}")
-        return fetch_signed(self.source, self.run, artifact, want, dest)
+        return fetch_signed(self.source, self.run, artifact, want, dest, directory=artifact in self.stmt.directories)
 
 
 def signed_run(source: Source, run: RunRecord, stage: str, trust: Trust | None = None) -> SignedRun:
@@ -79,15 +79,20 @@ def signed_run(source: Source, run: RunRecord, stage: str, trust: Trust | None =
     return SignedRun(run, run_statement(source, run, stage, trust), source)
 
 
-def fetch_signed(source: Source, run: RunRecord, artifact: str, want: str, dest: str | Path) -> Path:
-    """One artifact of `run` (a file, or a directory signed by its rc1-dir-sha256), downloaded into `dest` and held
-    to the digest its statement signed (`want`)."""
+def fetch_signed(source: Source, run: RunRecord, artifact: str, want: str, dest: str | Path, *,
+                 directory: bool = False) -> Path:
+    """One artifact of `run` (a file, or with `directory` a directory signed by its rc1-dir-sha256), downloaded into
+    `dest` and held to the digest its statement signed (`want`). The kind is part of what was signed: a directory's
+    digest is the sha256 of a byte string a file can hold, so a file in its place must not pass."""
     Path(dest).mkdir(parents=True, exist_ok=True)
     try:
         local = source.download(run.run_id, artifact, Path(dest))
     except FetchError as e:
         raise Rc1Error(f"run {run.run_id}: artifact {artifact} cannot be downloaded ({e})") from None
-    got = sha256_dir(local) if local.is_dir() else sha256_file(local)
+    if local.is_dir() != directory:
+        raise Rc1Error(f"{artifact} in the tracking server is a {'directory' if local.is_dir() else 'file'} where its "
+                       f"statement signed a {'directory' if directory else 'file'} (altered in the store?)")
+    got = sha256_dir(local) if directory else sha256_file(local)
     if got != want:
         raise Rc1Error(f"{artifact} in the tracking server does not match the digest its statement signed "
                        f"(altered in the store?)")

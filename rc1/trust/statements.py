@@ -118,6 +118,7 @@ class Statement:
     key: Any                             # rc1.trust.keys.TrustedKey
     trust_sha256: str
     params: Mapping[str, str] | None = None   # None: a statement from before params were signed
+    directories: frozenset[str] = frozenset()   # the subjects signed by their rc1-dir-sha256 (directories, not files)
 
     @classmethod
     def of(cls, stmt: Mapping[str, Any], key) -> "Statement":
@@ -126,6 +127,8 @@ class Statement:
                     for s in stmt.get("subject", []) if isinstance(s, dict)}
         uris = {s.get("name"): s["uri"] for s in stmt.get("subject", []) if isinstance(s, dict) and s.get("uri")}
         params = p.get("params")
+        directories = frozenset(s.get("name") for s in stmt.get("subject", [])
+                                if isinstance(s, dict) and DIR_DIGEST in (s.get("digest") or {}))
         return cls(str(p.get("stage")), str(p.get("run_id")), str(p.get("mode")), dict(p.get("tags") or {}),
                    dict(p.get("metrics") or {}), subjects, uris, key, str(p.get("trust_sha256")),
-                   dict(params) if isinstance(params, dict) else None)
+                   dict(params) if isinstance(params, dict) else None, directories)
