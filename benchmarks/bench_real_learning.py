@@ -47,17 +47,17 @@ BARS = {"learn": 0.10, "flipped": 0.02, "frozen": 0.03}
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=str(BUNDLED), help="a StrategyQA file in the official format (plain or .gz)")
-    ap.add_argument("--steps", type=int, default=30, help="optimizer steps of the learn and flipped runs")
+    ap.add_argument("--steps", type=int, default=12, help="optimizer steps of the learn and flipped runs")
     ap.add_argument("--frozen-steps", type=int, default=3,
                     help="optimizer steps of the frozen run (learning rate 0: its adapter is the same after any number)")
-    ap.add_argument("--prompts", type=int, default=8, help="ppo.batch_size: prompts per step")
+    ap.add_argument("--prompts", type=int, default=4, help="ppo.batch_size: prompts per step")
     ap.add_argument("--group", type=int, default=8, help="ppo.group_size: completions per prompt")
-    ap.add_argument("--lr", type=float, default=2e-4)
+    ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--lora-r", type=int, default=16)
-    ap.add_argument("--new-tokens", type=int, default=96, help="ppo.max_new_tokens")
+    ap.add_argument("--new-tokens", type=int, default=64, help="ppo.max_new_tokens")
     ap.add_argument("--temperature", type=float, default=1.0)
     ap.add_argument("--heldout-frac", type=float, default=0.3, help="sampling.heldout_frac of the train runs")
-    ap.add_argument("--heldout", type=int, default=200, help="held-out questions evaluated (at most)")
+    ap.add_argument("--heldout", type=int, default=100, help="held-out questions evaluated (at most)")
     ap.add_argument("--samples", type=int, default=4, help="sampled replies per held-out question")
     ap.add_argument("--backend", default="vllm", help="ppo.rollout_backend of the train runs")
     ap.add_argument("--threads", type=int, default=min(2, os.cpu_count() or 1),
