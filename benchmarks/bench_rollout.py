@@ -10,8 +10,9 @@ wheel's GGUF, as a plain model directory: benchmarks/bench_real_model.py), then 
 rc1 trains with (rc1.train.engine.make_trainer: strategy, backend, LoRA/QLoRA, tool environment) and times
 `_generate_single_turn` on prompts x group completions, in training mode, as a GRPO step generates them. Each
 variant runs in its own process (one that crashes or hangs is reported, the others still run), first a short warm-up
-(CUDA graphs, kernels; for vLLM the first adapter handoff), then the timed generation. vLLM's handoff of the adapter
-at each optimizer step (rc1.generation.vllm_engine) is timed apart (`sync`).
+(CUDA graphs, kernels; for vLLM the first handoff), then the timed generation. vLLM's handoff of the policy at each
+optimizer step (rc1.generation.vllm_engine: the merged weights reloaded, or with `vllm+adapter` the adapter) is
+timed apart (`sync`).
 
 `--backends transformers,vllm` runs transformers generate in float32 and in bfloat16 (where the CPU computes it;
 rc1's CPU dtype there) and vLLM in rc1's dtype, and ends with one line: tokens/s of each and vLLM's speed-up over
@@ -21,8 +22,9 @@ A random model never emits EOS or a tool call, so every completion runs to --new
 model stops at its end-of-turn token: tokens/s counts what it generated). Printed per variant: tokens/s, ms per
 decode step (wall / decode steps, prefill included), the weights-bandwidth bound (bytes of the weights / the memory
 bandwidth: a decode step must read every weight once) and the fraction of it reached, and peak memory. The bandwidth
-comes from a table by GPU name; on a CPU it is measured (a large tensor copy). Torch runs --threads threads (default
-1, as the rc1 command runs), vLLM's engine too (it runs in the same process).
+comes from a table by GPU name; on a CPU it is measured (a large tensor copy). Torch runs --threads threads, vLLM's
+engine too (it runs in the same process): by default 1 on a random shape (as the rc1 command runs the tiny model),
+every core with --model (a real model trains on all of them: bench_real_learning.py).
 """
 
 from __future__ import annotations
@@ -70,7 +72,8 @@ VARIANTS = {
     "continuous_batching": ("continuous_batching", {}),
     "continuous_batching+graphs": ("continuous_batching", {"cuda_graphs": True}),
     "continuous_batching+graphs+merged": ("continuous_batching", {"cuda_graphs": True, "lora_generation": "merged"}),
-    "vllm": ("vllm", {}),
+    "vllm": ("vllm", {}),   # LoRA merged into the weights vLLM reloads each step (rc1's default)
+    "vllm+adapter": ("vllm", {"lora_generation": "adapter"}),   # the adapter on vLLM's LoRA path (QLoRA's way)
 }
 
 QUESTIONS = ["Which magazine was started first, Arthur's Magazine or First for Women?",
@@ -297,7 +300,8 @@ def main() -> int:
                     " (default: all)")
     ap.add_argument("--backends", default=None, help="comma-separated rollout backends side by side (transformers, "
                     "vllm, continuous_batching): the variants that compare them, and one summary line")
-    ap.add_argument("--threads", type=int, default=1, help="torch threads of each variant (vLLM's engine included)")
+    ap.add_argument("--threads", type=int, default=None, help="torch threads of each variant (vLLM's engine included; "
+                    "default: 1 on a random shape, every core with --model)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per variant")
     ap.add_argument("--workdir", default=None, help="where the random model is saved (default: a temporary dir)")
     ap.add_argument("--json", default=None, help="write the results here")
@@ -305,6 +309,7 @@ def main() -> int:
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)    # a variant's process: its name
     args = ap.parse_args()
     args.new_tokens = args.new_tokens or (128 if args.model else 64)
+    args.threads = args.threads or (len(os.sched_getaffinity(0)) if args.model else 1)
     if args.model:
         args.shape = args.model
     if args.one:
@@ -360,7 +365,8 @@ def main() -> int:
 
 # the summary line's name of each variant
 LABELS = {"transformers": "transformers", "transformers+fp32": "transformers fp32",
-          "transformers+bf16": "transformers bf16", "vllm": "vllm", "continuous_batching": "continuous_batching"}
+          "transformers+bf16": "transformers bf16", "vllm": "vllm", "vllm+adapter": "vllm adapter",
+          "continuous_batching": "continuous_batching"}
 
 
 def summary(args, kind: str, results: list[dict]) -> str:
@@ -384,7 +390,7 @@ def summary(args, kind: str, results: list[dict]) -> str:
 def line(r: dict) -> str:
     if "tokens_per_s" not in r:
         return f"{r['variant']:<34} {'skipped: ' + r['skipped'] if 'skipped' in r else 'FAILED: ' + r['error']}"
-    sync = f", adapter handoff {r['sync_s']:.2f} s" if r.get("sync_s") is not None else ""
+    sync = f", handoff {r['sync_s']:.2f} s" if r.get("sync_s") is not None else ""
     if "is_ratio_mean" in r:
         sync += (f", IS ratio {r['is_ratio_min']:.3f}/{r['is_ratio_mean']:.3f}/{r['is_ratio_max']:.3f} (min/mean/max), "
                  f"masked {r.get('sampling/masked_share', 0):.0%}")

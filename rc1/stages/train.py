@@ -170,6 +170,7 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
     from rc1.train import dist, engine, units
     from rc1.train.sampler import drop_heldout, split_heldout
     from rc1.train.tiny import corpus_from_pool_items, is_tiny, resolve_base
+    from rc1.train.rollout import vllm_weights
     from rc1.tracking.registry import MODEL_NAME, claim_alias, log_policy_model, register_logged_model
 
     config_path = config_path or (None if resume_from else default_ppo_config(run_mode(cfg.mode)))   # resume: the run's
@@ -266,6 +267,8 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
     if plan.warning:
         tags["rc1.finetune_warning"] = plan.warning
         click.echo(f"[rc1 DEV] {plan.warning}", err=True)
+    if rollouts.vllm:
+        tags["rc1.vllm_weights"] = vllm_weights(ppo, plan.effective)   # merged | adapter: how vLLM got the policy
     if rollouts.warning:
         tags["rc1.rollout_backend_warning"] = rollouts.warning
         click.echo(f"[rc1 DEV] {rollouts.warning}", err=True)

