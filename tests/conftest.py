@@ -29,6 +29,19 @@ for _var in ("RC1_SIGNING_KEY", "RC1_TRUST"):
     os.environ.pop(_var, None)
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto` (pyproject's addopts): one worker per core this process may use, at most 4 (each worker's tests start
+    servers, vLLM engines and training processes of their own: memory, not cores, bounds more)."""
+    return max(1, min(len(os.sched_getaffinity(0)), 4))
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """The files holding a slow test first, in their order, then the rest: under xdist's --dist loadfile the workers
+    take files in this order, so the long ones start early and no worker is left with one at the end."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
+
+
 @pytest.fixture
 def prod_key(monkeypatch, tmp_path):
     """A prod signing key (RC1_SIGNING_KEY) whose public key ./configs/trust.yaml lists for prod, that file made the

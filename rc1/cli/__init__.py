@@ -211,6 +211,8 @@ def main(argv: list[str] | None = None) -> None:
     # quiet before the command's module is imported (the group's own callback runs after): some libraries read their
     # switches once, at import (Hugging Face's progress bars)
     args = sys.argv[1:] if argv is None else argv
+    if "rc1.trust.keys" in sys.modules:   # a command's --trust pins its own trust root, not the next command's
+        sys.modules["rc1.trust.keys"].pin(None)
     quiet_libraries(verbose_requested() or bool(args) and args[0] in ("-v", "--verbose"))
     os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
     # one torch/BLAS thread unless the user says otherwise (read when torch is first imported): the tiny model's ops

@@ -41,10 +41,11 @@ def gguf_dir(path: str | Path, cache_dir: str | Path) -> Path:
         _convert(path, part)
         (part / MARK).write_text(json.dumps({"gguf": str(path), "sha256": digest}, indent=1))
         out.parent.mkdir(parents=True, exist_ok=True)
-        if out.exists():   # converted meanwhile by a sibling process: the same bytes
-            shutil.rmtree(part, ignore_errors=True)
-        else:
+        try:
             os.replace(part, out)
+        except OSError:   # converted meanwhile by a sibling process (the rename finds it there): the same bytes
+            if not (out / MARK).is_file():
+                raise
     finally:
         shutil.rmtree(part, ignore_errors=True)
     return out

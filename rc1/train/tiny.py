@@ -133,12 +133,15 @@ def build_tiny(out_dir: str | Path, corpus: list[str], seed: int = 0, shape: dic
     tokenizer.save_pretrained(tmp)
     with atomic_open(tmp / "rc1_tiny.json") as fh:
         json.dump({"seed": seed, "shape": shape, "corpus_lines": len(corpus)}, fh)
-    if out_dir.exists():  # built meanwhile by a sibling process: theirs is identical (same digest)
-        import shutil
+    import shutil
 
-        shutil.rmtree(tmp, ignore_errors=True)
-    else:
+    try:
         os.replace(tmp, out_dir)
+    except OSError:   # built meanwhile by a sibling process (the rename finds it there): theirs is identical
+        if not (out_dir / "config.json").is_file():
+            raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return out_dir
 
 
