@@ -388,7 +388,7 @@ def make_trainer(ppo: PPOConfig, *, base: str, reward_funcs: list, train_dataset
     plan = finetune or finetune_plan(ppo, mode)
     rollouts = rollouts or rollout_plan(ppo, mode)
     name = ppo.trainer.strategy
-    config_cls, _ = trl_classes(name)
+    config_cls, _ = trl_classes(name, vllm=rollouts.vllm)
     settings = grpo_settings(ppo, out_dir=out_dir, seed=seed, max_steps=max_steps, report_to=report_to,
                              with_eval=bool(eval_rows), processes=processes, backend=rollouts.effective,
                              frozen=frozen)

