@@ -20,8 +20,9 @@ import statistics
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from queue import Empty, SimpleQueue
 from typing import Any
 
 from tqdm import tqdm
@@ -30,7 +31,7 @@ from rc1.core.config import DIMENSIONS, GATES_PATH
 from rc1.core.console import no_bar
 from rc1.core.errors import Rc1Error
 from rc1.core.io import write_jsonl
-from rc1.core.proc import stop_requested
+from rc1.core.proc import deferred_signals, stop_requested
 from rc1.core.redaction import scrub
 from rc1.core.text import count_tokens
 from rc1.scoring.base import JudgeRequest, JudgeResult
@@ -47,6 +48,7 @@ log = logging.getLogger("rc1.scoring")
 
 CACHE_MODES = ("readwrite", "refresh", "off")  # refresh: never read, always write (fresh samples)
 _CIRCUIT_STATUSES = (401, 403, 404)            # configuration errors: stop calling at once
+STOP_POLL_S = 0.2   # the longest a Ctrl-C or SIGTERM waits while the judge's calls run
 
 
 class JudgeUnavailable(Rc1Error):
@@ -198,30 +200,49 @@ class ScoringJudge:
         # threads for the largest limit slow start may reach; the concurrency limit decides how many call at once
         workers = min(len(jobs), self.settings.max_concurrency) if self.live else 1
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
-            futures = {pool.submit(self._sample, requests[i], digest, idx, order): (i, j)
-                       for order, (i, j, idx, digest) in enumerate(jobs)}
             try:
-                for fut in as_completed(futures):
-                    i, j = futures[fut]
-                    try:
-                        scores, ms = fut.result()
-                        samples[i][j] = scores
-                        latency[i].append(ms)
-                        records.append((False, self.live, ms))
-                    except SampleFailed as e:   # may quote a reply: an echoed key is masked here
-                        errors[i].append(self._redact(str(e)))
-                        unread[i] += e.unreadable
-                        records.append((False, False, 0.0))
-                    except Exception as e:  # an unexpected error fails this sample, never the whole batch
-                        log.warning("judge sample failed unexpectedly: %s", type(e).__name__)
-                        errors[i].append(self._redact(f"{type(e).__name__}: {e}"))
-                        records.append((False, False, 0.0))
-                    bar.update(1)
+                # the executor's and the futures' locks are taken under deferred_signals: a stop raised while this
+                # thread held one (submit's idle semaphore) left it held, and the judge threads, then the executor's
+                # exit, waited on it forever (a SIGTERM'd preflight that never ended)
+                finished: SimpleQueue = SimpleQueue()
+                futures = {}
+                with deferred_signals():
+                    for order, (i, j, idx, digest) in enumerate(jobs):
+                        fut = pool.submit(self._sample, requests[i], digest, idx, order)
+                        futures[fut] = (i, j)
+                        fut.add_done_callback(finished.put)
+                left = len(futures)
+                while left:
+                    with deferred_signals():   # a stop waits at most STOP_POLL_S, then lands here, between waits
+                        try:
+                            fut = finished.get(timeout=STOP_POLL_S)
+                        except Empty:
+                            continue
+                        self._take(fut, futures[fut], samples, errors, latency, records, unread)
+                        bar.update(1)
+                    left -= 1
             except BaseException:   # a stopped stage (Ctrl-C, SIGTERM): the calls in flight end, no queued one starts
                 self._stopped = True    # nor one whose thread waits for a slot
                 pool.shutdown(wait=False, cancel_futures=True)   # calls in flight end at their deadline, unwaited
                 raise
         bar.close()
+
+    def _take(self, fut, at, samples, errors, latency, records, unread) -> None:
+        """One finished call's sample (or its failure) into the batch's lists."""
+        i, j = at
+        try:
+            scores, ms = fut.result()
+            samples[i][j] = scores
+            latency[i].append(ms)
+            records.append((False, self.live, ms))
+        except SampleFailed as e:   # may quote a reply: an echoed key is masked here
+            errors[i].append(self._redact(str(e)))
+            unread[i] += e.unreadable
+            records.append((False, False, 0.0))
+        except Exception as e:  # an unexpected error fails this sample, never the whole batch
+            log.warning("judge sample failed unexpectedly: %s", type(e).__name__)
+            errors[i].append(self._redact(f"{type(e).__name__}: {e}"))
+            records.append((False, False, 0.0))
 
     def _redact(self, text: str) -> str:
         redact = getattr(self._p, "_redact", None)
