@@ -15,8 +15,16 @@ optimizer step (rc1.generation.vllm_engine: the merged weights reloaded, or with
 timed apart (`sync`).
 
 `--backends transformers,vllm` runs transformers generate in float32 and in bfloat16 (where the CPU computes it;
-rc1's CPU dtype there) and vLLM in rc1's dtype, and ends with one line: tokens/s of each and vLLM's speed-up over
+rc1's CPU dtype there) and vLLM in rc1's dtype, in interleaved rounds (--repeats, 3 by default with --backends: a
+shared or throttled CPU moves one process's figure by tens of percent, so one pair of figures is not a ratio), and
+ends with one line: the median tokens/s of each over the rounds and the median of vLLM's per-round speed-up over
 transformers in float32.
+
+On a CPU each variant's first round also profiles one more generation (--profile, on by default with --backends)
+and splits its time per decode step into the kernels it cannot do without (the matrix multiplications, attention over
+the KV cache, sampling with its logprobs) and the rest (Python, small ops, the profiler's own cost): the kernels'
+sum is the floor of that backend on this CPU, the tokens/s it would reach with nothing else. A speed-up the floors
+rule out cannot be reached by trimming overhead.
 
 A random model never emits EOS or a tool call, so every completion runs to --new-tokens: the worst case (a real
 model stops at its end-of-turn token: tokens/s counts what it generated). Printed per variant: tokens/s, ms per
@@ -274,6 +282,8 @@ def run_one(args) -> dict:
             import psutil
 
             peak_gb = psutil.Process().memory_info().rss / 1e9
+        # after the memory figure: the profiler's events take GBs
+        kernels = kernel_split(lambda: generate(args.new_tokens)[1]) if args.profile and not cuda else {}
     gbs, source = bandwidth_gbs()
     bound_ms = weight_bytes / (gbs * 1e9) * 1e3
     ms_step = wall / steps * 1e3
@@ -285,7 +295,36 @@ def run_one(args) -> dict:
             "prompt_tokens": sum(len(x) for x in ids) // len(ids), "tokens": tokens, "wall_s": wall,
             "warmup_s": warm, "tokens_per_s": tokens / wall, "ms_per_step": ms_step, "weight_gb": weight_bytes / 1e9,
             "bandwidth_gbs": gbs, "bandwidth_source": source, "bound_ms_per_step": bound_ms,
-            "fraction_of_bound": bound_ms / ms_step, "peak_mem_gb": peak_gb}
+            "fraction_of_bound": bound_ms / ms_step, "peak_mem_gb": peak_gb, **kernels}
+
+
+# torch profiler op names (self time) of the kernels a decode step cannot do without, by kind; anything else is
+# overhead a better engine could cut (vLLM's CPU ops are torch.ops._C.*, transformers' aten::*)
+KERNELS = {"gemm": ("onednn_mm", "weight_packed_linear", "zentorch_linear", "aten::mm", "aten::addmm", "aten::bmm",
+                    "scaled_mm"),
+           "attention": ("attention", "attn", "reshape_and_cache", "kv_cache"),
+           "sampling": ("gumbel", "exponential", "multinomial", "softmax", "argmax", "topk", "sort")}
+
+
+def kernel_split(generate) -> dict:
+    """One generation under torch's profiler: ms per decode step in each kind of kernel (self CPU time) and in the
+    rest, and the tokens/s of the kernels alone (tokens / their seconds): the floor of this path on this CPU."""
+    from torch.profiler import ProfilerActivity, profile
+
+    t = time.perf_counter()
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        out = generate()
+    wall = time.perf_counter() - t
+    spent = dict.fromkeys(KERNELS, 0.0)
+    for ev in prof.key_averages():
+        kind = next((k for k, names in KERNELS.items() if any(n in ev.key for n in names)), None)
+        if kind:
+            spent[kind] += ev.self_cpu_time_total / 1e6
+    steps = max(len(c) for c in out)
+    kernels = sum(spent.values())
+    return {**{f"kernel_{k}_ms_per_step": v / steps * 1e3 for k, v in spent.items()},
+            "kernel_rest_ms_per_step": max(0.0, wall - kernels) / steps * 1e3,
+            "kernel_floor_tokens_per_s": sum(len(c) for c in out) / kernels if kernels else None}
 
 
 def main() -> int:
@@ -302,12 +341,21 @@ def main() -> int:
                     "vllm, continuous_batching): the variants that compare them, and one summary line")
     ap.add_argument("--threads", type=int, default=None, help="torch threads of each variant (vLLM's engine included; "
                     "default: 1 on a random shape, every core with --model)")
+    ap.add_argument("--repeats", type=int, default=None, help="rounds of every variant, interleaved (default: 3 with "
+                    "--backends, else 1); the summary takes each figure's median")
+    ap.add_argument("--profile", action=argparse.BooleanOptionalAction, default=None,
+                    help="on a CPU, profile one more generation per variant (first round) for its kernel floor "
+                    "(default: on with --backends)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per variant")
     ap.add_argument("--workdir", default=None, help="where the random model is saved (default: a temporary dir)")
     ap.add_argument("--json", default=None, help="write the results here")
     ap.add_argument("--base", default=None, help=argparse.SUPPRESS)   # a variant's process: the saved model
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)    # a variant's process: its name
     args = ap.parse_args()
+    if args.repeats is not None and args.repeats < 1:
+        raise SystemExit("--repeats: at least 1")
+    args.repeats = args.repeats or (3 if args.backends else 1)
+    args.profile = bool(args.backends) if args.profile is None else args.profile
     args.new_tokens = args.new_tokens or (128 if args.model else 64)
     args.threads = args.threads or (len(os.sched_getaffinity(0)) if args.model else 1)
     if args.model:
@@ -331,29 +379,22 @@ def main() -> int:
     print(f"{args.shape}: {'model' if args.model else 'random-init model'} at {base} ({time.perf_counter() - t:.1f} s); "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs", flush=True)
     results = []
-    for name in names:
-        if VARIANTS[name][0] == "vllm" and importlib.util.find_spec("vllm") is None:
-            results.append({"variant": name, "skipped": "the vllm package is not installed"})
-            print(line(results[-1]), flush=True)
-            continue
-        cmd = [sys.executable, __file__, "--one", name, "--base", str(base), "--shape", args.shape,
-               "--new-tokens", str(args.new_tokens), "--prompts", str(args.prompts), "--group", str(args.group),
-               "--finetune", args.finetune, "--threads", str(args.threads)]
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-            lines = [x for x in proc.stdout.splitlines() if x.startswith("{")]
-            res = json.loads(lines[-1]) if proc.returncode == 0 and lines else \
-                {"variant": name, "error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}
-        except subprocess.TimeoutExpired:
-            res = {"variant": name, "error": f"timed out after {args.timeout:g} s"}
-        results.append(res)
-        print(line(res), flush=True)
-        if args.json:   # after each variant: a run cut short still leaves what it measured
-            Path(args.json).write_text(json.dumps({"shape": args.shape, "new_tokens": args.new_tokens,
-                                                   "results": results}, indent=1))
+    for rnd in range(args.repeats):
+        if args.repeats > 1:
+            print(f"round {rnd + 1} of {args.repeats}", flush=True)
+        for name in names:
+            res = run_variant(args, name, base, profile=args.profile and rnd == 0)
+            results.append({**res, "round": rnd})
+            print(line(res), flush=True)
+            if args.json:   # after each variant: a run cut short still leaves what it measured
+                Path(args.json).write_text(json.dumps({"shape": args.shape, "new_tokens": args.new_tokens,
+                                                       "repeats": args.repeats, "results": results}, indent=1))
     ran = [r for r in results if "tokens_per_s" in r]
     if args.backends:
-        print(summary(args, "cuda" if cuda else "cpu", results))
+        kind = "cuda" if cuda else "cpu"
+        for extra in detail_lines(results):
+            print(extra)
+        print(summary(args, kind, results))
         return 0 if ran else 1
     base_tps = next((r["tokens_per_s"] for r in ran if r["variant"] == "transformers"), None)
     if ran and base_tps:
@@ -361,6 +402,23 @@ def main() -> int:
         print(f"best without vllm: {best['variant']} {best['tokens_per_s']:.0f} tokens/s = "
               f"{best['tokens_per_s'] / base_tps:.2f}x transformers ({base_tps:.0f} tokens/s)")
     return 0 if ran else 1
+
+
+def run_variant(args, name: str, base: Path, profile: bool) -> dict:
+    """One variant in a process of its own: its result, or why it has none."""
+    if VARIANTS[name][0] == "vllm" and importlib.util.find_spec("vllm") is None:
+        return {"variant": name, "skipped": "the vllm package is not installed"}
+    cmd = [sys.executable, __file__, "--one", name, "--base", str(base), "--shape", args.shape,
+           "--new-tokens", str(args.new_tokens), "--prompts", str(args.prompts), "--group", str(args.group),
+           "--finetune", args.finetune, "--threads", str(args.threads), "--profile" if profile else "--no-profile"]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return {"variant": name, "error": f"timed out after {args.timeout:g} s"}
+    lines = [x for x in proc.stdout.splitlines() if x.startswith("{")]
+    if proc.returncode == 0 and lines:
+        return json.loads(lines[-1])
+    return {"variant": name, "error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}
 
 
 # the summary line's name of each variant
@@ -371,20 +429,67 @@ LABELS = {"transformers": "transformers", "transformers+fp32": "transformers fp3
 
 def summary(args, kind: str, results: list[dict]) -> str:
     """`rollouts (smollm2, cpu, 8x4x128): transformers fp32 38 tok/s, transformers bf16 140 tok/s, vllm 430 tok/s
-    (11.3x over fp32)`: each variant's tokens/s (or why it has none), vLLM's speed-up over the first transformers."""
+    (11.3x over fp32)`: each variant's median tokens/s over the rounds (or why it has none), and the median of vLLM's
+    per-round speed-up over the first transformers variant."""
     parts, first = [], None
-    for r in results:
-        label = LABELS.get(r["variant"], r["variant"])
-        if "tokens_per_s" in r:
-            parts.append(f"{label} {r['tokens_per_s']:.0f} tok/s")
-            first = first or (r if r["backend"] == "transformers" else None)
+    for name, runs in by_variant(results).items():
+        label = LABELS.get(name, name)
+        ran = [r for r in runs if "tokens_per_s" in r]
+        if ran:
+            parts.append(f"{label} {median([r['tokens_per_s'] for r in ran]):.0f} tok/s")
+            first = first or (ran[0] if ran[0]["backend"] == "transformers" else None)
         else:
-            parts.append(f"{label} {'skipped' if 'skipped' in r else 'failed'}")
+            parts.append(f"{label} {'skipped' if 'skipped' in runs[0] else 'failed'}")
     vllm = next((r for r in results if r.get("backend") == "vllm" and "tokens_per_s" in r), None)
+    ratios = speedups(results, first["variant"], vllm["variant"]) if vllm and first else []
     over = "fp32" if first and first.get("dtype") == "float32" else (first or {}).get("dtype", "")
-    gain = f" ({vllm['tokens_per_s'] / first['tokens_per_s']:.1f}x over {over})" if vllm and first else ""
+    gain = f" ({median(ratios):.1f}x over {over})" if ratios else ""
     return (f"rollouts ({args.shape}, {kind}, {args.prompts}x{args.group}x{args.new_tokens}): " + ", ".join(parts)
             + gain)
+
+
+def detail_lines(results: list[dict]) -> list[str]:
+    """Before the summary: vLLM's speed-up in each round, and each variant's kernel floor where it was profiled."""
+    out = []
+    first = next((r for r in results if r.get("backend") == "transformers" and "tokens_per_s" in r), None)
+    vllm = next((r for r in results if r.get("backend") == "vllm" and "tokens_per_s" in r), None)
+    label = lambda r: LABELS.get(r["variant"], r["variant"])   # noqa: E731
+    ratios = speedups(results, first["variant"], vllm["variant"]) if first and vllm else []
+    if len(ratios) > 1:
+        out.append(f"{label(vllm)} over {label(first)} by round: " + ", ".join(f"{x:.1f}x" for x in ratios)
+                   + f" (median {median(ratios):.1f}x)")
+    base = median([r["tokens_per_s"] for r in by_variant(results)[first["variant"]] if "tokens_per_s" in r]) \
+        if first else None
+    for r in results:
+        if r.get("kernel_floor_tokens_per_s"):
+            split = ", ".join(f"{k} {r[f'kernel_{k}_ms_per_step']:.0f}" for k in (*KERNELS, "rest"))
+            floor = r["kernel_floor_tokens_per_s"]
+            vs = f" = {floor / base:.1f}x over {label(first)}" if base and r["backend"] == "vllm" else ""
+            out.append(f"{label(r)} per decode step, profiled (ms): {split}; its kernels alone: at most "
+                       f"{floor:.0f} tok/s{vs}")
+    return out
+
+
+def by_variant(results: list[dict]) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for r in results:
+        out.setdefault(r["variant"], []).append(r)
+    return out
+
+
+def speedups(results: list[dict], base: str, fast: str) -> list[float]:
+    """`fast`'s tokens/s over `base`'s within each round both ran in (a ratio of neighbours, not of medians)."""
+    rounds: dict[int, dict[str, float]] = {}
+    for r in results:
+        if "tokens_per_s" in r:
+            rounds.setdefault(r.get("round", 0), {})[r["variant"]] = r["tokens_per_s"]
+    return [v[fast] / v[base] for _, v in sorted(rounds.items()) if fast in v and base in v]
+
+
+def median(xs: list[float]) -> float:
+    import statistics
+
+    return statistics.median(xs)
 
 
 def line(r: dict) -> str:

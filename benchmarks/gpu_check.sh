@@ -78,7 +78,7 @@ if [ "$part" = rollout ] || [ "$part" = all ]; then
   # transformers generate (bf16 on CUDA) against vLLM colocated as rc1 trains with it, 8 x 4 x 128, one summary line
   # (vLLM is reported skipped where it is not installed: its wheels do not fit a device call, ../shared/GPU.md)
   step bench_backends 90 python3 benchmarks/bench_rollout.py --shape "$shape" --new-tokens 128 --prompts 8 --group 4 \
-    --workdir "$work/models" --timeout 150 --json "$out/bench_backends.json" --backends transformers,vllm
+    --workdir "$work/models" --timeout 150 --json "$out/bench_backends.json" --backends transformers,vllm --repeats 1
   # the variants in order of what they tell: today's path first (the baseline), then the ones not measured yet (the
   # compiled decode on a static cache: the candidate for the 5x bar; the last H200 run's budget ended before it; then
   # the thinking budget's logits processor on today's path, what prod trains with), then the ones measured before

@@ -53,3 +53,53 @@ def test_the_backends_comparison_ends_with_the_issue_s_line():
     failed = ran[:2] + [{"variant": "vllm", "error": "boom"}]
     assert bench.summary(args, "cpu", failed).endswith("transformers bf16 140 tok/s, vllm failed")
     assert bench.backend_variants(["transformers", "vllm"], cuda=True) == ["transformers", "vllm"]
+
+
+def _bench():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_rollout", REPO / "benchmarks" / "bench_rollout.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_rounds_give_medians_and_the_median_of_neighbour_ratios():
+    """With --repeats each figure is the median over the rounds, and vLLM's speed-up the median of its ratio to
+    float32 within each round (not a ratio of medians: a round slowed by a neighbour slows both of its figures)."""
+    import argparse
+
+    bench = _bench()
+    args = argparse.Namespace(shape="smollm2", prompts=8, group=4, new_tokens=128)
+    tps = [(100, 450), (60, 330), (120, 500)]   # a slow middle round: 5.5x, the others 4.5x and 4.2x
+    results = [r for i, (t, v) in enumerate(tps) for r in (
+        {"variant": "transformers+fp32", "backend": "transformers", "dtype": "float32", "tokens_per_s": t, "round": i},
+        {"variant": "vllm", "backend": "vllm", "dtype": "bfloat16", "tokens_per_s": v, "round": i})]
+    assert bench.summary(args, "cpu", results) == ("rollouts (smollm2, cpu, 8x4x128): transformers fp32 100 tok/s, "
+                                                   "vllm 450 tok/s (4.5x over fp32)")
+    assert bench.detail_lines(results) == ["vllm over transformers fp32 by round: 4.5x, 5.5x, 4.2x (median 4.5x)"]
+    # a profiled variant's kernel floor, vLLM's against float32's median
+    results[1] |= {"kernel_gemm_ms_per_step": 67.0, "kernel_attention_ms_per_step": 12.0,
+                   "kernel_sampling_ms_per_step": 8.0, "kernel_rest_ms_per_step": 36.0,
+                   "kernel_floor_tokens_per_s": 300.0}
+    assert bench.detail_lines(results)[1] == ("vllm per decode step, profiled (ms): gemm 67, attention 12, sampling 8, "
+                                              "rest 36; its kernels alone: at most 300 tok/s = 3.0x over "
+                                              "transformers fp32")
+
+
+def test_the_kernel_split_counts_a_real_matmul_as_gemm():
+    """kernel_split profiles a generation: a matmul-heavy stand-in spends its kernel time in gemm."""
+    import torch
+
+    bench = _bench()
+    w = torch.randn(256, 256)
+
+    def generate():
+        x = torch.randn(32, 256)
+        for _ in range(20):
+            x = torch.mm(x, w).softmax(-1)
+        return [[0] * 4] * 2
+
+    split = bench.kernel_split(generate)
+    assert split["kernel_gemm_ms_per_step"] > 0 and split["kernel_sampling_ms_per_step"] > 0
+    assert split["kernel_floor_tokens_per_s"] > 0
