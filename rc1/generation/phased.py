@@ -72,10 +72,10 @@ def next_request(budget: ThinkingBudget, turn: TurnBudget, prompt: Sequence[int]
 
 
 def generate(sample: Sampler, budget: ThinkingBudget, prompts: Sequence[Sequence[int]],
-             max_new_tokens: int) -> list[Generated]:
+             max_new_tokens: int, turns: Sequence[TurnBudget] | None = None) -> list[Generated]:
     """Each prompt's turn under `budget`, at most `max_new_tokens` new ids (forced ones included), sampled by
-    `sample` round by round."""
-    rows = [Generated(budget.turn(p)) for p in prompts]
+    `sample` round by round. `turns`: the rows' TurnBudgets when the caller holds them (unset: new ones)."""
+    rows = [Generated(t) for t in (turns if turns is not None else [budget.turn(p) for p in prompts])]
     while True:
         for row in rows:   # the closing text: appended, not sampled
             while (token := row.turn.forced()) is not None and len(row.ids) < max_new_tokens:

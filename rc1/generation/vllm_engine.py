@@ -99,6 +99,7 @@ class VllmEngine:
         self._adapters = Path(tempfile.mkdtemp(prefix="rc1-vllm-lora-"))
         self._ids = 0
         self.version = 0   # policies handed over so far (adapters and weight loads)
+        self.holder: object | None = None   # whose weights it holds, for callers that share it (rc1 evaluate)
 
     def load_weights(self, weights: Iterable[tuple[str, object]]) -> None:
         """From now on sample these weights: (name, tensor) pairs in the checkpoint's names and layout, every weight

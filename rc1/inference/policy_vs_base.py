@@ -41,7 +41,8 @@ class GenerationBackend(Protocol):
     `prompts`: chat message lists (rc1.train.env.pool_item_prompt plus the episode so far); `tools`: the JSON schemas
     of the environment's tools (what a chat template renders). Returns {role: assistant, content, tool_calls?}
     per prompt, in order, decoded greedily. A backend batches as it likes (TransformersBackend: left-padded
-    batches of `batch_size`; LlamaCppBackend: one prompt at a time); the loop calls it once per turn with every open episode."""
+    batches of `batch_size`; LlamaCppBackend: one prompt at a time; VllmBackend: `batch_size` requests per engine
+    call); the loop calls it once per turn with every open episode."""
 
     def generate_batch(self, prompts: Sequence[Sequence[Mapping[str, Any]]],
                        tools: Sequence[Mapping[str, Any]]) -> list[dict]: ...
@@ -111,6 +112,28 @@ class LlamaCppBackend(TokenBackend):
                 for p, turn in zip(prompt_ids, self._turns(prompt_ids, turns))]
 
 
+class VllmBackend(TokenBackend):
+    """Greedy generation on rc1's vLLM engine (rc1.generation.vllm_engine), one engine for the policy and its base:
+    `weights()` gives this model's (name, tensor) pairs (the policy's with its LoRA folded in:
+    rc1.train.rollout.merged_weights), handed to the engine before its first turn when it holds another model's. Each
+    turn runs in phases under the thinking budget (rc1.generation.phased), the conversations of a turn together."""
+
+    def __init__(self, engine, weights: Callable[[], Any], tokenizer, max_new_tokens: int, batch_size: int = 1,
+                 generation=None, eos_ids: Sequence[int | None] = ()):
+        super().__init__(tokenizer, max_new_tokens, batch_size, generation=generation, eos_ids=eos_ids)
+        self.engine, self.weights = engine, weights
+
+    def _generate(self, prompt_ids: list[list[int]], turns: list | None = None) -> list[list[int]]:
+        from rc1.generation.phased import generate
+
+        if self.engine.holder is not self:
+            self.engine.load_weights(self.weights())
+            self.engine.holder = self
+        rows = generate(lambda reqs: self.engine.sample(reqs, temperature=0.0), self.budget, prompt_ids,
+                        self.max_new_tokens, self._turns(prompt_ids, turns))
+        return [r.ids for r in rows]
+
+
 PREFILL_ROWS = 8        # prompts per prefill forward (right-padded; sorted lengths keep the padding small)
 SHARED_PREFIX_MIN = 64  # leading ids that prompts must share for that prefix to be prefilled once (rc1.inference.prefix_cache)
 PREFIX_STORE_SIZE = 4   # shared prefixes whose keys/values a backend keeps between calls (least recently used dropped)
@@ -122,10 +145,8 @@ class TransformersBackend(TokenBackend):
     end-of-turn token."""
 
     def __init__(self, model, tokenizer, max_new_tokens: int, batch_size: int = 1, generation=None):
-        eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
-        eos = eos if eos is not None else tokenizer.eos_token_id
-        eos_ids = set(eos if isinstance(eos, (list, tuple)) else [eos]) - {None}
-        super().__init__(tokenizer, max_new_tokens, batch_size, generation=generation, eos_ids=sorted(eos_ids))
+        super().__init__(tokenizer, max_new_tokens, batch_size, generation=generation,
+                         eos_ids=model_eos_ids(model, tokenizer))
         self.model = model
         self.prefixes = PrefixStore(PREFIX_STORE_SIZE)
         self.eos_ids = set(self.budget.eos_ids)
@@ -256,6 +277,13 @@ class TransformersBackend(TokenBackend):
             pass
         return [[(layer.keys[r:r + 1, :, :start + len(p)], layer.values[r:r + 1, :, :start + len(p)])
                  for layer in cache.layers] for r, p in enumerate(rows)]
+
+
+def model_eos_ids(model, tokenizer) -> list[int]:
+    """The ids that end a model's turn: its generation config's, else the tokenizer's end-of-sequence id."""
+    eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    eos = eos if eos is not None else tokenizer.eos_token_id
+    return sorted(set(eos if isinstance(eos, (list, tuple)) else [eos]) - {None})
 
 
 # generation_config settings that change which token greedy decoding picks (logits processors of generate())

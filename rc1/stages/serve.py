@@ -71,6 +71,7 @@ def run(cfg: Config) -> dict:
     from rc1.tracking.evidence import store_source, version_record
     from rc1.tracking.registry import resolve_version
     from rc1.tracking.served import SERVE_BASE_ENV
+    from rc1.train.tiny import resolve_base
     from rc1.trust.models import base_info, signed_base
     from rc1.trust.version import verify_version
 
@@ -86,7 +87,7 @@ def run(cfg: Config) -> dict:
         if not verdict.ok:
             raise Rc1Error(f"rc1 serve refuses {cfg.uri}: {verdict.why}; nothing served")
         base, how = signed_base(source, version_record(mv), verdict.statements["train"], base_info(verdict.model_dir),
-                                workdir / "base")
+                                workdir / "base", local=resolve_base)
         cmd = serve_command(verdict.model_dir, cfg.serve_args)
         click.echo(f"[rc1] serving {name} version {mv.version}{f' ({alias})' if alias else ''}: every file verified, "
                    f"sha256 {verdict.facts['model_sha256'][:12]}; base: {how}", err=True)

@@ -213,6 +213,7 @@ def version_weights(mv: ModelVersion, workdir: Path) -> tuple[str, Path, str, di
     its weights (evaluate and export-gguf use it)."""
     from rc1.tracking.evidence import store_source, version_record
     from rc1.tracking.policy_model import policy_parts
+    from rc1.train.tiny import resolve_base
     from rc1.trust.models import base_info, pinned_model, signed_base, train_statement
 
     source, rec = store_source(), version_record(mv)
@@ -220,7 +221,7 @@ def version_weights(mv: ModelVersion, workdir: Path) -> tuple[str, Path, str, di
     model_dir, model_sha = pinned_model(source, rec, workdir / "policy", stmt)
     adapter, tok_dir, _ = policy_parts(model_dir)
     info = base_info(model_dir)
-    base_name, _ = signed_base(source, rec, stmt, info, workdir / "base_dl")
+    base_name, _ = signed_base(source, rec, stmt, info, workdir / "base_dl", local=resolve_base)
     tok_src = str(tok_dir) if tok_dir is not None else base_name
     return base_name, adapter, tok_src, {**info, "base_resolved": base_name, "model_sha256": model_sha}
 

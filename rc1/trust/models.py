@@ -7,6 +7,7 @@ anything loads it; a mismatch is Rc1Error (exit 2), one line naming the version.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from rc1.core.errors import Rc1Error
 from rc1.core.io import read_json, sha256_dir
@@ -87,11 +88,13 @@ def base_info(model_dir: Path) -> dict:
     return read_json(path) if path.is_file() else {}
 
 
-def signed_base(source: Source, mv: VersionRecord, stmt: Statement, info: dict, dst: str | Path) -> tuple[str, str]:
+def signed_base(source: Source, mv: VersionRecord, stmt: Statement, info: dict, dst: str | Path,
+                local: Callable[[str], str] = str) -> tuple[str, str]:
     """(the base model to load, how it was verified). The tiny dev base: the train run's `base` artifact, downloaded
-    into `dst` and held to its signed digest (never the path on the training machine); a local base directory: held
-    in place to the digest the signed model's rc1_base.json records; a hub name: loaded by name (not verifiable
-    here: say so)."""
+    into `dst` and held to its signed digest (never the path on the training machine); a local base: the directory
+    `local` makes of the name training was given (a GGUF file: the model directory training converted it into,
+    rc1.train.tiny.resolve_base), held in place to the digest the signed model's rc1_base.json records; a hub name:
+    loaded by name (not verifiable here: say so)."""
     where = f"{mv.name} version {mv.version}"
     if info.get("tiny"):
         want = stmt.subjects.get("base")
@@ -111,10 +114,14 @@ def signed_base(source: Source, mv: VersionRecord, stmt: Statement, info: dict, 
         want = info.get("base_sha256")
         if not want:
             raise Rc1Error(f"{where}: its base {base} is a local directory whose digest the train run did not sign")
-        if not Path(base).is_dir() or sha256_dir(base) != want:
+        try:
+            path = local(base)
+        except Rc1Error:   # a GGUF base that is gone or no longer converts
+            path = ""
+        if not path or not Path(path).is_dir() or sha256_dir(path) != want:
             raise Rc1Error(f"{where}: the local base model {base} is not the one the train run signed (sha256 "
                            f"differs or it is gone); refusing to load it")
-        return base, f"local directory {base}, sha256 {want[:12]} (hashed here)"
+        return path, f"local directory {path}, sha256 {want[:12]} (hashed here)"
     return base, f"hub model {base} (by name: its bytes are the hub's, not held to a signed digest)"
 
 

