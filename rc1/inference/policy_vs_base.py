@@ -150,7 +150,7 @@ class TransformersBackend(TokenBackend):
         self.model = model
         self.prefixes = PrefixStore(PREFIX_STORE_SIZE)
         self.eos_ids = set(self.budget.eos_ids)
-        _check_plain_greedy(model)
+        check_plain_greedy(model)
 
     def _generate(self, prompt_ids: list[list[int]], turns: list | None = None) -> list[list[int]]:
         """New token ids per prompt, each up to and including its first end-of-turn token (as if generated alone).
@@ -293,9 +293,9 @@ _GREEDY_NEUTRAL = {"repetition_penalty": (None, 1.0), "no_repeat_ngram_size": (N
                    "sequence_bias": (None,), "exponential_decay_length_penalty": (None,)}
 
 
-def _check_plain_greedy(model) -> None:
-    """TransformersBackend decodes by argmax of the logits, which is generate(do_sample=False) only when the model's
-    generation_config adds no logits processor: refuse one that does rather than decode differently."""
+def check_plain_greedy(model) -> None:
+    """TransformersBackend and VllmBackend decode by argmax of the logits, which is generate(do_sample=False) only when
+    the model's generation_config adds no logits processor: refuse one that does rather than decode differently."""
     config = getattr(model, "generation_config", None)
     for key, neutral in _GREEDY_NEUTRAL.items():
         value = getattr(config, key, None)

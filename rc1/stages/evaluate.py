@@ -151,24 +151,33 @@ def _vllm_backends(mv, workdir: Path, ppo, stack: contextlib.ExitStack):
 
     from rc1.generation.device import device
     from rc1.generation.vllm_engine import VllmEngine
-    from rc1.inference.policy_vs_base import VllmBackend, model_eos_ids
+    from rc1.inference.policy_vs_base import VllmBackend, check_plain_greedy, model_eos_ids
     from rc1.train.rollout import backend_missing, base_head_dim, merged_weights
     from rc1.train.vllm_rollout import PROMPT_TOKENS_MAX
 
     policy, base, tok, info = _load_policy_and_base(mv, workdir)
+    for model in (policy, base):
+        check_plain_greedy(model)
     missing = backend_missing("vllm", torch.cuda.is_available(), importlib.util.find_spec("vllm") is not None,
                               cb=False, head_dim=base_head_dim(base.name_or_path))
     if missing:
         raise Rc1Error(f"--backend vllm: vLLM cannot run {base.name_or_path} here: it needs {missing}")
+    try:
+        merged_weights(policy)   # checked before vLLM starts: an adapter that cannot be folded (DoRA, embeddings)
+    except Rc1Error as e:
+        raise Rc1Error(f"--backend vllm: version {mv.version}'s adapter cannot be folded into its base weights "
+                       f"({str(e).partition(': ')[2].partition(' (use ')[0] or e}); evaluate it with --backend "
+                       f"transformers") from None
     config = base.config.get_text_config()
     longest = PROMPT_TOKENS_MAX + ppo.ppo.max_turns * ppo.ppo.max_new_tokens
     try:
         engine = VllmEngine(base.name_or_path, dtype=device().dtype,
                             max_model_len=min(getattr(config, "max_position_embeddings", None) or longest, longest),
                             max_num_seqs=ppo.evaluate.batch_size, max_lora=None)
-    except Exception as e:  # noqa: BLE001 - vLLM refuses a model it cannot run (the tiny dev model's head size)
-        raise Rc1Error(f"--backend vllm: vLLM cannot run {base.name_or_path} here: "
-                       f"{str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__}") from None
+    except Exception as e:  # noqa: BLE001 - vLLM's start refuses in its own exception types (memory, config)
+        why = str(e).strip().splitlines()[-1] if str(e).strip() else ""
+        raise Rc1Error(f"--backend vllm: vLLM's engine did not start on {base.name_or_path}: "
+                       f"{type(e).__name__}{': ' + why if why else ''}") from None
     stack.callback(engine.close)
     engine.holder = base_be = VllmBackend(engine, lambda: merged_weights(base), tok, ppo.ppo.max_new_tokens,
                                           ppo.evaluate.batch_size, ppo.generation, model_eos_ids(base, tok))

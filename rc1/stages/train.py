@@ -169,6 +169,7 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
     from rc1.scoring.reward import RewardModel, RewardParams, checked_weights
     from rc1.train import dist, engine, units
     from rc1.train.sampler import drop_heldout, split_heldout
+    from rc1.train.gguf_base import is_gguf
     from rc1.train.tiny import corpus_from_pool_items, is_tiny, resolve_base
     from rc1.train.rollout import vllm_weights
     from rc1.tracking.registry import MODEL_NAME, claim_alias, log_policy_model, register_logged_model
@@ -318,9 +319,11 @@ def _train(cfg: Config, parent_tags: dict | None, scope: contextlib.ExitStack) -
         best_step = step_of(Path(res.best_dir).name.partition("_")[2])   # best/NNN_step_XXXXX
         # a local base's digest goes into the signed model (rc1/rc1_base.json): `rc1 serve`, evaluate and export-gguf
         # load that base only when it still hashes to it (rc1.trust.models.signed_base); a hub base is loaded by name
+        # (a GGUF base: also the file's own digest, checked before anything converts or loads it)
         local_base = is_tiny(ppo.model.base) or Path(base).is_dir()
         base_info = {"base": ppo.model.base, "tiny": is_tiny(ppo.model.base),
-                     "base_sha256": sha256_dir(base) if local_base else None}
+                     "base_sha256": sha256_dir(base) if local_base else None,
+                     **({"base_gguf_sha256": sha256_file(ppo.model.base)} if is_gguf(ppo.model.base) else {})}
         # the best checkpoint as an MLflow 3 LoggedModel of this run; the version is made from it (source
         # models:/<model_id>), and the run's signed statement holds its digest (rc1.tracking.registry)
         with tempfile.TemporaryDirectory() as d:

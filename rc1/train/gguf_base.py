@@ -17,7 +17,8 @@ from pathlib import Path
 from rc1.core.errors import Rc1Error
 from rc1.core.io import sha256_file
 
-MARK = "rc1_gguf.json"   # beside the converted model: the file it came from and its sha256
+MARK = "rc1_gguf.json"   # beside the converted model: the sha256 of the file it came from (not its path: the
+#                          directory, which a version's signature covers, is the same wherever the file lies)
 
 
 def is_gguf(name: str) -> bool:
@@ -39,7 +40,7 @@ def gguf_dir(path: str | Path, cache_dir: str | Path) -> Path:
     shutil.rmtree(part, ignore_errors=True)
     try:
         _convert(path, part)
-        (part / MARK).write_text(json.dumps({"gguf": str(path), "sha256": digest}, indent=1))
+        (part / MARK).write_text(json.dumps({"sha256": digest}, indent=1))
         out.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.replace(part, out)

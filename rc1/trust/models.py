@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from rc1.core.errors import Rc1Error
-from rc1.core.io import read_json, sha256_dir
+from rc1.core.io import read_json, sha256_dir, sha256_file
 from rc1.trust.keys import Trust
 from rc1.trust.runs import fetch_signed, run_statement
 from rc1.trust.source import FetchError, Source, VersionRecord
@@ -92,8 +92,9 @@ def signed_base(source: Source, mv: VersionRecord, stmt: Statement, info: dict, 
                 local: Callable[[str], str] = str) -> tuple[str, str]:
     """(the base model to load, how it was verified). The tiny dev base: the train run's `base` artifact, downloaded
     into `dst` and held to its signed digest (never the path on the training machine); a local base: the directory
-    `local` makes of the name training was given (a GGUF file: the model directory training converted it into,
-    rc1.train.tiny.resolve_base), held in place to the digest the signed model's rc1_base.json records; a hub name:
+    `local` makes of the name training was given (a GGUF file, first held to its own signed digest: the model
+    directory training converted it into, rc1.train.tiny.resolve_base), held in place to the digest the signed
+    model's rc1_base.json records; a hub name:
     loaded by name (not verifiable here: say so)."""
     where = f"{mv.name} version {mv.version}"
     if info.get("tiny"):
@@ -114,12 +115,17 @@ def signed_base(source: Source, mv: VersionRecord, stmt: Statement, info: dict, 
         want = info.get("base_sha256")
         if not want:
             raise Rc1Error(f"{where}: its base {base} is a local directory whose digest the train run did not sign")
+        gguf = info.get("base_gguf_sha256")   # a GGUF file: held to its own digest before it is converted or read
+        if gguf and not (Path(base).is_file() and sha256_file(base) == gguf):
+            raise Rc1Error(f"{where}: the GGUF base {base} is not the file the train run signed (sha256 differs or "
+                           f"it is gone); refusing to load it")
         try:
             path = local(base)
-        except Rc1Error:   # a GGUF base that is gone or no longer converts
-            path = ""
-        if not path or not Path(path).is_dir() or sha256_dir(path) != want:
-            raise Rc1Error(f"{where}: the local base model {base} is not the one the train run signed (sha256 "
+        except (Rc1Error, OSError) as e:   # a GGUF base that no longer converts here (its model cache unwritable)
+            raise Rc1Error(f"{where}: its base {base} cannot be made a model directory here ({e}); refusing to "
+                           f"load it") from None
+        if not Path(path).is_dir() or sha256_dir(path) != want:
+            raise Rc1Error(f"{where}: the local base model {path} is not the one the train run signed (sha256 "
                            f"differs or it is gone); refusing to load it")
         return path, f"local directory {path}, sha256 {want[:12]} (hashed here)"
     return base, f"hub model {base} (by name: its bytes are the hub's, not held to a signed digest)"

@@ -34,7 +34,7 @@ def gguf() -> Path:
 
 
 def test_rc1_train_trains_smollm2_from_its_gguf_with_vllm_rollouts_and_evaluates_it_on_vllm(gguf, tmp_path,
-                                                                                          monkeypatch):
+                                                                                          monkeypatch, capsys):
     from mlflow.tracking import MlflowClient
 
     from local_llm import cache_dir
@@ -48,9 +48,13 @@ def test_rc1_train_trains_smollm2_from_its_gguf_with_vllm_rollouts_and_evaluates
     (tmp_path / "pool.jsonl").write_text("".join(json.dumps(plain_pool_item(t)) + "\n" for t in tasks))
     cfg = yaml.safe_load((REPO / "configs" / "ppo_dev.yaml").read_text())
     cfg.pop("generation")   # SmolLM2 does not think
-    cfg["model"].update(base=str(gguf), lora_r=8, lora_alpha=16)
+    base = tmp_path / gguf.name   # a copy: the test alters it later (its conversion is cached by content, not path)
+    shutil.copyfile(gguf, base)
+    cfg["model"].update(base=str(base), lora_r=8, lora_alpha=16)
     cfg["mix"] = {"strategyqa": 1.0}
-    cfg["ppo"].update(episodes=8, max_new_tokens=16, max_turns=1, rollout_backend="vllm", init_kl_coef=0.0)
+    # a large step: the policy's greedy replies must differ from the base's, or swapping them would pass unseen
+    cfg["ppo"].update(episodes=8, max_new_tokens=16, max_turns=1, rollout_backend="vllm", init_kl_coef=0.0,
+                      learning_rate=5e-3)
     cfg["sampling"].update(heldout_frac=0.2, heldout_eval_items=1)
     cfg["checkpoint"]["save_every_episodes"] = 8
     (tmp_path / "configs" / "ppo_smollm2.yaml").write_text(yaml.safe_dump(cfg))
@@ -66,7 +70,7 @@ def test_rc1_train_trains_smollm2_from_its_gguf_with_vllm_rollouts_and_evaluates
     client = MlflowClient()
     (run,) = client.search_runs([e.experiment_id for e in client.search_experiments()], "tags.`rc1.stage` = 'train'")
     tags = run.data.tags
-    assert tags["rc1.rollout_backend_effective"] == "vllm" and tags["rc1.base_model"] == str(gguf)
+    assert tags["rc1.rollout_backend_effective"] == "vllm" and tags["rc1.base_model"] == str(base)
     assert tags.get("rc1.model_version")
 
     # the version evaluated on both backends: the same greedy dialogues, the vLLM one recorded beside, not as the verdict
@@ -82,3 +86,13 @@ def test_rc1_train_trains_smollm2_from_its_gguf_with_vllm_rollouts_and_evaluates
             for b, r in on.items()}
     assert len(rows["vllm"]) == 2 * int(on["vllm"].data.tags["rc1.eval_items"]) > 0   # policy and base, each item
     assert rows["vllm"] == rows["transformers"]
+    by = {m: [{k: v for k, v in r.items() if k != "model"} for r in rows["vllm"] if r["model"] == m]
+          for m in ("policy", "base")}
+    assert by["policy"] != by["base"]   # the engine held each model's own weights
+
+    # the GGUF the version names is held to the digest the train run signed before it is converted or loaded
+    base.write_bytes(base.read_bytes() + b"\0")
+    capsys.readouterr()
+    assert run_cli([*evaluate, "--backend", "vllm"]) == 2
+    err = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rc1")]
+    assert len(err) == 1 and f"the GGUF base {base} is not the file the train run signed" in err[0], err

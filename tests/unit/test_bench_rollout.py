@@ -73,8 +73,17 @@ def test_rounds_give_medians_and_the_median_of_neighbour_ratios():
                    "kernel_sampling_ms_per_step": 8.0, "kernel_rest_ms_per_step": 36.0,
                    "kernel_floor_tokens_per_s": 300.0}
     assert bench.detail_lines(results)[1] == ("vllm per decode step, profiled (ms): gemm 67, attention 12, sampling 8, "
-                                              "rest 36; its kernels alone: at most 300 tok/s = 3.0x over "
-                                              "transformers fp32")
+                                              "rest 36; its kernels alone, as profiled (the profiler slows each op a "
+                                              "little): 300 tok/s, 3.0x over transformers fp32")
+    # float32 failed in the first round: its figure says from how many rounds, the ratio pairs only rounds with both,
+    # and the per-round line compares with the same variant as the summary (not bf16, whose one figure came first)
+    results[0] = {"variant": "transformers+fp32", "error": "boom", "round": 0}
+    results.insert(1, {"variant": "transformers+bf16", "backend": "transformers", "dtype": "bfloat16",
+                       "tokens_per_s": 200, "round": 0})
+    assert bench.summary(args, "cpu", results) == ("rollouts (smollm2, cpu, 8x4x128): transformers fp32 90 tok/s (2 of 3 "
+                                                   "rounds), transformers bf16 200 tok/s (1 of 3 rounds), vllm 450 tok/s "
+                                                   "(4.8x over fp32)")
+    assert bench.detail_lines(results)[0] == "vllm over transformers fp32 by round: 5.5x, 4.2x (median 4.8x)"
 
 
 def test_the_kernel_split_counts_a_real_matmul_as_gemm():
