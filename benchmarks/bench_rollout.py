@@ -288,7 +288,7 @@ def run_one(args) -> dict:
             try:
                 kernels = kernel_split(lambda: generate(args.new_tokens)[1])
             except Exception as e:  # noqa: BLE001 - the timed figures stand without the profile
-                kernels = {"kernel_error": f"{type(e).__name__}: {e}"}
+                kernels = {"kernel_error": f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"}
     gbs, source = bandwidth_gbs()
     bound_ms = weight_bytes / (gbs * 1e9) * 1e3
     ms_step = wall / steps * 1e3

@@ -33,13 +33,17 @@ def gguf_dir(path: str | Path, cache_dir: str | Path) -> Path:
     if not path.is_file():
         raise Rc1Error(f"model.base {path}: no such GGUF file")
     digest = sha256_file(path)
-    out = Path(cache_dir) / f"gguf-{digest[:16]}"
+    # gguf2-: the directory layout a version's signature covers (its MARK names no path; gguf- ones named it)
+    out = Path(cache_dir) / f"gguf2-{digest[:16]}"
     if (out / MARK).is_file():
         return out
     part = out.with_name(out.name + f".tmp{os.getpid()}")
     shutil.rmtree(part, ignore_errors=True)
     try:
-        _convert(path, part)
+        try:
+            _convert(path, part)
+        except (KeyError, ValueError, RuntimeError) as e:   # the file reads as GGUF but not as a model rc1 can save
+            raise Rc1Error(f"model.base {path}: cannot convert this GGUF into a model directory ({e})") from None
         (part / MARK).write_text(json.dumps({"sha256": digest}, indent=1))
         out.parent.mkdir(parents=True, exist_ok=True)
         try:

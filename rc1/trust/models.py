@@ -116,7 +116,11 @@ def signed_base(source: Source, mv: VersionRecord, stmt: Statement, info: dict, 
         if not want:
             raise Rc1Error(f"{where}: its base {base} is a local directory whose digest the train run did not sign")
         gguf = info.get("base_gguf_sha256")   # a GGUF file: held to its own digest before it is converted or read
-        if gguf and not (Path(base).is_file() and sha256_file(base) == gguf):
+        try:
+            same = not gguf or (Path(base).is_file() and sha256_file(base) == gguf)
+        except OSError:   # unreadable here
+            same = False
+        if not same:
             raise Rc1Error(f"{where}: the GGUF base {base} is not the file the train run signed (sha256 differs or "
                            f"it is gone); refusing to load it")
         try:

@@ -52,9 +52,10 @@ def test_rc1_train_trains_smollm2_from_its_gguf_with_vllm_rollouts_and_evaluates
     shutil.copyfile(gguf, base)
     cfg["model"].update(base=str(base), lora_r=8, lora_alpha=16)
     cfg["mix"] = {"strategyqa": 1.0}
-    # a large step: the policy's greedy replies must differ from the base's, or swapping them would pass unseen
-    cfg["ppo"].update(episodes=8, max_new_tokens=16, max_turns=1, rollout_backend="vllm", init_kl_coef=0.0,
-                      learning_rate=5e-3)
+    # a large step, and 8 groups over the 2 steps (a group whose rewards tie moves nothing): the policy's greedy
+    # replies must differ from the base's, or swapping them would pass unseen
+    cfg["ppo"].update(episodes=16, batch_size=4, max_new_tokens=16, max_turns=1, rollout_backend="vllm",
+                      init_kl_coef=0.0, learning_rate=5e-3)
     cfg["sampling"].update(heldout_frac=0.2, heldout_eval_items=1)
     cfg["checkpoint"]["save_every_episodes"] = 8
     (tmp_path / "configs" / "ppo_smollm2.yaml").write_text(yaml.safe_dump(cfg))
